@@ -1,0 +1,120 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Targets are split by dependency weight, as in swift-nio (NIOCore vs NIOPosix):
+// - LowbandMessagePack: the codec, standard library and Foundation only.
+// - LowbandLZ4: the liblz4 wrapper, no NIO.
+// - LowbandWire: frames, compression policy and the message catalogue (adds SwiftNIO).
+// - LowbandFixtures: seeded, realistic messenger payloads shared by the CLI, tests and benchmarks.
+// - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
+// Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "lowband",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "LowbandMessagePack", targets: ["LowbandMessagePack"]),
+        .library(name: "LowbandLZ4", targets: ["LowbandLZ4"]),
+        .library(name: "LowbandWire", targets: ["LowbandWire"]),
+        .library(name: "LowbandFixtures", targets: ["LowbandFixtures"]),
+        .executable(name: "lowband", targets: ["lowband"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
+        .target(
+            name: "LowbandLZ4",
+            dependencies: ["CLZ4"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LowbandMessagePack",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LowbandWire",
+            dependencies: [
+                "LowbandMessagePack",
+                "LowbandLZ4",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LowbandFixtures",
+            dependencies: ["LowbandWire"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LowbandCLI",
+            dependencies: [
+                "LowbandMessagePack",
+                "LowbandLZ4",
+                "LowbandWire",
+                "LowbandFixtures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "lowband",
+            dependencies: ["LowbandCLI"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "LowbandTestSupport",
+            dependencies: ["LowbandMessagePack", "LowbandWire", "LowbandFixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandLZ4Tests",
+            dependencies: ["LowbandLZ4", "LowbandTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandMessagePackTests",
+            dependencies: ["LowbandMessagePack", "LowbandTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandWireTests",
+            dependencies: [
+                "LowbandWire",
+                "LowbandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandFixturesTests",
+            dependencies: ["LowbandFixtures", "LowbandTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandCLITests",
+            dependencies: [
+                "LowbandCLI",
+                "LowbandTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,12 @@
+public import ArgumentParser
+
+/// The root of the `lowband` command tree.
+public struct Lowband: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "lowband",
+        abstract: "Messenger client engine, shaping proxy and benchmarks for 2G/EDGE/3G networks.",
+        subcommands: []
+    )
+
+    public init() {}
+}

@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+// Date and Data are the only Foundation types the codec knows; they map to the timestamp
+// extension and to bin. Nothing here is public, so the module's API stays Foundation-free.
+
+extension MessagePackTimestamp {
+    /// The timestamp of a `Date`, rounded to the nearest nanosecond a `Double` can express.
+    init(_ date: Date) {
+        let interval = date.timeIntervalSince1970
+        var seconds = interval.rounded(.down)
+        var nanos = ((interval - seconds) * 1_000_000_000).rounded()
+        if nanos >= 1_000_000_000 {
+            seconds += 1
+            nanos -= 1_000_000_000
+        }
+        self.init(seconds: Int64(seconds), nanoseconds: UInt32(nanos))
+    }
+
+    var date: Date {
+        Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000)
+    }
+}
+
+enum SpecialType {
+    /// Encodes the types with a native MessagePack form; nil for every other type.
+    static func node<T: Encodable>(for value: T) -> EncodingNode? {
+        switch value {
+        case let date as Date: .value(.timestamp(MessagePackTimestamp(date)))
+        case let data as Data: .value(.binary([UInt8](data)))
+        case let timestamp as MessagePackTimestamp: .value(.timestamp(timestamp))
+        case let raw as MessagePackValue: .value(raw)
+        default: nil
+        }
+    }
+
+    /// Decodes the types with a native MessagePack form; nil for every other type.
+    static func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader, maxDepth: Int) throws(MessagePackError) -> T? {
+        if T.self == Date.self {
+            return try reader.readTimestamp().date as? T
+        } else if T.self == Data.self {
+            return Data(try reader.readBinary()) as? T
+        } else if T.self == MessagePackTimestamp.self {
+            return try reader.readTimestamp() as? T
+        } else if T.self == MessagePackValue.self {
+            return try reader.readValue(maxDepth: maxDepth) as? T
+        }
+        return nil
+    }
+}

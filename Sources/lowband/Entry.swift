@@ -1,0 +1,4 @@
+import LowbandCLI
+
+@main
+extension Lowband {}
