@@ -1,0 +1,15 @@
+/// A message of the catalogue: a Codable payload tied to its command code.
+public protocol WireMessage: Codable, Hashable, Sendable {
+    static var command: Command { get }
+}
+
+/// A request whose answer has the type `Reply` (same command, response flag set).
+public protocol WireRequest: WireMessage {
+    associatedtype Reply: WireMessage
+}
+
+/// A message the server sends unasked.
+public protocol WirePush: WireMessage {}
+
+/// Milliseconds since the Unix epoch, as the server's clock counts them.
+public typealias ServerTime = Int64

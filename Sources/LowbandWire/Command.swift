@@ -1,0 +1,36 @@
+/// A command code: what a frame asks for or carries.
+///
+/// A request and its reply share the command code; the reply has the response flag set.
+/// Pushes have codes of their own. Codes are a struct, not an enum, so a peer that knows more
+/// commands than we do is described rather than crashing a switch.
+public struct Command: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    public static let ping = Command(rawValue: 0x0001)
+    public static let login = Command(rawValue: 0x0002)
+    public static let history = Command(rawValue: 0x0003)
+    public static let sendMessage = Command(rawValue: 0x0004)
+    public static let markRead = Command(rawValue: 0x0005)
+
+    public static let pushNewMessage = Command(rawValue: 0x0101)
+    public static let pushContactChanged = Command(rawValue: 0x0102)
+    public static let pushReadReceipt = Command(rawValue: 0x0103)
+
+    /// Every command of this protocol version, with its name.
+    public static let catalogue: [Command: String] = [
+        .ping: "ping", .login: "login", .history: "history", .sendMessage: "sendMessage",
+        .markRead: "markRead", .pushNewMessage: "pushNewMessage",
+        .pushContactChanged: "pushContactChanged", .pushReadReceipt: "pushReadReceipt",
+    ]
+
+    /// The command's name, or its code in hex when it is not in the catalogue.
+    public var name: String {
+        Command.catalogue[self] ?? "0x" + String(rawValue, radix: 16, uppercase: false)
+    }
+
+    public var description: String { name }
+
+    /// Whether the command is a server push (codes 0x0100 and up).
+    public var isPush: Bool { rawValue >= 0x0100 }
+}

@@ -1,0 +1,20 @@
+/// Limits and choices shared by the frame encoder and decoder of one connection.
+public struct FrameConfiguration: Hashable, Sendable {
+    /// The most payload bytes a frame may carry, on the wire and after decompression alike.
+    /// Checked before anything is allocated. Default 1 MiB.
+    public var maximumPayloadLength: Int
+    public var compression: CompressionPolicy
+    /// Commands the decoder accepts; any other code is an `unknownCommand` error.
+    public var knownCommands: Set<Command>
+
+    public init(
+        maximumPayloadLength: Int = 1 << 20,
+        compression: CompressionPolicy = CompressionPolicy(),
+        knownCommands: Set<Command> = Set(Command.catalogue.keys)
+    ) {
+        precondition(maximumPayloadLength > 0 && maximumPayloadLength <= Int(UInt32.max), "maximumPayloadLength must be 1 ... 2^32-1")
+        self.maximumPayloadLength = maximumPayloadLength
+        self.compression = compression
+        self.knownCommands = knownCommands
+    }
+}

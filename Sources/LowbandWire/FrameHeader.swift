@@ -1,0 +1,80 @@
+import NIOCore
+
+/// Flags of a frame header. Bits 4–7 are reserved and must be zero.
+public struct FrameFlags: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// The frame answers the request with the same sequence number.
+    public static let response = FrameFlags(rawValue: 1 << 0)
+    /// The response is an error reply (an ``ErrorReply`` payload); only with `.response`.
+    public static let error = FrameFlags(rawValue: 1 << 1)
+    /// The frame is a server push, not an answer to a request.
+    public static let push = FrameFlags(rawValue: 1 << 2)
+    /// The payload is an LZ4 block preceded by its uncompressed length.
+    public static let compressed = FrameFlags(rawValue: 1 << 3)
+
+    static let defined: FrameFlags = [.response, .error, .push, .compressed]
+
+    /// Flag names, e.g. `["response", "compressed"]`.
+    public var names: [String] {
+        [(FrameFlags.response, "response"), (.error, "error"), (.push, "push"), (.compressed, "compressed")]
+            .filter { contains($0.0) }.map(\.1)
+    }
+
+    public var description: String { names.isEmpty ? "request" : names.joined(separator: "|") }
+}
+
+/// The fixed 12-byte header in front of every frame (see docs/PROTOCOL.md).
+///
+/// ```
+/// 0       1       2               4                               8                              12
+/// +-------+-------+---------------+-------------------------------+-------------------------------+
+/// |version| flags |   command     |        sequence number        |    payload length on wire     |
+/// +-------+-------+---------------+-------------------------------+-------------------------------+
+/// ```
+/// All integers are big-endian. When `.compressed` is set the payload starts with the
+/// uncompressed length (UInt32) followed by one LZ4 block.
+public struct FrameHeader: Hashable, Sendable {
+    /// The only protocol version this build speaks.
+    public static let currentVersion: UInt8 = 1
+    /// Bytes in the header.
+    public static let size = 12
+
+    public var version: UInt8
+    public var flags: FrameFlags
+    public var command: Command
+    /// Links a response to its request; pushes carry the server's push counter.
+    public var sequence: UInt32
+    /// Bytes of payload that follow the header on the wire.
+    public var payloadLength: UInt32
+
+    public init(version: UInt8 = FrameHeader.currentVersion, flags: FrameFlags, command: Command, sequence: UInt32, payloadLength: UInt32) {
+        self.version = version
+        self.flags = flags
+        self.command = command
+        self.sequence = sequence
+        self.payloadLength = payloadLength
+    }
+
+    /// Reads a header without consuming it; nil while fewer than 12 bytes are readable.
+    static func peek(_ buffer: ByteBuffer) -> FrameHeader? {
+        guard buffer.readableBytes >= size,
+              let version = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
+              let flags = buffer.getInteger(at: buffer.readerIndex + 1, as: UInt8.self),
+              let command = buffer.getInteger(at: buffer.readerIndex + 2, as: UInt16.self),
+              let sequence = buffer.getInteger(at: buffer.readerIndex + 4, as: UInt32.self),
+              let length = buffer.getInteger(at: buffer.readerIndex + 8, as: UInt32.self)
+        else { return nil }
+        return FrameHeader(version: version, flags: FrameFlags(rawValue: flags), command: Command(rawValue: command), sequence: sequence, payloadLength: length)
+    }
+
+    /// Writes the header over the 12 bytes at `index`, which must already be written.
+    func set(in buffer: inout ByteBuffer, at index: Int) {
+        buffer.setInteger(version, at: index)
+        buffer.setInteger(flags.rawValue, at: index + 1)
+        buffer.setInteger(command.rawValue, at: index + 2)
+        buffer.setInteger(sequence, at: index + 4)
+        buffer.setInteger(payloadLength, at: index + 8)
+    }
+}

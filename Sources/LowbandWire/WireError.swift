@@ -1,0 +1,43 @@
+/// A framing error: what was wrong with the byte stream and where.
+///
+/// After any of these the stream cannot be trusted, so the connection is closed.
+public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The header's version byte is not one this build speaks.
+        public static let unsupportedVersion = Code("unsupportedVersion")
+        /// Reserved flag bits are set, or flags contradict each other.
+        public static let invalidFlags = Code("invalidFlags")
+        /// The command code is not in the catalogue.
+        public static let unknownCommand = Code("unknownCommand")
+        /// The payload on the wire is longer than the configured maximum.
+        public static let frameTooLarge = Code("frameTooLarge")
+        /// A compressed payload declares an uncompressed size over the maximum.
+        public static let decompressedTooLarge = Code("decompressedTooLarge")
+        /// A compressed payload does not decompress to its declared size.
+        public static let decompressionFailed = Code("decompressionFailed")
+        /// The stream ended inside a frame.
+        public static let truncatedStream = Code("truncatedStream")
+        /// A payload is not the MessagePack the command calls for.
+        public static let malformedPayload = Code("malformedPayload")
+    }
+
+    public var code: Code
+    public var message: String
+    /// Offset in the byte stream (counted from its first byte) of the frame at fault.
+    public var streamOffset: Int?
+
+    public init(_ code: Code, _ message: String, streamOffset: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.streamOffset = streamOffset
+    }
+
+    public var description: String {
+        guard let streamOffset else { return message }
+        return "\(message) (frame at stream byte offset \(streamOffset))"
+    }
+}

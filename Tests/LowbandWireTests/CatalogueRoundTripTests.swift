@@ -1,0 +1,63 @@
+import LowbandMessagePack
+import LowbandTestSupport
+import LowbandWire
+import NIOCore
+import Testing
+
+@Suite struct CatalogueRoundTripTests {
+    @Test func everySessionFrameSurvivesTheWire() throws {
+        let frames = try WireSamples.session()
+        var stream = ByteBuffer()
+        let encoder = FrameEncoder()
+        for frame in frames { try encoder.write(frame, to: &stream) }
+        var decoder = FrameDecoder()
+        var decoded: [Frame] = []
+        while let next = try decoder.nextFrame(from: &stream) { decoded.append(next.frame) }
+        #expect(stream.readableBytes == 0)
+        #expect(decoded.map(\.payload) == frames.map(\.payload))
+        #expect(decoded.map(\.sequence) == frames.map(\.sequence))
+        #expect(decoded.map { $0.flags.subtracting(.compressed) } == frames.map(\.flags))
+        #expect(decoded.contains { $0.flags.contains(.compressed) }, "the login reply travels compressed")
+    }
+
+    @Test func typedMessagesDecodeBackToThemselves() throws {
+        var fixtures = MessengerFixtures(seed: 5)
+        let login = fixtures.loginReply(chats: 50, contacts: 500)
+        try roundTrip(login)
+        try roundTrip(fixtures.historyPage(count: 50))
+        try roundTrip(fixtures.newMessagePush())
+        try roundTrip(LoginRequest(token: "t", lastSync: 42))
+        try roundTrip(HistoryRequest(chatID: 1, anchor: nil, direction: .newer, count: 20))
+        try roundTrip(SendMessageRequest(chatID: 1, clientID: .max, text: "👨‍👩‍👧", attachments: login.chats.compactMap { $0.lastMessage?.attachments.first }))
+        try roundTrip(MarkReadRequest(chatID: 1, messageID: 2))
+        try roundTrip(Ack())
+        try roundTrip(Ping(clientTime: -1))
+        try roundTrip(Pong(serverTime: .max))
+        try roundTrip(ContactChangedPush(contact: login.contacts[3]))
+        try roundTrip(ReadReceiptPush(chatID: 1, readerID: 2, messageID: 3, readAt: 4))
+        try roundTrip(ErrorReply(code: .unauthorized, text: "token expired"))
+    }
+
+    private func roundTrip<M: Codable & Equatable>(_ message: M) throws {
+        let bytes = try MessagePackEncoder().encode(message)
+        #expect(try MessagePackDecoder().decode(M.self, from: bytes) == message)
+    }
+
+    @Test func messageKeysAreShortAndEmptyOptionalsAreLeftOut() throws {
+        let message = Message(id: 7, chatID: 1, senderID: 2, text: "hi", sentAt: 3)
+        let value = try MessagePackValue(decoding: MessagePackEncoder().encode(message))
+        guard case let .map(entries) = value else { Issue.record("not a map"); return }
+        #expect(entries.map(\.key) == ["id", "chat", "from", "text", "at"])
+    }
+
+    @Test func payloadOfTheWrongShapeIsAMalformedPayloadError() throws {
+        let frame = try Frame.request(Ping(clientTime: 1), sequence: 1)
+        #expect(throws: WireError.self) { try frame.decode(LoginReply.self) }
+        do {
+            _ = try frame.decode(LoginReply.self)
+        } catch {
+            #expect(error.code == .malformedPayload)
+            #expect(error.message.contains("userID"), "names the missing field: \(error.message)")
+        }
+    }
+}
