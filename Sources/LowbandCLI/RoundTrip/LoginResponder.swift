@@ -1,0 +1,50 @@
+import LowbandWire
+import NIOCore
+
+/// Answers every login request with one prepared reply payload; anything else gets an error reply.
+///
+/// The stand-in server of `lowband roundtrip` until the in-process messenger server exists.
+final class LoginResponder: ChannelInboundHandler {
+    typealias InboundIn = Frame
+    typealias OutboundOut = Frame
+
+    private let replyPayload: [UInt8]
+
+    init(replyPayload: [UInt8]) {
+        self.replyPayload = replyPayload
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let request = unwrapInboundIn(data)
+        let response: Frame
+        if request.command == .login, request.flags.isEmpty {
+            response = Frame(flags: .response, command: .login, sequence: request.sequence, payload: replyPayload)
+        } else {
+            let reply = ErrorReply(code: .unsupportedCommand, text: "this responder answers login requests only, not \(request.command)")
+            guard let frame = try? Frame.error(reply, command: request.command, sequence: request.sequence) else { return }
+            response = frame
+        }
+        context.writeAndFlush(wrapOutboundOut(response), promise: nil)
+    }
+}
+
+/// Counts the bytes that cross the socket in each direction.
+final class ByteCounter: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private(set) var received = 0
+    private(set) var sent = 0
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        received += unwrapInboundIn(data).readableBytes
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        sent += unwrapOutboundIn(data).readableBytes
+        context.write(data, promise: promise)
+    }
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
+# System: liblz4-dev and libsqlite3-dev (linked), lz4 (interop peer in tests), valgrind
+# (instruction counts in the linearity tests), pkg-config. Python: msgpack and lz4 (test peers).
+set -euo pipefail
+
+apt_packages=(liblz4-dev libsqlite3-dev lz4 valgrind pkg-config)
+python_packages=(msgpack lz4)
+
+missing=()
+for package in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+missing_py=()
+for module in "${python_packages[@]}"; do
+    python3 -c "import $module" 2>/dev/null || missing_py+=("$module")
+done
+if [ ${#missing_py[@]} -gt 0 ]; then
+    echo "setup: pip installing ${missing_py[*]}" >&2
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${missing_py[@]}"
+fi
