@@ -74,6 +74,11 @@ enum CommandIO {
         line.withUnsafeBytes { _ = try? write($0, to: STDERR_FILENO) }
     }
 
+    /// Reports `message` and returns the exit code to throw: one line, status 1, no trace.
+    static func failure(_ message: String, command: String) -> ExitCode {
+        failure(IOError(description: message), command: command)
+    }
+
     /// Reports `error` and returns the exit code to throw: one line, status 1, no trace.
     static func failure(_ error: any Error, command: String) -> ExitCode {
         reportError(error, command: command)
