@@ -8,8 +8,9 @@ import Foundation
 // extension and to bin. Nothing here is public, so the module's API stays Foundation-free.
 
 extension MessagePackTimestamp {
-    /// The timestamp of a `Date`, rounded to the nearest nanosecond a `Double` can express.
-    init(_ date: Date) {
+    /// The timestamp of a `Date`, rounded to the nearest nanosecond a `Double` can express;
+    /// nil for a date with no timestamp (infinite, NaN, or more than 2^63 seconds from 1970).
+    init?(_ date: Date) {
         let interval = date.timeIntervalSince1970
         var seconds = interval.rounded(.down)
         var nanos = ((interval - seconds) * 1_000_000_000).rounded()
@@ -17,7 +18,8 @@ extension MessagePackTimestamp {
             seconds += 1
             nanos -= 1_000_000_000
         }
-        self.init(seconds: Int64(seconds), nanoseconds: UInt32(nanos))
+        guard let whole = Int64(exactly: seconds), let fraction = UInt32(exactly: nanos) else { return nil }
+        self.init(seconds: whole, nanoseconds: fraction)
     }
 
     var date: Date {
@@ -27,13 +29,17 @@ extension MessagePackTimestamp {
 
 enum SpecialType {
     /// Encodes the types with a native MessagePack form; nil for every other type.
-    static func node<T: Encodable>(for value: T) -> EncodingNode? {
+    static func node<T: Encodable>(for value: T) throws(MessagePackError) -> EncodingNode? {
         switch value {
-        case let date as Date: .value(.timestamp(MessagePackTimestamp(date)))
-        case let data as Data: .value(.binary([UInt8](data)))
-        case let timestamp as MessagePackTimestamp: .value(.timestamp(timestamp))
-        case let raw as MessagePackValue: .value(raw)
-        default: nil
+        case let date as Date:
+            guard let timestamp = MessagePackTimestamp(date) else {
+                throw MessagePackError(.valueTooLarge, "date \(date.timeIntervalSince1970) s from 1970 has no timestamp form (it must be finite and within ±2^63 s)")
+            }
+            return .value(.timestamp(timestamp))
+        case let data as Data: return .value(.binary([UInt8](data)))
+        case let timestamp as MessagePackTimestamp: return .value(.timestamp(timestamp))
+        case let raw as MessagePackValue: return .value(raw)
+        default: return nil
         }
     }
 

@@ -136,7 +136,9 @@ struct MapIndex {
                 case .string:
                     keys.append((try reader.readString(), false, 0))
                 case .int:
-                    keys.append((String(try reader.readInt64()), true, 0))
+                    // A uint64 key may exceed Int64.max; it is still a key (of fields no type has).
+                    let isUInt64 = reader.bytes[reader.offset] == 0xcf
+                    keys.append((isUInt64 ? String(try reader.readUInt64()) : String(try reader.readInt64()), true, 0))
                 case let kind:
                     throw MessagePackError(.unsupportedKey, "map key is \(kind.rawValue); only string and integer keys decode into Codable types", offset: keyOffset)
                 }

@@ -54,6 +54,18 @@ final class ArrayBox {
 final class MapBox {
     var entries: [(key: MessagePackValue, value: EncodingNode)] = []
 
+    /// Turns integer keys back into the strings they came from.
+    ///
+    /// The standard library's coding key for `[String: V]` reports `intValue` 5 for the key
+    /// "5", which ``EncodingTree/key(_:)`` would otherwise write as the integer 5.
+    func restoreStringKeys() {
+        for index in entries.indices {
+            if case let .int(number) = entries[index].key {
+                entries[index].key = .string(String(number))
+            }
+        }
+    }
+
     /// Sorts entries by key: integers numerically, then strings in code-point order.
     func sortByKey() {
         entries.sort { lhs, rhs in
@@ -69,25 +81,32 @@ final class MapBox {
 }
 
 /// Marks `Dictionary` so the encoder can sort its entries.
-protocol UnorderedDictionaryMarker {}
-extension Dictionary: UnorderedDictionaryMarker {}
+protocol UnorderedDictionaryMarker {
+    /// Whether the keys are `String`s, which stay str even when they look like integers.
+    static var hasStringKeys: Bool { get }
+}
+
+extension Dictionary: UnorderedDictionaryMarker {
+    static var hasStringKeys: Bool { Key.self == String.self }
+}
 
 enum EncodingTree {
     static func node<T: Encodable>(for value: T, codingPath: [any CodingKey]) throws -> EncodingNode {
-        if let special = SpecialType.node(for: value) { return special }
+        if let special = try SpecialType.node(for: value) { return special }
         let encoder = TreeEncoder(codingPath: codingPath)
         try value.encode(to: encoder)
         let node = encoder.node ?? .map(MapBox())
-        if value is any UnorderedDictionaryMarker {
-            sortDictionary(node)
+        if let dictionary = value as? any UnorderedDictionaryMarker {
+            sortDictionary(node, stringKeys: type(of: dictionary).hasStringKeys)
         }
         return node
     }
 
     /// Dictionaries with String or Int keys encode as maps; others as [k0, v0, k1, v1, ...].
-    private static func sortDictionary(_ node: EncodingNode) {
+    private static func sortDictionary(_ node: EncodingNode, stringKeys: Bool) {
         switch node {
         case let .map(box):
+            if stringKeys { box.restoreStringKeys() }
             box.sortByKey()
         case let .array(box):
             var pairs: [(key: [UInt8], pair: ArraySlice<EncodingNode>)] = []

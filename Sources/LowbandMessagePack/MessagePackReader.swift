@@ -61,7 +61,10 @@ public struct MessagePackReader: Sendable {
 
     public mutating func readNil() throws(MessagePackError) {
         let start = offset
-        guard try readByte() == 0xc0 else { throw mismatch("nil", at: start) }
+        guard try readByte() == 0xc0 else {
+            offset = start
+            throw mismatch("nil", at: start)
+        }
     }
 
     public mutating func readBool() throws(MessagePackError) -> Bool {
@@ -69,7 +72,9 @@ public struct MessagePackReader: Sendable {
         switch try readByte() {
         case 0xc2: return false
         case 0xc3: return true
-        default: throw mismatch("bool", at: start)
+        default:
+            offset = start
+            throw mismatch("bool", at: start)
         }
     }
 
@@ -193,8 +198,9 @@ public struct MessagePackReader: Sendable {
             throw mismatch("array", at: start)
         }
         guard count <= remaining else {
+            let available = remaining
             offset = start
-            throw MessagePackError(.lengthExceedsInput, "array of \(count) elements cannot fit in the \(remaining) bytes that remain", offset: start)
+            throw MessagePackError(.lengthExceedsInput, "array of \(count) elements cannot fit in the \(available) bytes that remain", offset: start)
         }
         return count
     }
@@ -213,8 +219,9 @@ public struct MessagePackReader: Sendable {
             throw mismatch("map", at: start)
         }
         guard count * 2 <= remaining else {
+            let available = remaining
             offset = start
-            throw MessagePackError(.lengthExceedsInput, "map of \(count) entries cannot fit in the \(remaining) bytes that remain", offset: start)
+            throw MessagePackError(.lengthExceedsInput, "map of \(count) entries cannot fit in the \(available) bytes that remain", offset: start)
         }
         return count
     }
@@ -238,7 +245,14 @@ public struct MessagePackReader: Sendable {
             offset = start
             throw mismatch("extension", at: start)
         }
-        let type = Int8(bitPattern: try readByte())
+        // The type byte is data: 0xc1 (type -63) is as valid here as any other.
+        guard offset < bytes.count else {
+            let needed = offset - start + 1
+            offset = start
+            throw truncated(needing: needed, at: start)
+        }
+        let type = Int8(bitPattern: bytes[offset])
+        offset += 1
         return (type, try readSlice(count, of: "extension", start: start))
     }
 
@@ -386,10 +400,16 @@ public struct MessagePackReader: Sendable {
         return byte
     }
 
+    /// Reads the big-endian field that follows the one-byte header just consumed. When the input
+    /// is too short it moves back to that header and reports the truncation there, so every
+    /// truncated value is reported at its first byte, whichever function read it.
     @inline(__always)
     private mutating func readBigEndian<T: FixedWidthInteger & UnsignedInteger>(_: T.Type) throws(MessagePackError) -> T {
         let size = MemoryLayout<T>.size
-        guard remaining >= size else { throw truncated(needing: size, at: offset) }
+        guard remaining >= size else {
+            offset -= 1
+            throw truncated(needing: 1 + size, at: offset)
+        }
         var value: T = 0
         for index in offset ..< offset + size {
             value = value << 8 | T(bytes[index])
@@ -428,7 +448,7 @@ public struct MessagePackReader: Sendable {
     }
 
     private func truncated(needing count: Int, at position: Int) -> MessagePackError {
-        MessagePackError(.truncated, "input ends after \(bytes.count) bytes; \(count) more byte(s) needed", offset: position)
+        MessagePackError(.truncated, "input ends \(bytes.count - position) byte(s) into a value that needs at least \(count)", offset: position)
     }
 
     private func invalidByte(at position: Int) -> MessagePackError {

@@ -2,8 +2,9 @@
 ///
 /// Integers read from the wire become `.int` when they fit `Int64` and `.uint` only above
 /// `Int64.max`; equality compares integers by value, so `.int(5) == .uint(5)`. Floating-point
-/// values compare by bit pattern, so NaN equals the same NaN and `-0.0` differs from `0.0`:
-/// equality means "encodes to the same bytes".
+/// values compare by bit pattern, so NaN equals the same NaN and `-0.0` differs from `0.0`;
+/// strings compare by their UTF-8 bytes, not by Unicode canonical equivalence: equality means
+/// "encodes to the same bytes".
 public enum MessagePackValue: Sendable {
     case `nil`
     case bool(Bool)
@@ -31,7 +32,7 @@ extension MessagePackValue: Equatable {
         case let (.int(a), .uint(b)), let (.uint(b), .int(a)): return a >= 0 && UInt64(a) == b
         case let (.float(a), .float(b)): return a.bitPattern == b.bitPattern
         case let (.double(a), .double(b)): return a.bitPattern == b.bitPattern
-        case let (.string(a), .string(b)): return a == b
+        case let (.string(a), .string(b)): return a.utf8.elementsEqual(b.utf8)
         case let (.binary(a), .binary(b)): return a == b
         case let (.array(a), .array(b)): return a == b
         case let (.map(a), .map(b)):
