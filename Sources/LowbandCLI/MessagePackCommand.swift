@@ -1,0 +1,122 @@
+public import ArgumentParser
+import LowbandMessagePack
+
+
+/// `lowband msgpack`: MessagePack to and from its exact JSON form (docs/MSGPACK-JSON.md).
+public struct MessagePackCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "msgpack",
+        abstract: "Convert MessagePack to and from a JSON form that converts back to the same bytes.",
+        discussion: """
+            float32, NaN, bin, ext, timestamps and maps that JSON objects cannot hold are written as \
+            tagged objects such as {"$bin": "AQI="}; see docs/MSGPACK-JSON.md.
+            """,
+        subcommands: [ToJSON.self, FromJSON.self]
+    )
+
+    public init() {}
+
+    /// `lowband msgpack to-json`: every MessagePack value on stdin → one JSON document per line.
+    public struct ToJSON: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "to-json",
+            abstract: "Print each MessagePack value on stdin as a JSON document on its own line.",
+            discussion: """
+                Stdin holds any number of concatenated MessagePack values (a capture). On bad input the \
+                values before it are still printed, then one error line goes to stderr and the exit \
+                status is 1.
+                """
+        )
+
+        @Flag(help: "Indent each document over several lines instead of one line per value.")
+        public var pretty = false
+
+        public init() {}
+
+        public func run() throws {
+            let name = "lowband msgpack to-json"
+            let input = try readInput(command: name)
+            var reader = MessagePackReader(input)
+            var output: [UInt8] = []
+            var count = 0
+            var failure: MessagePackError?
+            while !reader.isAtEnd {
+                do {
+                    let value = try reader.readValue()
+                    output += MessagePackJSON.renderUTF8(value, pretty: pretty)
+                    output.append(UInt8(ascii: "\n"))
+                    count += 1
+                } catch {
+                    failure = error
+                    break
+                }
+                if output.count >= CommandIO.chunkSize {
+                    try writeOutput(output, command: name)
+                    output.removeAll(keepingCapacity: true)
+                }
+            }
+            try writeOutput(output, command: name)
+            if let failure {
+                throw CommandIO.failure("value \(count + 1) is not valid MessagePack (\(failure.code)): \(failure)", command: name)
+            }
+        }
+    }
+
+    /// `lowband msgpack from-json`: JSON documents on stdin → their MessagePack bytes on stdout.
+    public struct FromJSON: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "from-json",
+            abstract: "Write the MessagePack bytes of each JSON document on stdin, concatenated.",
+            discussion: """
+                Stdin holds one or more JSON documents separated by whitespace (as to-json prints them). \
+                Each value is written in its smallest encoding. On bad input the documents before it \
+                are still written, then one error line goes to stderr and the exit status is 1.
+                """
+        )
+
+        public init() {}
+
+        public func run() throws {
+            let name = "lowband msgpack from-json"
+            var parser = MessagePackJSONParser(try readInput(command: name))
+            var writer = MessagePackWriter()
+            var count = 0
+            var failure: String?
+            while true {
+                let next: MessagePackValue?
+                do {
+                    next = try parser.next()
+                } catch {
+                    failure = "document \(count + 1) is not valid JSON for MessagePack (\(error.code)): \(error)"
+                    break
+                }
+                guard let value = next else { break }
+                count += 1
+                do {
+                    try writer.write(value)
+                } catch {
+                    failure = "document \(count) cannot be written as MessagePack: \(error)"
+                    break
+                }
+                if writer.bytes.count >= CommandIO.chunkSize {
+                    try writeOutput(writer.bytes, command: name)
+                    writer.removeAll()
+                }
+            }
+            try writeOutput(writer.bytes, command: name)
+            if let failure {
+                throw CommandIO.failure(failure, command: name)
+            }
+        }
+    }
+}
+
+/// All of stdin; a read error becomes the command's one error line.
+private func readInput(command: String) throws -> [UInt8] {
+    do { return try CommandIO.readAll() } catch { throw CommandIO.failure(error, command: command) }
+}
+
+/// Writes `bytes` to stdout; a write error becomes the command's one error line.
+private func writeOutput(_ bytes: [UInt8], command: String) throws {
+    do { try CommandIO.write(bytes) } catch { throw CommandIO.failure(error, command: command) }
+}
