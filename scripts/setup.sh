@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
-# System: liblz4-dev and libsqlite3-dev (linked), lz4 (interop peer in tests), valgrind
-# (instruction counts in the linearity tests), pkg-config. Python: msgpack and lz4 (test peers).
+# System: liblz4-dev and libsqlite3-dev (linked), lz4 (interop peer in tests), pkg-config.
+# Python: msgpack and lz4 (reference peers the tests compare against).
 set -euo pipefail
 
-apt_packages=(liblz4-dev libsqlite3-dev lz4 valgrind pkg-config)
+apt_packages=(liblz4-dev libsqlite3-dev lz4 pkg-config)
 python_packages=(msgpack lz4)
 
 missing=()
@@ -26,4 +26,11 @@ done
 if [ ${#missing_py[@]} -gt 0 ]; then
     echo "setup: pip installing ${missing_py[*]}" >&2
     python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "${missing_py[@]}"
+fi
+
+# The linear-scaling tests count CPU instructions through perf_event_open, which a
+# perf_event_paranoid above 2 forbids to unprivileged processes. Lower it where allowed.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)
+if [ "$paranoid" -gt 2 ]; then
+    sysctl -q -w kernel.perf_event_paranoid=2 2>/dev/null || echo "setup: cannot lower kernel.perf_event_paranoid ($paranoid); the linear-scaling tests will be skipped" >&2
 fi
