@@ -5,7 +5,10 @@ import PackageDescription
 // - LowbandMessagePack: the codec, standard library and Foundation only.
 // - LowbandLZ4: the liblz4 wrapper, no NIO.
 // - LowbandWire: frames, compression policy and the message catalogue (adds SwiftNIO).
+// - LowbandDeterminism: the seeded generator every random choice comes from.
 // - LowbandFixtures: seeded, realistic messenger payloads shared by the CLI, tests and benchmarks.
+// - LowbandShaper: network profiles and the pure, clock-driven link model (no I/O).
+// - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
 
@@ -23,11 +26,15 @@ let package = Package(
         .library(name: "LowbandLZ4", targets: ["LowbandLZ4"]),
         .library(name: "LowbandWire", targets: ["LowbandWire"]),
         .library(name: "LowbandFixtures", targets: ["LowbandFixtures"]),
+        .library(name: "LowbandDeterminism", targets: ["LowbandDeterminism"]),
+        .library(name: "LowbandShaper", targets: ["LowbandShaper"]),
+        .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
         .executable(name: "lowband", targets: ["lowband"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -54,8 +61,29 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "LowbandDeterminism",
+            swiftSettings: strict
+        ),
+        .target(
             name: "LowbandFixtures",
-            dependencies: ["LowbandWire"],
+            dependencies: ["LowbandWire", "LowbandDeterminism"],
+            swiftSettings: strict
+        ),
+        // The link model: profiles, a pure clock-driven shaper, the decision trace. No I/O.
+        .target(
+            name: "LowbandShaper",
+            dependencies: ["LowbandDeterminism", .product(name: "Yams", package: "Yams")],
+            swiftSettings: strict
+        ),
+        // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
+        .target(
+            name: "LowbandProxy",
+            dependencies: [
+                "LowbandShaper",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -65,6 +93,8 @@ let package = Package(
                 "LowbandLZ4",
                 "LowbandWire",
                 "LowbandFixtures",
+                "LowbandShaper",
+                "LowbandProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -78,7 +108,28 @@ let package = Package(
         ),
         .target(
             name: "LowbandTestSupport",
-            dependencies: ["LowbandMessagePack", "LowbandWire", "LowbandFixtures"],
+            dependencies: ["LowbandMessagePack", "LowbandWire", "LowbandFixtures", "LowbandShaper"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandDeterminismTests",
+            dependencies: ["LowbandDeterminism"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandShaperTests",
+            dependencies: ["LowbandShaper", "LowbandTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandProxyTests",
+            dependencies: [
+                "LowbandProxy",
+                "LowbandShaper",
+                "LowbandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-import LowbandFixtures
+import LowbandDeterminism
 import Testing
 
 @Suite struct SeededGeneratorTests {

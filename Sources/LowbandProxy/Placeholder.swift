@@ -1,0 +1,1 @@
+// The shaping proxy and its control API are built here.

@@ -1,0 +1,84 @@
+/// A point on the shaper's timeline: nanoseconds since the shaper started.
+///
+/// The shaper never reads a clock. The proxy passes the event loop's time in; tests and the
+/// virtual-time runner pass a simulated time, so the same decisions come out either way.
+public struct ShaperInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+    public static let zero = ShaperInstant(nanoseconds: 0)
+
+    public static func < (lhs: ShaperInstant, rhs: ShaperInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+    public static func + (lhs: ShaperInstant, rhs: Duration) -> ShaperInstant {
+        ShaperInstant(nanoseconds: lhs.nanoseconds + rhs.nanosecondsClamped)
+    }
+
+    public static func - (lhs: ShaperInstant, rhs: ShaperInstant) -> Duration {
+        .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
+    }
+
+    public var description: String {
+        let milliseconds = Double(nanoseconds) / 1_000_000
+        return "\(milliseconds) ms"
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds, saturating at Int64's range.
+    public var nanosecondsClamped: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
+    }
+}
+
+/// One proxied TCP connection within a shaper; indices count up from 0 in opening order.
+public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let index: Int
+    public init(index: Int) { self.index = index }
+    public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.index < rhs.index }
+    public var description: String { "#\(index)" }
+}
+
+/// Which way bytes travel. Downstream is server → client (the phone's downlink).
+public enum Direction: String, Hashable, Sendable, CaseIterable, Codable {
+    case upstream
+    case downstream
+}
+
+/// What the shaper tells the proxy to do.
+public enum ShaperAction: Hashable, Sendable {
+    /// Release the next `bytes` bytes of this connection's direction, in order, to the far side.
+    case deliver(ConnectionID, Direction, bytes: Int)
+    /// The direction's queue has room again: reading from its source may resume.
+    case resumeReading(ConnectionID, Direction)
+    /// Abort the connection (both sides reset), as a dropped radio link would.
+    case reset(ConnectionID)
+}
+
+/// The seam between the byte-moving proxy and the link model.
+///
+/// The proxy keeps the bytes; the shaper decides only how many move and when. Bytes of one
+/// connection and direction are delivered in the order they were submitted, never reordered,
+/// never dropped, never altered: loss shows as delay, as it does to an application on TCP.
+/// Implementations are pure state machines: every call gets the current time, nothing sleeps.
+public protocol TrafficShaper {
+    /// Registers a new connection; the proxy connects upstream at the returned instant.
+    mutating func open(at now: ShaperInstant) -> (id: ConnectionID, connectAt: ShaperInstant)
+
+    /// Hands `bytes` bytes read from the `direction`'s source to the link. Returns false when
+    /// the direction's queue is full: the proxy stops reading until `.resumeReading`.
+    mutating func submit(_ bytes: Int, on id: ConnectionID, _ direction: Direction, at now: ShaperInstant) -> Bool
+
+    /// Everything due by `now`, in the order it happens.
+    mutating func advance(to now: ShaperInstant) -> [ShaperAction]
+
+    /// When `advance` next has something to do; nil while idle.
+    var nextWakeup: ShaperInstant? { get }
+
+    /// Forgets a connection; its undelivered bytes are discarded.
+    mutating func close(_ id: ConnectionID, at now: ShaperInstant)
+}
