@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
 # System: liblz4-dev and libsqlite3-dev (linked), lz4 (interop peer in tests), pkg-config.
-# Python: msgpack and lz4 (reference peers the tests compare against).
+# Python: msgpack, lz4 and toxiproxy-python (reference peers and clients the tests use).
 set -euo pipefail
 
 apt_packages=(liblz4-dev libsqlite3-dev lz4 pkg-config)
-python_packages=(msgpack lz4)
+# pip package = Python module it provides
+python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy)
 
 missing=()
 for package in "${apt_packages[@]}"; do
@@ -20,8 +21,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 missing_py=()
-for module in "${python_packages[@]}"; do
-    python3 -c "import $module" 2>/dev/null || missing_py+=("$module")
+for entry in "${python_packages[@]}"; do
+    python3 -c "import ${entry#*=}" 2>/dev/null || missing_py+=("${entry%%=*}")
 done
 if [ ${#missing_py[@]} -gt 0 ]; then
     echo "setup: pip installing ${missing_py[*]}" >&2
