@@ -23,6 +23,10 @@ import Testing
         let messagePack = try #require(values["msgpack_bytes"].flatMap { Int($0) })
         #expect(messagePack < json)
         #expect(frame < messagePack, "the reply travels compressed")
+        for metric in ["json_encode_median", "json_decode_median", "msgpack_encode_median", "msgpack_decode_median"] {
+            #expect(values[metric].flatMap(Double.init).map { $0 > 0 } == true, "\(metric) is measured")
+        }
+        #expect(result.stdoutText.contains("MessagePack (Codable)"))
     }
 
     @Test func impossibleArgumentsAreRejectedBeforeAnythingStarts() {

@@ -27,6 +27,7 @@ struct RoundTrip {
         let lz4 = try LZ4Block.compress(payload)
         let frame = try FrameEncoder().bytes(of: Frame(flags: .response, command: .login, sequence: 1, payload: payload))
 
+        let timings = try CodecTimings.measure(reply, repetitions: repetitions)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
             let result = try await exchange(payload: payload, expected: reply, group: group)
@@ -35,7 +36,7 @@ struct RoundTrip {
                 seed: seed, chats: chats, contacts: contacts, jsonBytes: json.count,
                 messagePackBytes: payload.count, lz4Bytes: lz4.count, frameBytes: frame.readableBytes,
                 socketBytesReceived: result.received, socketBytesSent: result.sent, repetitions: repetitions,
-                roundTripMicroseconds: result.durations, matches: result.matches
+                roundTripMicroseconds: result.durations, matches: result.matches, codec: timings
             )
         } catch {
             try? await group.shutdownGracefully()

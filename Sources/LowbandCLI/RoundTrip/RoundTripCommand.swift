@@ -78,6 +78,7 @@ struct RoundTripReport {
     var repetitions: Int
     var roundTripMicroseconds: [Double]
     var matches: Bool
+    var codec: CodecTimings
 
     func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -100,6 +101,13 @@ struct RoundTripReport {
         text += "\nloopback: \(repetitions) login round trips, \(socketBytesSent) bytes sent, \(socketBytesReceived) bytes received by the client\n"
         text += String(format: "round trip median %.0f µs, min %.0f µs, max %.0f µs\n", median(roundTripMicroseconds), roundTripMicroseconds.min() ?? 0, roundTripMicroseconds.max() ?? 0)
         text += "decoded reply equals the original: \(matches ? "yes" : "NO")\n"
+        text += "\ncodec (median of \(codec.repetitions), µs)    encode    decode     total  vs JSON\n"
+        for (label, encode, decode) in [("JSON (Foundation)", codec.jsonEncode, codec.jsonDecode), ("MessagePack (Codable)", codec.messagePackEncode, codec.messagePackDecode)] {
+            let total = encode + decode
+            let speedup = total == 0 ? 0 : (codec.jsonEncode + codec.jsonDecode) / total
+            text += label.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + String(format: "%8.0f  %8.0f  %8.0f  %6.2fx\n", encode, decode, total, speedup)
+        }
         return text
     }
 
@@ -117,6 +125,10 @@ struct RoundTripReport {
         lines.append("round_trips,\(repetitions),")
         lines.append(String(format: "round_trip_median,%.1f,us", median(roundTripMicroseconds)))
         lines.append("reply_matches,\(matches ? 1 : 0),")
+        lines.append(String(format: "json_encode_median,%.1f,us", codec.jsonEncode))
+        lines.append(String(format: "json_decode_median,%.1f,us", codec.jsonDecode))
+        lines.append(String(format: "msgpack_encode_median,%.1f,us", codec.messagePackEncode))
+        lines.append(String(format: "msgpack_decode_median,%.1f,us", codec.messagePackDecode))
         return lines.joined(separator: "\n") + "\n"
     }
 }
