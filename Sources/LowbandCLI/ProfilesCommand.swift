@@ -1,0 +1,139 @@
+public import ArgumentParser
+public import LowbandShaper
+
+/// `lowband profiles`: the network profiles on the search path, and what each one sets.
+public struct ProfilesCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "profiles",
+        abstract: "List network profiles and show their figures with sources.",
+        discussion: """
+            Profiles are YAML files (profiles/README.md). They are looked up in $LOWBAND_PROFILES \
+            (colon-separated directories), then ./profiles, then the first profiles/ directory \
+            found walking up from the lowband executable. Wherever a name is expected, a file \
+            path (containing '/' or ending in .yaml/.yml) works too.
+            """,
+        subcommands: [List.self, Show.self]
+    )
+
+    public init() {}
+
+    /// `lowband profiles list`: one line per profile, sorted by name.
+    public struct List: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the profiles on the search path with a one-line description each."
+        )
+
+        public init() {}
+
+        public func run() throws {
+            let name = "lowband profiles list"
+            let searchPath = ProfileDirectory.searchPath()
+            let files = NetworkProfile.available(in: searchPath)
+            guard !files.isEmpty else {
+                let looked = searchPath.isEmpty ? "no profiles directory exists" : "none in \(searchPath.joined(separator: ", "))"
+                throw CommandIO.failure("no profiles found (\(looked)); set \(ProfileDirectory.environmentVariable) to a directory of .yaml files", command: name)
+            }
+            var rows: [(String, String)] = []
+            var failures: [ProfileError] = []
+            for file in files {
+                do {
+                    rows.append((file.name, try NetworkProfile(contentsOf: file.path).summary))
+                } catch {
+                    failures.append(error)
+                }
+            }
+            do {
+                try CommandIO.write(Self.render(rows))
+            } catch {
+                throw CommandIO.failure(error, command: name)
+            }
+            for failure in failures { CommandIO.reportError(failure, command: name) }
+            if !failures.isEmpty { throw ExitCode.failure }
+        }
+
+        /// Names padded to one column, then the descriptions.
+        public static func render(_ rows: [(name: String, summary: String)]) -> String {
+            let width = rows.map(\.name.count).max() ?? 0
+            return rows.map { row in
+                row.name + String(repeating: " ", count: width - row.name.count + 2) + row.summary + "\n"
+            }.joined()
+        }
+    }
+
+    /// `lowband profiles show NAME|FILE [--json]`: the resolved figures and their sources.
+    public struct Show: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show a profile's resolved figures, each with its source.",
+            discussion: "Figures not in the file show their defaults; a source on a section covers the figures in it."
+        )
+
+        @Argument(help: "A profile name (see 'lowband profiles list') or the path of a profile file.")
+        public var profile: String
+
+        @Flag(help: "Print one JSON document instead of a table.")
+        public var json = false
+
+        public init() {}
+
+        public func run() throws {
+            let name = "lowband profiles show"
+            do {
+                let loaded = try NetworkProfile.load(named: profile)
+                try CommandIO.write(json ? Self.renderJSON(loaded) : Self.render(loaded))
+            } catch {
+                throw CommandIO.failure(error, command: name)
+            }
+        }
+
+        /// A readable table: figure, value, source.
+        public static func render(_ profile: NetworkProfile) -> String {
+            var text = "\(profile.name): \(profile.summary)\n"
+            if let file = profile.file { text += "file: \(file)\n" }
+            text += "\n"
+            let rows = [("figure", "value", "source")] + profile.figures.map { ($0.key, $0.value, $0.source ?? "(none given)") }
+            let keyWidth = rows.map(\.0.count).max() ?? 0
+            let valueWidth = rows.map(\.1.count).max() ?? 0
+            for (key, value, source) in rows {
+                text += key + String(repeating: " ", count: keyWidth - key.count + 2)
+                text += value + String(repeating: " ", count: valueWidth - value.count + 2)
+                text += source + "\n"
+            }
+            return text
+        }
+
+        /// One JSON document, keys in a fixed order: name, description, file, figures
+        /// (each key, value, source).
+        public static func renderJSON(_ profile: NetworkProfile) -> String {
+            var text = "{\n"
+            text += "  \"name\": \(quoted(profile.name)),\n"
+            text += "  \"description\": \(quoted(profile.summary)),\n"
+            text += "  \"file\": \(profile.file.map(quoted) ?? "null"),\n"
+            text += "  \"figures\": ["
+            let figures = profile.figures.map { figure in
+                "\n    {\"key\": \(quoted(figure.key)), \"value\": \(quoted(figure.value)), \"source\": \(figure.source.map(quoted) ?? "null")}"
+            }
+            text += figures.joined(separator: ",")
+            text += figures.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
+            return text
+        }
+
+        private static func quoted(_ text: String) -> String {
+            var result = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": result += "\\\""
+                case "\\": result += "\\\\"
+                case "\n": result += "\\n"
+                case "\t": result += "\\t"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: result.unicodeScalars.append(scalar)
+                }
+            }
+            return result + "\""
+        }
+    }
+}

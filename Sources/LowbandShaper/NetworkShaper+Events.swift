@@ -1,0 +1,185 @@
+/// The event loop inside ``NetworkShaper``: timers processed in time order, one piece at a time.
+extension NetworkShaper {
+    /// Processes every timer due by `time`, reporting outage boundaries on the way.
+    mutating func run(until time: Int64) {
+        let target = max(time, now)
+        while let (at, timer) = timers.popFirst(dueBy: target) {
+            traceOutages(through: at)
+            now = at
+            handle(timer)
+        }
+        traceOutages(through: target)
+        now = target
+    }
+
+    private mutating func handle(_ timer: ShaperTimer) {
+        switch timer {
+        case let .transmitted(direction, id, bytes, started):
+            transmitted(direction, id, bytes: bytes, started: started)
+        case let .arrival(id, direction, bytes, started):
+            arrived(id, direction, bytes: bytes, started: started)
+        case let .stallEnded(id, direction):
+            guard connections[id]?[direction].state == .stalled else { return }
+            queueForTurn(id, direction)
+            startNext(direction)
+        case let .ready(direction):
+            bottlenecks[direction.index].waitingUntil = nil
+            startNext(direction)
+        case let .resetDue(id):
+            if connections[id] != nil { reset(id) }
+        }
+    }
+
+    /// Starts sending the next piece in `direction` if the bottleneck is free, the link is up
+    /// and the radio awake; otherwise arranges to try again when it can.
+    mutating func startNext(_ direction: Direction) {
+        let slot = direction.index
+        guard !bottlenecks[slot].busy, bottlenecks[slot].waitingUntil == nil else { return }
+        while let head = bottlenecks[slot].turns.first, connections[head]?[direction].state != .waiting {
+            _ = bottlenecks[slot].turns.popFirst()
+        }
+        guard let id = bottlenecks[slot].turns.first else { return }
+        guard let clear = outages.clear(from: max(now, radio.awakeFrom)) else { return }
+        if clear > now {
+            wait(direction, until: clear)
+            return
+        }
+        if let wake = radio.wakeIfIdle(at: now) {
+            record(.wakeup, id, direction, delay: wake)
+            wait(direction, until: now + wake)
+            return
+        }
+        radio.touch(now)
+        _ = bottlenecks[slot].turns.popFirst()
+        let piece = min(profile.mtu, connections[id]![direction].queued)
+        connections[id]![direction].queued -= piece
+        connections[id]![direction].inFlight = piece
+        connections[id]![direction].state = .transmitting
+        bottlenecks[slot].busy = true
+        if let end = bottlenecks[slot].transmissionEnd(startingAt: now, bytes: piece, outages: &outages) {
+            timers.schedule(.transmitted(direction, id, bytes: piece, started: now), at: end)
+        }
+    }
+
+    private mutating func wait(_ direction: Direction, until time: Int64) {
+        bottlenecks[direction.index].waitingUntil = time
+        timers.schedule(.ready(direction), at: time)
+    }
+
+    /// A piece has left the bottleneck: it is lost (stall, then again) or sent on its way.
+    private mutating func transmitted(_ direction: Direction, _ id: ConnectionID, bytes: Int, started: Int64) {
+        let slot = direction.index
+        bottlenecks[slot].busy = false
+        radio.touch(now)
+        if var flow = connections[id]?[direction] {
+            let link = bottlenecks[slot].timeline.phase(at: now).link
+            flow.inFlight = 0
+            if flow.loss.isLost(link.loss, using: &flow.generator) {
+                let stall = flow.loss.stallForLoss(link.loss)
+                flow.queued += bytes
+                flow.state = .stalled
+                connections[id]![direction] = flow
+                timers.schedule(.stallEnded(id, direction), at: now + stall)
+                record(.lossStall, id, direction, bytes: bytes, delay: stall)
+            } else {
+                flow.loss.delivered()
+                let delay = max(0, link.delay.nanosecondsClamped + flow.jitter.sample(link.jitter, using: &flow.generator))
+                let arrival = outages.clear(from: max(now + delay, flow.lastArrival))
+                flow.lastArrival = arrival ?? .max
+                flow.state = .idle
+                connections[id]![direction] = flow
+                if let arrival {
+                    timers.schedule(.arrival(id, direction, bytes: bytes, started: started), at: arrival)
+                }
+                bottlenecks[slot].occupancy -= bytes
+                if flow.queued > 0 { queueForTurn(id, direction) } else { resumeIfStarved(id, direction) }
+                resumeIfRoom(direction)
+            }
+        }
+        startNext(direction)
+    }
+
+    private mutating func arrived(_ id: ConnectionID, _ direction: Direction, bytes: Int, started: Int64) {
+        guard connections[id] != nil else { return }
+        radio.touch(now)
+        pending.append(.deliver(id, direction, bytes: bytes))
+        record(.deliver, id, direction, bytes: bytes, delay: now - started)
+        connections[id]!.delivered += bytes
+        if let limit = connections[id]!.resetAfterBytes, connections[id]!.delivered >= limit {
+            reset(id)
+        }
+    }
+
+    private mutating func queueForTurn(_ id: ConnectionID, _ direction: Direction) {
+        connections[id]![direction].state = .waiting
+        bottlenecks[direction.index].turns.append(id)
+    }
+
+    /// Tells the paused readers of `direction` to resume once the queue is down to half.
+    private mutating func resumeIfRoom(_ direction: Direction) {
+        let slot = direction.index
+        guard !bottlenecks[slot].paused.isEmpty, bottlenecks[slot].occupancy <= bottlenecks[slot].resumeThreshold else { return }
+        let paused = bottlenecks[slot].paused
+        bottlenecks[slot].paused = []
+        for id in paused where connections[id] != nil {
+            pending.append(.resumeReading(id, direction))
+            record(.resume, id, direction, queued: bottlenecks[slot].occupancy)
+        }
+    }
+
+    /// Lets a paused connection whose bytes have all left read again as soon as the queue is
+    /// not full, so a connection never starves behind another's backlog.
+    private mutating func resumeIfStarved(_ id: ConnectionID, _ direction: Direction) {
+        let slot = direction.index
+        guard bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit,
+              let index = bottlenecks[slot].paused.firstIndex(of: id) else { return }
+        bottlenecks[slot].paused.remove(at: index)
+        pending.append(.resumeReading(id, direction))
+        record(.resume, id, direction, queued: bottlenecks[slot].occupancy)
+    }
+
+    mutating func reset(_ id: ConnectionID) {
+        remove(id)
+        pending.append(.reset(id))
+        record(.reset, id)
+    }
+
+    /// Forgets a connection: its queued bytes leave the queue; its timers find it gone.
+    mutating func remove(_ id: ConnectionID) {
+        guard let connection = connections.removeValue(forKey: id) else { return }
+        for direction in Direction.allCases {
+            let flow = connection[direction]
+            let slot = direction.index
+            bottlenecks[slot].occupancy -= flow.queued + (flow.state == .transmitting ? flow.inFlight : 0)
+            bottlenecks[slot].paused.removeAll { $0 == id }
+            resumeIfRoom(direction)
+        }
+    }
+
+    // MARK: Trace
+
+    private mutating func traceOutages(through time: Int64) {
+        let boundaries = outages.boundaries(through: time)
+        guard let trace else { return }
+        for boundary in boundaries {
+            let length = boundary.window.end.map { $0 - boundary.window.start }
+            trace.record(ShaperEvent(
+                time: ShaperInstant(nanoseconds: boundary.time),
+                kind: boundary.start ? .outageStart : .outageEnd,
+                delay: length.map { .nanoseconds($0) },
+                detail: boundary.window.kind.rawValue
+            ))
+        }
+    }
+
+    func record(
+        _ kind: ShaperEvent.Kind, _ id: ConnectionID? = nil, _ direction: Direction? = nil,
+        bytes: Int? = nil, delay: Int64? = nil, queued: Int? = nil
+    ) {
+        guard let trace else { return }
+        trace.record(ShaperEvent(
+            time: ShaperInstant(nanoseconds: now), kind: kind, connection: id, direction: direction,
+            bytes: bytes, delay: delay.map { .nanoseconds($0) }, queued: queued
+        ))
+    }
+}

@@ -1,0 +1,139 @@
+import LowbandDeterminism
+
+/// The link model: a ``NetworkProfile`` played out in the time the caller passes in.
+///
+/// Per direction, all connections share one bottleneck (the profile's rate, a byte-limited
+/// queue, round-robin by MTU piece); after it each piece takes the one-way delay plus jitter,
+/// never overtaking the previous piece of its connection and direction. A lost piece stalls its
+/// connection and direction for an RTO and goes again; outages hold everything; the radio
+/// wakes up after idling; connections may be reset. No I/O, no clock: every call gets `now`,
+/// and the same seed and calls give the same decisions (see ``ShaperTraceSink``).
+///
+/// Driving it: call ``submit(_:on:_:at:)`` with what was read, ``advance(to:)`` at
+/// ``nextWakeup`` and act on the returned actions in order. Work is proportional to the pieces
+/// moved; idle connections cost nothing.
+public struct NetworkShaper: TrafficShaper, Sendable {
+    public let profile: NetworkProfile
+    public let seed: UInt64
+
+    let trace: (any ShaperTraceSink)?
+    let root: SeededGenerator
+    /// Everything up to this instant (ns) has been processed.
+    var now: Int64 = 0
+    var timers = EventQueue<ShaperTimer>()
+    /// Actions due but not yet returned by `advance`.
+    var pending: [ShaperAction] = []
+    /// Looked up by id, never iterated, so hash order cannot reach a decision or the trace.
+    var connections: [ConnectionID: Connection] = [:]
+    var opened = 0
+    /// Indexed by ``Direction/index``.
+    var bottlenecks: [Bottleneck]
+    var outages: Outages
+    var radio: Radio
+
+    /// A shaper for `profile` whose random decisions all derive from `seed`.
+    ///
+    /// Streams: the device's is `seed` → derived(0) (outage schedule i: its derived(1, i);
+    /// wake-ups: derived(2)); connection c's direction d (0 up, 1 down) is derived(1, c, d);
+    /// its connect delay and reset draws are derived(1, c, 2).
+    public init(profile: NetworkProfile, seed: UInt64, trace: (any ShaperTraceSink)? = nil) {
+        self.profile = profile
+        self.seed = seed
+        self.trace = trace
+        root = SeededGenerator(seed: seed)
+        let device = root.derived(0)
+        outages = Outages(profile.outages, generator: device)
+        radio = Radio(profile: profile.wakeUp, generator: device.derived(2))
+        bottlenecks = [Bottleneck(profile: profile, direction: .upstream), Bottleneck(profile: profile, direction: .downstream)]
+    }
+
+    // MARK: TrafficShaper
+
+    public mutating func open(at now: ShaperInstant) -> (id: ConnectionID, connectAt: ShaperInstant) {
+        run(until: now.nanoseconds)
+        let id = ConnectionID(index: opened)
+        opened += 1
+        let label = UInt64(id.index)
+        var control = root.derived(1, label, 2)
+        var connection = Connection(
+            upstream: Flow(generator: root.derived(1, label, 0)),
+            downstream: Flow(generator: root.derived(1, label, 1))
+        )
+        let connectDelay = control.uniform(in: profile.connectDelay)
+        if let wake = radio.wakeIfIdle(at: self.now) {
+            record(.wakeup, id, delay: wake)
+        }
+        radio.touch(self.now)
+        if let resets = profile.resets, control.chance(resets.probability) {
+            if let lifetime = resets.afterTime {
+                timers.schedule(.resetDue(id), at: self.now + control.uniform(in: lifetime))
+            }
+            if let bytes = resets.afterBytes {
+                connection.resetAfterBytes = Int(control.uniform(in: Int64(bytes.lowerBound) ... Int64(bytes.upperBound)))
+            }
+        }
+        connections[id] = connection
+        let connectAt = outages.clear(from: max(self.now, radio.awakeFrom)).map { $0 + connectDelay } ?? .max
+        record(.open, id, delay: connectAt - self.now)
+        return (id, ShaperInstant(nanoseconds: connectAt))
+    }
+
+    public mutating func submit(_ bytes: Int, on id: ConnectionID, _ direction: Direction, at now: ShaperInstant) -> Bool {
+        run(until: now.nanoseconds)
+        let slot = direction.index
+        guard bytes > 0, connections[id] != nil else {
+            return bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit
+        }
+        bottlenecks[slot].occupancy += bytes
+        connections[id]![direction].queued += bytes
+        if connections[id]![direction].state == .idle {
+            connections[id]![direction].state = .waiting
+            bottlenecks[slot].turns.append(id)
+        }
+        record(.enqueue, id, direction, bytes: bytes, queued: bottlenecks[slot].occupancy)
+        startNext(direction)
+        run(until: self.now)
+        let accepting = bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit
+        if !accepting {
+            if !bottlenecks[slot].paused.contains(id) { bottlenecks[slot].paused.append(id) }
+            record(.backpressure, id, direction, queued: bottlenecks[slot].occupancy)
+        }
+        return accepting
+    }
+
+    public mutating func advance(to now: ShaperInstant) -> [ShaperAction] {
+        run(until: now.nanoseconds)
+        defer { pending = [] }
+        return pending
+    }
+
+    public var nextWakeup: ShaperInstant? {
+        if !pending.isEmpty { return ShaperInstant(nanoseconds: now) }
+        return timers.nextTime.map { ShaperInstant(nanoseconds: $0) }
+    }
+
+    public mutating func close(_ id: ConnectionID, at now: ShaperInstant) {
+        run(until: now.nanoseconds)
+        guard connections[id] != nil else { return }
+        remove(id)
+        record(.close, id)
+    }
+
+    // MARK: Inspection
+
+    /// Bytes accepted in `direction` and not yet sent on by the bottleneck (all connections).
+    public func queuedBytes(_ direction: Direction) -> Int {
+        bottlenecks[direction.index].occupancy
+    }
+
+    /// Bytes of one connection and direction waiting for the bottleneck; nil if it is closed.
+    public func queuedBytes(on id: ConnectionID, _ direction: Direction) -> Int? {
+        connections[id].map { $0[direction].queued + ($0[direction].state == .transmitting ? $0[direction].inFlight : 0) }
+    }
+
+    /// Connections opened and not yet closed or reset.
+    public var openConnections: Int { connections.count }
+
+    /// The instant up to which everything has been processed.
+    public var processedUntil: ShaperInstant { ShaperInstant(nanoseconds: now) }
+}

@@ -1,0 +1,253 @@
+/// A network as the shaper emulates it: the figures of each direction, the events that
+/// interrupt it, and where every figure comes from.
+///
+/// Load one from a file with ``init(contentsOf:)`` or by name with ``load(named:searchPath:)``;
+/// build one in code for tests. Downlink is server → client (``Direction/downstream``).
+public struct NetworkProfile: Sendable, Hashable {
+    /// The name it is listed under: the file name without `.yaml`.
+    public var name: String
+    /// One line saying what network this is.
+    public var summary: String
+    /// The largest piece the link moves at once, in bytes (1500, as Ethernet and Mahimahi).
+    public var mtu: Int
+    public var downlink: LinkProfile
+    public var uplink: LinkProfile
+    /// Added between `open` and the proxy connecting upstream (the TCP handshake and more).
+    public var connectDelay: ClosedRange<Duration>
+    /// The radio's promotion delay after the link was idle; nil when there is none.
+    public var wakeUp: WakeUpProfile?
+    /// Scheduled periods when nothing moves.
+    public var outages: [OutageProfile]
+    /// Connections the network aborts; nil when none are.
+    public var resets: ResetProfile?
+    /// Figures that change over time; nil when the base figures hold throughout.
+    public var timeline: ProfileTimeline?
+    /// The citation of each figure, keyed by its path in the file (`downlink.rate`); a source on
+    /// a section (`downlink.loss`) covers the figures in it. Look one up with ``source(for:)``.
+    public var sources: [ProfileSource]
+    /// The file the profile was read from, if any.
+    public var file: String?
+
+    public init(
+        name: String,
+        summary: String = "",
+        mtu: Int = 1500,
+        downlink: LinkProfile,
+        uplink: LinkProfile,
+        connectDelay: ClosedRange<Duration> = .zero ... .zero,
+        wakeUp: WakeUpProfile? = nil,
+        outages: [OutageProfile] = [],
+        resets: ResetProfile? = nil,
+        timeline: ProfileTimeline? = nil,
+        sources: [ProfileSource] = [],
+        file: String? = nil
+    ) {
+        self.name = name
+        self.summary = summary
+        self.mtu = mtu
+        self.downlink = downlink
+        self.uplink = uplink
+        self.connectDelay = connectDelay
+        self.wakeUp = wakeUp
+        self.outages = outages
+        self.resets = resets
+        self.timeline = timeline
+        self.sources = sources
+        self.file = file
+    }
+
+    /// The base figures of the link carrying `direction`'s bytes.
+    public func link(_ direction: Direction) -> LinkProfile {
+        direction == .downstream ? downlink : uplink
+    }
+
+    /// The citation covering the figure at `key` (`downlink.loss.rate`): its own, else that of
+    /// the nearest enclosing section; nil when the file gives none.
+    public func source(for key: String) -> String? {
+        var path = Substring(key)
+        while true {
+            if let found = sources.first(where: { $0.key == path }) { return found.text }
+            if path.isEmpty { return nil }
+            path = path[..<(path.lastIndex(where: { $0 == "." || $0 == "[" }) ?? path.startIndex)]
+        }
+    }
+}
+
+/// The figures of one direction of the link.
+public struct LinkProfile: Sendable, Hashable {
+    /// How fast the shared bottleneck moves bytes.
+    public var rate: LinkRate
+    /// One-way base delay added to every piece after it leaves the bottleneck.
+    public var delay: Duration
+    public var jitter: JitterProfile
+    public var loss: LossProfile
+    /// The bottleneck's drop-tail queue, in bytes, shared by the device's connections. Full
+    /// means back-pressure (``TrafficShaper/submit(_:on:_:at:)`` returns false), never a drop.
+    public var queueBytes: Int
+
+    public init(rate: LinkRate, delay: Duration = .zero, jitter: JitterProfile = .none, loss: LossProfile = .none, queueBytes: Int = 64_000) {
+        self.rate = rate
+        self.delay = delay
+        self.jitter = jitter
+        self.loss = loss
+        self.queueBytes = queueBytes
+    }
+}
+
+/// Where the bottleneck's capacity comes from.
+public enum LinkRate: Sendable, Hashable {
+    /// A constant rate in bits per second.
+    case bitsPerSecond(Int64)
+    /// No limit: pieces leave the bottleneck as soon as they arrive.
+    case unlimited
+    /// A Mahimahi packet-delivery trace: one MTU piece per delivery opportunity.
+    case trace(MahimahiTrace)
+}
+
+/// Variation added to the base delay of each piece.
+public struct JitterProfile: Sendable, Hashable {
+    /// The bound of the variation: ± this for uniform and normal, 0 … this for Pareto.
+    public var amount: Duration
+    public var distribution: JitterDistribution
+    /// How much of each sample carries over from the previous one of the same connection and
+    /// direction (0 ..< 1): `next = c × previous + (1 − c) × fresh`, as netem does.
+    public var correlation: Double
+
+    public init(amount: Duration, distribution: JitterDistribution = .uniform, correlation: Double = 0) {
+        self.amount = amount
+        self.distribution = distribution
+        self.correlation = correlation
+    }
+
+    public static let none = JitterProfile(amount: .zero)
+}
+
+/// The shape of jitter samples.
+public enum JitterDistribution: String, Sendable, Hashable, CaseIterable {
+    /// Uniform within ± amount.
+    case uniform
+    /// Normal with σ = amount / 3, cut off at ± amount.
+    case normal
+    /// Pareto (Lomax, shape 1.5, scale amount / 10): mostly small, a long tail up to + amount.
+    case pareto
+}
+
+/// Loss as TCP feels it: a lost piece stalls its connection's direction for a retransmission
+/// timeout, then goes again. Bytes are delayed, never dropped.
+public struct LossProfile: Sendable, Hashable {
+    /// The long-run fraction of pieces lost (0 … 1).
+    public var rate: Double
+    /// The mean number of consecutive pieces lost (≥ 1); above 1 losses come in bursts
+    /// (a Gilbert–Elliott chain), at 1 they are independent.
+    public var meanBurst: Double
+    /// The stall after a loss; it doubles on each repeated loss, up to ``maximumRTO``, and
+    /// falls back after a piece gets through.
+    public var rto: Duration
+    public var maximumRTO: Duration
+
+    public init(rate: Double, meanBurst: Double = 1, rto: Duration = .seconds(1), maximumRTO: Duration = .seconds(60)) {
+        self.rate = rate
+        self.meanBurst = meanBurst
+        self.rto = rto
+        self.maximumRTO = maximumRTO
+    }
+
+    public static let none = LossProfile(rate: 0)
+}
+
+/// The radio's wake-up: after `idle` without traffic the next piece (or connect) waits `delay`.
+public struct WakeUpProfile: Sendable, Hashable {
+    public var idle: Duration
+    public var delay: ClosedRange<Duration>
+
+    public init(idle: Duration, delay: ClosedRange<Duration>) {
+        self.idle = idle
+        self.delay = delay
+    }
+}
+
+/// A schedule of periods when nothing moves in either direction; connections stay open.
+public struct OutageProfile: Sendable, Hashable {
+    /// What the outage stands for; it does not change the effect.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// Lost coverage: a tunnel, a lift, a dead zone.
+        case blackout
+        /// A cell change (2G↔3G) cutting data for seconds.
+        case handover
+    }
+
+    public var kind: Kind
+    /// When the first outage begins (drawn uniformly from the range).
+    public var start: ClosedRange<Duration>
+    /// How long each lasts (drawn for each); nil means it never ends.
+    public var duration: ClosedRange<Duration>?
+    /// The time from one outage's start to the next one's (drawn for each); nil for a single one.
+    public var every: ClosedRange<Duration>?
+
+    public init(kind: Kind = .blackout, start: ClosedRange<Duration>, duration: ClosedRange<Duration>?, every: ClosedRange<Duration>? = nil) {
+        self.kind = kind
+        self.start = start
+        self.duration = duration
+        self.every = every
+    }
+}
+
+/// Connections the network aborts after a random amount of time or bytes.
+public struct ResetProfile: Sendable, Hashable {
+    /// The chance that a given connection is reset at all (0 … 1).
+    public var probability: Double
+    /// Its lifetime, drawn at open; nil for no time limit.
+    public var afterTime: ClosedRange<Duration>?
+    /// The bytes it delivers (both directions together) before the reset; nil for no limit.
+    public var afterBytes: ClosedRange<Int>?
+
+    public init(probability: Double = 1, afterTime: ClosedRange<Duration>? = nil, afterBytes: ClosedRange<Int>? = nil) {
+        self.probability = probability
+        self.afterTime = afterTime
+        self.afterBytes = afterBytes
+    }
+}
+
+/// Figures that change over time: segments played in order from time zero, optionally looping.
+/// When a timeline that does not loop ends, the base figures apply again.
+public struct ProfileTimeline: Sendable, Hashable {
+    public var loops: Bool
+    public var segments: [ProfileSegment]
+
+    public init(loops: Bool, segments: [ProfileSegment]) {
+        self.loops = loops
+        self.segments = segments
+    }
+}
+
+/// One stretch of a timeline: the link figures in force during it (the queue stays the base one).
+public struct ProfileSegment: Sendable, Hashable {
+    public var name: String?
+    public var duration: Duration
+    public var downlink: LinkProfile
+    public var uplink: LinkProfile
+
+    public init(name: String? = nil, duration: Duration, downlink: LinkProfile, uplink: LinkProfile) {
+        self.name = name
+        self.duration = duration
+        self.downlink = downlink
+        self.uplink = uplink
+    }
+
+    public func link(_ direction: Direction) -> LinkProfile {
+        direction == .downstream ? downlink : uplink
+    }
+}
+
+/// Where a figure comes from.
+public struct ProfileSource: Sendable, Hashable {
+    /// The figure's path in the file: `downlink.rate`, `outages[0]`, `timeline.segments[1].downlink`;
+    /// empty for a `source:` at the top, which covers the whole file.
+    public var key: String
+    public var text: String
+
+    public init(key: String, text: String) {
+        self.key = key
+        self.text = text
+    }
+}

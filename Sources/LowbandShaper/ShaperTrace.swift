@@ -1,0 +1,154 @@
+import Synchronization
+
+/// One decision of the shaper, for the trace.
+public struct ShaperEvent: Hashable, Sendable {
+    /// What happened. Names are the ones written to the trace.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// A connection was registered; `delay` is the time until the proxy connects upstream.
+        public static let open = Kind("open")
+        /// The proxy closed a connection.
+        public static let close = Kind("close")
+        /// Bytes were submitted; `queued` is the direction's queue afterwards.
+        public static let enqueue = Kind("enqueue")
+        /// A piece reached the far side; `delay` is the time since it left the queue.
+        public static let deliver = Kind("deliver")
+        /// A piece was lost; its connection and direction stall for `delay` (the RTO).
+        public static let lossStall = Kind("loss-stall")
+        /// Nothing moves from now on; `delay` is the planned length (null: forever).
+        public static let outageStart = Kind("outage-start")
+        public static let outageEnd = Kind("outage-end")
+        /// The network aborted the connection.
+        public static let reset = Kind("reset")
+        /// The radio wakes up after idling; `delay` is how long that takes.
+        public static let wakeup = Kind("wakeup")
+        /// `submit` returned false: the queue is full.
+        public static let backpressure = Kind("backpressure")
+        /// `.resumeReading` was emitted: the queue has room again.
+        public static let resume = Kind("resume")
+    }
+
+    public var time: ShaperInstant
+    public var kind: Kind
+    public var connection: ConnectionID?
+    public var direction: Direction?
+    public var bytes: Int?
+    public var delay: Duration?
+    /// The bytes in the direction's queue after the event.
+    public var queued: Int?
+    /// Extra words: the outage kind (`blackout`, `handover`).
+    public var detail: String?
+
+    public init(
+        time: ShaperInstant, kind: Kind, connection: ConnectionID? = nil, direction: Direction? = nil,
+        bytes: Int? = nil, delay: Duration? = nil, queued: Int? = nil, detail: String? = nil
+    ) {
+        self.time = time
+        self.kind = kind
+        self.connection = connection
+        self.direction = direction
+        self.bytes = bytes
+        self.delay = delay
+        self.queued = queued
+        self.detail = detail
+    }
+}
+
+/// Receives the shaper's decisions as they are made, in time order.
+///
+/// Sinks are shared by reference (the shaper is a value), hence `Sendable`; they must not
+/// call back into the shaper.
+public protocol ShaperTraceSink: Sendable {
+    func record(_ event: ShaperEvent)
+}
+
+/// Keeps every event in memory, for tests and short runs.
+public final class ShaperTraceRecorder: ShaperTraceSink {
+    private let recorded = Mutex<[ShaperEvent]>([])
+
+    public init() {}
+
+    public func record(_ event: ShaperEvent) {
+        recorded.withLock { $0.append(event) }
+    }
+
+    public var events: [ShaperEvent] { recorded.withLock { $0 } }
+}
+
+/// Writes each event as one JSON line with a fixed key order, every key always present:
+///
+///     {"t_ns":412000000,"event":"deliver","conn":0,"dir":"downstream","bytes":1500,"delay_ns":400000000,"queued":null,"detail":null}
+///
+/// Times and delays are integer nanoseconds, so the same run gives byte-identical text.
+public final class JSONLinesTraceWriter: ShaperTraceSink {
+    private enum Output {
+        case memory([String])
+        case closure(@Sendable (String) -> Void)
+    }
+
+    private let output: Mutex<Output>
+
+    /// Keeps the lines in memory; read them with ``text``.
+    public init() {
+        output = Mutex(.memory([]))
+    }
+
+    /// Hands each line, newline included, to `write` (e.g. appending to a file).
+    public init(write: @escaping @Sendable (String) -> Void) {
+        output = Mutex(.closure(write))
+    }
+
+    public func record(_ event: ShaperEvent) {
+        let line = Self.line(for: event) + "\n"
+        let write: (@Sendable (String) -> Void)? = output.withLock { output in
+            switch output {
+            case .memory(var lines):
+                lines.append(line)
+                output = .memory(lines)
+                return nil
+            case .closure(let write):
+                return write
+            }
+        }
+        write?(line)
+    }
+
+    /// Everything written so far when keeping lines in memory; empty otherwise.
+    public var text: String {
+        output.withLock { output in
+            if case .memory(let lines) = output { return lines.joined() }
+            return ""
+        }
+    }
+
+    /// The JSON line of `event`, without the newline.
+    public static func line(for event: ShaperEvent) -> String {
+        var line = "{\"t_ns\":\(event.time.nanoseconds)"
+        line += ",\"event\":\(quoted(event.kind.name))"
+        line += ",\"conn\":\(event.connection.map { String($0.index) } ?? "null")"
+        line += ",\"dir\":\(event.direction.map { quoted($0.rawValue) } ?? "null")"
+        line += ",\"bytes\":\(event.bytes.map { String($0) } ?? "null")"
+        line += ",\"delay_ns\":\(event.delay.map { String($0.nanosecondsClamped) } ?? "null")"
+        line += ",\"queued\":\(event.queued.map { String($0) } ?? "null")"
+        line += ",\"detail\":\(event.detail.map(quoted) ?? "null")}"
+        return line
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

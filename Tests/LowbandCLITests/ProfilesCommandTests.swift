@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import LowbandCLI
+import LowbandTestSupport
+import Testing
+
+/// `lowband profiles list` and `show`: parsing, and the built binary on the shipped profiles and
+/// on users' own files.
+@Suite struct ProfilesCommandTests {
+    private let lowband = BuiltProducts.path(of: "lowband")
+    private static let shippedNames = ["3g", "edge", "flapping", "gprs", "handover", "lte", "offline", "perfect", "subway", "very-bad-network"]
+
+    /// This process's environment with `LOWBAND_PROFILES` set (or removed when nil).
+    private func environment(profiles: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOWBAND_PROFILES"] = profiles
+        return environment
+    }
+
+    private func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-profiles-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    private func profileText(description: String = "my own link", downlinkLoss: String = "1%") -> String {
+        """
+        description: \(description)
+        downlink:
+          rate: {value: 100kbit, source: "measured on my phone"}
+          delay: 300ms
+          loss: \(downlinkLoss)
+          queue: 20KB
+        uplink:
+          rate: 50kbit
+          delay: 300ms
+          queue: 20KB
+
+        """
+    }
+
+    // MARK: Parsing
+
+    @Test func parsesListAndShow() throws {
+        #expect(try Lowband.parseAsRoot(["profiles", "list"]) is ProfilesCommand.List)
+        let show = try #require(try Lowband.parseAsRoot(["profiles", "show", "edge", "--json"]) as? ProfilesCommand.Show)
+        #expect(show.profile == "edge")
+        #expect(show.json)
+        let plain = try #require(try ProfilesCommand.parseAsRoot(["show", "./mine.yaml"]) as? ProfilesCommand.Show)
+        #expect(plain.profile == "./mine.yaml" && !plain.json)
+        #expect(throws: (any Error).self) { try ProfilesCommand.parseAsRoot(["show"]) }
+    }
+
+    // MARK: The binary
+
+    @Test func listsTheShippedProfilesSortedWithDescriptions() throws {
+        let result = try ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: nil))
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderr.isEmpty)
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.map { String($0.split(separator: " ")[0]) } == Self.shippedNames)
+        #expect(lines.allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).count > 3 }, "each has a description")
+        #expect(lines.contains { $0.hasPrefix("edge") && $0.contains("150/60 kbit/s") })
+        // Descriptions start in one column.
+        let columns = lines.map { line in
+            let name = line.prefix { $0 != " " }
+            return name.count + line.dropFirst(name.count).prefix { $0 == " " }.count
+        }
+        #expect(Set(columns) == ["very-bad-network  ".count])
+    }
+
+    @Test func listIncludesTheUsersDirectoryFirstAndReportsBrokenFiles() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try write(profileText(description: "my own edge"), to: "\(directory)/edge.yaml")
+        try write(profileText(), to: "\(directory)/mine.yaml")
+        try write(profileText(downlinkLoss: "150%"), to: "\(directory)/broken.yaml")
+        let result = try ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: directory))
+        #expect(result.status == 1)
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("edge ") && $0.hasSuffix("my own edge") }, "the user's edge hides the shipped one")
+        #expect(lines.contains { $0.hasPrefix("mine ") })
+        #expect(lines.contains { $0.hasPrefix("gprs ") }, "the shipped profiles are still listed")
+        #expect(!lines.contains { $0.hasPrefix("broken") })
+        #expect(result.stderrText == "lowband profiles list: error: \(directory)/broken.yaml:5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
+    }
+
+    @Test func showsFiguresWithTheirSources() throws {
+        let result = try ExternalProcess.run(lowband, ["profiles", "show", "edge"], environment: environment(profiles: nil))
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("edge: EDGE (2.5G)") == true)
+        #expect(lines[1].hasPrefix("file: ") && lines[1].hasSuffix("/profiles/edge.yaml"))
+        let rate = try #require(lines.first { $0.hasPrefix("downlink.rate ") })
+        #expect(rate.contains("150 kbit/s") && rate.contains("3GPP TS 43.064"))
+        let loss = try #require(lines.first { $0.hasPrefix("downlink.loss.rto ") })
+        #expect(loss.contains("1 s") && loss.contains("RFC 6298"))
+        #expect(lines.contains { $0.hasPrefix("outages[0].duration ") && $0.contains("1 s..3 s") })
+        #expect(lines.contains { $0.hasPrefix("wakeup.delay ") && $0.contains("300 ms..500 ms") })
+    }
+
+    @Test func showsAUsersFileByPath() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/mine.yaml"
+        try write(profileText(), to: path)
+        let result = try ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.hasPrefix("mine: my own link\nfile: \(path)\n"))
+        let rate = try #require(result.stdoutText.split(separator: "\n").first { $0.hasPrefix("downlink.rate ") })
+        #expect(rate.contains("100 kbit/s") && rate.hasSuffix("measured on my phone"))
+        let delay = try #require(result.stdoutText.split(separator: "\n").first { $0.hasPrefix("downlink.delay ") })
+        #expect(delay.hasSuffix("(none given)"))
+    }
+
+    @Test func showsJSON() throws {
+        let result = try ExternalProcess.run(lowband, ["profiles", "show", "--json", "handover"], environment: environment(profiles: nil))
+        #expect(result.status == 0, "\(result.stderrText)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+        #expect(object["name"] as? String == "handover")
+        #expect((object["file"] as? String)?.hasSuffix("/profiles/handover.yaml") == true)
+        let figures = try #require(object["figures"] as? [[String: Any]])
+        #expect(figures.first?["key"] as? String == "mtu")
+        let edgeRate = try #require(figures.first { $0["key"] as? String == "timeline.segments[1].downlink.rate" })
+        #expect(edgeRate["value"] as? String == "150 kbit/s")
+        #expect((edgeRate["source"] as? String)?.contains("as edge") == true)
+        #expect(figures.allSatisfy { $0["source"] is String }, "every shipped figure has a source")
+        // Keys come out in a fixed order, never a dictionary's.
+        #expect(result.stdoutText.hasPrefix("{\n  \"name\": \"handover\",\n  \"description\": "))
+    }
+
+    @Test func badFileGivesOneErrorLineNamingFileKeyAndReason() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/broken.yaml"
+        try write(profileText(downlinkLoss: "150%"), to: path)
+        let result = try ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrText == "lowband profiles show: error: \(path):5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
+
+        try write(profileText().replacingOccurrences(of: "queue: 20KB\nuplink", with: "queue: 20 parsecs\nuplink"), to: path)
+        let unit = try ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        #expect(unit.status == 1)
+        #expect(unit.stderrText.hasPrefix("lowband profiles show: error: \(path):6: downlink.queue: '20 parsecs' has unknown size unit 'parsecs'"))
+    }
+
+    @Test func unknownNameListsTheKnownOnes() throws {
+        let result = try ExternalProcess.run(lowband, ["profiles", "show", "edgy"], environment: environment(profiles: nil))
+        #expect(result.status == 1)
+        #expect(result.stderrText.hasPrefix("lowband profiles show: error: edgy: no profile named 'edgy'"))
+        #expect(result.stderrText.contains("known profiles: 3g, edge, flapping, gprs"))
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+    }
+
+    @Test func renderingIsPureAndAligned() {
+        #expect(ProfilesCommand.List.render([("a", "first"), ("long-name", "second")]) == "a          first\nlong-name  second\n")
+    }
+}

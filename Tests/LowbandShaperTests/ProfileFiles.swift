@@ -1,0 +1,47 @@
+import Foundation
+
+/// The repository's `profiles/` directory and scratch directories for profile tests.
+enum ProfileFiles {
+    static let shipped: String = {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("profiles").path
+    }()
+
+    static let shippedNames = ["3g", "edge", "flapping", "gprs", "handover", "lte", "offline", "perfect", "subway", "very-bad-network"]
+
+    /// A fresh empty directory, removed by the caller with `remove`.
+    static func scratch() throws -> String {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("lowband-shaper-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// The smallest valid profile, with `extra` lines appended and `replacing` applied.
+    static func minimal(_ extra: String = "", replacing: (String, String)? = nil) -> String {
+        var text = """
+            description: a test profile
+            downlink:
+              rate: 150kbit
+              delay: 200ms
+              queue: 30KB
+            uplink:
+              rate: 60kbit
+              delay: 200ms
+              queue: 30KB
+
+            """ + extra
+        if let (old, new) = replacing { text = text.replacingOccurrences(of: old, with: new) }
+        return text
+    }
+}
