@@ -8,6 +8,8 @@ public struct ShaperInstant: Comparable, Hashable, Sendable, CustomStringConvert
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
     public static let zero = ShaperInstant(nanoseconds: 0)
+    /// An instant that never comes: the connect time on a link that stays down (`offline`).
+    public static let never = ShaperInstant(nanoseconds: .max)
 
     public static func < (lhs: ShaperInstant, rhs: ShaperInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
@@ -66,11 +68,13 @@ public enum ShaperAction: Hashable, Sendable {
 /// never dropped, never altered: loss shows as delay, as it does to an application on TCP.
 /// Implementations are pure state machines: every call gets the current time, nothing sleeps.
 public protocol TrafficShaper {
-    /// Registers a new connection; the proxy connects upstream at the returned instant.
+    /// Registers a new connection; the proxy connects upstream at the returned instant, which is
+    /// ``ShaperInstant/never`` while the link is down for good (the connection then stays silent).
     mutating func open(at now: ShaperInstant) -> (id: ConnectionID, connectAt: ShaperInstant)
 
-    /// Hands `bytes` bytes read from the `direction`'s source to the link. Returns false when
-    /// the direction's queue is full: the proxy stops reading until `.resumeReading`.
+    /// Hands `bytes` bytes read from the `direction`'s source to the link. The bytes are always
+    /// taken; false means the direction's queue is full and the proxy stops reading that source
+    /// until `.resumeReading`.
     mutating func submit(_ bytes: Int, on id: ConnectionID, _ direction: Direction, at now: ShaperInstant) -> Bool
 
     /// Everything due by `now`, in the order it happens.
