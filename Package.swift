@@ -9,6 +9,7 @@ import PackageDescription
 // - LowbandFixtures: seeded, realistic messenger payloads shared by the CLI, tests and benchmarks.
 // - LowbandShaper: network profiles and the pure, clock-driven link model (no I/O).
 // - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
+// - LowbandTransport: frame links (the transport seam), over sockets or in memory.
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
 
@@ -29,6 +30,7 @@ let package = Package(
         .library(name: "LowbandDeterminism", targets: ["LowbandDeterminism"]),
         .library(name: "LowbandShaper", targets: ["LowbandShaper"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
+        .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
         .executable(name: "lowband", targets: ["lowband"]),
     ],
     dependencies: [
@@ -75,6 +77,18 @@ let package = Package(
             dependencies: ["LowbandDeterminism", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
+        // Frame links: the transport seam, with SwiftNIO socket and in-memory (virtual-time) sides.
+        .target(
+            name: "LowbandTransport",
+            dependencies: [
+                "LowbandWire",
+                "LowbandShaper",
+                "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",
@@ -114,6 +128,11 @@ let package = Package(
         .testTarget(
             name: "LowbandDeterminismTests",
             dependencies: ["LowbandDeterminism"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandTransportTests",
+            dependencies: ["LowbandTransport", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

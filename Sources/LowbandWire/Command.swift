@@ -12,6 +12,8 @@ public struct Command: RawRepresentable, Hashable, Sendable, CustomStringConvert
     public static let history = Command(rawValue: 0x0003)
     public static let sendMessage = Command(rawValue: 0x0004)
     public static let markRead = Command(rawValue: 0x0005)
+    public static let uploadChunk = Command(rawValue: 0x0006)
+    public static let uploadStatus = Command(rawValue: 0x0007)
 
     public static let pushNewMessage = Command(rawValue: 0x0101)
     public static let pushContactChanged = Command(rawValue: 0x0102)
@@ -20,7 +22,8 @@ public struct Command: RawRepresentable, Hashable, Sendable, CustomStringConvert
     /// Every command of this protocol version, with its name.
     public static let catalogue: [Command: String] = [
         .ping: "ping", .login: "login", .history: "history", .sendMessage: "sendMessage",
-        .markRead: "markRead", .pushNewMessage: "pushNewMessage",
+        .markRead: "markRead", .uploadChunk: "uploadChunk", .uploadStatus: "uploadStatus",
+        .pushNewMessage: "pushNewMessage",
         .pushContactChanged: "pushContactChanged", .pushReadReceipt: "pushReadReceipt",
     ]
 

@@ -1,3 +1,4 @@
+import Foundation
 import LowbandMessagePack
 import LowbandTestSupport
 import LowbandWire
@@ -36,11 +37,20 @@ import Testing
         try roundTrip(ContactChangedPush(contact: login.contacts[3]))
         try roundTrip(ReadReceiptPush(chatID: 1, readerID: 2, messageID: 3, readAt: 4))
         try roundTrip(ErrorReply(code: .unauthorized, text: "token expired"))
+        try roundTrip(UploadChunkRequest(uploadID: "att-1", offset: 65_536, totalSize: 200_000, data: Data((0 ..< 4_096).map { UInt8($0 % 251) })))
+        try roundTrip(UploadChunkReply(uploadID: "att-1", acknowledgedOffset: 69_632, complete: false))
+        try roundTrip(UploadStatusRequest(uploadID: "att-1"))
     }
 
     private func roundTrip<M: Codable & Equatable>(_ message: M) throws {
         let bytes = try MessagePackEncoder().encode(message)
         #expect(try MessagePackDecoder().decode(M.self, from: bytes) == message)
+    }
+
+    @Test func uploadBytesTravelAsBinNotAnArrayOfIntegers() throws {
+        let request = UploadChunkRequest(uploadID: "a", offset: 0, totalSize: 3, data: Data([1, 2, 3]))
+        let value = try MessagePackValue(decoding: MessagePackEncoder().encode(request))
+        #expect(value["data"] == .binary([1, 2, 3]))
     }
 
     @Test func messageKeysAreShortAndEmptyOptionalsAreLeftOut() throws {

@@ -1,0 +1,110 @@
+/// A scheduler on a simulated clock: time moves only in ``advance(by:)``, ``advance(to:)`` and
+/// ``runUntilIdle(limit:)``, and work due at the same instant runs in scheduling order.
+///
+/// Two runs that schedule the same work see the same order and the same times, whatever the
+/// machine is doing, which is what makes a virtual-time run replayable byte for byte.
+public final class VirtualScheduler: Scheduler {
+    public private(set) var now: Duration = .zero
+    private var heap: [Entry] = []
+    private var nextID: UInt64 = 0
+    private var cancelled: Set<UInt64> = []
+
+    private struct Entry {
+        var deadline: Duration
+        var id: UInt64
+        var work: () -> Void
+
+        func precedes(_ other: Entry) -> Bool {
+            deadline != other.deadline ? deadline < other.deadline : id < other.id
+        }
+    }
+
+    public init() {}
+
+    /// Work scheduled and not yet run or cancelled.
+    public var pendingCount: Int { heap.count - cancelled.count }
+
+    /// When the next piece of work is due, if any.
+    public var nextDeadline: Duration? {
+        dropCancelledTop()
+        return heap.first?.deadline
+    }
+
+    @discardableResult
+    public func schedule(at deadline: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
+        nextID += 1
+        push(Entry(deadline: max(deadline, now), id: nextID, work: work))
+        return ScheduledWork(id: nextID)
+    }
+
+    public func cancel(_ work: ScheduledWork) {
+        if heap.contains(where: { $0.id == work.id }) { cancelled.insert(work.id) }
+    }
+
+    /// Runs everything due up to `now + delay`, moving the clock to each deadline in turn.
+    public func advance(by delay: Duration) {
+        advance(to: now + delay)
+    }
+
+    /// Runs everything due up to `deadline` (including work it schedules before then) and
+    /// leaves the clock at `deadline`.
+    public func advance(to deadline: Duration) {
+        while let next = nextDeadline, next <= deadline {
+            runNext()
+        }
+        if deadline > now { now = deadline }
+    }
+
+    /// Runs work until none is left or `limit` pieces have run; returns how many ran.
+    /// Time jumps to each deadline, so a run of timers finishes at once.
+    @discardableResult
+    public func runUntilIdle(limit: Int = 1_000_000) -> Int {
+        var count = 0
+        while count < limit, nextDeadline != nil {
+            runNext()
+            count += 1
+        }
+        return count
+    }
+
+    private func runNext() {
+        let entry = pop()
+        now = max(now, entry.deadline)
+        entry.work()
+    }
+
+    private func dropCancelledTop() {
+        while let top = heap.first, cancelled.contains(top.id) {
+            cancelled.remove(top.id)
+            _ = pop()
+        }
+    }
+
+    private func push(_ entry: Entry) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].precedes(heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private func pop() -> Entry {
+        heap.swapAt(0, heap.count - 1)
+        let top = heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var first = parent
+            if left < heap.count, heap[left].precedes(heap[first]) { first = left }
+            if right < heap.count, heap[right].precedes(heap[first]) { first = right }
+            if first == parent { break }
+            heap.swapAt(parent, first)
+            parent = first
+        }
+        return top
+    }
+}

@@ -1,0 +1,41 @@
+public import LowbandDeterminism
+public import LowbandWire
+
+/// One connection that carries frames, in order, both ways: the seam for transport.
+///
+/// The product uses SwiftNIO sockets; tests and virtual-time runs use an in-memory link on a
+/// ``VirtualScheduler`` (optionally shaped by the link model, with real frame encoding so byte
+/// counts and compression are the real ones). Server and client logic see only this protocol.
+/// A link is confined to its scheduler: call `send` and `close` there, and the delegate is
+/// called there.
+public protocol FrameLink: AnyObject {
+    /// Receives frames and the close; held weakly by implementations that can (document it).
+    var delegate: (any FrameLinkDelegate)? { get set }
+
+    /// Where `send`/`close` must be called and delegate callbacks arrive.
+    var scheduler: any Scheduler { get }
+
+    /// Queues `frame` for the far side. Frames sent after `close` are dropped.
+    func send(_ frame: Frame)
+
+    /// Closes both directions; the far side's delegate sees `linkDidClose`.
+    func close()
+}
+
+/// What a link tells its owner.
+public protocol FrameLinkDelegate: AnyObject {
+    func link(_ link: any FrameLink, didReceive frame: Frame)
+    /// The link is gone: closed by either side, reset, or broken by a protocol error (`error`).
+    func linkDidClose(_ link: any FrameLink, error: (any Error)?)
+}
+
+/// Opens links to a server: the client's side of the transport seam.
+public protocol FrameConnector: AnyObject {
+    /// Calls `completion` on the connector's scheduler with a new link or the reason there is none.
+    func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void)
+}
+
+/// Takes the links a listener accepts: the server's side of the transport seam.
+public protocol FrameLinkAcceptor: AnyObject {
+    func accept(_ link: any FrameLink)
+}

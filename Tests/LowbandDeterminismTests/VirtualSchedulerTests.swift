@@ -1,0 +1,64 @@
+import LowbandDeterminism
+import Testing
+
+@Suite struct VirtualSchedulerTests {
+    @Test func workRunsAtItsDeadlineInSchedulingOrder() {
+        let scheduler = VirtualScheduler()
+        var log: [String] = []
+        scheduler.schedule(after: .seconds(2)) { log.append("b@\(scheduler.now)") }
+        scheduler.schedule(after: .seconds(1)) { log.append("a@\(scheduler.now)") }
+        scheduler.schedule(after: .seconds(2)) { log.append("c@\(scheduler.now)") }
+        scheduler.advance(by: .milliseconds(999))
+        #expect(log.isEmpty)
+        scheduler.advance(by: .seconds(5))
+        #expect(log == ["a@1.0 seconds", "b@2.0 seconds", "c@2.0 seconds"])
+        #expect(scheduler.now == .milliseconds(5_999))
+    }
+
+    @Test func workScheduledWhileRunningRunsInTheSameAdvance() {
+        let scheduler = VirtualScheduler()
+        var ticks: [Duration] = []
+        func tick() {
+            ticks.append(scheduler.now)
+            if ticks.count < 5 { scheduler.schedule(after: .milliseconds(100), tick) }
+        }
+        scheduler.execute(tick)
+        scheduler.advance(by: .milliseconds(250))
+        #expect(ticks == [.zero, .milliseconds(100), .milliseconds(200)])
+        #expect(scheduler.runUntilIdle() == 2)
+        #expect(scheduler.now == .milliseconds(400))
+    }
+
+    @Test func cancelledWorkNeverRuns() {
+        let scheduler = VirtualScheduler()
+        var ran = false
+        let work = scheduler.schedule(after: .seconds(1)) { ran = true }
+        #expect(scheduler.pendingCount == 1)
+        scheduler.cancel(work)
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.nextDeadline == nil)
+        scheduler.advance(by: .seconds(2))
+        #expect(!ran)
+    }
+
+    @Test func pastDeadlinesRunNowAndTimeNeverGoesBack() {
+        let scheduler = VirtualScheduler()
+        scheduler.advance(to: .seconds(10))
+        var at: Duration?
+        scheduler.schedule(at: .seconds(3)) { at = scheduler.now }
+        scheduler.runUntilIdle()
+        #expect(at == .seconds(10))
+    }
+
+    @Test func manyTimersComeOutSorted() {
+        let scheduler = VirtualScheduler()
+        var generator = SeededGenerator(seed: 5)
+        var fired: [Duration] = []
+        for _ in 0 ..< 2_000 {
+            scheduler.schedule(at: .milliseconds(Int64(generator.next() % 10_000))) { fired.append(scheduler.now) }
+        }
+        scheduler.runUntilIdle()
+        #expect(fired.count == 2_000)
+        #expect(fired == fired.sorted())
+    }
+}
