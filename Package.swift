@@ -10,6 +10,7 @@ import PackageDescription
 // - LowbandShaper: network profiles and the pure, clock-driven link model (no I/O).
 // - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
 // - LowbandTransport: frame links (the transport seam), over sockets or in memory.
+// - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
 
@@ -31,12 +32,15 @@ let package = Package(
         .library(name: "LowbandShaper", targets: ["LowbandShaper"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
+        .library(name: "LowbandServer", targets: ["LowbandServer"]),
+        .library(name: "LowbandClient", targets: ["LowbandClient"]),
         .executable(name: "lowband", targets: ["lowband"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -89,6 +93,32 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The in-process messenger server: seeded data, sessions, pushes, uploads.
+        .target(
+            name: "LowbandServer",
+            dependencies: [
+                "LowbandTransport",
+                "LowbandWire",
+                "LowbandFixtures",
+                "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The offline-first client engine: connection, SQLite cache, chunks, outbox, chat screen.
+        .target(
+            name: "LowbandClient",
+            dependencies: [
+                "LowbandTransport",
+                "LowbandWire",
+                "LowbandDeterminism",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",
@@ -109,6 +139,8 @@ let package = Package(
                 "LowbandFixtures",
                 "LowbandShaper",
                 "LowbandProxy",
+                "LowbandServer",
+                "LowbandClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -133,6 +165,16 @@ let package = Package(
         .testTarget(
             name: "LowbandTransportTests",
             dependencies: ["LowbandTransport", "LowbandTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandServerTests",
+            dependencies: ["LowbandServer", "LowbandTransport", "LowbandTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandClientTests",
+            dependencies: ["LowbandClient", "LowbandServer", "LowbandTransport", "LowbandTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(

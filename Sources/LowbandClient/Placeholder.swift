@@ -1,0 +1,1 @@
+// The client engine is built here.

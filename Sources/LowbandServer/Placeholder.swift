@@ -1,0 +1,1 @@
+// The in-process messenger server is built here.
