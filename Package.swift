@@ -164,12 +164,23 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandTransportTests",
-            dependencies: ["LowbandTransport", "LowbandTestSupport"],
+            dependencies: [
+                "LowbandTransport",
+                "LowbandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LowbandServerTests",
-            dependencies: ["LowbandServer", "LowbandTransport", "LowbandTestSupport"],
+            dependencies: [
+                "LowbandServer",
+                "LowbandTransport",
+                "LowbandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -224,7 +235,11 @@ let package = Package(
             dependencies: [
                 "LowbandCLI",
                 "LowbandTestSupport",
+                "LowbandTransport",
+                "LowbandWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

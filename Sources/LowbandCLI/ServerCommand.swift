@@ -1,0 +1,160 @@
+public import ArgumentParser
+import Dispatch
+import LowbandServer
+import LowbandTransport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `lowband server`: the in-process messenger server on a TCP port, with seeded data, until
+/// SIGINT or SIGTERM.
+public struct ServerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Run the messenger server with seeded data on a TCP port until Ctrl-C.",
+        discussion: """
+            Generates users, contacts, direct and group chats with history from the seed (the same \
+            seed gives the same data and the same login tokens), listens, prints the bound address \
+            and the tokens of the first users, and serves the Lowband wire protocol until SIGINT or \
+            SIGTERM. Port 0 picks a free port. See docs/SERVER.md and docs/PROTOCOL.md.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Address to listen on, HOST:PORT (IPv6 as [::1]:PORT); port 0 picks one.", valueName: "host:port"))
+    public var listen: String = "127.0.0.1:0"
+
+    @Option(help: "Seed of the data: the same seed gives the same users, chats, messages and tokens.")
+    public var seed: UInt64 = 1
+
+    @Option(help: "Users (at least 2).")
+    public var users: Int = 20
+
+    @Option(help: "Chats each user is in, at least (groups add members beyond this).")
+    public var chatsPerUser: Int = 8
+
+    @Option(help: "Messages in every chat's history.")
+    public var messagesPerChat: Int = 40
+
+    @Option(help: "Users whose login tokens are printed.")
+    public var showTokens: Int = 5
+
+    public init() {}
+
+    /// The most messages the server generates (memory stays in the hundreds of megabytes).
+    static let maximumMessages = 5_000_000
+    /// The most chat memberships (users × chats per user) the server generates.
+    static let maximumChatMemberships = 1_000_000
+
+    public func validate() throws {
+        _ = try Self.address(listen)
+        guard (2 ... 100_000).contains(users) else { throw ValidationError("--users must be 2...100000, not \(users)") }
+        guard (0 ... 1_000).contains(chatsPerUser) else { throw ValidationError("--chats-per-user must be 0...1000, not \(chatsPerUser)") }
+        guard (0 ... 100_000).contains(messagesPerChat) else { throw ValidationError("--messages-per-chat must be 0...100000, not \(messagesPerChat)") }
+        guard (0 ... 1_000).contains(showTokens) else { throw ValidationError("--show-tokens must be 0...1000, not \(showTokens)") }
+        guard users * chatsPerUser <= Self.maximumChatMemberships else {
+            throw ValidationError("--users × --chats-per-user must stay under \(Self.maximumChatMemberships)")
+        }
+        let messages = users.multipliedReportingOverflow(by: chatsPerUser).partialValue.multipliedReportingOverflow(by: messagesPerChat)
+        guard !messages.overflow, messages.partialValue <= Self.maximumMessages else {
+            throw ValidationError("--users × --chats-per-user × --messages-per-chat must stay under \(Self.maximumMessages) messages")
+        }
+    }
+
+    public func run() async throws {
+        let name = "lowband server"
+        let (host, port) = try Self.address(listen)
+        let signals = ShutdownSignals([SIGINT, SIGTERM])
+        let configuration = ServerConfiguration(
+            seed: seed,
+            world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat)
+        )
+        let server: MessengerSocketServer
+        do {
+            server = try await MessengerSocketServer.start(configuration: configuration, listener: .init(host: host, port: port))
+        } catch {
+            signals.cancel()
+            throw CommandIO.failure(error, command: name)
+        }
+        do {
+            try CommandIO.write(banner(server))
+            let signal = await signals.next()
+            try CommandIO.write("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping\n")
+            try await server.stop()
+            try CommandIO.write("stopped\n")
+        } catch {
+            try? await server.stop()
+            throw CommandIO.failure(error, command: name)
+        }
+    }
+
+    private func banner(_ server: MessengerSocketServer) -> String {
+        let world = server.world
+        let messages = world.chats.reduce(0) { $0 + $1.messages.count }
+        let shown = host(server.host) + ":\(server.port)"
+        var text = "listening on \(shown)\n"
+        text += "seed \(seed): \(world.users.count) users, \(world.chats.count) chats, \(messages) messages\n"
+        var chatCounts = [Int](repeating: 0, count: world.users.count + 1)
+        for chat in world.chats {
+            for member in chat.memberIDs { chatCounts[Int(member)] += 1 }
+        }
+        for user in world.users.prefix(showTokens) {
+            text += "user \(user.id) \(user.name): token \(user.token) (\(chatCounts[Int(user.id)]) chats)\n"
+        }
+        text += "stop with Ctrl-C\n"
+        return text
+    }
+
+    private func host(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// Splits `HOST:PORT` (IPv6 in brackets).
+    static func address(_ text: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":") else {
+            throw ValidationError("--listen must be HOST:PORT (e.g. 127.0.0.1:0), not '\(text)'")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (0 ... 65_535).contains(port) else {
+            throw ValidationError("--listen must be HOST:PORT with a port 0...65535 (e.g. 127.0.0.1:0), not '\(text)'")
+        }
+        return (host, port)
+    }
+}
+
+/// Turns SIGINT and SIGTERM into an async wait instead of killing the process.
+private final class ShutdownSignals {
+    private let stream: AsyncStream<Int32>
+    private let continuation: AsyncStream<Int32>.Continuation
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ numbers: [Int32]) {
+        (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let continuation = self.continuation
+        sources = numbers.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The first signal that arrives.
+    func next() async -> Int32 {
+        var iterator = stream.makeAsyncIterator()
+        let number = await iterator.next() ?? SIGTERM
+        cancel()
+        return number
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+        continuation.finish()
+    }
+}

@@ -1,0 +1,98 @@
+public import LowbandFixtures
+public import LowbandTransport
+public import LowbandWire
+public import NIOCore
+import NIOPosix
+
+/// A ``MessengerServer`` listening on a TCP port, driven from async code: the in-process
+/// server of socket tests and of `lowband server`.
+///
+/// The server, its scheduler and every connection live on one event loop; this handle is
+/// `Sendable` and hops there for you. ``stop()`` closes the port and every connection but keeps
+/// the data; ``restart()`` listens on the same port again, so clients reconnect to the data
+/// they left.
+///
+/// ```swift
+/// let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
+/// let token = server.world.users[0].token        // log in as user 1
+/// // connect to 127.0.0.1:server.port, e.g. with SocketFrameConnector
+/// try await server.post("hi", in: chatID, from: 2)   // user 2 writes: pushes go out
+/// try await server.stop()
+/// ```
+public final class MessengerSocketServer: Sendable {
+    /// The data the server started from: users (ids, tokens), chats (ids, members), history.
+    public let world: MessengerWorld
+    /// The server's clock and event loop.
+    public let scheduler: EventLoopScheduler
+    /// The bound TCP port (the same after a restart).
+    public let port: Int
+    public let host: String
+    private let listener: SocketFrameListener
+    private let server: NIOLoopBoundBox<MessengerServer>
+
+    private init(world: MessengerWorld, scheduler: EventLoopScheduler, port: Int, host: String, listener: SocketFrameListener, server: NIOLoopBoundBox<MessengerServer>) {
+        self.world = world
+        self.scheduler = scheduler
+        self.port = port
+        self.host = host
+        self.listener = listener
+        self.server = server
+    }
+
+    /// Generates the data of `configuration`, starts a server on `eventLoop` and listens.
+    ///
+    /// - Parameters:
+    ///   - listener: host and port (port 0 picks a free one; default 127.0.0.1:0). Its frame
+    ///     configuration is replaced by `configuration.frame`.
+    ///   - eventLoop: where the server runs; nil for one of NIO's shared loops.
+    public static func start(
+        configuration: ServerConfiguration = ServerConfiguration(),
+        listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
+        eventLoop: (any EventLoop)? = nil
+    ) async throws -> MessengerSocketServer {
+        let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        let core = ServerCore(configuration: configuration)
+        let scheduler = EventLoopScheduler(eventLoop: eventLoop)
+        var listening = listenerConfiguration
+        listening.frame = configuration.frame
+        let listener = SocketFrameListener(scheduler: scheduler, configuration: listening)
+        let server = try await eventLoop.submit {
+            NIOLoopBoundBox(MessengerServer(core: core, scheduler: scheduler), eventLoop: eventLoop)
+        }.get()
+        let port = try await listener.start { server.value }
+        return MessengerSocketServer(world: core.world, scheduler: scheduler, port: port, host: listening.host, listener: listener, server: server)
+    }
+
+    /// Stops listening and closes every connection; the data stays for ``restart()``.
+    public func stop() async throws {
+        try await listener.stop()
+    }
+
+    /// Listens again on the same port with the same data (after ``stop()``).
+    public func restart() async throws {
+        let server = self.server
+        try await listener.start { server.value }
+    }
+
+    /// Runs `body` with the server on its event loop and returns what it returns.
+    public func withServer<Result: Sendable>(_ body: @escaping @Sendable (MessengerServer) throws -> Result) async throws -> Result {
+        let server = self.server
+        return try await scheduler.eventLoop.submit { try body(server.value) }.get()
+    }
+
+    /// Posts a message as `userID` and pushes it to the members' logged-in sessions.
+    @discardableResult
+    public func post(_ text: String, attachments: [Attachment] = [], in chatID: Int64, from userID: Int64) async throws -> Message {
+        try await withServer { server in try server.post(text, attachments: attachments, in: chatID, from: userID) }
+    }
+
+    /// Changes a user's status and pushes the changed contact.
+    public func updateStatus(of userID: Int64, to status: String?) async throws {
+        try await withServer { server in try server.updateStatus(of: userID, to: status) }
+    }
+
+    /// Connections being served.
+    public var connectionCount: Int {
+        get async throws { try await withServer { $0.connectionCount } }
+    }
+}

@@ -1,1 +1,0 @@
-// The in-process messenger server is built here.

@@ -1,0 +1,111 @@
+import Foundation
+import LowbandFixtures
+import LowbandWire
+
+/// A user as the server holds them.
+struct UserState: Sendable {
+    var profile: MessengerWorld.User
+    /// Chats the user is in, ascending.
+    var chatIDs: [Int64]
+    /// Users who have this one in their address book, ascending.
+    var contactOf: [Int64]
+    /// Sessions logged in as this user, ascending.
+    var sessions: [SessionID] = []
+    /// Unfinished uploads.
+    var activeUploads = 0
+}
+
+/// A chat as the server holds it.
+struct ChatState: Sendable {
+    var id: Int64
+    var kind: Chat.Kind
+    var title: String?
+    /// Ascending.
+    var memberIDs: [Int64]
+    /// Oldest first; ids ascend.
+    var messages: [Message]
+    /// When the shared content (a new message) last changed.
+    var updatedAt: ServerTime
+    /// Per member (same order as `memberIDs`): newest message read, and when that changed.
+    var readUpTo: [Int64]
+    var readUpdatedAt: [ServerTime]
+
+    func memberIndex(_ userID: Int64) -> Int? {
+        var low = 0
+        var high = memberIDs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if memberIDs[middle] < userID { low = middle + 1 } else { high = middle }
+        }
+        return low < memberIDs.count && memberIDs[low] == userID ? low : nil
+    }
+
+    /// The index of the first message whose id is at least `id` (the message count if none).
+    func firstIndex(atLeast id: Int64) -> Int {
+        var low = 0
+        var high = messages.count
+        while low < high {
+            let middle = (low + high) / 2
+            if messages[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    func messageIndex(_ id: Int64) -> Int? {
+        let index = firstIndex(atLeast: id)
+        return index < messages.count && messages[index].id == id ? index : nil
+    }
+
+    /// Messages after the member's read position that others sent.
+    func unreadCount(member index: Int) -> Int {
+        let userID = memberIDs[index]
+        let start = firstIndex(atLeast: readUpTo[index] + 1)
+        return messages[start...].count { $0.senderID != userID }
+    }
+
+    /// When this chat last changed as `member index` sees it.
+    func updatedAt(member index: Int) -> ServerTime {
+        max(updatedAt, readUpdatedAt[index])
+    }
+}
+
+/// A sent message's place, for idempotent retries.
+struct MessageReference: Sendable {
+    var chatID: Int64
+    var index: Int
+}
+
+struct ClientMessageKey: Hashable, Sendable {
+    var userID: Int64
+    var clientID: UInt64
+}
+
+struct UploadKey: Hashable, Sendable {
+    var userID: Int64
+    var uploadID: String
+}
+
+/// An attachment upload: the bytes held so far, in order.
+struct UploadState: Sendable {
+    var totalSize: Int64
+    var data: [UInt8] = []
+    var url: String?
+    var complete: Bool { url != nil }
+    var acknowledgedOffset: Int64 { Int64(data.count) }
+}
+
+/// A connection's state: who it is logged in as, and its push counter.
+struct SessionState: Sendable {
+    var userID: Int64?
+    var pushSequence: UInt32 = 0
+}
+
+/// An upload as the server holds it, for tests and tools.
+public struct StoredUpload: Hashable, Sendable {
+    public var uploadID: String
+    public var totalSize: Int64
+    /// The bytes held, in order; their count is the acknowledged offset.
+    public var data: [UInt8]
+    /// Where the finished attachment lives; nil until complete.
+    public var url: String?
+}

@@ -1,0 +1,27 @@
+/// Frames and bytes that went one way over a link.
+public struct TrafficCount: Hashable, Sendable, CustomStringConvertible {
+    /// Whole frames.
+    public var frames: Int
+    /// Bytes on the wire: 12-byte headers plus payloads as they travelled (compressed or not).
+    public var bytes: Int
+    /// Payload bytes before compression, as the application sees them.
+    public var payloadBytes: Int
+
+    public init(frames: Int = 0, bytes: Int = 0, payloadBytes: Int = 0) {
+        self.frames = frames
+        self.bytes = bytes
+        self.payloadBytes = payloadBytes
+    }
+
+    public static let zero = TrafficCount()
+
+    public static func + (lhs: TrafficCount, rhs: TrafficCount) -> TrafficCount {
+        TrafficCount(frames: lhs.frames + rhs.frames, bytes: lhs.bytes + rhs.bytes, payloadBytes: lhs.payloadBytes + rhs.payloadBytes)
+    }
+
+    public static func += (lhs: inout TrafficCount, rhs: TrafficCount) {
+        lhs = lhs + rhs
+    }
+
+    public var description: String { "\(frames) frames, \(bytes) bytes (\(payloadBytes) payload)" }
+}

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import LowbandCLI
+import LowbandTestSupport
+import LowbandTransport
+import LowbandWire
+import NIOCore
+import NIOPosix
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `lowband server`: parsing, and the built binary as a child process that a client logs in to.
+@Suite struct ServerCommandTests {
+    private let lowband = BuiltProducts.path(of: "lowband")
+
+    // MARK: Parsing
+
+    @Test func parsesItsOptions() throws {
+        let command = try #require(try Lowband.parseAsRoot(["server", "--listen", "127.0.0.1:0", "--seed", "9", "--users", "5", "--chats-per-user", "3", "--messages-per-chat", "12"]) as? ServerCommand)
+        #expect(command.listen == "127.0.0.1:0" && command.seed == 9 && command.users == 5)
+        #expect(command.chatsPerUser == 3 && command.messagesPerChat == 12)
+        let defaults = try ServerCommand.parse([])
+        #expect(defaults.listen == "127.0.0.1:0" && defaults.users == 20)
+        #expect(try ServerCommand.parse(["--listen", "[::1]:4000"]).listen == "[::1]:4000")
+    }
+
+    @Test(arguments: [
+        ["--listen", "127.0.0.1"], ["--listen", "127.0.0.1:70000"], ["--listen", ":80"], ["--users", "1"],
+        ["--chats-per-user", "-1"], ["--users", "100000", "--chats-per-user", "100", "--messages-per-chat", "100"],
+    ])
+    func refusesBadOptions(_ arguments: [String]) {
+        #expect(throws: (any Error).self) { try ServerCommand.parse(arguments) }
+    }
+
+    // MARK: The binary
+
+    @Test func aClientLogsInWithAPrintedTokenAndSIGINTStopsTheServer() async throws {
+        let child = try ChildProcess(lowband, ["server", "--listen", "127.0.0.1:0", "--seed", "4", "--users", "6", "--chats-per-user", "3", "--messages-per-chat", "10", "--show-tokens", "2"])
+        let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
+        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
+        #expect(listening == "listening on 127.0.0.1:\(port)")
+        let summary = try #require(try await child.nextLine())
+        #expect(summary.hasPrefix("seed 4: 6 users, "))
+        let userLine = try #require(try await child.nextLine())
+        #expect(userLine.hasPrefix("user 1 "))
+        let token = try #require(userLine.components(separatedBy: "token ").last?.split(separator: " ").first.map(String.init))
+        #expect(try await child.nextLine()?.hasPrefix("user 2 ") == true)
+
+        let reply = try await Self.login(port: port, token: token)
+        #expect(reply.userID == 1)
+        #expect(reply.settings != nil && !reply.chats.isEmpty)
+        #expect(reply.serverTime >= MessengerFixtures.epoch)
+        // The same seed gives the same tokens as the library.
+        #expect(token == MessengerWorld(seed: 4, shape: .init(users: 6, chatsPerUser: 3, messagesPerChat: 10)).users[0].token)
+
+        child.send(SIGINT)
+        let (stopped, _) = try await child.lines { $0 == "stopped" }
+        #expect(stopped == "stopped")
+        #expect(try await child.exitStatus() == 0)
+    }
+
+    @Test func SIGTERMStopsItToo() async throws {
+        let child = try ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2"])
+        _ = try await child.lines { $0.hasPrefix("listening on ") }
+        child.send(SIGTERM)
+        _ = try await child.lines { $0 == "stopped" }
+        #expect(try await child.exitStatus() == 0)
+    }
+
+    @Test func aPortInUseIsOneErrorLine() async throws {
+        let first = try ChildProcess(lowband, ["server", "--users", "2", "--messages-per-chat", "1"])
+        let (listening, _) = try await first.lines { $0.hasPrefix("listening on ") }
+        let address = String(listening.dropFirst("listening on ".count))
+        let second = try ExternalProcess.run(lowband, ["server", "--listen", address, "--users", "2"])
+        #expect(second.status == 1)
+        #expect(second.stderrText.hasPrefix("lowband server: error: "))
+        #expect(second.stderrText.split(separator: "\n").count == 1)
+        first.send(SIGINT)
+        #expect(try await first.exitStatus() == 0)
+    }
+
+    /// Connects to 127.0.0.1:`port`, logs in with `token`, closes, and returns the reply.
+    private static func login(port: Int, token: String) async throws -> LoginReply {
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let connector = SocketFrameConnector(scheduler: EventLoopScheduler(eventLoop: loop), port: port)
+        let reply = loop.makePromise(of: Frame.self)
+        try await loop.submit {
+            connector.connect { result in
+                switch result {
+                case .success(let link):
+                    let delegate = OneReply(promise: reply)
+                    link.delegate = delegate
+                    OneReply.keep(delegate, until: reply.futureResult)
+                    do {
+                        link.send(try Frame.request(LoginRequest(token: token, lastSync: 0), sequence: 1))
+                    } catch {
+                        reply.fail(error)
+                    }
+                    let bound = NIOLoopBound(link, eventLoop: loop)
+                    reply.futureResult.whenComplete { _ in bound.value.close() }
+                case .failure(let error):
+                    reply.fail(error)
+                }
+            }
+            loop.scheduleTask(in: .seconds(30)) { reply.fail(ChildProcess.Failure(description: "no login reply within 30 s")) }
+        }.get()
+        let frame = try await reply.futureResult.get()
+        if frame.flags.contains(.error) { throw try frame.decode(ErrorReply.self) }
+        return try frame.decode(LoginReply.self)
+    }
+}
+
+/// Completes a promise with the first response frame.
+private final class OneReply: FrameLinkDelegate {
+    let promise: EventLoopPromise<Frame>
+
+    init(promise: EventLoopPromise<Frame>) {
+        self.promise = promise
+    }
+
+    /// Keeps `delegate` (links hold theirs weakly) until `future` completes.
+    static func keep(_ delegate: OneReply, until future: EventLoopFuture<Frame>) {
+        let bound = NIOLoopBound(delegate, eventLoop: future.eventLoop)
+        future.whenComplete { _ in _ = bound.value }
+    }
+
+    func link(_ link: any FrameLink, didReceive frame: Frame) {
+        if frame.flags.contains(.response) { promise.succeed(frame) }
+    }
+
+    func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
+        promise.fail(error ?? ChildProcess.Failure(description: "the server closed the connection"))
+    }
+}
