@@ -1,3 +1,4 @@
+import LowbandTestSupport
 import LowbandDeterminism
 import LowbandTransport
 import LowbandWire

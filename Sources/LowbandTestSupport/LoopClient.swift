@@ -1,21 +1,21 @@
-import LowbandTransport
-import LowbandWire
-import NIOCore
+public import LowbandTransport
+public import LowbandWire
+public import NIOCore
 
 /// A frame client over a real socket, driven from async tests: a request waits for the response
 /// with its sequence number, pushes queue up, every wait has a deadline.
 ///
 /// The link and its delegate live on the event loop; this handle hops there.
-final class LoopClient: Sendable {
-    struct Timeout: Error, CustomStringConvertible {
-        var description: String
+public final class LoopClient: Sendable {
+    public struct Timeout: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    struct Closed: Error, CustomStringConvertible {
-        var description: String
+    public struct Closed: Error, CustomStringConvertible {
+        public var description: String
     }
 
-    let loop: any EventLoop
+    public let loop: any EventLoop
     private let box: NIOLoopBoundBox<State>
 
     private init(loop: any EventLoop, box: NIOLoopBoundBox<State>) {
@@ -24,7 +24,7 @@ final class LoopClient: Sendable {
     }
 
     /// Connects to 127.0.0.1:`port` from `loop`.
-    static func connect(port: Int, host: String = "127.0.0.1", loop: any EventLoop, configuration: FrameConfiguration = FrameConfiguration()) async throws -> LoopClient {
+    public static func connect(port: Int, host: String = "127.0.0.1", loop: any EventLoop, configuration: FrameConfiguration = FrameConfiguration()) async throws -> LoopClient {
         let scheduler = EventLoopScheduler(eventLoop: loop)
         let connector = SocketFrameConnector(scheduler: scheduler, configuration: .init(host: host, port: port, connectTimeout: .seconds(10), frame: configuration))
         let promise = loop.makePromise(of: NIOLoopBoundBox<State>.self)
@@ -44,7 +44,7 @@ final class LoopClient: Sendable {
     }
 
     /// Sends `request` with the next sequence number and returns the response frame.
-    func send<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
+    public func send<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
         let box = self.box
         let loop = self.loop
         let future = try await loop.submit { () throws -> EventLoopFuture<Frame> in
@@ -56,14 +56,14 @@ final class LoopClient: Sendable {
     }
 
     /// Sends a raw frame and waits for the response with its sequence number.
-    func send(raw frame: Frame, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
+    public func send(raw frame: Frame, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
         let box = self.box
         let future = try await loop.submit { box.value.request(frame, timeout: timeout, box: box) }.get()
         return try await future.get()
     }
 
     /// Sends `request` and decodes its successful reply (an error reply throws it).
-    func call<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> R.Reply {
+    public func call<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> R.Reply {
         let frame = try await send(request, timeout: timeout)
         if frame.flags.contains(.error) {
             throw try frame.decode(ErrorReply.self)
@@ -72,14 +72,14 @@ final class LoopClient: Sendable {
     }
 
     /// The next push, in arrival order.
-    func nextPush(timeout: TimeAmount = .seconds(10)) async throws -> Frame {
+    public func nextPush(timeout: TimeAmount = .seconds(10)) async throws -> Frame {
         let box = self.box
         let future = try await loop.submit { box.value.nextPush(timeout: timeout, box: box) }.get()
         return try await future.get()
     }
 
     /// Pushes that arrived and were not taken yet.
-    var queuedPushes: Int {
+    public var queuedPushes: Int {
         get async throws {
             let box = self.box
             return try await loop.submit { box.value.pushes.count }.get()
@@ -87,21 +87,21 @@ final class LoopClient: Sendable {
     }
 
     /// Waits until the link has closed; returns the close error's description, if any.
-    func closed(timeout: TimeAmount = .seconds(10)) async throws -> String? {
+    public func closed(timeout: TimeAmount = .seconds(10)) async throws -> String? {
         let box = self.box
         let future = try await loop.submit { box.value.closed(timeout: timeout, box: box) }.get()
         return try await future.get()
     }
 
     /// Closes the link and waits for the close.
-    func close() async throws {
+    public func close() async throws {
         let box = self.box
         try await loop.submit { box.value.link.close() }.get()
         _ = try await closed()
     }
 
     /// Bytes and frames the link sent and received so far.
-    var traffic: (sent: TrafficCount, received: TrafficCount) {
+    public var traffic: (sent: TrafficCount, received: TrafficCount) {
         get async throws {
             let box = self.box
             return try await loop.submit { () -> (TrafficCount, TrafficCount) in
