@@ -124,6 +124,7 @@ let package = Package(
             name: "LowbandProxy",
             dependencies: [
                 "LowbandShaper",
+                "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -154,7 +155,14 @@ let package = Package(
         ),
         .target(
             name: "LowbandTestSupport",
-            dependencies: ["LowbandMessagePack", "LowbandWire", "LowbandFixtures", "LowbandShaper"],
+            dependencies: [
+                "LowbandMessagePack",
+                "LowbandWire",
+                "LowbandFixtures",
+                "LowbandShaper",
+                "LowbandTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -185,7 +193,15 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandClientTests",
-            dependencies: ["LowbandClient", "LowbandServer", "LowbandTransport", "LowbandTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "LowbandClient",
+                "LowbandServer",
+                "LowbandTransport",
+                "LowbandProxy",
+                "LowbandShaper",
+                "LowbandTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -198,6 +214,7 @@ let package = Package(
             dependencies: [
                 "LowbandProxy",
                 "LowbandShaper",
+                "LowbandDeterminism",
                 "LowbandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -13,4 +13,9 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     echo "test: the build has warnings (above); Lowband builds with none" >&2
     exit 1
 fi
-swift test --skip-build
+# Tests that measure physical figures on the wall clock (rates, delays through the real proxy)
+# run in a second pass, alone and one at a time, so the rest of the suite does not load the
+# machine under them. Everything else runs in parallel first.
+timed='FidelityTests|ToxiproxyPythonTests'
+swift test --skip-build --skip "$timed"
+swift test --skip-build --no-parallel --filter "$timed"

@@ -1,0 +1,229 @@
+public import ArgumentParser
+import Dispatch
+public import LowbandProxy
+import LowbandShaper
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `lowband proxy`: the shaping TCP proxy, and its toxiproxy-compatible control API.
+///
+/// With `--upstream` it proxies `--listen` → `--upstream` through one simulated device on the
+/// `--profile` link; with `--api` the control API serves too. Without `--upstream` it starts just
+/// the API (on 127.0.0.1:8474 unless `--api` says otherwise), as `toxiproxy-server` does.
+/// SIGINT or SIGTERM stops it cleanly: listeners close, connections close, exit status 0.
+public struct ProxyCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "proxy",
+        abstract: "Run the shaping TCP proxy (and its toxiproxy-compatible control API).",
+        discussion: """
+            Every connection to --listen gets its own upstream connection, and all of them share one \
+            simulated device whose link follows --profile with random decisions from --seed. One status \
+            line per connection goes to stderr at open and close. Stop it with Ctrl-C or SIGTERM. \
+            See docs/PROXY.md for the control API.
+            """
+    )
+
+    @Option(help: "Address the proxy listens on (host:port; port 0 picks one).")
+    public var listen: String = "127.0.0.1:9000"
+
+    @Option(help: "Server the proxy connects to (host:port). Without it only the control API runs.")
+    public var upstream: String?
+
+    @Option(help: "Network profile of the device's link: a name from `lowband profiles`, a YAML file, or perfect.")
+    public var profile: String = "perfect"
+
+    @Option(help: "Seed of every random decision of the link and the toxics.")
+    public var seed: UInt64 = 0
+
+    @Option(help: "Write the link's decisions to this file as JSON lines.")
+    public var trace: String?
+
+    @Option(help: "Serve the control API on this address (host:port); default 127.0.0.1:8474 when there is no --upstream.")
+    public var api: String?
+
+    @Option(help: "The proxy's name in the control API.")
+    public var name: String = "lowband"
+
+    public init() {}
+
+    public func validate() throws {
+        do {
+            _ = try ProxyEndpoint(parsing: listen)
+            if let upstream { _ = try ProxyEndpoint(parsing: upstream) }
+            if let api { _ = try ProxyEndpoint(parsing: api) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+        if name.isEmpty { throw ValidationError("--name must not be empty") }
+        if trace != nil && upstream == nil {
+            throw ValidationError("--trace records the proxy's link, so it needs --upstream")
+        }
+    }
+
+    /// Where the control API listens, if it runs.
+    public var apiEndpoint: ProxyEndpoint? {
+        get throws {
+            if let api { return try ProxyEndpoint(parsing: api) }
+            return upstream == nil ? ProxyEndpoint(host: "127.0.0.1", port: 8474) : nil
+        }
+    }
+
+    public func run() async throws {
+        let command = "lowband proxy"
+        do {
+            try await serve()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw CommandIO.failure(error, command: command)
+        }
+    }
+
+    private func serve() async throws {
+        let traceFile = try trace.map { try TraceFile(path: $0) }
+        defer { traceFile?.close() }
+        let mainProxy = name
+        let makeLink: @Sendable (String, String, UInt64) throws(ProxyError) -> ProxyLink = { proxy, profile, seed throws(ProxyError) in
+            let sink = proxy == mainProxy ? traceFile?.writer : nil
+            return try ProxyRegistry.profileLink(profile, seed, trace: sink)
+        }
+        // Fails early, with the profile loader's message, on a profile that does not exist.
+        _ = try makeLink("", profile, seed)
+        let registry = ProxyRegistry(
+            configuration: ProxyRegistry.Configuration(
+                defaultProfile: profile,
+                defaultSeed: seed,
+                makeLink: makeLink,
+                statusHandler: { proxy, line in
+                    Self.log(proxy == mainProxy ? line : "\(proxy): \(line)")
+                }
+            )
+        )
+        let signals = SignalWatcher(SIGINT, SIGTERM)
+        defer { signals.cancel() }
+
+        if let upstream {
+            let created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
+            Self.log("proxy \(name) listening on \(created.listen) → \(created.upstream) (\(created.profile), seed \(created.seed))")
+        }
+        let control = try apiEndpoint.map { ControlServer(registry: registry, configuration: .init(listen: $0)) }
+        if let control {
+            let address = try await control.start()
+            Self.log("control API listening on \(address.ipAddress ?? "?"):\(address.port ?? 0)")
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let control {
+                group.addTask { try await control.run() }
+            }
+            group.addTask {
+                if let signal = await signals.next() {
+                    Self.log("stopping on signal \(signal)")
+                }
+            }
+            // The first to finish (a signal, or the API failing) stops everything.
+            try await group.next()
+            group.cancelAll()
+        }
+        await registry.stopAll()
+
+    }
+
+    /// One line on stderr.
+    static func log(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
+    }
+}
+
+/// Turns SIGINT/SIGTERM into an async sequence instead of killing the process.
+private final class SignalWatcher: Sendable {
+    private let stream: AsyncStream<Int32>
+    private let sources: Mutex<[any DispatchSourceSignal]>
+
+    init(_ signals: Int32...) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.stream = stream
+        var sources: [any DispatchSourceSignal] = []
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = Mutex(sources)
+    }
+
+    /// The next signal received; nil when cancelled.
+    func next() async -> Int32? {
+        var iterator = stream.makeAsyncIterator()
+        return await iterator.next()
+    }
+
+    func cancel() {
+        sources.withLock { sources in
+            for source in sources { source.cancel() }
+            sources.removeAll()
+        }
+    }
+}
+
+/// The `--trace` file: the link's decisions as JSON lines, written as they are made.
+private final class TraceFile: Sendable {
+    private let output: Output
+    let writer: JSONLinesTraceWriter
+
+    /// The descriptor, shared by the writer's closure and `close()`.
+    private final class Output: Sendable {
+        let descriptor: Mutex<Int32>
+
+        init(_ descriptor: Int32) {
+            self.descriptor = Mutex(descriptor)
+        }
+
+        func write(_ line: String) {
+            descriptor.withLock { descriptor in
+                guard descriptor >= 0 else { return }
+                Array(line.utf8).withUnsafeBytes { _ = try? CommandIO.write($0, to: descriptor) }
+            }
+        }
+
+        func close() {
+            descriptor.withLock { descriptor in
+                if descriptor >= 0 {
+                    #if canImport(Darwin)
+                        Darwin.close(descriptor)
+                    #elseif canImport(Musl)
+                        Musl.close(descriptor)
+                    #else
+                        Glibc.close(descriptor)
+                    #endif
+                }
+                descriptor = -1
+            }
+        }
+    }
+
+    init(path: String) throws {
+        let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard opened >= 0 else {
+            throw CommandIO.IOError(description: "cannot write the trace file \(path): \(String(cString: strerror(errno)))")
+        }
+        let output = Output(opened)
+        self.output = output
+        writer = JSONLinesTraceWriter { line in output.write(line) }
+    }
+
+    func close() {
+        output.close()
+    }
+}

@@ -1,0 +1,77 @@
+import LowbandShaper
+
+/// The two sockets of a proxied connection.
+enum ProxySide: Hashable, Sendable {
+    /// The socket accepted from the client (the phone's app).
+    case client
+    /// The socket connected to the upstream server.
+    case upstream
+
+    /// The direction whose bytes are read from this side.
+    var outgoing: Direction { self == .client ? .upstream : .downstream }
+}
+
+extension Direction {
+    /// The side whose bytes travel this way.
+    var source: ProxySide { self == .upstream ? .client : .upstream }
+    /// The side this direction's bytes are written to.
+    var destination: ProxySide { self == .upstream ? .upstream : .client }
+}
+
+/// One direction of a connection: bytes in the toxics, then in the link, then written.
+struct FlowState {
+    var toxics = ToxicChain()
+    /// Bytes inside the toxic chain.
+    var held = ByteQueue()
+    /// Bytes released by the toxics: the last `unsubmitted` not yet handed to the shaper, the
+    /// rest inside the shaper waiting for delivery.
+    var link = ByteQueue()
+    var unsubmitted = 0
+    /// The shaper said its queue is full; nothing more is submitted until `.resumeReading`.
+    var shaperFull = false
+    /// The destination socket's write buffer is over its high watermark.
+    var destinationBlocked = false
+    var sourceEnded = false
+    /// The end of the source came out of the toxics: forward it once `link` is empty.
+    var endReleased = false
+    /// A toxic closed the stream: close the connection once `link` is empty.
+    var closeReleased = false
+    var outputShut = false
+    /// Whether the source is being read, as last told to the I/O side.
+    var reading = false
+    /// Why reading is stopped, as last reported in a pause event.
+    var pauseReason: String?
+    var bytesRead = 0
+    var bytesDelivered = 0
+
+    var bufferedBytes: Int { held.count + link.count }
+    var inShaper: Int { link.count - unsubmitted }
+}
+
+/// A proxied connection as the state machine sees it.
+struct ConnectionState {
+    enum Phase: Hashable {
+        /// The shaper's connect delay is running.
+        case waiting(until: ShaperInstant)
+        /// The upstream connect is under way.
+        case connecting
+        case open
+    }
+
+    let number: Int
+    var shaperID: ConnectionID
+    var phase: Phase
+    let openedAt: ShaperInstant
+    var upstream = FlowState()
+    var downstream = FlowState()
+
+    subscript(direction: Direction) -> FlowState {
+        get { direction == .upstream ? upstream : downstream }
+        _modify {
+            // Yielding in place keeps the queues uniquely referenced (no copy on write).
+            if direction == .upstream { yield &upstream } else { yield &downstream }
+        }
+    }
+
+    var bufferedBytes: Int { upstream.bufferedBytes + downstream.bufferedBytes }
+}

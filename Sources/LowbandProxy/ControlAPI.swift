@@ -1,0 +1,223 @@
+import Foundation
+import LowbandShaper
+
+/// A control request with its body read in full (capped by the server).
+struct ControlRequest: Sendable {
+    var method: String
+    /// The path without the query, percent-decoded per segment.
+    var segments: [String]
+    var query: [String: String]
+    var body: [UInt8]
+}
+
+/// What the server sends back.
+enum ControlResponse: Sendable {
+    /// A JSON body with this status.
+    case json(status: Int, body: [UInt8])
+    /// 204 No Content.
+    case noContent
+    /// A stream of the proxy's events as JSON lines, `limit` of them at most.
+    case events(ShapingProxy, limit: Int?)
+
+    static func error(_ error: ProxyError) -> ControlResponse {
+        .json(status: error.code.httpStatus, body: ControlAPI.encode(APIError(error: error.message, status: error.code.httpStatus)))
+    }
+}
+
+/// Toxiproxy's error body: `{"error": "...", "status": 404}`.
+struct APIError: Codable, Hashable {
+    var error: String
+    var status: Int
+}
+
+/// The routes of toxiproxy's HTTP API (v2) plus Lowband's own, over a ``ProxyRegistry``.
+///
+/// Toxiproxy: `GET /version`, `POST /reset`, `GET|POST /proxies`, `POST /populate`,
+/// `GET|POST|PATCH|DELETE /proxies/{proxy}`, `GET|POST /proxies/{proxy}/toxics`,
+/// `GET|POST|PATCH|DELETE /proxies/{proxy}/toxics/{toxic}`.
+/// Lowband: `GET /profiles`, `GET|POST /proxies/{proxy}/profile` (`{"profile": "edge", "seed": 7}`),
+/// `POST /proxies/{proxy}/seed` (`{"seed": 8}`), `GET /proxies/{proxy}/stats`,
+/// `GET /proxies/{proxy}/events[?limit=N]` (chunked JSON lines).
+struct ControlAPI: Sendable {
+    let registry: ProxyRegistry
+    let version: String
+
+    func respond(to request: ControlRequest) async -> ControlResponse {
+        do {
+            return try await route(request)
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func route(_ request: ControlRequest) async throws(ProxyError) -> ControlResponse {
+        let method = request.method
+        let path = request.segments
+        switch path.count {
+        case 1 where path[0] == "version":
+            try allow(method, ["GET"])
+            return .json(status: 200, body: Self.encode(["version": version]))
+
+        case 1 where path[0] == "reset":
+            try allow(method, ["POST"])
+            try await registry.reset()
+            return .noContent
+
+        case 1 where path[0] == "profiles":
+            try allow(method, ["GET"])
+            return .json(status: 200, body: Self.encode(registry.configuration.availableProfiles()))
+
+        case 1 where path[0] == "proxies":
+            try allow(method, ["GET", "POST"])
+            if method == "GET" {
+                let all = await registry.list()
+                return .json(status: 200, body: Self.encodeProxyMap(all))
+            }
+            let specification = try decode(ProxySpecification.self, request.body)
+            return .json(status: 201, body: Self.encode(try await registry.create(specification)))
+
+        case 1 where path[0] == "populate":
+            try allow(method, ["POST"])
+            let specifications = try decode([ProxySpecification].self, request.body)
+            let (proxies, error) = await registry.populate(specifications)
+            let body = PopulateResult(proxies: proxies, error: error?.message, status: error?.code.httpStatus)
+            return .json(status: error?.code.httpStatus ?? 201, body: Self.encode(body))
+
+        case 2 where path[0] == "proxies":
+            try allow(method, ["GET", "POST", "PATCH", "DELETE"])
+            switch method {
+            case "GET":
+                return .json(status: 200, body: Self.encode(try await registry.describe(named: path[1])))
+            case "DELETE":
+                try await registry.delete(named: path[1])
+                return .noContent
+            default:
+                _ = try await registry.proxy(named: path[1])
+                let specification = try decode(ProxySpecification.self, request.body)
+                return .json(status: 200, body: Self.encode(try await registry.update(named: path[1], specification)))
+            }
+
+        case 3 where path[0] == "proxies":
+            return try await proxyResource(request, proxy: path[1], resource: path[2])
+
+        case 4 where path[0] == "proxies" && path[2] == "toxics":
+            try allow(method, ["GET", "POST", "PATCH", "DELETE"])
+            let proxy = try await registry.proxy(named: path[1])
+            let name = path[3]
+            switch method {
+            case "GET":
+                guard let toxic = try await proxy.toxics.first(where: { $0.name == name }) else {
+                    throw ProxyError(.toxicNotFound, "toxic not found: '\(name)'")
+                }
+                return .json(status: 200, body: Self.encode(toxic))
+            case "DELETE":
+                try await proxy.removeToxic(named: name)
+                return .noContent
+            default:
+                let update = try decode(ToxicUpdate.self, request.body)
+                let toxic = try await proxy.updateToxic(named: name, attributes: update.attributes ?? [:], toxicity: update.toxicity)
+                return .json(status: 200, body: Self.encode(toxic))
+            }
+
+        default:
+            throw ProxyError(.routeNotFound, "no such endpoint: \(method) /\(path.joined(separator: "/"))")
+        }
+    }
+
+    private func proxyResource(_ request: ControlRequest, proxy name: String, resource: String) async throws(ProxyError) -> ControlResponse {
+        let method = request.method
+        switch resource {
+        case "toxics":
+            try allow(method, ["GET", "POST"])
+            let proxy = try await registry.proxy(named: name)
+            if method == "GET" {
+                return .json(status: 200, body: Self.encode(try await proxy.toxics))
+            }
+            let toxic = try decode(ToxicInput.self, request.body).toxic()
+            return .json(status: 200, body: Self.encode(try await proxy.addToxic(toxic)))
+
+        case "profile", "seed":
+            try allow(method, resource == "profile" ? ["GET", "POST"] : ["POST"])
+            if method == "GET" {
+                return .json(status: 200, body: Self.encode(try await registry.describe(named: name)))
+            }
+            _ = try await registry.proxy(named: name)
+            let input = try decode(LinkInput.self, request.body)
+            if resource == "seed" && input.seed == nil {
+                throw ProxyError(.missingField, "missing required field: seed")
+            }
+            let description = try await registry.setLink(named: name, profile: resource == "seed" ? nil : input.profile, seed: input.seed)
+            return .json(status: 200, body: Self.encode(description))
+
+        case "stats":
+            try allow(method, ["GET"])
+            let statistics = await (try await registry.proxy(named: name)).statistics
+            return .json(status: 200, body: Self.encode(StatisticsJSON(statistics)))
+
+        case "events":
+            try allow(method, ["GET"])
+            let proxy = try await registry.proxy(named: name)
+            var limit: Int?
+            if let text = request.query["limit"] {
+                guard let value = Int(text), value > 0 else {
+                    throw ProxyError(.badRequest, "limit must be a positive integer (got '\(text)')")
+                }
+                limit = value
+            }
+            return .events(proxy, limit: limit)
+
+        default:
+            throw ProxyError(.routeNotFound, "no such endpoint: \(method) /proxies/\(name)/\(resource)")
+        }
+    }
+
+    private func allow(_ method: String, _ methods: [String]) throws(ProxyError) {
+        guard methods.contains(method) else {
+            throw ProxyError(.methodNotAllowed, "method \(method) not allowed here; use \(methods.joined(separator: ", "))")
+        }
+    }
+
+    private func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws(ProxyError) -> Value {
+        do {
+            return try JSONDecoder().decode(type, from: Data(body))
+        } catch {
+            throw ProxyError(.badRequest, "bad request body: \(Self.describe(error))")
+        }
+    }
+
+    // MARK: JSON
+
+    static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding these plain structs cannot fail.
+        return Array((try? encoder.encode(value)) ?? Data("null".utf8))
+    }
+
+    /// `GET /proxies` answers an object keyed by name, as toxiproxy does; keys sorted.
+    static func encodeProxyMap(_ proxies: [ProxyDescription]) -> [UInt8] {
+        var bytes = Array("{".utf8)
+        for (index, proxy) in proxies.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += Array(JSONText.quoted(proxy.name).utf8)
+            bytes.append(UInt8(ascii: ":"))
+            bytes += encode(proxy)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        case DecodingError.keyNotFound(let key, _):
+            return "missing field '\(key.stringValue)'"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "\(path.isEmpty ? "body" : "field '\(path)'"): \(context.debugDescription)"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+public import NIOCore
+import NIOHTTP1
+public import NIOPosix
+import Synchronization
+
+/// The HTTP/JSON control API, compatible with toxiproxy's (v2), serving a ``ProxyRegistry``.
+///
+/// Existing toxiproxy clients work unchanged against it; see docs/PROXY.md for the routes and
+/// the Lowband additions (profiles, seeds, event streams). Request bodies are capped
+/// (``Configuration/maximumBodyBytes``, 413 beyond); malformed HTTP gets 400 and a close.
+public final class ControlServer: Sendable {
+    public struct Configuration: Sendable {
+        /// Where the API listens; toxiproxy's default is 8474.
+        public var listen: ProxyEndpoint
+        public var maximumBodyBytes: Int
+        /// What `GET /version` reports.
+        public var version: String
+
+        public init(
+            listen: ProxyEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8474),
+            maximumBodyBytes: Int = 1024 * 1024,
+            version: String = "lowband-0.1.0"
+        ) {
+            self.listen = listen
+            self.maximumBodyBytes = maximumBodyBytes
+            self.version = version
+        }
+    }
+
+    private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
+    private typealias Listener = NIOAsyncChannel<Connection, Never>
+
+    private enum State {
+        case idle
+        case bound(Listener)
+        case running
+    }
+
+    public let registry: ProxyRegistry
+    public let configuration: Configuration
+    private let group: any EventLoopGroup
+    private let state = Mutex(State.idle)
+    private let address = Mutex<SocketAddress?>(nil)
+
+    public init(
+        registry: ProxyRegistry,
+        configuration: Configuration = Configuration(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.registry = registry
+        self.configuration = configuration
+        self.group = group
+    }
+
+    /// The bound address once ``start()`` or ``run()`` has bound it.
+    public var listeningAddress: SocketAddress? { address.withLock { $0 } }
+
+    /// Binds the API's socket and returns its address; ``run()`` then serves it.
+    ///
+    /// - Throws: `ProxyError` with code `listenFailed` when the address cannot be bound.
+    @discardableResult
+    public func start() async throws -> SocketAddress {
+        if let bound = listeningAddress { return bound }
+        let listen = configuration.listen
+        let listener: Listener
+        do {
+            listener = try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 64)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: listen.host, port: listen.port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        return try Connection(
+                            wrappingChannelSynchronously: channel,
+                            configuration: .init(isOutboundHalfClosureEnabled: true)
+                        )
+                    }
+                }
+        } catch {
+            throw ProxyError(.listenFailed, "cannot listen on \(listen) for the control API: \(error)")
+        }
+        let bound = listener.channel.localAddress
+        let kept = state.withLock { state in
+            guard case .idle = state else { return false }
+            state = .bound(listener)
+            return true
+        }
+        guard kept, let bound else {
+            try? await listener.executeThenClose { _ in }
+            throw ProxyError(.listenFailed, "the control API on \(listen) is already started")
+        }
+        address.withLock { $0 = bound }
+        return bound
+    }
+
+    /// Serves requests until the task is cancelled, then closes the socket and stops every
+    /// proxy of the registry.
+    public func run() async throws {
+        try await start()
+        let listener: Listener? = state.withLock { state in
+            guard case .bound(let listener) = state else { return nil }
+            state = .running
+            return listener
+        }
+        guard let listener else {
+            throw ProxyError(.listenFailed, "the control API on \(configuration.listen) is already running")
+        }
+        let api = ControlAPI(registry: registry, version: configuration.version)
+        let maximumBodyBytes = configuration.maximumBodyBytes
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await listener.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        group.addTask {
+                            await Self.serve(connection, api: api, maximumBodyBytes: maximumBodyBytes)
+                        }
+                    }
+                }
+            }
+        } catch is CancellationError {
+            // Cancellation is how a service is asked to stop.
+        }
+        await registry.stopAll()
+    }
+
+    // MARK: Serving one connection
+
+    private static func serve(_ connection: Connection, api: ControlAPI, maximumBodyBytes: Int) async {
+        do {
+            try await connection.executeThenClose { inbound, outbound in
+                var head: HTTPRequestHead?
+                var body: [UInt8] = []
+                var iterator = inbound.makeAsyncIterator()
+                while let part = try await iterator.next() {
+                    switch part {
+                    case .head(let requestHead):
+                        head = requestHead
+                        body = []
+                        let declared = requestHead.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
+                        if declared > maximumBodyBytes {
+                            try await refuseLargeBody(requestHead, limit: maximumBodyBytes, inbound: &iterator, outbound)
+                            return
+                        }
+                        if requestHead.headers.first(name: "expect")?.lowercased() == "100-continue" {
+                            // curl asks before sending a body over 1 KiB; Go's server answers at once.
+                            try await outbound.write(.head(HTTPResponseHead(version: requestHead.version, status: .continue)))
+                        }
+                    case .body(let buffer):
+                        guard let requestHead = head else { continue }
+                        if body.count + buffer.readableBytes > maximumBodyBytes {
+                            try await refuseLargeBody(requestHead, limit: maximumBodyBytes, inbound: &iterator, outbound)
+                            return
+                        }
+                        body += buffer.readableBytesView
+                    case .end:
+                        guard let requestHead = head else { continue }
+                        head = nil
+                        let keepAlive = requestHead.isKeepAlive
+                        if requestHead.headers.first(name: "user-agent")?.hasPrefix("Mozilla/") == true {
+                            // As toxiproxy: browsers are refused, so a web page cannot drive the API.
+                            try await reply(.error(ProxyError(.init(name: "forbidden", httpStatus: 403), "User agent not allowed")), to: requestHead, keepAlive: keepAlive, outbound)
+                        } else {
+                            let response = await api.respond(to: request(requestHead, body: body))
+                            if case .events(let proxy, let limit) = response {
+                                try await streamEvents(of: proxy, limit: limit, to: requestHead, outbound)
+                                return
+                            }
+                            try await reply(response, to: requestHead, keepAlive: keepAlive, outbound)
+                        }
+                        if !keepAlive { return }
+                    }
+                }
+            }
+        } catch {
+            // The client went away or sent something NIO's HTTP decoder answered with 400;
+            // either way the connection is closed and there is nobody left to tell.
+        }
+    }
+
+    private static func request(_ head: HTTPRequestHead, body: [UInt8]) -> ControlRequest {
+        let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts.first.map(String.init) ?? "/"
+        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        var query: [String: String] = [:]
+        if parts.count > 1 {
+            for pair in parts[1].split(separator: "&") {
+                let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let key = String(keyValue[0]).removingPercentEncoding ?? String(keyValue[0])
+                let value = keyValue.count > 1 ? (String(keyValue[1]).removingPercentEncoding ?? String(keyValue[1])) : ""
+                query[key] = value
+            }
+        }
+        return ControlRequest(method: head.method.rawValue, segments: segments, query: query, body: body)
+    }
+
+    /// Answers 413, sends FIN, then reads and discards what the client still sends (at most
+    /// 16 MiB) so that closing does not reset the connection before the client read the answer.
+    private static func refuseLargeBody(
+        _ head: HTTPRequestHead, limit: Int,
+        inbound iterator: inout NIOAsyncChannelInboundStream<HTTPServerRequestPart>.AsyncIterator,
+        _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
+        let error = ProxyError(.bodyTooLarge, "request body larger than \(limit) bytes")
+        try await reply(.error(error), to: head, keepAlive: false, outbound)
+        outbound.finish()
+        var discarded = 0
+        while discarded < 16 * 1024 * 1024, let part = try await iterator.next() {
+            if case .body(let buffer) = part { discarded += buffer.readableBytes }
+        }
+    }
+
+    private static func reply(
+        _ response: ControlResponse, to head: HTTPRequestHead, keepAlive: Bool,
+        _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
+        var headers = HTTPHeaders()
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        switch response {
+        case .noContent:
+            try await outbound.write(.head(HTTPResponseHead(version: head.version, status: .noContent, headers: headers)))
+            try await outbound.write(.end(nil))
+        case .json(let status, let body):
+            headers.add(name: "Content-Type", value: "application/json")
+            headers.add(name: "Content-Length", value: String(body.count))
+            let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            try await outbound.write(.head(responseHead))
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
+            try await outbound.write(.end(nil))
+        case .events:
+            break
+        }
+    }
+
+    /// Streams the proxy's events, one JSON line each, until `limit`, the client leaves, the
+    /// proxy is deleted or the server stops.
+    private static func streamEvents(
+        of proxy: ShapingProxy, limit: Int?, to head: HTTPRequestHead,
+        _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
+        let events = proxy.events()
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/x-ndjson")
+        headers.add(name: "Connection", value: "close")
+        try await outbound.write(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers)))
+        var sent = 0
+        for await event in events {
+            try await outbound.write(.body(.byteBuffer(ByteBuffer(string: event.jsonLine + "\n"))))
+            sent += 1
+            if let limit, sent >= limit { break }
+        }
+        try await outbound.write(.end(nil))
+    }
+}

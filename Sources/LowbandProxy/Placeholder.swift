@@ -1,1 +1,0 @@
-// The shaping proxy and its control API are built here.

@@ -1,0 +1,49 @@
+/// A TCP endpoint written `host:port` (`127.0.0.1:9000`, `localhost:8080`, `[::1]:0`).
+///
+/// The host is kept as written and resolved when the socket is bound or connected, so an
+/// endpoint always prints the way the user typed it. Port 0 asks for an ephemeral port.
+public struct ProxyEndpoint: Hashable, Sendable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `host:port`; an IPv6 host is written in brackets. A bare `:port` means 127.0.0.1,
+    /// as it does for toxiproxy's `listen` field (Go's `net.Listen`).
+    ///
+    /// - Throws: `ProxyError` with code `badEndpoint` naming what is wrong.
+    public init(parsing text: String) throws(ProxyError) {
+        let trimmed = text.trimmingSpaces
+        guard let colon = trimmed.lastIndex(of: ":") else {
+            throw ProxyError(.badEndpoint, "'\(text)' is not host:port (e.g. 127.0.0.1:9000)")
+        }
+        var host = String(trimmed[..<colon])
+        let portText = trimmed[trimmed.index(after: colon)...]
+        guard let port = Int(portText), (0...65_535).contains(port) else {
+            throw ProxyError(.badEndpoint, "'\(text)' has no valid port (0-65535) after the last ':'")
+        }
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            throw ProxyError(.badEndpoint, "'\(text)': write an IPv6 host in brackets, e.g. [::1]:9000")
+        }
+        if host.isEmpty { host = "127.0.0.1" }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        var text = self[...]
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+}

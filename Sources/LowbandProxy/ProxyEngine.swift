@@ -1,0 +1,395 @@
+import LowbandShaper
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The I/O half of a proxy, confined to its event loop: it owns the listener and the sockets,
+/// turns socket events into ``ProxyStateMachine`` calls with the loop's monotonic time, carries
+/// out the returned actions, and wakes the machine up at its `nextWakeup`.
+///
+/// Every connection of a proxy lives on this one loop, so the shaper is only touched here.
+final class ProxyEngine {
+    private let loop: any EventLoop
+    private(set) var configuration: ShapingProxy.Configuration
+    private var machine: ProxyStateMachine
+    /// The instant the proxy's timeline starts (its ShaperInstant zero).
+    private let origin: NIODeadline
+    private let broadcast: ProxyEventBroadcast
+    private let observer: ShaperObserver
+    private var sockets: [Int: ConnectionSockets] = [:]
+    private var listener: (any Channel)?
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
+    private var pendingOutbound = 0
+    private var peakBuffered = 0
+    private var toFlush: [ProxySocketHandler] = []
+    private var stopping = false
+
+    private struct Endpoint {
+        let handler: ProxySocketHandler
+        var outputShut: EventLoopFuture<Void>?
+    }
+
+    private struct ConnectionSockets {
+        var client: Endpoint?
+        var upstream: Endpoint?
+        /// The machine is done with the connection; only the sockets' own closing is left.
+        var released = false
+
+        subscript(side: ProxySide) -> Endpoint? {
+            get { side == .client ? client : upstream }
+            set {
+                if side == .client { client = newValue } else { upstream = newValue }
+            }
+        }
+    }
+
+    init(configuration: ShapingProxy.Configuration, loop: any EventLoop, broadcast: ProxyEventBroadcast) {
+        self.loop = loop
+        self.configuration = configuration
+        self.broadcast = broadcast
+        let observer = ShaperObserver(broadcast: broadcast)
+        self.observer = observer
+        self.origin = .now()
+        self.machine = ProxyStateMachine(
+            shaper: configuration.link.makeShaper(observer),
+            seed: configuration.toxicSeed,
+            toxicBufferLimit: configuration.limits.toxicBuffer,
+            linkBufferLimit: configuration.limits.linkBuffer,
+            at: .zero
+        )
+    }
+
+    // MARK: Lifecycle
+
+    var listeningAddress: SocketAddress? { listener?.localAddress }
+
+    var isListening: Bool { listener != nil }
+
+    /// Binds the listener (once); the future gives the bound address.
+    func start() -> EventLoopFuture<SocketAddress> {
+        if let address = listener?.localAddress {
+            return loop.makeSucceededFuture(address)
+        }
+        stopping = false
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        let limits = configuration.limits
+        let listen = configuration.listen
+        return ServerBootstrap(group: loop, childGroup: loop)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: Self.watermark(limits))
+            .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: limits.readSize))
+            .childChannelOption(.maxMessagesPerRead, value: UInt(max(limits.readsPerWakeup, 1)))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = ProxySocketHandler(engine: bound.value, side: .client, number: nil)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+            .bind(host: listen.host, port: listen.port)
+            .flatMapErrorThrowing { error in
+                throw ProxyError(.listenFailed, "cannot listen on \(listen): \(Self.describe(error))")
+            }
+            .assumeIsolated()
+            .flatMapThrowing { channel in
+                self.listener = channel
+                guard let address = channel.localAddress, let ip = address.ipAddress, let port = address.port else {
+                    throw ProxyError(.listenFailed, "cannot listen on \(listen): no local address")
+                }
+                // Like toxiproxy, the proxy reports (and later re-binds) the address it got.
+                self.configuration.listen = ProxyEndpoint(host: ip, port: port)
+                return address
+            }
+            .nonisolated()
+    }
+
+    /// Closes the listener and every connection (no graceful drain: a stopped proxy drops them).
+    func stop(reason: String) -> EventLoopFuture<Void> {
+        stopping = true
+        var closing: [EventLoopFuture<Void>] = []
+        if let listener {
+            closing.append(listener.close())
+            self.listener = nil
+        }
+        perform(machine.closeAll(reason: reason, at: now()))
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        // Handlers are copied out first: closing fires callbacks that change `sockets`.
+        let handlers = sockets.keys.sorted().flatMap { number in
+            [sockets[number]?.client?.handler, sockets[number]?.upstream?.handler].compactMap { $0 }
+        }
+        for handler in handlers {
+            handler.close(reset: false)
+        }
+        return EventLoopFuture.andAllComplete(closing, on: loop)
+    }
+
+    /// The listener's close future, or a succeeded one when not listening.
+    func listenerClosed() -> EventLoopFuture<Void> {
+        listener?.closeFuture ?? loop.makeSucceededVoidFuture()
+    }
+
+    func setEndpoints(listen: ProxyEndpoint, upstream: ProxyEndpoint) {
+        configuration.listen = listen
+        configuration.upstream = upstream
+    }
+
+    // MARK: Control
+
+    var statistics: ProxyStatistics {
+        var statistics = machine.statistics
+        statistics.bufferedBytes += pendingOutbound
+        statistics.peakBufferedBytes = max(peakBuffered, statistics.bufferedBytes)
+        return statistics
+    }
+
+    var toxics: [Toxic] { machine.toxics }
+
+    var link: ProxyLink { configuration.link }
+
+    func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic {
+        let (added, actions) = try machine.addToxic(toxic, at: now())
+        perform(actions)
+        return added
+    }
+
+    func updateToxic(named name: String, attributes: [String: Int64], toxicity: Double?) throws(ProxyError) -> Toxic {
+        let (updated, actions) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now())
+        perform(actions)
+        return updated
+    }
+
+    func removeToxic(named name: String) throws(ProxyError) {
+        perform(try machine.removeToxic(named: name, at: now()))
+    }
+
+    func removeAllToxics() {
+        perform(machine.removeAllToxics(at: now()))
+    }
+
+    func setLink(_ link: ProxyLink) {
+        configuration.link = link
+        perform(machine.replaceShaper(link.makeShaper(observer), description: link.description, at: now()))
+    }
+
+    // MARK: Socket events
+
+    func accepted(_ handler: ProxySocketHandler, channel: any Channel) {
+        guard !stopping else {
+            handler.close(reset: false)
+            return
+        }
+        let peer = channel.remoteAddress.map(Self.format) ?? "?"
+        let (number, actions) = machine.accept(description: "\(peer) → \(configuration.upstream)", at: now())
+        handler.number = number
+        sockets[number] = ConnectionSockets(client: Endpoint(handler: handler))
+        perform(actions)
+    }
+
+    func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide) {
+        perform(machine.received(buffer, on: number, from: side, at: now()))
+    }
+
+    func inputClosed(_ number: Int, side: ProxySide) {
+        perform(machine.inputClosed(number, side: side, at: now()))
+    }
+
+    func writabilityChanged(_ number: Int, side: ProxySide, writable: Bool) {
+        perform(machine.writabilityChanged(number, side: side, writable: writable, at: now()))
+    }
+
+    func socketInactive(_ number: Int, side: ProxySide, error: (any Error)?) {
+        sockets[number]?[side] = nil
+        if let entry = sockets[number], entry.client == nil, entry.upstream == nil {
+            sockets[number] = nil
+        }
+        perform(machine.socketClosed(number, side: side, error: error.map(Self.describe), at: now()))
+    }
+
+    // MARK: Actions
+
+    private func perform(_ actions: [ProxyAction]) {
+        for action in actions {
+            switch action {
+            case .connect(let number):
+                connect(number)
+            case .write(let number, let side, let buffer):
+                write(buffer, to: number, side)
+            case .shutdownOutput(let number, let side):
+                // Socket calls can re-enter the engine, so no access to `sockets` spans one.
+                if let handler = sockets[number]?[side]?.handler {
+                    let shut = handler.shutdownOutput()
+                    sockets[number]?[side]?.outputShut = shut
+                }
+            case .setReading(let number, let side, let on):
+                let handler = sockets[number]?[side]?.handler
+                handler?.setReading(on)
+            case .close(let number, let reset):
+                close(number, reset: reset)
+            case .forget(let number):
+                sockets[number]?.released = true
+            case .event(let event):
+                publish(event)
+            }
+        }
+        for handler in toFlush { handler.flush() }
+        toFlush.removeAll(keepingCapacity: true)
+        for event in observer.drain() {
+            publish(machine.proxyEvent(for: event))
+        }
+        peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
+        scheduleWakeup()
+    }
+
+    private func write(_ buffer: ByteBuffer, to number: Int, _ side: ProxySide) {
+        guard let handler = sockets[number]?[side]?.handler else { return }
+        let count = buffer.readableBytes
+        pendingOutbound += count
+        let promise = loop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            self.pendingOutbound -= count
+            if case .failure(let error) = result { handler.recordFailure(error) }
+        }
+        handler.write(buffer, promise: promise)
+        if !toFlush.contains(where: { $0 === handler }) { toFlush.append(handler) }
+    }
+
+    private func close(_ number: Int, reset: Bool) {
+        guard var entry = sockets[number] else { return }
+        entry.released = true
+        sockets[number] = entry
+        for side in [ProxySide.client, .upstream] {
+            guard let endpoint = entry[side] else { continue }
+            let handler = endpoint.handler
+            if reset || stopping {
+                handler.close(reset: reset)
+            } else if let shut = endpoint.outputShut ?? handler.shutdownOutput() {
+                // Graceful: pending writes go out and FIN follows, then the socket closes.
+                shut.assumeIsolated().whenComplete { _ in handler.close(reset: false) }
+            }
+        }
+    }
+
+    private func connect(_ number: Int) {
+        guard let entry = sockets[number], !entry.released else { return }
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        let upstream = configuration.upstream
+        let limits = configuration.limits
+        ClientBootstrap(group: loop)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(.writeBufferWaterMark, value: Self.watermark(limits))
+            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: limits.readSize))
+            .channelOption(.maxMessagesPerRead, value: UInt(max(limits.readsPerWakeup, 1)))
+            .connectTimeout(TimeAmount(limits.connectTimeout))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = ProxySocketHandler(engine: bound.value, side: .upstream, number: number)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+            .connect(host: upstream.host, port: upstream.port)
+            .assumeIsolated()
+            .whenComplete { result in
+                self.connectFinished(number, result)
+            }
+    }
+
+    private func connectFinished(_ number: Int, _ result: Result<any Channel, any Error>) {
+        switch result {
+        case .success(let channel):
+            guard let entry = sockets[number], !entry.released, channel.isActive,
+                let handler = try? channel.pipeline.syncOperations.handler(type: ProxySocketHandler.self)
+            else {
+                channel.close(promise: nil)
+                return
+            }
+            sockets[number]?.upstream = Endpoint(handler: handler)
+            perform(machine.upstreamConnected(number, at: now()))
+        case .failure(let error):
+            perform(machine.upstreamFailed(number, reason: "\(configuration.upstream): \(Self.describe(error))", at: now()))
+        }
+    }
+
+    private func publish(_ event: ProxyEvent) {
+        if let handler = configuration.statusHandler, let line = event.statusLine {
+            handler(line)
+        }
+        if broadcast.hasSubscribers {
+            broadcast.publish(event)
+        }
+    }
+
+    // MARK: Time
+
+    private func now() -> ShaperInstant {
+        ShaperInstant(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds) - Int64(origin.uptimeNanoseconds))
+    }
+
+    private func scheduleWakeup() {
+        // "Never" (an outage without end) needs no timer either.
+        guard let next = machine.nextWakeup, next.nanoseconds < Self.never else {
+            timer?.cancel()
+            timer = nil
+            timerDeadline = nil
+            return
+        }
+        var deadline = origin + .nanoseconds(next.nanoseconds)
+        let current = NIODeadline.now()
+        if deadline <= current {
+            // Never spin: something due that the machine could not settle waits 100 µs.
+            deadline = current + .microseconds(100)
+        }
+        if timerDeadline == deadline { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        timer = loop.assumeIsolated().scheduleTask(deadline: deadline) {
+            self.timer = nil
+            self.timerDeadline = nil
+            self.perform(self.machine.advance(to: self.now()))
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Instants from here on (about 146 years) mean "never".
+    private static let never: Int64 = .max / 2
+
+    private static func watermark(_ limits: ShapingProxy.Limits) -> ChannelOptions.Types.WriteBufferWaterMark {
+        let high = max(limits.writeBufferHigh, 1)
+        return ChannelOptions.Types.WriteBufferWaterMark(low: min(max(limits.writeBufferLow, 0), high), high: high)
+    }
+
+    static func format(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ProxyEndpoint(host: ip, port: port).description
+    }
+
+    /// A short reason for a status line: `Connection refused`, `Connection reset by peer`.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as NIOConnectionError:
+            if let first = error.connectionErrors.first { return describe(first.error) }
+            return error.dnsAError.map(describe) ?? error.dnsAAAAError.map(describe) ?? "cannot connect"
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode))
+        case ChannelError.connectTimeout:
+            return "connect timed out"
+        case let error as ProxyError:
+            return error.message
+        default:
+            return "\(error)"
+        }
+    }
+}

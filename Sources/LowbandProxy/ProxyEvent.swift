@@ -1,0 +1,148 @@
+public import LowbandShaper
+
+/// Something that happened in a proxy, on its timeline (time since the proxy started).
+///
+/// Events are what `GET /proxies/{name}/events` streams as JSON lines and what the one-line
+/// connection statuses are printed from.
+public struct ProxyEvent: Hashable, Sendable {
+    /// What happened; new kinds may be added without breaking callers.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A client connected to the proxy (`detail`: client → upstream).
+        public static let open = Kind(rawValue: "open")
+        /// The upstream connection is established.
+        public static let connect = Kind(rawValue: "connect")
+        /// The upstream could not be reached (`detail`: why); the client is closed.
+        public static let refused = Kind(rawValue: "refused")
+        /// The link delivered `bytes` bytes in `direction`.
+        public static let deliver = Kind(rawValue: "deliver")
+        /// Reading from `direction`'s source stopped (`detail`: why).
+        public static let pause = Kind(rawValue: "pause")
+        /// Reading from `direction`'s source resumed.
+        public static let resume = Kind(rawValue: "resume")
+        /// The source of `direction` ended and its end was forwarded (half close).
+        public static let end = Kind(rawValue: "end")
+        /// The link or a toxic reset the connection (TCP RST to both sides).
+        public static let reset = Kind(rawValue: "reset")
+        /// The connection closed (`upstreamBytes`/`downstreamBytes` delivered, `detail`: why).
+        public static let close = Kind(rawValue: "close")
+        /// The proxy's link changed (`detail`: profile and seed).
+        public static let link = Kind(rawValue: "link")
+        /// The link lost a piece: its connection and direction stall for `duration` (the RTO).
+        public static let lossStall = Kind(rawValue: "loss-stall")
+        /// Nothing moves from now on for `duration` (nil: for ever); `detail` says what kind.
+        public static let outageStart = Kind(rawValue: "outage-start")
+        public static let outageEnd = Kind(rawValue: "outage-end")
+        /// The radio wakes up after idling; `duration` is how long that takes.
+        public static let wakeup = Kind(rawValue: "wakeup")
+    }
+
+    /// Time since the proxy started.
+    public var time: Duration
+    public var kind: Kind
+    /// The connection's number (1, 2, ... in accept order); nil for proxy-wide events.
+    public var connection: Int?
+    public var direction: Direction?
+    public var bytes: Int?
+    public var upstreamBytes: Int?
+    public var downstreamBytes: Int?
+    /// How long the connection lived (close), a stall lasts (loss-stall), an outage lasts or
+    /// the radio takes to wake up.
+    public var duration: Duration?
+    public var detail: String?
+
+    public init(
+        time: Duration,
+        kind: Kind,
+        connection: Int? = nil,
+        direction: Direction? = nil,
+        bytes: Int? = nil,
+        upstreamBytes: Int? = nil,
+        downstreamBytes: Int? = nil,
+        duration: Duration? = nil,
+        detail: String? = nil
+    ) {
+        self.time = time
+        self.kind = kind
+        self.connection = connection
+        self.direction = direction
+        self.bytes = bytes
+        self.upstreamBytes = upstreamBytes
+        self.downstreamBytes = downstreamBytes
+        self.duration = duration
+        self.detail = detail
+    }
+
+    /// The one-line status printed for connection opens, refusals and closes; nil for others.
+    ///
+    /// `#3 open 127.0.0.1:51234 → 127.0.0.1:8080`, `#3 close after 2.1 s, up 1204 B, down 88123 B`.
+    public var statusLine: String? {
+        let number = connection.map { "#\($0)" } ?? "#-"
+        switch kind {
+        case .open:
+            return "\(number) open \(detail ?? "")"
+        case .refused:
+            return "\(number) refused: \(detail ?? "upstream unreachable")"
+        case .close:
+            let seconds = Double((duration ?? .zero).nanosecondsClamped) / 1e9
+            var line = "\(number) close after \(Self.format(seconds, decimals: 1)) s, up \(upstreamBytes ?? 0) B, down \(downstreamBytes ?? 0) B"
+            if let detail { line += " (\(detail))" }
+            return line
+        default:
+            return nil
+        }
+    }
+
+    /// The event as one line of JSON, keys in a fixed order:
+    /// `{"time_ms":12.345,"event":"deliver","connection":3,"direction":"downstream","bytes":1500}`.
+    public var jsonLine: String {
+        var fields = ["\"time_ms\":\(Self.format(Double(time.nanosecondsClamped) / 1e6, decimals: 3))"]
+        fields.append("\"event\":\(JSONText.quoted(kind.rawValue))")
+        if let connection { fields.append("\"connection\":\(connection)") }
+        if let direction { fields.append("\"direction\":\"\(direction.rawValue)\"") }
+        if let bytes { fields.append("\"bytes\":\(bytes)") }
+        if let upstreamBytes { fields.append("\"upstream_bytes\":\(upstreamBytes)") }
+        if let downstreamBytes { fields.append("\"downstream_bytes\":\(downstreamBytes)") }
+        if let duration {
+            fields.append("\"duration_ms\":\(Self.format(Double(duration.nanosecondsClamped) / 1e6, decimals: 3))")
+        }
+        if let detail { fields.append("\"detail\":\(JSONText.quoted(detail))") }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// `value` with exactly `decimals` digits after the point, without Foundation.
+    static func format(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int64((abs(value) * scale).rounded())
+        let whole = scaled / Int64(scale)
+        var fraction = String(scaled % Int64(scale))
+        while fraction.count < decimals { fraction = "0" + fraction }
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
+    }
+}
+
+/// Minimal JSON text helpers for the hand-written, fixed-order lines.
+enum JSONText {
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

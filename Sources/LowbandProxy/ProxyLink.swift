@@ -1,0 +1,61 @@
+public import LowbandShaper
+
+/// The link a proxy's simulated device uses: a name and seed for reports, and how to make the
+/// ``TrafficShaper`` that decides when bytes move. All connections of a proxy share one shaper.
+public struct ProxyLink: Sendable, CustomStringConvertible {
+    /// The profile's name (`edge`, `3g`, `perfect`, or any label for a custom shaper).
+    public var profile: String
+    public var seed: UInt64
+    /// Makes a fresh shaper whenever the link starts. The proxy passes an observer that puts
+    /// the shaper's decisions into its live event stream; a shaper that can trace should report
+    /// to it (a custom one may ignore it).
+    public var makeShaper: @Sendable (_ observer: (any ShaperTraceSink)?) -> any TrafficShaper
+
+    public init(profile: String, seed: UInt64 = 0, makeShaper: @escaping @Sendable (_ observer: (any ShaperTraceSink)?) -> any TrafficShaper) {
+        self.profile = profile
+        self.seed = seed
+        self.makeShaper = makeShaper
+    }
+
+    /// A link playing `profile` with random decisions from `seed`, tracing to `trace`.
+    public static func network(_ profile: NetworkProfile, seed: UInt64 = 0, trace: (any ShaperTraceSink)? = nil) -> ProxyLink {
+        ProxyLink(profile: profile.name, seed: seed) { observer in
+            NetworkShaper(profile: profile, seed: seed, trace: TraceTee.combine(trace, observer))
+        }
+    }
+
+    /// No shaping: unlimited rate, no delay, loss or outages — a plain TCP proxy. The same
+    /// figures as `profiles/perfect.yaml`, built in so a proxy needs no profile files.
+    public static func perfect(seed: UInt64 = 0, trace: (any ShaperTraceSink)? = nil) -> ProxyLink {
+        network(perfectProfile, seed: seed, trace: trace)
+    }
+
+    static let perfectProfile = NetworkProfile(
+        name: "perfect",
+        summary: "Perfect — no rate limit, no delay, no loss",
+        downlink: LinkProfile(rate: .unlimited, queueBytes: 1_000_000),
+        uplink: LinkProfile(rate: .unlimited, queueBytes: 1_000_000)
+    )
+
+    public var description: String { "\(profile) seed \(seed)" }
+}
+
+/// Hands each shaper decision to two sinks, in order.
+struct TraceTee: ShaperTraceSink {
+    let first: any ShaperTraceSink
+    let second: any ShaperTraceSink
+
+    func record(_ event: ShaperEvent) {
+        first.record(event)
+        second.record(event)
+    }
+
+    static func combine(_ first: (any ShaperTraceSink)?, _ second: (any ShaperTraceSink)?) -> (any ShaperTraceSink)? {
+        switch (first, second) {
+        case let (first?, second?): TraceTee(first: first, second: second)
+        case let (first?, nil): first
+        case let (nil, second?): second
+        case (nil, nil): nil
+        }
+    }
+}

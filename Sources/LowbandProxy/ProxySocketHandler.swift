@@ -1,0 +1,142 @@
+import NIOCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The only handler of a proxied socket: reports reads, ends, writability and closes to the
+/// engine, and gates reads the way NIO's `BackPressureHandler` does — a `read()` travelling
+/// to the socket is held while the engine says stop, so the kernel buffers fill and TCP flow
+/// control pushes back on the peer.
+final class ProxySocketHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let engine: ProxyEngine
+    let side: ProxySide
+    /// The connection's number; set by the engine when a client socket is accepted.
+    var number: Int?
+    private var context: ChannelHandlerContext?
+    private var reading = false
+    private var readHeld = false
+    private var failure: (any Error)?
+
+    init(engine: ProxyEngine, side: ProxySide, number: Int?) {
+        self.engine = engine
+        self.side = side
+        self.number = number
+    }
+
+    // MARK: Engine → socket
+
+    func setReading(_ on: Bool) {
+        reading = on
+        if on, readHeld, let context {
+            readHeld = false
+            context.read()
+        }
+    }
+
+    func write(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?) {
+        guard let context else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(wrapOutboundOut(buffer), promise: promise)
+    }
+
+    func flush() {
+        context?.flush()
+    }
+
+    /// Sends FIN once the pending writes are out.
+    func shutdownOutput() -> EventLoopFuture<Void>? {
+        guard let context else { return nil }
+        context.flush()
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.close(mode: .output, promise: promise)
+        return promise.futureResult
+    }
+
+    /// Closes at once; with `reset`, SO_LINGER 0 makes the kernel send RST and drop unsent data.
+    func close(reset: Bool) {
+        guard let context else { return }
+        if reset, let provider = context.channel as? any SocketOptionProvider {
+            _ = provider.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+        }
+        context.close(promise: nil)
+    }
+
+    // MARK: Socket → engine
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if side == .client {
+            engine.accepted(self, channel: context.channel)
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let number else { return }
+        engine.received(unwrapInboundIn(data), on: number, from: side)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed, let number {
+            engine.inputClosed(number, side: side)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if let number {
+            engine.writabilityChanged(number, side: side, writable: context.channel.isWritable)
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// Remembers why a write failed (NIO closes the socket without an `errorCaught` then), so
+    /// the close is reported with its cause.
+    func recordFailure(_ error: any Error) {
+        if failure == nil { failure = error }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Like NIOCloseOnErrorHandler: a socket error ends the socket; the engine hears of it
+        // in channelInactive, with the error as the reason.
+        if failure == nil { failure = error }
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let number {
+            engine.socketInactive(number, side: side, error: failure)
+        }
+        context.fireChannelInactive()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if reading {
+            context.read()
+        } else {
+            readHeld = true
+        }
+    }
+}
+
+@available(*, unavailable)
+extension ProxySocketHandler: Sendable {}

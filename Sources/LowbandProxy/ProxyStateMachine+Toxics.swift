@@ -1,0 +1,63 @@
+import LowbandShaper
+
+/// Toxics: added to, changed in and removed from every open and future connection.
+extension ProxyStateMachine {
+    /// Adds a toxic to every open and future connection.
+    mutating func addToxic(_ toxic: Toxic, at now: ShaperInstant) throws(ProxyError) -> (Toxic, [ProxyAction]) {
+        let toxic = try toxic.validated()
+        guard !toxics.contains(where: { $0.name == toxic.name }) else {
+            throw ProxyError(.toxicExists, "toxic already exists: '\(toxic.name)'")
+        }
+        toxics.append(toxic)
+        for number in order {
+            guard let index = connections.index(forKey: number) else { continue }
+            let stage = makeStage(toxic, at: now)
+            connections.values[index][toxic.stream].toxics.append(stage)
+        }
+        step(now)
+        return (toxic, takeActions())
+    }
+
+    /// Changes a toxic's attributes and toxicity; missing attributes keep their values.
+    mutating func updateToxic(
+        named name: String, attributes: [String: Int64], toxicity: Double?, at now: ShaperInstant
+    ) throws(ProxyError) -> (Toxic, [ProxyAction]) {
+        guard let position = toxics.firstIndex(where: { $0.name == name }) else {
+            throw ProxyError(.toxicNotFound, "toxic not found: '\(name)'")
+        }
+        var toxic = toxics[position]
+        toxic.attributes.merge(attributes) { _, new in new }
+        if let toxicity { toxic.toxicity = toxicity }
+        toxic = try toxic.validated()
+        let effect = try ToxicEffect(toxic)
+        toxics[position] = toxic
+        for number in order {
+            guard let index = connections.index(forKey: number) else { continue }
+            let active = roll(toxic.toxicity)
+            connections.values[index][toxic.stream].toxics.update(named: name, effect: effect, active: active, at: now)
+        }
+        step(now)
+        return (toxic, takeActions())
+    }
+
+    mutating func removeToxic(named name: String, at now: ShaperInstant) throws(ProxyError) -> [ProxyAction] {
+        guard let position = toxics.firstIndex(where: { $0.name == name }) else {
+            throw ProxyError(.toxicNotFound, "toxic not found: '\(name)'")
+        }
+        let toxic = toxics.remove(at: position)
+        for number in order {
+            guard let index = connections.index(forKey: number) else { continue }
+            connections.values[index][toxic.stream].toxics.remove(named: name, at: now, random: &random)
+            drainToxics(number, toxic.stream, at: now)
+        }
+        step(now)
+        return takeActions()
+    }
+
+    mutating func removeAllToxics(at now: ShaperInstant) -> [ProxyAction] {
+        for toxic in toxics.reversed() {
+            _ = try? removeToxic(named: toxic.name, at: now)
+        }
+        return takeActions()
+    }
+}

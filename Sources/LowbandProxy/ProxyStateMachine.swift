@@ -1,0 +1,494 @@
+import LowbandDeterminism
+import LowbandShaper
+import NIOCore
+
+/// What the state machine asks the I/O side to do, in order.
+enum ProxyAction {
+    /// Connect this connection's upstream socket now.
+    case connect(Int)
+    /// Write the bytes to that side's socket.
+    case write(Int, ProxySide, ByteBuffer)
+    /// Forward the end of the stream: shut that socket's output once its writes are flushed.
+    case shutdownOutput(Int, ProxySide)
+    /// Start or stop reading from that side's socket.
+    case setReading(Int, ProxySide, Bool)
+    /// Close both sockets: gracefully after pending writes, or with RST (SO_LINGER 0).
+    case close(Int, reset: Bool)
+    /// Both ends were forwarded; the sockets close by themselves once their writes flush.
+    case forget(Int)
+    case event(ProxyEvent)
+}
+
+/// One simulated device: the shaper every connection of a proxy shares, the connections' bytes
+/// and toxics, and the reading/back-pressure decisions. No I/O and no clock: every call gets the
+/// time, and the result is the list of things to do.
+///
+/// Bytes of a direction flow source → toxics → link (shaper) → destination, never reordered.
+/// Reading a source stops while the shaper's queue is full, while the destination's socket is
+/// not writable, or while the toxics or the link hold more than their limits; so the bytes held
+/// per direction stay under the limits plus one read burst.
+struct ProxyStateMachine {
+    private var shaper: any TrafficShaper
+    /// The proxy-timeline instant at which the current shaper's own timeline starts.
+    private var shaperOrigin: ShaperInstant
+    var connections: [Int: ConnectionState] = [:]
+    /// Open connection numbers in ascending order, so iteration never depends on hashing.
+    var order: [Int] = []
+    private var numberByShaperID: [ConnectionID: Int] = [:]
+    private var waitingToConnect = 0
+    var toxics: [Toxic] = []
+    var random: SeededGenerator
+    private var nextNumber = 1
+    private let toxicBufferLimit: Int
+    private let linkBufferLimit: Int
+    private var dirty: [Int] = []
+    private var actions: [ProxyAction] = []
+    private(set) var statistics = ProxyStatistics()
+
+    init(shaper: any TrafficShaper, seed: UInt64, toxicBufferLimit: Int, linkBufferLimit: Int, at now: ShaperInstant) {
+        self.shaper = shaper
+        self.shaperOrigin = now
+        self.random = SeededGenerator(seed: seed).derived(0x746F_7869_6373)  // "toxics"
+        self.toxicBufferLimit = max(toxicBufferLimit, 1)
+        self.linkBufferLimit = max(linkBufferLimit, 1)
+    }
+
+    /// When ``advance(to:)`` next has something to do, on the proxy's timeline; nil while idle.
+    var nextWakeup: ShaperInstant? {
+        var next = shaper.nextWakeup.map(global)
+        func consider(_ instant: ShaperInstant?) {
+            guard let instant else { return }
+            next = next.map { min($0, instant) } ?? instant
+        }
+        if waitingToConnect > 0 {
+            for number in order {
+                if case .waiting(let until) = connections[number]?.phase { consider(until) }
+            }
+        }
+        if !toxics.isEmpty {
+            for number in order {
+                consider(connections[number]?.upstream.toxics.nextWakeup)
+                consider(connections[number]?.downstream.toxics.nextWakeup)
+            }
+        }
+        return next
+    }
+
+    var openConnections: [Int] { order }
+
+    /// A shaper decision as a proxy event: proxy time and connection number.
+    func proxyEvent(for event: ShaperEvent) -> ProxyEvent {
+        ProxyEvent(
+            time: global(event.time) - .zero,
+            kind: ProxyEvent.Kind(rawValue: event.kind.name),
+            connection: event.connection.flatMap { numberByShaperID[$0] },
+            direction: event.direction,
+            bytes: event.bytes,
+            duration: event.delay,
+            detail: event.detail
+        )
+    }
+
+    // MARK: Connection events
+
+    /// A client connected: registers it with the shaper, which decides when to connect upstream.
+    mutating func accept(description: String, at now: ShaperInstant) -> (number: Int, actions: [ProxyAction]) {
+        let (id, connectAt) = shaper.open(at: local(now))
+        let number = nextNumber
+        nextNumber += 1
+        var connection = ConnectionState(number: number, shaperID: id, phase: .connecting, openedAt: now)
+        for toxic in toxics {
+            connection[toxic.stream].toxics.append(makeStage(toxic, at: now))
+        }
+        let connectTime = global(connectAt)
+        if connectTime > now {
+            connection.phase = .waiting(until: connectTime)
+            waitingToConnect += 1
+        }
+        connections[number] = connection
+        order.append(number)
+        numberByShaperID[id] = number
+        statistics.acceptedConnections += 1
+        statistics.openConnections += 1
+        emit(.open, now, connection: number, detail: description)
+        if connectTime <= now {
+            actions.append(.connect(number))
+        }
+        step(now)
+        return (number, takeActions())
+    }
+
+    mutating func upstreamConnected(_ number: Int, at now: ShaperInstant) -> [ProxyAction] {
+        guard let index = connections.index(forKey: number), connections.values[index].phase == .connecting else {
+            return takeActions()
+        }
+        connections.values[index].phase = .open
+        emit(.connect, now, connection: number)
+        dirty.append(number)
+        step(now)
+        return takeActions()
+    }
+
+    mutating func upstreamFailed(_ number: Int, reason: String, at now: ShaperInstant) -> [ProxyAction] {
+        guard connections[number] != nil else { return takeActions() }
+        statistics.refusedConnections += 1
+        emit(.refused, now, connection: number, detail: reason)
+        remove(number, at: now, reset: false, reason: "upstream unreachable")
+        step(now)
+        return takeActions()
+    }
+
+    /// Bytes read from a side's socket.
+    mutating func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
+        guard let index = connections.index(forKey: number), connections.values[index].phase == .open else {
+            return takeActions()
+        }
+        let direction = side.outgoing
+        let count = buffer.readableBytes
+        guard count > 0 else { return takeActions() }
+        statistics.bufferedBytes += count
+        connections.values[index][direction].bytesRead += count
+        if connections.values[index][direction].toxics.isEmpty {
+            connections.values[index][direction].link.append(buffer)
+            connections.values[index][direction].unsubmitted += count
+            submit(number, direction, at: now)
+        } else {
+            connections.values[index][direction].held.append(buffer)
+            connections.values[index][direction].toxics.ingest(.pass(count), at: now, random: &random)
+        }
+        dirty.append(number)
+        step(now)
+        return takeActions()
+    }
+
+    /// The side's peer ended its stream (TCP FIN).
+    mutating func inputClosed(_ number: Int, side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
+        guard let index = connections.index(forKey: number) else { return takeActions() }
+        let direction = side.outgoing
+        guard !connections.values[index][direction].sourceEnded else { return takeActions() }
+        connections.values[index][direction].sourceEnded = true
+        if connections.values[index][direction].toxics.isEmpty {
+            connections.values[index][direction].endReleased = true
+        } else {
+            connections.values[index][direction].toxics.ingest(.end, at: now, random: &random)
+        }
+        dirty.append(number)
+        step(now)
+        return takeActions()
+    }
+
+    /// The side's socket crossed a write-buffer watermark.
+    mutating func writabilityChanged(_ number: Int, side: ProxySide, writable: Bool, at now: ShaperInstant) -> [ProxyAction] {
+        guard let index = connections.index(forKey: number) else { return takeActions() }
+        let direction: Direction = side == .upstream ? .upstream : .downstream
+        connections.values[index][direction].destinationBlocked = !writable
+        dirty.append(number)
+        step(now)
+        return takeActions()
+    }
+
+    /// A socket closed. After an error (a reset, a failed write) the connection ends at once.
+    /// A clean close (the peer's FIN after we had shut that socket's output) only ends what
+    /// flows toward it: bytes it sent before are still delivered, then its end is forwarded.
+    mutating func socketClosed(_ number: Int, side: ProxySide, error: String?, at now: ShaperInstant) -> [ProxyAction] {
+        guard let index = connections.index(forKey: number) else { return takeActions() }
+        let who = side == .client ? "client" : "upstream"
+        if let error {
+            remove(number, at: now, reset: false, reason: "\(who): \(error)")
+            step(now)
+            return takeActions()
+        }
+        let toward: Direction = side == .upstream ? .upstream : .downstream
+        let discarded = connections.values[index][toward].bufferedBytes
+        connections.values[index][toward].held.removeAll()
+        connections.values[index][toward].link.removeAll()
+        connections.values[index][toward].unsubmitted = 0
+        connections.values[index][toward].outputShut = true
+        statistics.bufferedBytes -= discarded
+        let from = side.outgoing
+        if !connections.values[index][from].sourceEnded {
+            connections.values[index][from].sourceEnded = true
+            if connections.values[index][from].toxics.isEmpty {
+                connections.values[index][from].endReleased = true
+            } else {
+                connections.values[index][from].toxics.ingest(.end, at: now, random: &random)
+            }
+        }
+        dirty.append(number)
+        step(now)
+        return takeActions()
+    }
+
+    /// Everything due by `now`: connects, toxic releases, link deliveries, resets.
+    mutating func advance(to now: ShaperInstant) -> [ProxyAction] {
+        step(now)
+        return takeActions()
+    }
+
+    /// Closes every connection (proxy stopping or disabled).
+    mutating func closeAll(reason: String, at now: ShaperInstant) -> [ProxyAction] {
+        for number in order {
+            remove(number, at: now, reset: false, reason: reason)
+        }
+        return takeActions()
+    }
+
+    /// Switches the device to a new link, like a handover: open connections continue on it,
+    /// and bytes queued in the old link are queued again in the new one (none are lost).
+    mutating func replaceShaper(_ newShaper: any TrafficShaper, description: String, at now: ShaperInstant) -> [ProxyAction] {
+        shaper = newShaper
+        shaperOrigin = now
+        numberByShaperID.removeAll()
+        for number in order {
+            guard let index = connections.index(forKey: number) else { continue }
+            let (id, _) = shaper.open(at: .zero)
+            connections.values[index].shaperID = id
+            numberByShaperID[id] = number
+            for direction in Direction.allCases {
+                connections.values[index][direction].unsubmitted = connections.values[index][direction].link.count
+                connections.values[index][direction].shaperFull = false
+            }
+            for direction in Direction.allCases { submit(number, direction, at: now) }
+            dirty.append(number)
+        }
+        emit(.link, now, detail: description)
+        step(now)
+        return takeActions()
+    }
+
+    // MARK: The step
+
+    mutating func step(_ now: ShaperInstant) {
+        if waitingToConnect > 0 {
+            for number in order {
+                guard let index = connections.index(forKey: number),
+                    case .waiting(let until) = connections.values[index].phase, until <= now
+                else { continue }
+                connections.values[index].phase = .connecting
+                waitingToConnect -= 1
+                actions.append(.connect(number))
+            }
+        }
+        // Every connection carries every toxic, so chains are empty exactly when `toxics` is.
+        if !toxics.isEmpty {
+            for number in order {
+                for direction in Direction.allCases { drainToxics(number, direction, at: now) }
+            }
+        }
+        // A delivery or a resume can make more due at the same instant; a few rounds settle it.
+        var rounds = 0
+        repeat {
+            rounds += 1
+            for action in shaper.advance(to: local(now)) {
+                perform(action, at: now)
+            }
+        } while rounds < 8 && (shaper.nextWakeup.map { global($0) <= now } ?? false)
+        finishDirty(at: now)
+    }
+
+    private mutating func perform(_ action: ShaperAction, at now: ShaperInstant) {
+        switch action {
+        case .deliver(let id, let direction, let bytes):
+            guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
+            let count = min(bytes, connections.values[index][direction].inShaper)
+            guard count > 0 else { return }
+            var pieces: [ByteBuffer] = []
+            connections.values[index][direction].link.take(count) { pieces.append($0) }
+            connections.values[index][direction].bytesDelivered += count
+            statistics.bufferedBytes -= count
+            if direction == .upstream { statistics.upstreamBytes += count } else { statistics.downstreamBytes += count }
+            for piece in pieces {
+                actions.append(.write(number, direction.destination, piece))
+            }
+            emit(.deliver, now, connection: number, direction: direction, bytes: count)
+            dirty.append(number)
+
+        case .resumeReading(let id, let direction):
+            guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
+            connections.values[index][direction].shaperFull = false
+            submit(number, direction, at: now)
+            dirty.append(number)
+
+        case .reset(let id):
+            guard let number = numberByShaperID[id] else { return }
+            statistics.resetConnections += 1
+            emit(.reset, now, connection: number, detail: "the link dropped")
+            remove(number, at: now, reset: true, reason: "reset by the link")
+        }
+    }
+
+    /// Hands the direction's released, unsubmitted bytes to the shaper unless its queue is full.
+    private mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
+        guard let index = connections.index(forKey: number) else { return }
+        let flow = connections.values[index][direction]
+        guard flow.unsubmitted > 0, !flow.shaperFull else { return }
+        let accepted = shaper.submit(flow.unsubmitted, on: connections.values[index].shaperID, direction, at: local(now))
+        connections.values[index][direction].unsubmitted = 0
+        if !accepted { connections.values[index][direction].shaperFull = true }
+    }
+
+    /// Moves what the direction's toxics release by `now` into the link.
+    mutating func drainToxics(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
+        guard let index = connections.index(forKey: number) else { return }
+        let outputs = connections.values[index][direction].toxics.advance(to: now, random: &random)
+        guard !outputs.isEmpty else { return }
+        var released = 0
+        for output in outputs {
+            guard let index = connections.index(forKey: number) else { return }
+            switch output {
+            case .item(.pass(let count)):
+                var pieces: [ByteBuffer] = []
+                connections.values[index][direction].held.take(count) { pieces.append($0) }
+                for piece in pieces { connections.values[index][direction].link.append(piece) }
+                connections.values[index][direction].unsubmitted += count
+                released += count
+            case .item(.drop(let count)):
+                let before = connections.values[index][direction].held.count
+                connections.values[index][direction].held.discard(count)
+                statistics.bufferedBytes -= before - connections.values[index][direction].held.count
+            case .item(.end):
+                connections.values[index][direction].endReleased = true
+            case .item(.close):
+                connections.values[index][direction].closeReleased = true
+            case .reset:
+                statistics.resetConnections += 1
+                emit(.reset, now, connection: number, direction: direction, detail: "reset_peer toxic")
+                remove(number, at: now, reset: true, reason: "reset by a toxic")
+                return
+            }
+        }
+        if released > 0 { submit(number, direction, at: now) }
+        dirty.append(number)
+    }
+
+    /// Forwards ends and closes whose bytes are all delivered, and updates reading.
+    private mutating func finishDirty(at now: ShaperInstant) {
+        guard !dirty.isEmpty else { return }
+        var seen = Set<Int>()
+        let touched = dirty
+        dirty.removeAll(keepingCapacity: true)
+        for number in touched where seen.insert(number).inserted {
+            guard let index = connections.index(forKey: number) else { continue }
+            var closeNow = false
+            for direction in Direction.allCases {
+                let flow = connections.values[index][direction]
+                guard flow.link.isEmpty else { continue }
+                if flow.closeReleased {
+                    closeNow = true
+                } else if flow.endReleased && !flow.outputShut {
+                    connections.values[index][direction].outputShut = true
+                    actions.append(.shutdownOutput(number, direction.destination))
+                    emit(.end, now, connection: number, direction: direction)
+                }
+            }
+            if closeNow {
+                remove(number, at: now, reset: false, reason: "closed by a toxic")
+                continue
+            }
+            if connections.values[index].upstream.outputShut && connections.values[index].downstream.outputShut {
+                remove(number, at: now, reset: nil, reason: nil)
+                continue
+            }
+            reconcileReading(number, at: now)
+        }
+    }
+
+    private mutating func reconcileReading(_ number: Int, at now: ShaperInstant) {
+        guard let index = connections.index(forKey: number) else { return }
+        let isOpen = connections.values[index].phase == .open
+        for direction in Direction.allCases {
+            let flow = connections.values[index][direction]
+            var reason: String?
+            if flow.destinationBlocked {
+                reason = "\(direction.destination == .client ? "client" : "upstream") not reading"
+            } else if flow.shaperFull {
+                reason = "link queue full"
+            } else if flow.held.count + flow.unsubmitted >= toxicBufferLimit {
+                reason = "toxic buffer full"
+            } else if flow.link.count >= linkBufferLimit {
+                reason = "link buffer full"
+            }
+            let wanted = isOpen && !flow.sourceEnded && !flow.outputShut && !flow.closeReleased && reason == nil
+            if wanted != flow.reading {
+                connections.values[index][direction].reading = wanted
+                actions.append(.setReading(number, direction.source, wanted))
+                if wanted {
+                    connections.values[index][direction].pauseReason = nil
+                    emit(.resume, now, connection: number, direction: direction)
+                }
+            }
+            // A pause is reported when it starts and whenever its reason changes.
+            if !wanted, isOpen, let reason, reason != flow.pauseReason, !flow.sourceEnded {
+                connections.values[index][direction].pauseReason = reason
+                emit(.pause, now, connection: number, direction: direction, detail: reason)
+            }
+        }
+    }
+
+    /// Ends a connection. `reset` nil means it finished on its own (both ends forwarded).
+    private mutating func remove(_ number: Int, at now: ShaperInstant, reset: Bool?, reason: String?) {
+        guard let connection = connections.removeValue(forKey: number) else { return }
+        if let position = order.firstIndex(of: number) { order.remove(at: position) }
+        numberByShaperID[connection.shaperID] = nil
+        if case .waiting = connection.phase { waitingToConnect -= 1 }
+        shaper.close(connection.shaperID, at: local(now))
+        statistics.bufferedBytes -= connection.bufferedBytes
+        statistics.openConnections -= 1
+        if let reset {
+            actions.append(.close(number, reset: reset))
+        } else {
+            actions.append(.forget(number))
+        }
+        actions.append(
+            .event(
+                ProxyEvent(
+                    time: now - .zero,
+                    kind: .close,
+                    connection: number,
+                    upstreamBytes: connection.upstream.bytesDelivered,
+                    downstreamBytes: connection.downstream.bytesDelivered,
+                    duration: now - connection.openedAt,
+                    detail: reason
+                )
+            )
+        )
+    }
+
+    // MARK: Helpers
+
+    mutating func makeStage(_ toxic: Toxic, at now: ShaperInstant) -> ToxicStage {
+        // Validated when added, so the effect always parses.
+        let effect = (try? ToxicEffect(toxic)) ?? .latency(latency: .zero, jitter: .zero)
+        return ToxicStage(name: toxic.name, effect: effect, active: roll(toxic.toxicity), at: now)
+    }
+
+    mutating func roll(_ toxicity: Double) -> Bool {
+        if toxicity >= 1 { return true }
+        if toxicity <= 0 { return false }
+        return Double(random.next() >> 11) * 0x1p-53 < toxicity
+    }
+
+    private mutating func emit(
+        _ kind: ProxyEvent.Kind, _ now: ShaperInstant, connection: Int? = nil, direction: Direction? = nil,
+        bytes: Int? = nil, detail: String? = nil
+    ) {
+        actions.append(
+            .event(ProxyEvent(time: now - .zero, kind: kind, connection: connection, direction: direction, bytes: bytes, detail: detail))
+        )
+    }
+
+    private func local(_ instant: ShaperInstant) -> ShaperInstant {
+        ShaperInstant(nanoseconds: instant.nanoseconds - shaperOrigin.nanoseconds)
+    }
+
+    /// Saturates: a shaper says "never" with the largest instant (an outage without end).
+    private func global(_ instant: ShaperInstant) -> ShaperInstant {
+        let (sum, overflow) = instant.nanoseconds.addingReportingOverflow(shaperOrigin.nanoseconds)
+        return ShaperInstant(nanoseconds: overflow ? .max : sum)
+    }
+
+    mutating func takeActions() -> [ProxyAction] {
+        defer { actions.removeAll(keepingCapacity: true) }
+        return actions
+    }
+}

@@ -1,0 +1,22 @@
+/// Counters of one proxy, read with ``ShapingProxy/statistics``.
+public struct ProxyStatistics: Hashable, Sendable {
+    /// Connections accepted since the proxy started.
+    public var acceptedConnections = 0
+    /// Connections open now.
+    public var openConnections = 0
+    /// Connections whose upstream could not be reached.
+    public var refusedConnections = 0
+    /// Connections reset by the link or a toxic.
+    public var resetConnections = 0
+    /// Bytes delivered client → server.
+    public var upstreamBytes = 0
+    /// Bytes delivered server → client.
+    public var downstreamBytes = 0
+    /// Bytes the proxy holds now: read and not yet delivered, plus delivered bytes still in
+    /// its sockets' write buffers (not yet taken by the kernel).
+    public var bufferedBytes = 0
+    /// The most ``bufferedBytes`` has been since the proxy started.
+    public var peakBufferedBytes = 0
+
+    public init() {}
+}

@@ -1,0 +1,152 @@
+import LowbandShaper
+public import NIOCore
+public import NIOPosix
+
+/// A TCP proxy that shapes its traffic through a simulated device's link.
+///
+/// Every connection accepted on `listen` gets its own upstream connection, and all of them share
+/// the proxy's one ``TrafficShaper`` — a phone has one radio. The proxy keeps the bytes; the
+/// shaper decides how many move and when. Toxiproxy-style toxics act on each connection in
+/// front of the link. Reads stop while the link's queue is full or a destination does not read,
+/// so memory stays bounded (``Limits``) whatever the peers do.
+///
+/// Run it as a service with ``run()`` (cancel the task to stop it), or drive it with
+/// ``start()`` and ``stop()``. All of a proxy's sockets live on one event loop of `group`.
+public final class ShapingProxy: Sendable {
+    public let name: String
+    private let loop: any EventLoop
+    private let engine: NIOLoopBoundBox<ProxyEngine>
+    private let broadcast: ProxyEventBroadcast
+
+    public init(configuration: Configuration = Configuration(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        let loop = group.next()
+        let broadcast = ProxyEventBroadcast()
+        self.name = configuration.name
+        self.loop = loop
+        self.broadcast = broadcast
+        self.engine = .makeBoxSendingValue(ProxyEngine(configuration: configuration, loop: loop, broadcast: broadcast), eventLoop: loop)
+    }
+
+    // MARK: Lifecycle
+
+    /// Binds the listening socket and returns its address (with the real port when `listen`
+    /// asked for port 0). Calling it on a started proxy returns the address again.
+    ///
+    /// - Throws: `ProxyError` with code `listenFailed` when the address cannot be bound.
+    @discardableResult
+    public func start() async throws -> SocketAddress {
+        let engine = self.engine
+        return try await loop.flatSubmit { engine.value.start() }.get()
+    }
+
+    /// Stops listening and closes every connection.
+    public func stop() async {
+        let engine = self.engine
+        try? await loop.flatSubmit { engine.value.stop(reason: "proxy stopped") }.get()
+    }
+
+    /// Starts the proxy and serves until the task is cancelled or ``stop()`` is called, then
+    /// closes everything.
+    public func run() async throws {
+        try await start()
+        let engine = self.engine
+        let loop = self.loop
+        await withTaskCancellationHandler {
+            try? await loop.flatSubmit { engine.value.listenerClosed() }.get()
+        } onCancel: {
+            loop.execute { _ = engine.value.stop(reason: "proxy stopped") }
+        }
+        await stop()
+    }
+
+    /// The bound address while listening.
+    public var listeningAddress: SocketAddress? {
+        get async { try? await onLoop { engine in engine.listeningAddress } }
+    }
+
+    /// The configuration in force (its endpoints and link may have changed since creation).
+    public var configuration: Configuration {
+        get async throws(ProxyError) { try await onLoop { engine in engine.configuration } }
+    }
+
+    // MARK: Observation
+
+    /// Counters, including the bytes held now and at most so far.
+    public var statistics: ProxyStatistics {
+        get async { (try? await onLoop { engine in engine.statistics }) ?? ProxyStatistics() }
+    }
+
+    /// The proxy's events from now on. A subscriber that falls behind loses its oldest events
+    /// (4096 are kept); the stream ends when the proxy is removed from its registry.
+    public func events() -> AsyncStream<ProxyEvent> {
+        broadcast.subscribe()
+    }
+
+    // MARK: Link and toxics
+
+    public var link: ProxyLink {
+        get async throws(ProxyError) { try await onLoop { engine in engine.link } }
+    }
+
+    /// Switches the device to `link` as a handover would: open connections continue on the new
+    /// link and bytes queued in the old one are queued again (none are lost).
+    public func setLink(_ link: ProxyLink) async throws(ProxyError) {
+        try await onLoop { engine in engine.setLink(link) }
+    }
+
+    public var toxics: [Toxic] {
+        get async throws(ProxyError) { try await onLoop { engine in engine.toxics } }
+    }
+
+    /// Adds a toxic to every open and future connection.
+    ///
+    /// - Throws: `ProxyError`: `toxicExists` (409), `invalidToxicType` or `invalidAttribute` (400).
+    @discardableResult
+    public func addToxic(_ toxic: Toxic) async throws(ProxyError) -> Toxic {
+        try await onLoop { engine throws(ProxyError) in try engine.addToxic(toxic) }
+    }
+
+    /// Changes a toxic's attributes (those given) and toxicity (when given).
+    @discardableResult
+    public func updateToxic(named name: String, attributes: [String: Int64] = [:], toxicity: Double? = nil) async throws(ProxyError) -> Toxic {
+        try await onLoop { engine throws(ProxyError) in
+            try engine.updateToxic(named: name, attributes: attributes, toxicity: toxicity)
+        }
+    }
+
+    /// Removes a toxic; what it held goes on at once.
+    public func removeToxic(named name: String) async throws(ProxyError) {
+        try await onLoop { engine throws(ProxyError) in try engine.removeToxic(named: name) }
+    }
+
+    public func removeAllToxics() async throws(ProxyError) {
+        try await onLoop { engine in engine.removeAllToxics() }
+    }
+
+    // MARK: Registry support
+
+    /// Stops, changes the endpoints and starts again (toxiproxy drops connections likewise).
+    func restart(listen: ProxyEndpoint, upstream: ProxyEndpoint, listening: Bool) async throws -> SocketAddress? {
+        await stop()
+        try await onLoop { engine in engine.setEndpoints(listen: listen, upstream: upstream) }
+        return listening ? try await start() : nil
+    }
+
+    /// Ends every event subscription (the proxy was deleted).
+    func finishEvents() {
+        broadcast.finish()
+    }
+
+    private func onLoop<Result: Sendable>(
+        _ body: @escaping @Sendable (ProxyEngine) throws(ProxyError) -> Result
+    ) async throws(ProxyError) -> Result {
+        let engine = self.engine
+        do {
+            return try await loop.submit { try body(engine.value) }.get()
+        } catch let error as ProxyError {
+            throw error
+        } catch {
+            throw ProxyError(.notRunning, "proxy '\(name)': its event loop is gone (\(error))")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+extension ShapingProxy {
+    /// What a proxy listens on, where it connects, and the link it shapes traffic with.
+    public struct Configuration: Sendable {
+        /// The proxy's name in the control API and in status lines of API-created proxies.
+        public var name: String
+        public var listen: ProxyEndpoint
+        public var upstream: ProxyEndpoint
+        public var link: ProxyLink
+        /// Seeds the toxics' random choices (toxicity rolls, latency jitter, slicer cuts).
+        public var toxicSeed: UInt64
+        public var limits: Limits
+        /// Receives one line per connection open, refusal and close (see ``ProxyEvent/statusLine``).
+        public var statusHandler: (@Sendable (String) -> Void)?
+
+        public init(
+            name: String = "lowband",
+            listen: ProxyEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 0),
+            upstream: ProxyEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8080),
+            link: ProxyLink = .perfect(),
+            toxicSeed: UInt64 = 0,
+            limits: Limits = Limits(),
+            statusHandler: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.name = name
+            self.listen = listen
+            self.upstream = upstream
+            self.link = link
+            self.toxicSeed = toxicSeed
+            self.limits = limits
+            self.statusHandler = statusHandler
+        }
+    }
+
+    /// Sizes that bound the memory a proxy uses whatever its peers do.
+    ///
+    /// A direction's source is read only while its link holds less than `linkBuffer`, its toxics
+    /// less than `toxicBuffer`, the shaper's queue has room and the destination socket is
+    /// writable (under `writeBufferHigh`); so per connection and direction the proxy never holds
+    /// more than ``perDirectionBound`` bytes.
+    public struct Limits: Sendable, Hashable {
+        /// The bytes asked of the kernel per read.
+        public var readSize: Int
+        /// Reads per readiness notification before the proxy looks at the link again.
+        public var readsPerWakeup: Int
+        /// A destination socket is "not writable" above this many unsent bytes: its source stops.
+        public var writeBufferHigh: Int
+        /// ... and writable again below this many.
+        public var writeBufferLow: Int
+        /// Reading stops while the toxics of a direction hold this many bytes.
+        public var toxicBuffer: Int
+        /// Reading stops while this many bytes are in the link (queued or in flight): it caps
+        /// the bandwidth-delay product of links with a fast rate and a long delay. Keep it
+        /// above the profile's queue, or the proxy pushes back before the emulated queue fills.
+        public var linkBuffer: Int
+        /// How long an upstream connect may take before the client is closed.
+        public var connectTimeout: Duration
+
+        public init(
+            readSize: Int = 16 * 1024,
+            readsPerWakeup: Int = 4,
+            writeBufferHigh: Int = 64 * 1024,
+            writeBufferLow: Int = 32 * 1024,
+            toxicBuffer: Int = 256 * 1024,
+            linkBuffer: Int = 1024 * 1024,
+            connectTimeout: Duration = .seconds(10)
+        ) {
+            self.readSize = readSize
+            self.readsPerWakeup = readsPerWakeup
+            self.writeBufferHigh = writeBufferHigh
+            self.writeBufferLow = writeBufferLow
+            self.toxicBuffer = toxicBuffer
+            self.linkBuffer = linkBuffer
+            self.connectTimeout = connectTimeout
+        }
+
+        /// The most bytes one connection holds in one direction (``ProxyStatistics/bufferedBytes``).
+        public var perDirectionBound: Int {
+            linkBuffer + toxicBuffer + writeBufferHigh + readSize * readsPerWakeup
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import LowbandCLI
+import LowbandTestSupport
+import Testing
+
+/// `lowband proxy`: option parsing, and the built binary run as a service — it proxies, serves
+/// the control API, prints a status line per connection, traces, and exits 0 on SIGTERM.
+@Suite struct ProxyCommandTests {
+    private let lowband = BuiltProducts.path(of: "lowband")
+
+    private func parse(_ arguments: [String]) throws -> ProxyCommand {
+        try #require(try Lowband.parseAsRoot(["proxy"] + arguments) as? ProxyCommand)
+    }
+
+    // MARK: Parsing
+
+    @Test func optionsParseAsDocumented() throws {
+        let command = try parse(["--listen", "127.0.0.1:9000", "--upstream", "127.0.0.1:8080", "--profile", "edge", "--seed", "7", "--trace", "t.jsonl", "--api", "127.0.0.1:8474"])
+        #expect(command.listen == "127.0.0.1:9000")
+        #expect(command.upstream == "127.0.0.1:8080")
+        #expect(command.profile == "edge")
+        #expect(command.seed == 7)
+        #expect(command.trace == "t.jsonl")
+        #expect(try command.apiEndpoint?.description == "127.0.0.1:8474")
+    }
+
+    @Test func withoutAnUpstreamOnlyTheAPIRuns() throws {
+        let apiOnly = try parse([])
+        #expect(apiOnly.upstream == nil)
+        #expect(try apiOnly.apiEndpoint?.description == "127.0.0.1:8474")
+        #expect(try parse(["--upstream", "127.0.0.1:8080"]).apiEndpoint == nil, "no API unless asked for")
+    }
+
+    @Test func impossibleArgumentsAreRejected() {
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--upstream", "nowhere"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--listen", "127.0.0.1:70000"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--api", "::1:80"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--trace", "t.jsonl"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--seed", "-1"]) }
+    }
+
+    // MARK: The built binary
+
+    @Test func anUnknownProfileIsOneErrorLine() throws {
+        let result = try ExternalProcess.run(lowband, ["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--profile", "no-such-network"])
+        #expect(result.status == 1)
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("lowband proxy: error: ") == true)
+        #expect(result.stderrText.contains("no-such-network"))
+    }
+
+    static let serviceScript = #"""
+        import json, signal, socket, subprocess, sys, threading, urllib.request
+        lowband, trace, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        echo_port = server.getsockname()[1]
+        def echo(connection):
+            with connection:
+                while data := connection.recv(65536):
+                    connection.sendall(data)
+        def accept():
+            while True:
+                connection, _ = server.accept()
+                threading.Thread(target=echo, args=(connection,), daemon=True).start()
+        threading.Thread(target=accept, daemon=True).start()
+
+        if mode == "proxy":
+            arguments = ["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:%d" % echo_port,
+                         "--api", "127.0.0.1:0", "--profile", "perfect", "--seed", "3", "--trace", trace]
+        else:
+            arguments = ["proxy", "--api", "127.0.0.1:0"]
+        process = subprocess.Popen([lowband] + arguments, stderr=subprocess.PIPE, text=True)
+        lines, listen, api = [], None, None
+        def next_line():
+            line = process.stderr.readline()
+            if not line:
+                raise SystemExit("lowband exited early: %r" % lines)
+            lines.append(line.rstrip("\n"))
+            return lines[-1]
+        while api is None or (mode == "proxy" and listen is None):
+            line = next_line()
+            if line.startswith("proxy lowband listening on "):
+                listen = line.split()[4]
+            if line.startswith("control API listening on "):
+                api = line.split()[4]
+
+        echoed = None
+        if mode == "proxy":
+            host, port = listen.rsplit(":", 1)
+            with socket.create_connection((host, int(port)), timeout=10) as connection:
+                connection.sendall(b"hello")
+                echoed = connection.recv(5).decode()
+            while not next_line().startswith("#1 close"):
+                pass
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        version = json.loads(opener.open("http://%s/version" % api, timeout=10).read())["version"]
+        process.send_signal(signal.SIGTERM)
+        try:
+            status = process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            status = "did not stop on SIGTERM"
+        lines += process.stderr.read().splitlines()
+        print(json.dumps({"status": status, "lines": lines, "echoed": echoed, "version": version, "echo_port": echo_port}))
+        """#
+
+    struct ServiceReport: Decodable {
+        var status: Int
+        var lines: [String]
+        var echoed: String?
+        var version: String
+        var echoPort: Int
+
+        enum CodingKeys: String, CodingKey {
+            case status, lines, echoed, version
+            case echoPort = "echo_port"
+        }
+    }
+
+    private func runService(mode: String, trace: String) throws -> ServiceReport {
+        let result = try ExternalProcess.run("python3", ["-c", Self.serviceScript, lowband, trace, mode])
+        try #require(result.status == 0, "the driver script failed: \(result.stderrText)")
+        return try JSONDecoder().decode(ServiceReport.self, from: Data(result.stdoutText.utf8))
+    }
+
+    @Test func theProxyServesLogsTracesAndStopsOnSIGTERM() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-proxy-trace-\(getpid()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let report = try runService(mode: "proxy", trace: trace)
+        #expect(report.status == 0, "\(report.lines)")
+        #expect(report.echoed == "hello")
+        #expect(!report.version.isEmpty)
+        #expect(report.lines.contains { $0.hasPrefix("#1 open 127.0.0.1:") && $0.hasSuffix("→ 127.0.0.1:\(report.echoPort)") }, "\(report.lines)")
+        #expect(report.lines.contains { $0.hasPrefix("#1 close after ") && $0.contains("up 5 B, down 5 B") }, "\(report.lines)")
+        #expect(report.lines.contains("stopping on signal 15"))
+        let traced = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(traced.first?.contains(#""event":"open""#) == true)
+        #expect(traced.contains { $0.contains(#""event":"deliver""#) })
+    }
+
+    @Test func withoutAnUpstreamItIsJustTheControlAPI() throws {
+        let report = try runService(mode: "api", trace: "")
+        #expect(report.status == 0, "\(report.lines)")
+        #expect(!report.version.isEmpty)
+        #expect(!report.lines.contains { $0.hasPrefix("proxy ") })
+    }
+}

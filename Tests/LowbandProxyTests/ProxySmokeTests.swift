@@ -1,0 +1,53 @@
+import LowbandProxy
+import LowbandShaper
+import NIOCore
+import Testing
+
+// Every test awaits real events; the limit only stops one that would wait for ever.
+@Suite(.timeLimit(.minutes(1))) struct ProxySmokeTests {
+    @Test func echoThroughThePerfectProfile() async throws {
+        let echo = try await TestPeers.echoServer()
+        try await echo.serving {
+            try await ProxyHarness.withProxy(upstreamPort: echo.port, link: .network(try ProxyHarness.profile("perfect"))) { proxy, port in
+                let client = try await TestPeers.connect(port: port)
+                try await client.executeThenClose { inbound, outbound in
+                    var iterator = inbound.makeAsyncIterator()
+                    let message = TestPeers.pattern(100_000)
+                    try await outbound.write(message)
+                    #expect(try await TestPeers.read(100_000, from: &iterator) == message)
+                    // Half close: the end travels to the echo server and back.
+                    try await outbound.write(TestPeers.pattern(10))
+                    outbound.finish()
+                    #expect(try await TestPeers.readToEnd(from: &iterator).readableBytes == 10)
+                }
+                let statistics = await proxy.statistics
+                #expect(statistics.upstreamBytes == 100_010)
+                #expect(statistics.downstreamBytes == 100_010)
+            }
+        }
+    }
+
+    @Test func runServesUntilCancelledThenStopsListening() async throws {
+        let echo = try await TestPeers.echoServer()
+        let proxy = ShapingProxy(configuration: .init(upstream: ProxyEndpoint(host: "127.0.0.1", port: echo.port)))
+        try await echo.serving {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let address = try await proxy.start()
+                group.addTask { try await proxy.run() }
+                let port = try #require(address.port)
+                let client = try await TestPeers.connect(port: port)
+                try await client.executeThenClose { inbound, outbound in
+                    var iterator = inbound.makeAsyncIterator()
+                    try await outbound.write(ByteBuffer(string: "still here"))
+                    #expect(try await TestPeers.read(10, from: &iterator) == ByteBuffer(string: "still here"))
+                    group.cancelAll()
+                    try await group.waitForAll()
+                    // Stopping closed the open connection too.
+                    #expect(try await TestPeers.readToEnd(from: &iterator).readableBytes == 0)
+                }
+                await #expect(throws: (any Error).self) { try await TestPeers.connect(port: port) }
+                #expect(await proxy.listeningAddress == nil)
+            }
+        }
+    }
+}
