@@ -1,0 +1,261 @@
+public import ArgumentParser
+import LowbandClient
+import LowbandDeterminism
+import LowbandTransport
+import NIOCore
+import NIOPosix
+
+/// `lowband client`: the offline-first client engine against a server, from the command line.
+///
+/// Prints one line per durable step, as it happens, so a supervisor (a test that kills the
+/// process half-way, a human watching a bad network) can tell exactly what has been committed:
+///
+/// ```
+/// seed=11
+/// stored task=1 client=4611686018427387904 chat=3 text=msg-0
+/// synced full=true chats=8 contacts=10
+/// sent task=1 client=4611686018427387904 message=1001
+/// done sent=1 pending=0 failed=0
+/// ```
+public struct ClientCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Run the client engine against a messenger server: send messages through the persistent outbox.",
+        discussion: """
+            The cache (SQLite) lives in --database; its outbox survives a crash, and the next run \
+            resumes it: every stored message reaches the server exactly once. Lines on stdout: \
+            stored, sending, sent, retry, failed, synced, disconnected, done.
+            """,
+        subcommands: [Send.self, Flush.self]
+    )
+
+    @Option(help: "The server, host:port (loopback only in tests).")
+    var server: String
+
+    @Option(help: "The login token.")
+    var token: String
+
+    @Option(help: "The SQLite cache file (created when missing).")
+    var database: String
+
+    @Option(help: "Seed of the engine's random choices (client ids, jitter); drawn at random and printed when absent.")
+    var seed: UInt64?
+
+    @Option(help: "Give up (exit 1) when the outbox is not empty after this many seconds.")
+    var timeout: Int = 60
+
+    @Flag(help: "Print the engine's log on stderr.")
+    var verbose = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard endpoint != nil else { throw ValidationError("--server must be host:port, not \(server)") }
+        guard (1 ... 86_400).contains(timeout) else { throw ValidationError("--timeout must be 1...86400 seconds, not \(timeout)") }
+    }
+
+    var endpoint: (host: String, port: Int)? {
+        guard let colon = server.lastIndex(of: ":"), let port = Int(server[server.index(after: colon)...]), (1 ... 65_535).contains(port) else { return nil }
+        let host = String(server[..<colon])
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    /// `lowband client … send`: stores `--count` messages in the outbox, then runs until sent.
+    public struct Send: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "send",
+            abstract: "Store messages in the outbox, then deliver them and everything stored before."
+        )
+
+        @ParentCommand var client: ClientCommand
+
+        @Option(help: "The chat to write to.")
+        var chat: Int64
+
+        @Option(help: "How many messages.")
+        var count: Int = 1
+
+        @Option(help: "Message texts are <prefix>-<n>.")
+        var prefix: String = "msg"
+
+        public init() {}
+
+        public func validate() throws {
+            guard (0 ... 100_000).contains(count) else { throw ValidationError("--count must be 0...100000, not \(count)") }
+        }
+
+        public func run() async throws {
+            let messages = (0 ..< count).map { (chat: chat, text: "\(prefix)-\($0)") }
+            try await client.runEngine(sending: messages, command: "lowband client send")
+        }
+    }
+
+    /// `lowband client … flush`: delivers what an earlier run left in the outbox.
+    public struct Flush: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "flush",
+            abstract: "Resume the stored outbox and run until it is empty."
+        )
+
+        @ParentCommand var client: ClientCommand
+
+        public init() {}
+
+        public func run() async throws {
+            try await client.runEngine(sending: [], command: "lowband client flush")
+        }
+    }
+
+    func runEngine(sending messages: [(chat: Int64, text: String)], command: String) async throws {
+        guard let endpoint else { throw CommandIO.failure("--server must be host:port", command: command) }
+        let seed = self.seed ?? UInt64.random(in: 1 ... .max)
+        try CommandIO.write("seed=\(seed)\n")
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let box = NIOLoopBoundBox.makeEmptyBox(valueType: ClientRun.self, eventLoop: loop)
+        let settings = ClientRun.Settings(
+            host: endpoint.host, port: endpoint.port, token: token, database: database, seed: seed,
+            timeout: .seconds(timeout), verbose: verbose, messages: messages)
+        let outcome: ClientRun.Outcome
+        do {
+            outcome = try await withCheckedThrowingContinuation { continuation in
+                loop.execute {
+                    do {
+                        let run = try ClientRun(settings: settings, eventLoop: loop) { continuation.resume(returning: $0) }
+                        box.value = run
+                        try run.start()
+                    } catch {
+                        box.value = nil
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
+        } catch {
+            throw CommandIO.failure(error, command: command)
+        }
+        try await loop.submit {
+            box.value?.stop()
+            box.value = nil
+        }.get()
+        if !outcome.succeeded {
+            throw CommandIO.failure(outcome.summary, command: command)
+        }
+    }
+}
+
+/// One engine run on an event loop: prints the durable steps and reports when the outbox is
+/// empty (or the time is up).
+private final class ClientRun: ClientEngineObserver {
+    struct Settings: Sendable {
+        var host: String
+        var port: Int
+        var token: String
+        var database: String
+        var seed: UInt64
+        var timeout: Duration
+        var verbose: Bool
+        var messages: [(chat: Int64, text: String)]
+    }
+
+    struct Outcome: Sendable {
+        var succeeded: Bool
+        var summary: String
+    }
+
+    private let settings: Settings
+    private let engine: ClientEngine
+    private let finish: (Outcome) -> Void
+    private var finished = false
+    private var sent = 0
+    private var failed = 0
+    private var synced = false
+
+    init(settings: Settings, eventLoop: any EventLoop, finish: @escaping (Outcome) -> Void) throws {
+        let scheduler = EventLoopScheduler(eventLoop: eventLoop)
+        let connector = SocketFrameConnector(scheduler: scheduler, host: settings.host, port: settings.port)
+        let configuration = ClientConfiguration(token: settings.token, databasePath: settings.database, seed: settings.seed)
+        self.settings = settings
+        self.finish = finish
+        engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: ContinuousWorkClock())
+        engine.observer = self
+    }
+
+    func start() throws {
+        if let recovery = engine.database.recovery {
+            CommandIO.reportError(CommandIO.IOError(description: recovery.description), command: "lowband client")
+        }
+        for message in settings.messages {
+            try engine.send(text: message.text, to: message.chat)
+        }
+        engine.scheduler.schedule(after: settings.timeout) { [weak self] in
+            guard let self else { return }
+            self.complete(succeeded: false, "timed out after \(self.settings.timeout) with \(self.pendingCount) tasks pending")
+        }
+        engine.start()
+    }
+
+    func stop() {
+        engine.stop()
+        if settings.verbose {
+            for entry in engine.log.entries { CommandIO.reportError(CommandIO.IOError(description: entry.description), command: "log") }
+        }
+    }
+
+    private var pendingCount: Int {
+        (try? engine.outbox.store.pendingTasks().count) ?? -1
+    }
+
+    func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
+        switch event {
+        case .outbox(let event):
+            print(event)
+        case .synced(let outcome):
+            synced = true
+            line("synced full=\(outcome.wasFullSync) chats=\(outcome.chatsChanged) contacts=\(outcome.contactsChanged)")
+        case .disconnected(let error):
+            line("disconnected \(error)")
+        case .stopped(let error):
+            complete(succeeded: false, "stopped: \(error)")
+        case .messageArrived:
+            break
+        }
+        if synced, pendingCount == 0 {
+            complete(succeeded: true, "")
+        }
+    }
+
+    private func print(_ event: OutboxEvent) {
+        switch event {
+        case .stored(let task) where task.kind == .send:
+            line("stored task=\(task.id) client=\(task.clientID ?? 0) chat=\(task.chatID ?? 0) text=\(task.text ?? "")")
+        case .stored(let task):
+            line("stored task=\(task.id) upload=\(task.uploadID ?? "") bytes=\(task.totalSize ?? 0)")
+        case .sending(let task):
+            line("sending task=\(task.id) attempt=\(task.attempts + 1)")
+        case .uploadProgress(let taskID, let offset, let total):
+            line("uploaded task=\(taskID) offset=\(offset) of=\(total)")
+        case .uploaded(let taskID, let url):
+            line("uploaded task=\(taskID) url=\(url)")
+        case .sent(let taskID, let message):
+            sent += 1
+            line("sent task=\(taskID) client=\(message.clientID ?? 0) message=\(message.id)")
+        case .willRetry(let taskID, let error):
+            line("retry task=\(taskID) error=\(error)")
+        case .failed(let taskID, let error):
+            failed += 1
+            line("failed task=\(taskID) error=\(error)")
+        }
+    }
+
+    private func complete(succeeded: Bool, _ problem: String) {
+        guard !finished else { return }
+        finished = true
+        let summary = "done sent=\(sent) pending=\(pendingCount) failed=\(failed)"
+        line(summary)
+        finish(Outcome(succeeded: succeeded && failed == 0, summary: problem.isEmpty ? summary : problem))
+    }
+
+    private func line(_ text: String) {
+        // Unbuffered: a line is out before the next step, so a kill never hides a step taken.
+        try? CommandIO.write(text + "\n")
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+public import GRDB
+
+/// The client's SQLite cache on a real file, migrated to the current schema.
+///
+/// A file that is not a database, is corrupt, cannot be opened, or was written by a newer
+/// schema is never deleted: it is moved aside (to `<path>.unreadable-<n>`, with its journal)
+/// and the client starts on a fresh cache at `path`. ``recovery`` says what happened, with both
+/// paths, so the caller can report it.
+public final class CacheDatabase {
+    /// Where the engine's stores read and write.
+    public let writer: any DatabaseWriter
+    /// The file in use.
+    public let path: String
+    /// Set when the file at `path` was unusable and was moved aside.
+    public let recovery: CacheRecovery?
+
+    /// Opens (or creates) the cache at `path`, recovering from an unusable file as described.
+    ///
+    /// - Throws: ``ClientError`` `.database` when even a fresh file cannot be created (the
+    ///   directory is missing or read-only), or the file is locked by another process.
+    public init(path: String, configuration: Configuration = Configuration()) throws(ClientError) {
+        self.path = path
+        do {
+            writer = try Self.openMigrated(path: path, configuration: configuration)
+            recovery = nil
+            return
+        } catch let unusable as DatabaseError where Self.isUnusable(unusable) && FileManager.default.fileExists(atPath: path) {
+            recovery = try Self.recover(path: path, reason: "\(unusable)")
+        } catch let tooNew as SchemaTooNew {
+            recovery = try Self.recover(path: path, reason: tooNew.description)
+        } catch {
+            throw ClientError(.database, "cannot open the cache at \(path): \(error)")
+        }
+        do {
+            writer = try Self.openMigrated(path: path, configuration: configuration)
+        } catch {
+            throw ClientError(.database, "cannot create a fresh cache at \(path) after moving the old one aside: \(error)")
+        }
+    }
+
+    /// A cache on an existing writer (an in-memory `DatabaseQueue()` in unit tests), migrated.
+    public init(writer: any DatabaseWriter) throws(ClientError) {
+        self.writer = writer
+        self.path = writer.path
+        self.recovery = nil
+        do {
+            try CacheSchema.migrator.migrate(writer)
+        } catch {
+            throw ClientError(.database, "cannot migrate the cache at \(writer.path): \(error)")
+        }
+    }
+
+    private struct SchemaTooNew: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "the cache at \(path) was written by a newer version of the schema" }
+    }
+
+    private static func openMigrated(path: String, configuration: Configuration) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let migrator = CacheSchema.migrator
+        // Reading the schema touches the file's header: a non-database fails here, not later.
+        let superseded = try queue.read { db in
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+            return try migrator.hasBeenSuperseded(db)
+        }
+        if superseded { throw SchemaTooNew(path: path) }
+        try migrator.migrate(queue)
+        return queue
+    }
+
+    /// Errors that mean the file itself is bad, as opposed to busy or locked by someone else.
+    private static func isUnusable(_ error: DatabaseError) -> Bool {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT, .SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_FORMAT:
+            true
+        default:
+            false
+        }
+    }
+
+    private static func recover(path: String, reason: String) throws(ClientError) -> CacheRecovery {
+        do {
+            return CacheRecovery(path: path, movedTo: try moveAside(path), reason: reason)
+        } catch {
+            throw ClientError(.database, "the cache at \(path) is unusable (\(reason)) and cannot be moved aside (\(error)); move or delete it by hand")
+        }
+    }
+
+    /// Moves `path` and its journal files to the first free `<path>.unreadable-<n>`.
+    private static func moveAside(_ path: String) throws -> String {
+        let files = FileManager.default
+        var number = 1
+        while files.fileExists(atPath: "\(path).unreadable-\(number)") { number += 1 }
+        let destination = "\(path).unreadable-\(number)"
+        try files.moveItem(atPath: path, toPath: destination)
+        for suffix in ["-journal", "-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
+            try files.moveItem(atPath: path + suffix, toPath: destination + suffix)
+        }
+        return destination
+    }
+}
+
+/// What happened when the cache file was unusable at start.
+public struct CacheRecovery: Hashable, Sendable, CustomStringConvertible {
+    /// The file that could not be used, where a fresh cache now lives.
+    public var path: String
+    /// Where the unusable file was moved, untouched.
+    public var movedTo: String
+    /// What SQLite (or the schema check) said about it.
+    public var reason: String
+
+    public var description: String {
+        "the cache at \(path) was unusable (\(reason)); it was moved to \(movedTo) and a fresh cache was started"
+    }
+}

@@ -1,0 +1,164 @@
+public import GRDB
+public import LowbandWire
+
+/// Cached messages and the history chunks that say which ranges of them are complete.
+///
+/// Every change to messages and chunks happens in one transaction, so a crash never leaves a
+/// chunk claiming messages that are not stored. The range logic itself is the pure
+/// ``HistoryChunks``, ``HistoryCoverage`` and ``HistoryReconciliation``.
+public final class MessageStore {
+    private let writer: any DatabaseWriter
+
+    public init(writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    /// What storing a server page did.
+    public struct PageOutcome: Hashable, Sendable {
+        /// The range the page proved complete (nil: none).
+        public var covered: ClosedRange<Int64>?
+        /// Chunks joined into the page's chunk (two or more: the page closed a gap).
+        public var absorbedChunks: Int
+        public var reconciliation: HistoryReconciliation
+    }
+
+    // MARK: - Reading
+
+    public func chunks(chatID: Int64) throws -> HistoryChunks {
+        try writer.read { db in try Self.loadChunks(db, chatID: chatID) }
+    }
+
+    /// The chat's newest message as the cache knows it.
+    public func newestMessageID(chatID: Int64) throws -> Int64? {
+        try writer.read { db in try Self.newestMessageID(db, chatID: chatID) }
+    }
+
+    public func message(chatID: Int64, id: Int64) throws -> Message? {
+        try writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM message WHERE chatID = ? AND id = ?", arguments: [chatID, id]).map(CacheRows.message)
+        }
+    }
+
+    /// Up to `limit` of the newest cached messages of the chat in `range`, oldest first.
+    public func messages(chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
+        try writer.read { db in try Self.messages(db, chatID: chatID, in: range, newest: limit) }
+    }
+
+    /// Every cached message of the chat, oldest first.
+    public func allMessages(chatID: Int64) throws -> [Message] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM message WHERE chatID = ? ORDER BY id", arguments: [chatID]).map(CacheRows.message)
+        }
+    }
+
+    /// Plans the page of `count` messages older than `anchor` (nil: the newest page).
+    public func plan(chatID: Int64, olderThan anchor: Int64?, count: Int) throws -> HistoryPlan {
+        try writer.read { db in
+            let chunks = try Self.loadChunks(db, chatID: chatID)
+            let newest = try Self.newestMessageID(db, chatID: chatID)
+            var failure: (any Error)?
+            let plan = HistoryPlan.older(chatID: chatID, anchor: anchor, count: count, newestKnownID: newest, chunks: chunks) { range in
+                do {
+                    return try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM message WHERE chatID = ? AND id BETWEEN ? AND ?",
+                        arguments: [chatID, range.lowerBound, range.upperBound]) ?? 0
+                } catch {
+                    failure = error
+                    return 0
+                }
+            }
+            if let failure { throw failure }
+            return plan
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Stores a server page: inside the range it proves complete the server wins (missing
+    /// messages are deleted, different ones replaced), and the range joins the chunks.
+    @discardableResult
+    public func apply(page reply: HistoryReply, for request: HistoryRequest) throws -> PageOutcome {
+        try writer.write { db in
+            let chatID = request.chatID
+            let coverage = HistoryCoverage(request: request, reply: reply)
+            let cached = try coverage.range.map { try Self.messages(db, chatID: chatID, in: $0, newest: .max) } ?? []
+            let reconciliation = HistoryReconciliation(cached: cached, page: reply.messages.filter { $0.chatID == chatID }, covered: coverage.range)
+            for id in reconciliation.deletions {
+                try db.execute(sql: "DELETE FROM message WHERE chatID = ? AND id = ?", arguments: [chatID, id])
+            }
+            for message in reconciliation.upserts {
+                try CacheRows.insert(message, into: db)
+            }
+            var chunks = try Self.loadChunks(db, chatID: chatID)
+            let insertion = chunks.insert(coverage)
+            for message in reconciliation.upserts where !(coverage.range?.contains(message.id) ?? false) {
+                chunks.insert(.single(message.id))
+            }
+            try Self.saveChunks(db, chunks)
+            if request.anchor == nil, let newest = reply.messages.map(\.id).max() {
+                try db.execute(
+                    sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)",
+                    arguments: [newest, chatID, newest])
+            }
+            return PageOutcome(covered: coverage.range, absorbedChunks: insertion?.absorbed.count ?? 0, reconciliation: reconciliation)
+        }
+    }
+
+    /// Stores a message that arrived live (a push, or the reply to our own send) in a
+    /// logged-in session. A session has seen every message since the chat's newest at login, so
+    /// a newer message continues the chunk holding that newest one. A message inside a range
+    /// believed complete means the belief was wrong: that chunk is forgotten.
+    public func applyLive(_ message: Message) throws {
+        try writer.write { db in try Self.applyLive(db, message) }
+    }
+
+    // MARK: - Helpers shared inside transactions
+
+    /// ``applyLive(_:)`` inside the caller's transaction.
+    static func applyLive(_ db: Database, _ message: Message) throws {
+        let chatID = message.chatID
+        let previous = try newestMessageID(db, chatID: chatID)
+        let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)", arguments: [chatID, message.id]) ?? false
+        var chunks = try loadChunks(db, chatID: chatID)
+        if let previous, message.id > previous {
+            chunks.insert(.live(previousNewestID: previous, messageID: message.id))
+        } else if !known {
+            chunks.forgetChunk(containing: message.id)
+            chunks.insert(.single(message.id))
+        }
+        try CacheRows.insert(message, into: db)
+        try saveChunks(db, chunks)
+        try db.execute(
+            sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)",
+            arguments: [message.id, chatID, message.id])
+    }
+
+    static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {
+        let rows = try Row.fetchAll(db, sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID", arguments: [chatID])
+        return HistoryChunks(chatID: chatID, chunks: rows.map { HistoryChunk(chatID: chatID, oldestID: $0["oldestID"], newestID: $0["newestID"]) })
+    }
+
+    static func saveChunks(_ db: Database, _ chunks: HistoryChunks) throws {
+        try db.execute(sql: "DELETE FROM historyChunk WHERE chatID = ?", arguments: [chunks.chatID])
+        for chunk in chunks.chunks {
+            try db.execute(
+                sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)",
+                arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+        }
+    }
+
+    static func newestMessageID(_ db: Database, chatID: Int64) throws -> Int64? {
+        if let id = try Int64.fetchOne(db, sql: "SELECT lastMessageID FROM chat WHERE id = ?", arguments: [chatID]) {
+            return id
+        }
+        return try Int64.fetchOne(db, sql: "SELECT max(id) FROM message WHERE chatID = ?", arguments: [chatID])
+    }
+
+    static func messages(_ db: Database, chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: "SELECT * FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?",
+            arguments: [chatID, range.lowerBound, range.upperBound, min(limit, Int(Int32.max))])
+        return try rows.reversed().map(CacheRows.message)
+    }
+}

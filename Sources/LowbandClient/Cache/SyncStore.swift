@@ -1,0 +1,98 @@
+public import GRDB
+public import LowbandWire
+
+/// The offline-first part of the cache: settings, contacts, chats with their last message, and
+/// the sync cursor a login passes as `lastSync` so the server sends only what changed.
+public final class SyncStore {
+    private let writer: any DatabaseWriter
+
+    public init(writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
+    /// What one login reply changed.
+    public struct SyncOutcome: Hashable, Sendable {
+        public var userID: Int64
+        public var serverTime: ServerTime
+        public var settingsChanged: Bool
+        public var contactsChanged: Int
+        public var chatsChanged: Int
+        /// True when the reply was a full sync (`lastSync` was 0).
+        public var wasFullSync: Bool
+    }
+
+    /// The `serverTime` of the last login reply applied; 0 before the first.
+    public func lastSync() throws -> ServerTime {
+        try writer.read { db in try ServerTime.fetchOne(db, sql: "SELECT lastSync FROM syncState WHERE id = 1") ?? 0 }
+    }
+
+    /// The user of the last login, if any.
+    public func userID() throws -> Int64? {
+        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT userID FROM syncState WHERE id = 1") }
+    }
+
+    /// Applies a login reply in one transaction and moves the cursor to its `serverTime`.
+    ///
+    /// A chat's new last message is stored as a chunk of its own: the cache cannot know what
+    /// lies between it and what was cached before, so the gap stays a gap.
+    @discardableResult
+    public func apply(login reply: LoginReply) throws -> SyncOutcome {
+        try writer.write { db in
+            let previous = try ServerTime.fetchOne(db, sql: "SELECT lastSync FROM syncState WHERE id = 1") ?? 0
+            if let settings = reply.settings {
+                try CacheRows.upsert(settings, into: db)
+            }
+            for contact in reply.contacts {
+                try CacheRows.upsert(contact, into: db)
+            }
+            for chat in reply.chats {
+                try CacheRows.upsert(chat, into: db)
+                guard let last = chat.lastMessage else { continue }
+                let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)", arguments: [chat.id, last.id]) ?? false
+                try CacheRows.insert(last, into: db)
+                if !known {
+                    var chunks = try MessageStore.loadChunks(db, chatID: chat.id)
+                    chunks.forgetChunk(containing: last.id)
+                    chunks.insert(.single(last.id))
+                    try MessageStore.saveChunks(db, chunks)
+                }
+            }
+            try db.execute(sql: "UPDATE syncState SET userID = ?, lastSync = ? WHERE id = 1", arguments: [reply.userID, reply.serverTime])
+            return SyncOutcome(
+                userID: reply.userID, serverTime: reply.serverTime, settingsChanged: reply.settings != nil,
+                contactsChanged: reply.contacts.count, chatsChanged: reply.chats.count, wasFullSync: previous == 0)
+        }
+    }
+
+    /// A contact changed (a push).
+    public func apply(contact: Contact) throws {
+        try writer.write { db in try CacheRows.upsert(contact, into: db) }
+    }
+
+    public func settings() throws -> Settings? {
+        try writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM settings WHERE id = 1").map(CacheRows.settings) }
+    }
+
+    /// Contacts by id.
+    public func contacts() throws -> [Contact] {
+        try writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM contact ORDER BY id").map(CacheRows.contact) }
+    }
+
+    /// The chat list as cached, newest activity first (ties by id), each with its last message.
+    public func chats() throws -> [Chat] {
+        try writer.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM chat ORDER BY updatedAt DESC, id")
+            return try rows.map { row in
+                let id: Int64 = row["id"]
+                let lastID: Int64? = row["lastMessageID"]
+                let last = try lastID.flatMap {
+                    try Row.fetchOne(db, sql: "SELECT * FROM message WHERE chatID = ? AND id = ?", arguments: [id, $0]).map(CacheRows.message)
+                }
+                return Chat(
+                    id: id, kind: Chat.Kind(rawValue: row["kind"]) ?? .direct, title: row["title"],
+                    memberIDs: try CacheRows.decodeJSON([Int64].self, from: row["memberIDs"]),
+                    unreadCount: row["unreadCount"], lastMessage: last, updatedAt: row["updatedAt"])
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+public import LowbandDeterminism
+public import LowbandTransport
+public import LowbandWire
+
+/// The client's session with the server: connects, logs in, multiplexes requests by sequence
+/// number, keeps the link alive with pings and reconnects with back-off, logging in again with
+/// the cache's `lastSync` each time (delta sync).
+///
+/// The decisions are ``ConnectionStateMachine``'s; this class performs them on a
+/// ``FrameConnector``'s links and arms timers on the ``Scheduler``. It is confined to that
+/// scheduler: call it there, and its completions and events arrive there.
+public final class Connection {
+    public weak var observer: (any ConnectionObserver)?
+    public let scheduler: any Scheduler
+    public private(set) var statistics = ConnectionStatistics()
+
+    private var machine: ConnectionStateMachine
+    private let connector: any FrameConnector
+    private let loginRequest: () -> LoginRequest
+    private let log: ClientLog
+    private var link: (any FrameLink)?
+    private var connectToken: UInt64 = 0
+    private var calls: [UInt32: (Result<Frame, ClientError>) -> Void] = [:]
+    private var timeouts: [UInt32: ScheduledWork] = [:]
+    private var reconnectTimer: ScheduledWork?
+    private var heartbeatTimer: ScheduledWork?
+    private var loginReply: LoginReply?
+
+    /// - Parameters:
+    ///   - loginRequest: called before each login for the token and the cache's `lastSync`.
+    ///   - generator: the stream the back-off jitter is drawn from.
+    public init(
+        connector: any FrameConnector,
+        scheduler: any Scheduler,
+        configuration: ConnectionConfiguration = ConnectionConfiguration(),
+        generator: SeededGenerator,
+        log: ClientLog,
+        loginRequest: @escaping () -> LoginRequest
+    ) {
+        self.connector = connector
+        self.scheduler = scheduler
+        self.machine = ConnectionStateMachine(configuration: configuration, generator: generator)
+        self.log = log
+        self.loginRequest = loginRequest
+    }
+
+    public var state: ConnectionStateMachine.State { machine.state }
+    public var isLoggedIn: Bool { machine.isLoggedIn }
+
+    /// Starts connecting; reconnects until ``stop()`` or a refused token.
+    public func start() {
+        perform(machine.start())
+    }
+
+    /// Fails requests in flight with `stopped`, closes the link and cancels every timer.
+    public func stop() {
+        perform(machine.stop())
+    }
+
+    /// Sends `request` and calls `completion` on the scheduler with its reply or the reason
+    /// there is none. Fails with `notConnected` unless a session is logged in: callers that
+    /// must wait for the network (the outbox) wait for the `loggedIn` event themselves.
+    public func send<R: WireRequest>(_ request: R, timeout: Duration? = nil, completion: @escaping (Result<R.Reply, ClientError>) -> Void) {
+        let frame: Frame
+        do {
+            frame = try Frame.request(request, sequence: 0)
+        } catch {
+            let failure = ClientError(.encodingFailed, "cannot encode \(R.command): \(error)")
+            scheduler.execute { completion(.failure(failure)) }
+            return
+        }
+        let actions = machine.sendRequest(command: R.command, timeout: timeout)
+        for action in actions {
+            switch action {
+            case .sendRequest(let sequence, let timeout):
+                calls[sequence] = { result in
+                    completion(result.flatMap { Self.decodeReply(R.Reply.self, from: $0) })
+                }
+                var numbered = frame
+                numbered.sequence = sequence
+                transmit(numbered)
+                armTimeout(sequence: sequence, after: timeout)
+            case .rejectRequest(let error):
+                scheduler.execute { completion(.failure(error)) }
+            default:
+                perform([action])
+            }
+        }
+    }
+
+    // MARK: - Performing actions
+
+    private func perform(_ actions: [ConnectionStateMachine.Action]) {
+        for action in actions {
+            perform(action)
+        }
+    }
+
+    private func perform(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .connect:
+            connect()
+        case .sendLogin(let sequence, let timeout):
+            send(loginRequest(), sequence: sequence, timeout: timeout)
+        case .sendPing(let sequence, let timeout):
+            statistics.pings += 1
+            send(Ping(clientTime: Self.milliseconds(scheduler.now)), sequence: sequence, timeout: timeout)
+        case .sendRequest, .rejectRequest, .deliverReply, .deliverLoginReply, .deliverPush:
+            preconditionFailure("\(action) is handled where the frame or completion is at hand")
+        case .dropUnexpected(let reason):
+            statistics.unexpectedFrames += 1
+            log.record(ClientLogEntry(time: scheduler.now, level: .warning, event: "unexpectedReply", message: reason + "; dropped"))
+        case .failRequests(let sequences, let error):
+            for sequence in sequences {
+                complete(sequence, with: .failure(error))
+            }
+        case .closeLink(let error):
+            closeLink(error)
+        case .scheduleReconnect(let delay):
+            reconnectTimer = scheduler.schedule(after: delay) { [weak self] in
+                guard let self else { return }
+                self.reconnectTimer = nil
+                self.perform(self.machine.reconnectTimerFired())
+            }
+        case .scheduleHeartbeat(let delay):
+            heartbeatTimer = scheduler.schedule(after: delay) { [weak self] in
+                guard let self else { return }
+                self.heartbeatTimer = nil
+                self.perform(self.machine.heartbeatTimerFired(now: self.scheduler.now))
+            }
+        case .cancelTimers:
+            for timer in [reconnectTimer, heartbeatTimer].compactMap({ $0 }) {
+                scheduler.cancel(timer)
+            }
+            reconnectTimer = nil
+            heartbeatTimer = nil
+        case .reportLoggedIn:
+            statistics.logins += 1
+            guard let reply = loginReply else { return }
+            loginReply = nil
+            observer?.connection(self, didEmit: .loggedIn(reply))
+        case .reportDisconnected(let error):
+            statistics.disconnects += 1
+            log.record(ClientLogEntry(time: scheduler.now, level: .info, event: "disconnected", message: error.message))
+            observer?.connection(self, didEmit: .disconnected(error))
+        case .reportStopped(let error):
+            log.record(ClientLogEntry(time: scheduler.now, level: error.code == .stopped ? .info : .error, event: "stopped", message: error.description))
+            observer?.connection(self, didEmit: .stopped(error))
+        }
+    }
+
+    private func connect() {
+        connectToken += 1
+        let token = connectToken
+        statistics.connectAttempts += 1
+        connector.connect { [weak self] result in
+            guard let self, token == self.connectToken else {
+                if case .success(let link) = result { link.close() }
+                return
+            }
+            switch result {
+            case .success(let link):
+                guard case .connecting = self.machine.state else {
+                    link.close()
+                    return
+                }
+                self.link = link
+                link.delegate = self
+                self.perform(self.machine.linkOpened(now: self.scheduler.now))
+            case .failure(let error):
+                self.perform(self.machine.connectFailed(ClientError(.connectionLost, "cannot connect: \(error)")))
+            }
+        }
+    }
+
+    private func closeLink(_ error: ClientError) {
+        guard let link else { return }
+        self.link = nil
+        link.delegate = nil
+        link.close()
+        perform(machine.linkClosed(error: error))
+    }
+
+    private func send<M: WireRequest>(_ message: M, sequence: UInt32, timeout: Duration) {
+        do {
+            transmit(try Frame.request(message, sequence: sequence))
+        } catch {
+            log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "encodingFailed", message: "cannot encode \(M.command): \(error)"))
+        }
+        armTimeout(sequence: sequence, after: timeout)
+    }
+
+    private func transmit(_ frame: Frame) {
+        statistics.record(sent: frame)
+        link?.send(frame)
+    }
+
+    private func armTimeout(sequence: UInt32, after timeout: Duration) {
+        timeouts[sequence] = scheduler.schedule(after: timeout) { [weak self] in
+            guard let self else { return }
+            self.timeouts[sequence] = nil
+            self.perform(self.machine.requestTimedOut(sequence: sequence))
+        }
+    }
+
+    private func complete(_ sequence: UInt32, with result: Result<Frame, ClientError>) {
+        if let timeout = timeouts.removeValue(forKey: sequence) { scheduler.cancel(timeout) }
+        calls.removeValue(forKey: sequence)?(result)
+    }
+
+    /// Scheduler time in whole milliseconds, the ping's `clientTime` (not a wall-clock time).
+    private static func milliseconds(_ time: Duration) -> ServerTime {
+        let (seconds, attoseconds) = time.components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    private static func decodeReply<Reply: WireMessage>(_ type: Reply.Type, from frame: Frame) -> Result<Reply, ClientError> {
+        if frame.flags.contains(.error) {
+            return .failure(serverError(frame))
+        }
+        do {
+            return .success(try frame.decode(Reply.self))
+        } catch {
+            return .failure(ClientError(.malformedReply, "\(frame.command) reply #\(frame.sequence): \(error)"))
+        }
+    }
+
+    private static func serverError(_ frame: Frame) -> ClientError {
+        guard let reply = try? frame.decode(ErrorReply.self) else {
+            return ClientError(.malformedReply, "\(frame.command) error reply #\(frame.sequence) is not an ErrorReply")
+        }
+        let code: ClientError.Code = reply.code == .unauthorized ? .unauthorized : .server
+        return ClientError(code, "\(frame.command) #\(frame.sequence) refused", serverReply: reply)
+    }
+
+    private func handleLoginReply(_ frame: Frame, sequence: UInt32) {
+        if let timeout = timeouts.removeValue(forKey: sequence) { scheduler.cancel(timeout) }
+        switch Self.decodeReply(LoginReply.self, from: frame) {
+        case .success(let reply):
+            statistics.loginReplyPayloadBytes.append(frame.payload.count)
+            loginReply = reply
+            perform(machine.loginSucceeded(now: scheduler.now))
+        case .failure(let error):
+            log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "loginFailed", message: error.description))
+            perform(machine.loginFailed(error))
+        }
+    }
+}
+
+extension Connection: FrameLinkDelegate {
+    public func link(_ link: any FrameLink, didReceive frame: Frame) {
+        guard link === self.link else { return }
+        statistics.record(received: frame)
+        for action in machine.received(flags: frame.flags, command: frame.command, sequence: frame.sequence, now: scheduler.now) {
+            switch action {
+            case .deliverReply(let sequence):
+                complete(sequence, with: .success(frame))
+            case .deliverLoginReply(let sequence):
+                handleLoginReply(frame, sequence: sequence)
+            case .deliverPush:
+                statistics.pushes += 1
+                observer?.connection(self, didEmit: .push(frame))
+            default:
+                perform(action)
+            }
+        }
+    }
+
+    public func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
+        guard link === self.link else { return }
+        self.link = nil
+        link.delegate = nil
+        perform(machine.linkClosed(error: error.map { ClientError(.connectionLost, "the link broke: \($0)") }))
+    }
+}

@@ -1,0 +1,185 @@
+public import LowbandDeterminism
+public import LowbandTransport
+public import LowbandWire
+
+/// What the engine tells its owner (a CLI, a scenario, a test).
+public enum ClientEvent {
+    /// A login reply was applied to the cache (delta sync after every reconnect).
+    case synced(SyncStore.SyncOutcome)
+    /// A push was applied to the cache.
+    case messageArrived(Message)
+    case outbox(OutboxEvent)
+    case disconnected(ClientError)
+    case stopped(ClientError)
+}
+
+/// Receives the engine's events, on its scheduler.
+public protocol ClientEngineObserver: AnyObject {
+    func engine(_ engine: ClientEngine, didEmit event: ClientEvent)
+}
+
+/// The offline-first client engine and its composition root.
+///
+/// The initializer is the one place where the services are made and wired, by hand, each
+/// getting what it needs through its initializer, in dependency order: log → cache →
+/// stores → connection → outbox → history. No container, no reflection: reading it top to
+/// bottom is reading the engine's object graph (a start-up benchmark compares this with a DI
+/// container). Everything runs on `scheduler`; nothing reads the wall clock or the global
+/// random generator.
+public final class ClientEngine {
+    public weak var observer: (any ClientEngineObserver)?
+    public let configuration: ClientConfiguration
+    public let scheduler: any Scheduler
+    public let log: ClientLog
+    public let database: CacheDatabase
+    public let messages: MessageStore
+    public let sync: SyncStore
+    public let connection: Connection
+    public let outbox: Outbox
+    public let history: HistoryService
+    private let workClock: any WorkClock
+    private var screens: [WeakScreen] = []
+
+    /// Builds the engine. Nothing connects until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - connector: opens links to the server (sockets in the product, in-memory in tests).
+    ///   - workClock: measures screen work for the dropped-frame count.
+    /// - Throws: ``ClientError`` `.database` when the cache cannot be opened even fresh.
+    public init(configuration: ClientConfiguration, connector: any FrameConnector, scheduler: any Scheduler, workClock: any WorkClock) throws(ClientError) {
+        let root = SeededGenerator(seed: configuration.seed)
+        self.configuration = configuration
+        self.scheduler = scheduler
+        self.workClock = workClock
+
+        let log = ClientLog(capacity: configuration.logCapacity)
+        self.log = log
+
+        let database = try CacheDatabase(path: configuration.databasePath)
+        self.database = database
+        if let recovery = database.recovery {
+            log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "cacheRecovered", message: recovery.description))
+        }
+
+        let messages = MessageStore(writer: database.writer)
+        let sync = SyncStore(writer: database.writer)
+        let outboxStore = OutboxStore(writer: database.writer, clientIDs: ClientIDGenerator(generator: root.derived(1)))
+        self.messages = messages
+        self.sync = sync
+
+        let token = configuration.token
+        let connection = Connection(
+            connector: connector, scheduler: scheduler, configuration: configuration.connection,
+            generator: root.derived(2), log: log,
+            loginRequest: {
+                // The cursor is read at each login, so every reconnect is a delta sync.
+                let lastSync = (try? sync.lastSync()) ?? 0
+                return LoginRequest(token: token, lastSync: lastSync)
+            }
+        )
+        self.connection = connection
+
+        self.outbox = Outbox(
+            store: outboxStore, sender: connection, scheduler: scheduler, configuration: configuration.outbox,
+            generator: root.derived(3), log: log)
+        self.history = HistoryService(store: messages, sender: connection, scheduler: scheduler, log: log)
+
+        connection.observer = self
+        outbox.observer = self
+    }
+
+    /// Resumes the stored outbox and starts connecting.
+    public func start() {
+        outbox.start()
+        connection.start()
+    }
+
+    public func stop() {
+        outbox.stop()
+        connection.stop()
+    }
+
+    /// Stores a message in the outbox; it goes out when a session is up.
+    @discardableResult
+    public func send(text: String, to chatID: Int64, attachment: OutgoingAttachment? = nil) throws(ClientError) -> OutboxTask {
+        try outbox.enqueueMessage(chatID: chatID, text: text, attachment: attachment)
+    }
+
+    /// A screen for `chatID`, fed by the cache-first history and live messages. Call
+    /// ``ChatScreenModel/open()`` to load its first page.
+    public func openChat(_ chatID: Int64) -> ChatScreenModel {
+        let screen = ChatScreenModel(
+            chatID: chatID, userID: (try? sync.userID()) ?? 0, history: history, scheduler: scheduler,
+            workClock: workClock, configuration: configuration.screen)
+        screens.removeAll { $0.screen == nil }
+        screens.append(WeakScreen(screen: screen))
+        return screen
+    }
+
+    private var openScreens: [ChatScreenModel] {
+        screens.compactMap(\.screen)
+    }
+
+    private struct WeakScreen {
+        weak var screen: ChatScreenModel?
+    }
+
+    private func record(_ level: ClientLogEntry.Level, _ event: String, _ message: String) {
+        log.record(ClientLogEntry(time: scheduler.now, level: level, event: event, message: message))
+    }
+
+    private func emit(_ event: ClientEvent) {
+        observer?.engine(self, didEmit: event)
+    }
+}
+
+extension ClientEngine: ConnectionObserver {
+    public func connection(_ connection: Connection, didEmit event: ConnectionEvent) {
+        switch event {
+        case .loggedIn(let reply):
+            do {
+                emit(.synced(try sync.apply(login: reply)))
+            } catch {
+                record(.error, "databaseFailed", "cannot apply the login reply: \(error)")
+            }
+            outbox.connectionDidLogIn()
+            for screen in openScreens { screen.connectionDidLogIn() }
+        case .push(let frame):
+            handlePush(frame)
+        case .disconnected(let error):
+            emit(.disconnected(error))
+        case .stopped(let error):
+            emit(.stopped(error))
+        }
+    }
+
+    private func handlePush(_ frame: Frame) {
+        let arrivedAt = scheduler.now
+        do {
+            switch frame.command {
+            case .pushNewMessage:
+                let message = try frame.decode(NewMessagePush.self).message
+                try messages.applyLive(message)
+                emit(.messageArrived(message))
+                for screen in openScreens where screen.chatID == message.chatID {
+                    screen.messageArrived(message, at: arrivedAt)
+                }
+            case .pushContactChanged:
+                try sync.apply(contact: frame.decode(ContactChangedPush.self).contact)
+            case .pushReadReceipt:
+                _ = try frame.decode(ReadReceiptPush.self)
+            default:
+                record(.warning, "unknownPush", "push \(frame.command) #\(frame.sequence) is not in this client's catalogue; dropped")
+            }
+        } catch {
+            record(.warning, "badPush", "push \(frame.command) #\(frame.sequence) dropped: \(error)")
+        }
+    }
+}
+
+extension ClientEngine: OutboxObserver {
+    public func outbox(_ outbox: Outbox, didEmit event: OutboxEvent) {
+        for screen in openScreens { screen.outboxDidEmit(event) }
+        emit(.outbox(event))
+    }
+}

@@ -1,0 +1,33 @@
+public import LowbandWire
+
+/// One delivery of a page: the cached part at once, the server's part when it answers.
+public struct HistoryPage: Hashable, Sendable {
+    public enum Source: String, Hashable, Sendable { case cache, server }
+
+    public var chatID: Int64
+    /// Oldest first.
+    public var messages: [Message]
+    public var source: Source
+    /// No message is older than this page.
+    public var reachesStart: Bool
+    /// The last delivery for this request.
+    public var isFinal: Bool
+    /// Why the server part is missing (offline, timed out, refused); the cached part stands.
+    public var error: ClientError?
+
+    public init(chatID: Int64, messages: [Message], source: Source, reachesStart: Bool, isFinal: Bool, error: ClientError? = nil) {
+        self.chatID = chatID
+        self.messages = messages
+        self.source = source
+        self.reachesStart = reachesStart
+        self.isFinal = isFinal
+        self.error = error
+    }
+}
+
+/// Where the chat screen gets pages of history.
+public protocol HistoryLoading: AnyObject {
+    /// Delivers the page of `count` messages older than `anchor` (nil: the newest page), in
+    /// one or two parts on the scheduler; the last has `isFinal`.
+    func loadPage(chatID: Int64, olderThan anchor: Int64?, count: Int, deliver: @escaping (HistoryPage) -> Void)
+}

@@ -1,0 +1,80 @@
+public import LowbandDeterminism
+import LowbandWire
+
+/// Cache-first history: answers from the chunks when they hold the page, asks the server for
+/// what they lack, stores what the server sends (growing and merging chunks) and delivers both.
+public final class HistoryService: HistoryLoading {
+    private let store: MessageStore
+    private let sender: any RequestSender
+    private let scheduler: any Scheduler
+    private let log: ClientLog
+    public private(set) var statistics = Statistics()
+
+    public struct Statistics: Hashable, Sendable {
+        public var pagesFromCache = 0
+        public var pagesFromServer = 0
+        public var pagesFromBoth = 0
+        /// Server pages that closed a gap between two chunks.
+        public var gapsClosed = 0
+        public var serverFailures = 0
+    }
+
+    public init(store: MessageStore, sender: any RequestSender, scheduler: any Scheduler, log: ClientLog) {
+        self.store = store
+        self.sender = sender
+        self.scheduler = scheduler
+        self.log = log
+    }
+
+    public func loadPage(chatID: Int64, olderThan anchor: Int64?, count: Int, deliver: @escaping (HistoryPage) -> Void) {
+        let plan: HistoryPlan
+        var cached: [Message] = []
+        do {
+            plan = try store.plan(chatID: chatID, olderThan: anchor, count: count)
+            if let range = plan.cacheRange {
+                cached = try store.messages(chatID: chatID, in: range, newest: count)
+            }
+        } catch {
+            let failure = ClientError(.database, "cannot read the history of chat \(chatID): \(error)")
+            log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "databaseFailed", message: failure.message))
+            scheduler.execute { deliver(HistoryPage(chatID: chatID, messages: [], source: .cache, reachesStart: false, isFinal: true, error: failure)) }
+            return
+        }
+        switch plan.source {
+        case .cache: statistics.pagesFromCache += 1
+        case .server: statistics.pagesFromServer += 1
+        case .cacheAndServer: statistics.pagesFromBoth += 1
+        }
+        if !cached.isEmpty || plan.serverRequest == nil {
+            let page = HistoryPage(chatID: chatID, messages: cached, source: .cache, reachesStart: plan.reachesStart, isFinal: plan.serverRequest == nil)
+            scheduler.execute { deliver(page) }
+        }
+        guard let request = plan.serverRequest else { return }
+        sender.send(request, timeout: nil) { [weak self] result in
+            guard let self else { return }
+            deliver(self.serverPart(request, result))
+        }
+    }
+
+    private func serverPart(_ request: HistoryRequest, _ result: Result<HistoryReply, ClientError>) -> HistoryPage {
+        switch result {
+        case .success(let reply):
+            do {
+                let outcome = try store.apply(page: reply, for: request)
+                if outcome.absorbedChunks >= 2 { statistics.gapsClosed += 1 }
+                if outcome.reconciliation.replaced > 0 || !outcome.reconciliation.deletions.isEmpty {
+                    log.record(ClientLogEntry(
+                        time: scheduler.now, level: .info, event: "historyConflict",
+                        message: "chat \(request.chatID): the server replaced \(outcome.reconciliation.replaced) and deleted \(outcome.reconciliation.deletions.count) cached messages"))
+                }
+            } catch {
+                log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "databaseFailed", message: "cannot store a page of chat \(request.chatID): \(error)"))
+            }
+            let messages = reply.messages.filter { $0.chatID == request.chatID }.sorted { $0.id < $1.id }
+            return HistoryPage(chatID: request.chatID, messages: messages, source: .server, reachesStart: reply.reachedEnd, isFinal: true)
+        case .failure(let error):
+            statistics.serverFailures += 1
+            return HistoryPage(chatID: request.chatID, messages: [], source: .server, reachesStart: false, isFinal: true, error: error)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+public import Foundation
+public import GRDB
+public import LowbandWire
+
+/// The outbox's tasks in the cache. Every step a task takes is one transaction, so a crash
+/// leaves each task either before or after a step, never half-way.
+public final class OutboxStore {
+    private let writer: any DatabaseWriter
+    private let clientIDs: ClientIDGenerator
+
+    public init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator) {
+        self.writer = writer
+        self.clientIDs = clientIDs
+    }
+
+    /// Stores a message to send (and its upload, if it has an attachment) in one transaction,
+    /// with its client id. Nothing goes on the wire before this returns.
+    ///
+    /// - Returns: the send task, then the upload task if any.
+    public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil) throws -> [OutboxTask] {
+        try writer.write { db in
+            let number = try Int64.fetchOne(db, sql: "SELECT clientIDCount FROM syncState WHERE id = 1") ?? 0
+            try db.execute(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1", arguments: [number + 1])
+            let clientID = clientIDs.clientID(number: number)
+            var uploadTaskID: Int64?
+            if let attachment {
+                let uploadID = "u" + String(clientID, radix: 16)
+                let template = Attachment(
+                    id: uploadID, kind: attachment.kind, size: Int64(attachment.data.count), width: attachment.width,
+                    height: attachment.height, duration: attachment.duration, url: "")
+                try db.execute(
+                    sql: "INSERT INTO outboxTask (kind, state, chatID, attachment, uploadID, totalSize) VALUES ('upload', 'pending', ?, ?, ?, ?)",
+                    arguments: [chatID, try CacheRows.encodeJSON(template), uploadID, attachment.data.count])
+                let id = db.lastInsertedRowID
+                try db.execute(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)", arguments: [id, Data(attachment.data)])
+                uploadTaskID = id
+            }
+            try db.execute(
+                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text) VALUES ('send', 'pending', ?, ?, ?, ?)",
+                arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text])
+            let sendID = db.lastInsertedRowID
+            return try [sendID, uploadTaskID].compactMap { $0 }.map { try Self.task(db, id: $0)! }
+        }
+    }
+
+    /// Tasks not done or failed, oldest first.
+    public func pendingTasks() throws -> [OutboxTask] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM outboxTask WHERE state = 'pending' ORDER BY id").map(Self.task)
+        }
+    }
+
+    /// Every task, oldest first.
+    public func allTasks() throws -> [OutboxTask] {
+        try writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outboxTask ORDER BY id").map(Self.task) }
+    }
+
+    public func task(id: Int64) throws -> OutboxTask? {
+        try writer.read { db in try Self.task(db, id: id) }
+    }
+
+    /// Up to `length` bytes of an upload's data from `offset`.
+    public func uploadBytes(taskID: Int64, offset: Int64, length: Int) throws -> Data {
+        try writer.read { db in
+            // substr on a blob counts bytes, from 1.
+            try Data.fetchOne(db, sql: "SELECT substr(data, ?, ?) FROM outboxBlob WHERE taskID = ?", arguments: [offset + 1, length, taskID]) ?? Data()
+        }
+    }
+
+    /// The server holds `offset` bytes of the upload.
+    public func recordUploadProgress(taskID: Int64, acknowledgedOffset offset: Int64) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE outboxTask SET acknowledgedOffset = ? WHERE id = ?", arguments: [offset, taskID])
+        }
+    }
+
+    /// The upload is complete at `url`; its bytes are no longer needed.
+    public func completeUpload(taskID: Int64, url: String, size: Int64) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE outboxTask SET state = 'done', url = ?, acknowledgedOffset = ?, lastError = NULL WHERE id = ?",
+                arguments: [url, size, taskID])
+            try db.execute(sql: "DELETE FROM outboxBlob WHERE taskID = ?", arguments: [taskID])
+        }
+    }
+
+    /// The send was acknowledged: the task is done and the message is in the cache, together.
+    public func completeSend(taskID: Int64, message: Message) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?",
+                arguments: [message.id, taskID])
+            try MessageStore.applyLive(db, message)
+        }
+    }
+
+    /// Counts an attempt that will be retried.
+    public func recordAttempt(taskID: Int64, error: ClientError) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE outboxTask SET attempts = attempts + 1, lastError = ? WHERE id = ?", arguments: [error.description, taskID])
+        }
+    }
+
+    /// The task will not be retried on its own.
+    public func fail(taskID: Int64, error: ClientError) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE outboxTask SET state = 'failed', attempts = attempts + 1, lastError = ? WHERE id = ?", arguments: [error.description, taskID])
+        }
+    }
+
+    /// Puts a failed task (and the failed tasks it depends on) back in the queue: the user's
+    /// "resend". The client id stays the same.
+    public func retry(taskID: Int64) throws {
+        try writer.write { db in
+            var next: Int64? = taskID
+            while let id = next {
+                try db.execute(sql: "UPDATE outboxTask SET state = 'pending', lastError = NULL WHERE id = ? AND state = 'failed'", arguments: [id])
+                next = try Int64.fetchOne(db, sql: "SELECT dependsOn FROM outboxTask WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    static func task(_ db: Database, id: Int64) throws -> OutboxTask? {
+        try Row.fetchOne(db, sql: "SELECT * FROM outboxTask WHERE id = ?", arguments: [id]).map(task)
+    }
+
+    static func task(_ row: Row) throws -> OutboxTask {
+        let clientID: Int64? = row["clientID"]
+        let attachment: String? = row["attachment"]
+        return OutboxTask(
+            id: row["id"],
+            kind: OutboxTask.Kind(rawValue: row["kind"]) ?? .send,
+            state: OutboxTask.State(rawValue: row["state"]) ?? .failed,
+            dependsOn: row["dependsOn"],
+            chatID: row["chatID"],
+            clientID: clientID.map { UInt64(bitPattern: $0) },
+            text: row["text"],
+            attachment: try attachment.map { try CacheRows.decodeJSON(Attachment.self, from: $0) },
+            uploadID: row["uploadID"],
+            totalSize: row["totalSize"],
+            acknowledgedOffset: row["acknowledgedOffset"],
+            url: row["url"],
+            messageID: row["messageID"],
+            attempts: row["attempts"],
+            lastError: row["lastError"]
+        )
+    }
+}

@@ -1,0 +1,10 @@
+public import LowbandWire
+
+/// Sends requests for the outbox; ``Connection`` is the product's.
+public protocol RequestSender: AnyObject {
+    /// A session is logged in, so requests can go out.
+    var isLoggedIn: Bool { get }
+    func send<R: WireRequest>(_ request: R, timeout: Duration?, completion: @escaping (Result<R.Reply, ClientError>) -> Void)
+}
+
+extension Connection: RequestSender {}

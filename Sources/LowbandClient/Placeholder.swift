@@ -1,1 +1,0 @@
-// The client engine is built here.

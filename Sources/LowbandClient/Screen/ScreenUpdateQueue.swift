@@ -1,0 +1,76 @@
+public import LowbandDeterminism
+
+/// The chat screen's serial queue of list updates: the stand-in for the UI's main thread.
+///
+/// Each update runs on its own scheduler turn, alone: it may hold the queue for an animation
+/// (returning its length) and the next update starts only when that animation has finished,
+/// so a page inserted at the top and a message added at the bottom never interleave, and no
+/// update sees the list mid-animation. Updates only change the in-memory list; decoding,
+/// compression and database work happen before an update is enqueued, off this queue. An
+/// update that takes longer than the frame budget (by the injected ``WorkClock``) counts as a
+/// dropped frame.
+public final class ScreenUpdateQueue {
+    /// One update: changes the list and returns how long its animation holds the queue.
+    public typealias Update = () -> Duration
+
+    public struct Metrics: Hashable, Sendable {
+        public var updates = 0
+        /// Updates whose work took longer than the frame budget.
+        public var droppedFrames = 0
+        public var longestUpdate: Duration = .zero
+        /// Most updates waiting at once.
+        public var deepestBacklog = 0
+    }
+
+    public private(set) var metrics = Metrics()
+    public let frameBudget: Duration
+    private let scheduler: any Scheduler
+    private let clock: any WorkClock
+    private var waiting: [(name: String, update: Update)] = []
+    private var head = 0
+    private var busy = false
+
+    public init(scheduler: any Scheduler, clock: any WorkClock, frameBudget: Duration = .milliseconds(16)) {
+        self.scheduler = scheduler
+        self.clock = clock
+        self.frameBudget = frameBudget
+    }
+
+    /// Updates waiting, not counting one running or animating.
+    public var backlog: Int { waiting.count - head }
+
+    /// True while an update runs or its animation holds the queue.
+    public var isBusy: Bool { busy }
+
+    public func enqueue(_ name: String, _ update: @escaping Update) {
+        waiting.append((name, update))
+        metrics.deepestBacklog = max(metrics.deepestBacklog, backlog)
+        if !busy { runNext() }
+    }
+
+    private func runNext() {
+        guard head < waiting.count else {
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+            busy = false
+            return
+        }
+        busy = true
+        let next = waiting[head].update
+        head += 1
+        scheduler.execute { [weak self] in
+            guard let self else { return }
+            let start = self.clock.now
+            let animation = next()
+            let took = self.clock.now - start
+            self.metrics.updates += 1
+            self.metrics.longestUpdate = max(self.metrics.longestUpdate, took)
+            if took > self.frameBudget { self.metrics.droppedFrames += 1 }
+            if animation > .zero {
+                self.scheduler.schedule(after: animation) { [weak self] in self?.runNext() }
+            } else {
+                self.runNext()
+            }
+        }
+    }
+}

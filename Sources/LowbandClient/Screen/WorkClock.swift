@@ -1,0 +1,32 @@
+/// Measures how long a piece of screen work took: the one clock the screen queue reads.
+///
+/// The product measures real work with ``ContinuousWorkClock``; virtual-time runs and tests
+/// inject a clock they control, so dropped-frame counts replay exactly. Nothing in the
+/// engine's logic decides anything from this clock; it only feeds the dropped-frame metric.
+public protocol WorkClock: AnyObject {
+    /// A monotonic reading; only differences mean anything.
+    var now: Duration { get }
+}
+
+/// The monotonic system clock, for measuring real work in the product.
+public final class ContinuousWorkClock: WorkClock {
+    private let clock = ContinuousClock()
+    private let origin: ContinuousClock.Instant
+
+    public init() {
+        origin = clock.now
+    }
+
+    public var now: Duration { clock.now - origin }
+}
+
+/// A clock that moves only when told: work "takes" what the test says it takes.
+public final class ManualWorkClock: WorkClock {
+    public private(set) var now: Duration = .zero
+
+    public init() {}
+
+    public func advance(by duration: Duration) {
+        now += duration
+    }
+}

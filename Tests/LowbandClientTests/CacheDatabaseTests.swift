@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import LowbandClient
+import Testing
+
+@Suite struct CacheDatabaseTests {
+    @Test func createsAndMigratesAFileAndReopensIt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do {
+            let database = try CacheDatabase(path: path)
+            #expect(database.recovery == nil)
+            try database.writer.write { db in try db.execute(sql: "UPDATE syncState SET lastSync = 42") }
+        }
+        let again = try CacheDatabase(path: path)
+        #expect(again.recovery == nil)
+        #expect(try SyncStore(writer: again.writer).lastSync() == 42)
+        let tables = try again.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
+        }
+        #expect(tables == ["chat", "contact", "historyChunk", "message", "outboxBlob", "outboxTask", "settings", "syncState"])
+    }
+
+    @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeleted() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let garbage = Data((0 ..< 4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        let database = try CacheDatabase(path: path)
+        let recovery = try #require(database.recovery)
+        #expect(recovery.path == path)
+        #expect(recovery.movedTo == path + ".unreadable-1")
+        #expect(recovery.description.contains(path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: recovery.movedTo)) == garbage, "the old file is kept byte for byte")
+        #expect(try SyncStore(writer: database.writer).lastSync() == 0, "a fresh cache")
+    }
+
+    @Test func aCorruptDatabaseIsMovedAsideAndASecondOneGetsTheNextName() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        for round in 1 ... 2 {
+            do {
+                let database = try CacheDatabase(path: path)
+                try database.writer.write { db in
+                    for index in 0 ..< 200 {
+                        try db.execute(sql: "INSERT INTO contact (id, name, phone, updatedAt) VALUES (?, ?, '', 0)", arguments: [index, String(repeating: "x", count: 300)])
+                    }
+                }
+            }
+            // Overwrite the schema page with noise, keeping the header: "database disk image is malformed".
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seek(toOffset: 100)
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: 3_000))
+            try handle.close()
+            let recovered = try CacheDatabase(path: path)
+            #expect(recovered.recovery?.movedTo == "\(path).unreadable-\(round)", "round \(round): \(String(describing: recovered.recovery))")
+            #expect(try SyncStore(writer: recovered.writer).contacts().isEmpty)
+        }
+        #expect(try directory.contents() == ["cache.sqlite", "cache.sqlite.unreadable-1", "cache.sqlite.unreadable-2"])
+    }
+
+    @Test func aDirectoryInThePlaceOfTheFileIsMovedAside() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let database = try CacheDatabase(path: path)
+        #expect(database.recovery?.movedTo == path + ".unreadable-1")
+    }
+
+    @Test func aMissingDirectoryIsAnErrorNamingThePath() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("missing/cache.sqlite")
+        #expect {
+            _ = try CacheDatabase(path: path)
+        } throws: { error in
+            (error as? ClientError)?.code == .database && "\(error)".contains(path)
+        }
+    }
+
+    @Test func aDatabaseFromANewerSchemaIsMovedAside() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do {
+            let database = try CacheDatabase(path: path)
+            try database.writer.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+        }
+        let database = try CacheDatabase(path: path)
+        #expect(database.recovery?.reason.contains("newer") == true)
+    }
+}

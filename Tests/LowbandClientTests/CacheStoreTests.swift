@@ -1,0 +1,101 @@
+import GRDB
+import LowbandClient
+import LowbandDeterminism
+import LowbandWire
+import Testing
+
+/// The stores on a real SQLite file.
+@Suite struct CacheStoreTests {
+    let directory: TemporaryDirectory
+    let database: CacheDatabase
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        database = try CacheDatabase(path: directory.file("cache.sqlite"))
+    }
+
+    private func message(_ id: Int64, chat: Int64 = 1) -> Message {
+        Message(id: id, chatID: chat, senderID: 2, text: "m\(id)", sentAt: id)
+    }
+
+    private func chat(_ id: Int64, last: Message?) -> Chat {
+        Chat(id: id, kind: .direct, title: "c\(id)", memberIDs: [1, 2], unreadCount: 0, lastMessage: last, updatedAt: 10)
+    }
+
+    @Test func pagesGrowAndMergeChunksInTheDatabase() throws {
+        let store = MessageStore(writer: database.writer)
+        try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: message(100))]))
+        #expect(try store.chunks(chatID: 1).chunks.map { $0.oldestID ... $0.newestID } == [100 ... 100])
+        // An older page far below (read from a link, say) is a chunk of its own.
+        try store.apply(page: HistoryReply(chatID: 1, messages: [message(10), message(20)], reachedEnd: false), for: HistoryRequest(chatID: 1, anchor: 30, direction: .older, count: 2))
+        #expect(try store.chunks(chatID: 1).chunks.count == 2)
+        // The page between joins them.
+        let outcome = try store.apply(page: HistoryReply(chatID: 1, messages: [message(25), message(50), message(90)], reachedEnd: false), for: HistoryRequest(chatID: 1, anchor: 100, direction: .older, count: 3))
+        #expect(outcome.absorbedChunks == 2)
+        #expect(try store.chunks(chatID: 1).chunks.map { $0.oldestID ... $0.newestID } == [10 ... 100])
+        #expect(try store.allMessages(chatID: 1).map(\.id) == [10, 20, 25, 50, 90, 100])
+        let plan = try store.plan(chatID: 1, olderThan: 90, count: 3)
+        #expect(plan.source == .cache)
+        #expect(try store.messages(chatID: 1, in: plan.cacheRange!, newest: 3).map(\.id) == [20, 25, 50])
+    }
+
+    @Test func aLiveMessageContinuesTheNewestChunkAndAStrayOneSplitsIt() throws {
+        let store = MessageStore(writer: database.writer)
+        try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: message(100))]))
+        try store.apply(page: HistoryReply(chatID: 1, messages: [message(60), message(80)], reachedEnd: false), for: HistoryRequest(chatID: 1, anchor: 100, direction: .older, count: 2))
+        try store.applyLive(message(120))
+        #expect(try store.chunks(chatID: 1).chunks.map { $0.oldestID ... $0.newestID } == [60 ... 120])
+        #expect(try store.newestMessageID(chatID: 1) == 120)
+        // A message inside the range the cache believed complete: the belief goes, the message stays.
+        try store.applyLive(message(70))
+        #expect(try store.chunks(chatID: 1).chunks.map { $0.oldestID ... $0.newestID } == [70 ... 70])
+        #expect(try store.allMessages(chatID: 1).map(\.id) == [60, 70, 80, 100, 120])
+        #expect(try store.newestMessageID(chatID: 1) == 120)
+    }
+
+    @Test func aDeltaLoginKeepsWhatItDoesNotMention() throws {
+        let sync = SyncStore(writer: database.writer)
+        let settings = Settings(language: "en", notificationsEnabled: true, previewInNotifications: true, autoDownloadMediaOnCellular: false, theme: "dark", updatedAt: 1)
+        let contacts = [Contact(id: 2, name: "Ann", phone: "1", updatedAt: 1), Contact(id: 3, name: "Bo", phone: "2", updatedAt: 1)]
+        try sync.apply(login: LoginReply(userID: 1, serverTime: 50, settings: settings, contacts: contacts, chats: [chat(1, last: message(10)), chat(2, last: message(11, chat: 2))]))
+        #expect(try sync.lastSync() == 50)
+        let outcome = try sync.apply(login: LoginReply(userID: 1, serverTime: 60, settings: nil, contacts: [Contact(id: 3, name: "Bo", phone: "2", status: "away", updatedAt: 55)], chats: []))
+        #expect(!outcome.wasFullSync)
+        #expect(try sync.lastSync() == 60)
+        #expect(try sync.settings() == settings)
+        #expect(try sync.contacts().map(\.status) == [nil, "away"])
+        #expect(try sync.chats().map(\.id).sorted() == [1, 2])
+        #expect(try sync.chats().first { $0.id == 2 }?.lastMessage == message(11, chat: 2))
+    }
+
+    @Test func clientIDsAreStoredBeforeSendingAndNeverRepeatAcrossRestarts() throws {
+        let ids = ClientIDGenerator(generator: SeededGenerator(seed: 4))
+        var seen: [UInt64] = []
+        for _ in 0 ..< 2 {
+            let reopened = try CacheDatabase(path: directory.file("cache.sqlite"))
+            let store = OutboxStore(writer: reopened.writer, clientIDs: ids)
+            for index in 0 ..< 3 {
+                seen.append(try #require(store.enqueueMessage(chatID: 1, text: "t\(index)").first?.clientID))
+            }
+        }
+        #expect(Set(seen).count == 6)
+        #expect(seen == (0 ..< 6).map { ids.clientID(number: $0) }, "the n-th id is fixed by the seed")
+        #expect(seen.allSatisfy { $0 > 0 && $0 <= UInt64(Int64.max) })
+        let tasks = try OutboxStore(writer: database.writer, clientIDs: ids).pendingTasks()
+        #expect(tasks.map(\.clientID) == seen)
+    }
+
+    @Test func anUploadIsStoredWithItsBytesAndReadInPieces() throws {
+        let store = OutboxStore(writer: database.writer, clientIDs: ClientIDGenerator(generator: SeededGenerator(seed: 1)))
+        let bytes = (0 ..< 1_000).map { UInt8(truncatingIfNeeded: $0) }
+        let tasks = try store.enqueueMessage(chatID: 1, text: "photo", attachment: OutgoingAttachment(kind: .photo, data: bytes))
+        #expect(tasks.map(\.kind) == [.send, .upload])
+        #expect(tasks[0].dependsOn == tasks[1].id)
+        #expect(Array(try store.uploadBytes(taskID: tasks[1].id, offset: 990, length: 64)) == Array(bytes[990...]))
+        try store.recordUploadProgress(taskID: tasks[1].id, acknowledgedOffset: 400)
+        #expect(try store.task(id: tasks[1].id)?.acknowledgedOffset == 400)
+        try store.completeUpload(taskID: tasks[1].id, url: "https://cdn/x", size: 1_000)
+        #expect(try store.uploadBytes(taskID: tasks[1].id, offset: 0, length: 10).isEmpty, "the bytes go once uploaded")
+        #expect(try store.pendingTasks().map(\.id) == [tasks[0].id])
+    }
+}

@@ -1,0 +1,77 @@
+import LowbandClient
+import LowbandDeterminism
+import LowbandFixtures
+import LowbandServer
+import LowbandTransport
+import LowbandWire
+
+/// A real messenger server and client engines on one virtual clock, over an in-memory network,
+/// each engine with a real SQLite file: deterministic end-to-end runs.
+final class VirtualWorld {
+    let scheduler = VirtualScheduler()
+    let server: MessengerServer
+    let network: InMemoryNetwork
+    let directory: TemporaryDirectory
+    let workClock = ManualWorkClock()
+
+    init(seed: UInt64 = 7, latency: Duration = .milliseconds(60), shape: MessengerWorld.Shape = MessengerWorld.Shape()) throws {
+        server = MessengerServer(configuration: ServerConfiguration(seed: seed, world: shape), scheduler: scheduler)
+        network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: latency))
+        directory = try TemporaryDirectory()
+    }
+
+    static let connection = ConnectionConfiguration(
+        requestTimeout: .seconds(10), loginTimeout: .seconds(10), heartbeatInterval: .seconds(15), heartbeatTimeout: .seconds(5),
+        backoff: Backoff(initialDelay: .milliseconds(200), maximumDelay: .seconds(2)))
+
+    /// An engine logged in as `userID` with its cache in `database`.
+    func makeEngine(user userID: Int64 = 1, database: String = "client.sqlite", seed: UInt64 = 11, outbox: OutboxConfiguration = OutboxConfiguration(), screen: ScreenConfiguration = ScreenConfiguration()) throws -> (ClientEngine, EngineEvents) {
+        let configuration = ClientConfiguration(
+            token: server.world.users[Int(userID - 1)].token, databasePath: directory.file(database), seed: seed,
+            connection: Self.connection, outbox: outbox, screen: screen)
+        let engine = try ClientEngine(configuration: configuration, connector: network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
+        let events = EngineEvents()
+        engine.observer = events
+        return (engine, events)
+    }
+
+    /// Chats of `userID`, ascending.
+    func chats(of userID: Int64) -> [MessengerWorld.ChatHistory] {
+        server.world.chats.filter { $0.memberIDs.contains(userID) }
+    }
+
+    /// The server's messages of `chatID` sent by `userID` with a client id, in server order.
+    func sent(in chatID: Int64, by userID: Int64) -> [Message] {
+        (server.core.messages(in: chatID) ?? []).filter { $0.senderID == userID && $0.clientID != nil }
+    }
+
+    /// Advances until `condition` holds (checked after every piece of work), or `limit` passes.
+    @discardableResult
+    func run(until condition: () -> Bool, limit: Duration = .seconds(120)) -> Bool {
+        let deadline = scheduler.now + limit
+        while !condition() {
+            guard let next = scheduler.nextDeadline, next <= deadline else {
+                scheduler.advance(to: deadline)
+                return condition()
+            }
+            scheduler.advance(to: next)
+        }
+        return true
+    }
+}
+
+/// Collects an engine's events.
+final class EngineEvents: ClientEngineObserver {
+    var events: [ClientEvent] = []
+
+    func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
+        events.append(event)
+    }
+
+    var syncs: [SyncStore.SyncOutcome] { events.compactMap { if case .synced(let outcome) = $0 { outcome } else { nil } } }
+    var outbox: [OutboxEvent] { events.compactMap { if case .outbox(let event) = $0 { event } else { nil } } }
+    var sent: [Message] { outbox.compactMap { if case .sent(_, let message) = $0 { message } else { nil } } }
+    var failures: [ClientError] { outbox.compactMap { if case .failed(_, let error) = $0 { error } else { nil } } }
+    var arrived: [Message] { events.compactMap { if case .messageArrived(let message) = $0 { message } else { nil } } }
+    var disconnects: Int { events.count { if case .disconnected = $0 { true } else { false } } }
+}
