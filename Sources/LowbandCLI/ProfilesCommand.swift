@@ -107,33 +107,16 @@ public struct ProfilesCommand: ParsableCommand {
         /// (each key, value, source).
         public static func renderJSON(_ profile: NetworkProfile) -> String {
             var text = "{\n"
-            text += "  \"name\": \(quoted(profile.name)),\n"
-            text += "  \"description\": \(quoted(profile.summary)),\n"
-            text += "  \"file\": \(profile.file.map(quoted) ?? "null"),\n"
+            text += "  \"name\": \(JSONText.quoted(profile.name)),\n"
+            text += "  \"description\": \(JSONText.quoted(profile.summary)),\n"
+            text += "  \"file\": \(profile.file.map(JSONText.quoted) ?? "null"),\n"
             text += "  \"figures\": ["
             let figures = profile.figures.map { figure in
-                "\n    {\"key\": \(quoted(figure.key)), \"value\": \(quoted(figure.value)), \"source\": \(figure.source.map(quoted) ?? "null")}"
+                "\n    {\"key\": \(JSONText.quoted(figure.key)), \"value\": \(JSONText.quoted(figure.value)), \"source\": \(figure.source.map(JSONText.quoted) ?? "null")}"
             }
             text += figures.joined(separator: ",")
             text += figures.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
             return text
-        }
-
-        private static func quoted(_ text: String) -> String {
-            var result = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": result += "\\\""
-                case "\\": result += "\\\\"
-                case "\n": result += "\\n"
-                case "\t": result += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: result.unicodeScalars.append(scalar)
-                }
-            }
-            return result + "\""
         }
     }
 }

@@ -125,24 +125,3 @@ public struct ProxyEvent: Hashable, Sendable {
         return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
     }
 }
-
-/// Minimal JSON text helpers for the hand-written, fixed-order lines.
-enum JSONText {
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
-}

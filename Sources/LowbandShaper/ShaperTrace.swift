@@ -127,28 +127,13 @@ public final class JSONLinesTraceWriter: ShaperTraceSink {
     /// The JSON line of `event`, without the newline.
     public static func line(for event: ShaperEvent) -> String {
         var line = "{\"t_ns\":\(event.time.nanoseconds)"
-        line += ",\"event\":\(quoted(event.kind.name))"
+        line += ",\"event\":\(JSONText.quoted(event.kind.name))"
         line += ",\"conn\":\(event.connection.map { String($0.index) } ?? "null")"
-        line += ",\"dir\":\(event.direction.map { quoted($0.rawValue) } ?? "null")"
+        line += ",\"dir\":\(event.direction.map { JSONText.quoted($0.rawValue) } ?? "null")"
         line += ",\"bytes\":\(event.bytes.map { String($0) } ?? "null")"
         line += ",\"delay_ns\":\(event.delay.map { String($0.nanosecondsClamped) } ?? "null")"
         line += ",\"queued\":\(event.queued.map { String($0) } ?? "null")"
-        line += ",\"detail\":\(event.detail.map(quoted) ?? "null")}"
+        line += ",\"detail\":\(event.detail.map(JSONText.quoted) ?? "null")}"
         return line
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

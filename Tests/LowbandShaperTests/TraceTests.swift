@@ -67,7 +67,7 @@ import Testing
         let outage = ShaperEvent(time: .seconds(30), kind: .outageStart, delay: .seconds(2), detail: "handover")
         #expect(JSONLinesTraceWriter.line(for: outage) == #"{"t_ns":30000000000,"event":"outage-start","conn":null,"dir":null,"bytes":null,"delay_ns":2000000000,"queued":null,"detail":"handover"}"#)
         let quoted = ShaperEvent(time: .zero, kind: .reset, detail: "a \"b\"\n")
-        #expect(JSONLinesTraceWriter.line(for: quoted).hasSuffix(#""detail":"a \"b\"\u000a"}"#))
+        #expect(JSONLinesTraceWriter.line(for: quoted).hasSuffix(#""detail":"a \"b\"\n"}"#))
     }
 
     @Test func writerHandsLinesToItsClosure() {

@@ -1,0 +1,23 @@
+/// JSON text for the hand-written lines whose key order is fixed (traces, events, reports),
+/// where going through a Dictionary-based encoder would let hash order reach the output.
+public enum JSONText {
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped,
+    /// everything else kept as UTF-8.
+    public static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
