@@ -66,7 +66,10 @@ struct ConnectionState {
     var downstream = FlowState()
 
     subscript(direction: Direction) -> FlowState {
-        get { direction == .upstream ? upstream : downstream }
+        _read {
+            // Yielding in place, not returning a copy, so reading a field retains nothing.
+            if direction == .upstream { yield upstream } else { yield downstream }
+        }
         _modify {
             // Yielding in place keeps the queues uniquely referenced (no copy on write).
             if direction == .upstream { yield &upstream } else { yield &downstream }

@@ -29,8 +29,16 @@ final class ProxyEngine {
     private var timerDeadline: NIODeadline?
     private var pendingOutbound = 0
     private var peakBuffered = 0
-    private var toFlush: [ProxySocketHandler] = []
+    /// Writes of the current `perform`, per socket: written and flushed together at its end.
+    private var batches: [WriteBatch] = []
     private var stopping = false
+
+    private struct WriteBatch {
+        let number: Int
+        let handler: ProxySocketHandler
+        var buffers: [ByteBuffer]
+        var bytes: Int
+    }
 
     private struct Endpoint {
         let handler: ProxySocketHandler
@@ -88,7 +96,7 @@ final class ProxyEngine {
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.writeBufferWaterMark, value: Self.watermark(limits))
-            .childChannelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: limits.readSize))
+            .childChannelOption(.recvAllocator, value: Self.recvAllocator(limits))
             .childChannelOption(.maxMessagesPerRead, value: UInt(max(limits.readsPerWakeup, 1)))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -197,8 +205,18 @@ final class ProxyEngine {
         perform(actions)
     }
 
-    func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide) {
-        perform(machine.received(buffer, on: number, from: side, at: now()))
+    /// The reads of one readiness burst, in order.
+    func received(_ buffers: [ByteBuffer], on number: Int, from side: ProxySide) {
+        let now = now()
+        if buffers.count == 1 {
+            perform(machine.received(buffers[0], on: number, from: side, at: now))
+            return
+        }
+        var actions: [ProxyAction] = []
+        for buffer in buffers {
+            actions += machine.received(buffer, on: number, from: side, at: now)
+        }
+        perform(actions)
     }
 
     func inputClosed(_ number: Int, side: ProxySide) {
@@ -227,6 +245,7 @@ final class ProxyEngine {
             case .write(let number, let side, let buffer):
                 write(buffer, to: number, side)
             case .shutdownOutput(let number, let side):
+                writeBatches(of: number)
                 // Socket calls can re-enter the engine, so no access to `sockets` spans one.
                 if let handler = sockets[number]?[side]?.handler {
                     let shut = handler.shutdownOutput()
@@ -236,6 +255,7 @@ final class ProxyEngine {
                 let handler = sockets[number]?[side]?.handler
                 handler?.setReading(on)
             case .close(let number, let reset):
+                writeBatches(of: number)
                 close(number, reset: reset)
             case .forget(let number):
                 sockets[number]?.released = true
@@ -243,8 +263,7 @@ final class ProxyEngine {
                 publish(event)
             }
         }
-        for handler in toFlush { handler.flush() }
-        toFlush.removeAll(keepingCapacity: true)
+        writeBatches(of: nil)
         for event in observer.drain() {
             publish(machine.proxyEvent(for: event))
         }
@@ -256,13 +275,41 @@ final class ProxyEngine {
         guard let handler = sockets[number]?[side]?.handler else { return }
         let count = buffer.readableBytes
         pendingOutbound += count
-        let promise = loop.makePromise(of: Void.self)
-        promise.futureResult.assumeIsolated().whenComplete { result in
-            self.pendingOutbound -= count
-            if case .failure(let error) = result { handler.recordFailure(error) }
+        if let position = batches.lastIndex(where: { $0.handler === handler }) {
+            batches[position].buffers.append(buffer)
+            batches[position].bytes += count
+        } else {
+            batches.append(WriteBatch(number: number, handler: handler, buffers: [buffer], bytes: count))
         }
-        handler.write(buffer, promise: promise)
-        if !toFlush.contains(where: { $0 === handler }) { toFlush.append(handler) }
+    }
+
+    /// Hands the batched writes (of one connection, or all) to their sockets and flushes each
+    /// socket once. One promise per batch, on its last write: writes complete in order, and a
+    /// failed write fails those after it, so it settles for the whole batch.
+    private func writeBatches(of number: Int?) {
+        guard !batches.isEmpty else { return }
+        var due: [WriteBatch] = []
+        if let number {
+            guard batches.contains(where: { $0.number == number }) else { return }
+            due = batches.filter { $0.number == number }
+            batches.removeAll { $0.number == number }
+        } else {
+            swap(&due, &batches)
+        }
+        for batch in due {
+            let handler = batch.handler
+            let count = batch.bytes
+            let promise = loop.makePromise(of: Void.self)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                self.pendingOutbound -= count
+                if case .failure(let error) = result { handler.recordFailure(error) }
+            }
+            for buffer in batch.buffers.dropLast() {
+                handler.write(buffer, promise: nil)
+            }
+            handler.write(batch.buffers[batch.buffers.count - 1], promise: promise)
+            handler.flush()
+        }
     }
 
     private func close(_ number: Int, reset: Bool) {
@@ -290,7 +337,7 @@ final class ProxyEngine {
             .channelOption(.allowRemoteHalfClosure, value: true)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelOption(.writeBufferWaterMark, value: Self.watermark(limits))
-            .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: limits.readSize))
+            .channelOption(.recvAllocator, value: Self.recvAllocator(limits))
             .channelOption(.maxMessagesPerRead, value: UInt(max(limits.readsPerWakeup, 1)))
             .connectTimeout(TimeAmount(limits.connectTimeout))
             .channelInitializer { channel in
@@ -365,6 +412,14 @@ final class ProxyEngine {
 
     /// Instants from here on (about 146 years) mean "never".
     private static let never: Int64 = .max / 2
+
+    /// Reads grow towards `readSize` while they come back full (bulk transfers: few, large
+    /// chunks) and shrink again for small messages, so a queued 1-byte read does not pin a
+    /// `readSize` buffer.
+    private static func recvAllocator(_ limits: ShapingProxy.Limits) -> AdaptiveRecvByteBufferAllocator {
+        let maximum = max(limits.readSize, 64)
+        return AdaptiveRecvByteBufferAllocator(minimum: min(64, maximum), initial: min(2048, maximum), maximum: maximum)
+    }
 
     private static func watermark(_ limits: ShapingProxy.Limits) -> ChannelOptions.Types.WriteBufferWaterMark {
         let high = max(limits.writeBufferHigh, 1)

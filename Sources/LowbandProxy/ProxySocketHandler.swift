@@ -26,6 +26,8 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     private var reading = false
     private var readHeld = false
     private var failure: (any Error)?
+    /// Reads of the current readiness burst, handed to the engine together at its end.
+    private var unreported: [ByteBuffer] = []
 
     init(engine: ProxyEngine, side: ProxySide, number: Int?) {
         self.engine = engine
@@ -91,11 +93,26 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let number else { return }
-        engine.received(unwrapInboundIn(data), on: number, from: side)
+        guard number != nil else { return }
+        unreported.append(unwrapInboundIn(data))
+    }
+
+    /// One engine call per burst of reads (up to `Limits.readsPerWakeup`): the link and the
+    /// destination's writes and flush are worked out once for all of them.
+    func channelReadComplete(context: ChannelHandlerContext) {
+        reportReads()
+        context.fireChannelReadComplete()
+    }
+
+    private func reportReads() {
+        guard !unreported.isEmpty, let number else { return }
+        let buffers = unreported
+        unreported.removeAll(keepingCapacity: true)
+        engine.received(buffers, on: number, from: side)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        reportReads()
         if let event = event as? ChannelEvent, event == .inputClosed, let number {
             engine.inputClosed(number, side: side)
         }
@@ -119,10 +136,12 @@ final class ProxySocketHandler: ChannelDuplexHandler {
         // Like NIOCloseOnErrorHandler: a socket error ends the socket; the engine hears of it
         // in channelInactive, with the error as the reason.
         if failure == nil { failure = error }
+        reportReads()
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        reportReads()
         if let number {
             engine.socketInactive(number, side: side, error: failure)
         }

@@ -55,7 +55,8 @@ struct ProxyStateMachine {
 
     /// When ``advance(to:)`` next has something to do, on the proxy's timeline; nil while idle.
     var nextWakeup: ShaperInstant? {
-        var next = shaper.nextWakeup.map(global)
+        // A closure, not `.map(global)`: a method reference would copy the whole machine.
+        var next = shaper.nextWakeup.map { global($0) }
         func consider(_ instant: ShaperInstant?) {
             guard let instant else { return }
             next = next.map { min($0, instant) } ?? instant
@@ -140,7 +141,7 @@ struct ProxyStateMachine {
 
     /// Bytes read from a side's socket.
     mutating func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
-        guard let index = connections.index(forKey: number), connections.values[index].phase == .open else {
+        guard let index = connections.index(forKey: number), inPlace(index, { $0.phase == .open }) else {
             return takeActions()
         }
         let direction = side.outgoing
@@ -290,7 +291,7 @@ struct ProxyStateMachine {
         switch action {
         case .deliver(let id, let direction, let bytes):
             guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
-            let count = min(bytes, connections.values[index][direction].inShaper)
+            let count = min(bytes, inPlace(index) { $0[direction].inShaper })
             guard count > 0 else { return }
             var pieces: [ByteBuffer] = []
             connections.values[index][direction].link.take(count) { pieces.append($0) }
@@ -320,9 +321,9 @@ struct ProxyStateMachine {
     /// Hands the direction's released, unsubmitted bytes to the shaper unless its queue is full.
     private mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
         guard let index = connections.index(forKey: number) else { return }
-        let flow = connections.values[index][direction]
-        guard flow.unsubmitted > 0, !flow.shaperFull else { return }
-        let accepted = shaper.submit(flow.unsubmitted, on: connections.values[index].shaperID, direction, at: local(now))
+        let (unsubmitted, full, id) = inPlace(index) { ($0[direction].unsubmitted, $0[direction].shaperFull, $0.shaperID) }
+        guard unsubmitted > 0, !full else { return }
+        let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
         connections.values[index][direction].unsubmitted = 0
         if !accepted { connections.values[index][direction].shaperFull = true }
     }
@@ -364,18 +365,31 @@ struct ProxyStateMachine {
     /// Forwards ends and closes whose bytes are all delivered, and updates reading.
     private mutating func finishDirty(at now: ShaperInstant) {
         guard !dirty.isEmpty else { return }
-        var seen = Set<Int>()
-        let touched = dirty
+        var touched = dirty
         dirty.removeAll(keepingCapacity: true)
-        for number in touched where seen.insert(number).inserted {
+        // Each number once, in the order first touched; a set only when many were touched.
+        if touched.count > 16 {
+            var seen = Set<Int>()
+            touched.removeAll { !seen.insert($0).inserted }
+        } else if touched.count > 1 {
+            var kept = 0
+            for position in touched.indices where !touched[..<kept].contains(touched[position]) {
+                touched[kept] = touched[position]
+                kept += 1
+            }
+            touched.removeLast(touched.count - kept)
+        }
+        for number in touched {
             guard let index = connections.index(forKey: number) else { continue }
             var closeNow = false
             for direction in Direction.allCases {
-                let flow = connections.values[index][direction]
-                guard flow.link.isEmpty else { continue }
-                if flow.closeReleased {
+                let (empty, closeReleased, endReleased, outputShut) = inPlace(index) {
+                    ($0[direction].link.isEmpty, $0[direction].closeReleased, $0[direction].endReleased, $0[direction].outputShut)
+                }
+                guard empty else { continue }
+                if closeReleased {
                     closeNow = true
-                } else if flow.endReleased && !flow.outputShut {
+                } else if endReleased && !outputShut {
                     connections.values[index][direction].outputShut = true
                     actions.append(.shutdownOutput(number, direction.destination))
                     emit(.end, now, connection: number, direction: direction)
@@ -385,7 +399,7 @@ struct ProxyStateMachine {
                 remove(number, at: now, reset: false, reason: "closed by a toxic")
                 continue
             }
-            if connections.values[index].upstream.outputShut && connections.values[index].downstream.outputShut {
+            if inPlace(index, { $0.upstream.outputShut && $0.downstream.outputShut }) {
                 remove(number, at: now, reset: nil, reason: nil)
                 continue
             }
@@ -395,17 +409,17 @@ struct ProxyStateMachine {
 
     private mutating func reconcileReading(_ number: Int, at now: ShaperInstant) {
         guard let index = connections.index(forKey: number) else { return }
-        let isOpen = connections.values[index].phase == .open
+        let isOpen = inPlace(index) { $0.phase == .open }
         for direction in Direction.allCases {
-            let flow = connections.values[index][direction]
+            let flow = inPlace(index) { ReadingInputs($0[direction]) }
             var reason: String?
             if flow.destinationBlocked {
                 reason = "\(direction.destination == .client ? "client" : "upstream") not reading"
             } else if flow.shaperFull {
                 reason = "link queue full"
-            } else if flow.held.count + flow.unsubmitted >= toxicBufferLimit {
+            } else if flow.toxicHeld >= toxicBufferLimit {
                 reason = "toxic buffer full"
-            } else if flow.link.count >= linkBufferLimit {
+            } else if flow.linkHeld >= linkBufferLimit {
                 reason = "link buffer full"
             }
             let wanted = isOpen && !flow.sourceEnded && !flow.outputShut && !flow.closeReleased && reason == nil
@@ -456,6 +470,13 @@ struct ProxyStateMachine {
 
     // MARK: Helpers
 
+    /// Reads a connection where it is stored. The dictionary's getter would copy the whole
+    /// `ConnectionState` (retaining every queue it holds) just to read a field; the hot paths
+    /// read through here instead.
+    private mutating func inPlace<Result>(_ index: [Int: ConnectionState].Index, _ body: (inout ConnectionState) -> Result) -> Result {
+        body(&connections.values[index])
+    }
+
     mutating func makeStage(_ toxic: Toxic, at now: ShaperInstant) -> ToxicStage {
         // Validated when added, so the effect always parses.
         let effect = (try? ToxicEffect(toxic)) ?? .latency(latency: .zero, jitter: .zero)
@@ -490,5 +511,30 @@ struct ProxyStateMachine {
     mutating func takeActions() -> [ProxyAction] {
         defer { actions.removeAll(keepingCapacity: true) }
         return actions
+    }
+}
+
+/// What ``ProxyStateMachine`` looks at to decide whether a direction's source is read.
+private struct ReadingInputs {
+    var destinationBlocked: Bool
+    var shaperFull: Bool
+    var toxicHeld: Int
+    var linkHeld: Int
+    var sourceEnded: Bool
+    var outputShut: Bool
+    var closeReleased: Bool
+    var reading: Bool
+    var pauseReason: String?
+
+    init(_ flow: FlowState) {
+        destinationBlocked = flow.destinationBlocked
+        shaperFull = flow.shaperFull
+        toxicHeld = flow.held.count + flow.unsubmitted
+        linkHeld = flow.link.count
+        sourceEnded = flow.sourceEnded
+        outputShut = flow.outputShut
+        closeReleased = flow.closeReleased
+        reading = flow.reading
+        pauseReason = flow.pauseReason
     }
 }

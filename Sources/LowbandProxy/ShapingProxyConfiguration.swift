@@ -38,7 +38,8 @@ extension ShapingProxy {
     /// writable (under `writeBufferHigh`); so per connection and direction the proxy never holds
     /// more than ``perDirectionBound`` bytes.
     public struct Limits: Sendable, Hashable {
-        /// The bytes asked of the kernel per read.
+        /// The most bytes asked of the kernel per read (reads start small and grow to it while
+        /// they come back full).
         public var readSize: Int
         /// Reads per readiness notification before the proxy looks at the link again.
         public var readsPerWakeup: Int
@@ -56,7 +57,7 @@ extension ShapingProxy {
         public var connectTimeout: Duration
 
         public init(
-            readSize: Int = 16 * 1024,
+            readSize: Int = 64 * 1024,
             readsPerWakeup: Int = 4,
             writeBufferHigh: Int = 64 * 1024,
             writeBufferLow: Int = 32 * 1024,

@@ -9,6 +9,9 @@ struct Bottleneck: Sendable {
     let timeline: LinkTimeline
     /// The drop-tail limit; at or above it `submit` returns false.
     let queueLimit: Int
+    /// The largest piece: the MTU, or everything a connection has queued when no phase of the
+    /// direction limits the rate or loses pieces (cutting would only multiply the work).
+    let pieceLimit: Int
     /// Bytes accepted and not yet sent on (waiting, being sent, or stalled by a loss).
     var occupancy = 0
     /// Connections with bytes waiting to be sent, in turn order.
@@ -26,6 +29,7 @@ struct Bottleneck: Sendable {
         self.direction = direction
         timeline = LinkTimeline(profile: profile, direction: direction)
         queueLimit = profile.link(direction).queueBytes
+        pieceLimit = timeline.isUnlimitedAndLossless ? .max : profile.mtu
         traceCursors = Array(repeating: 0, count: timeline.phaseCount)
     }
 

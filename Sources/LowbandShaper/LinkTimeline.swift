@@ -29,6 +29,15 @@ struct LinkTimeline: Sendable {
         length = start
     }
 
+    /// Whether no phase ever limits the rate or loses a piece: the bottleneck then never holds
+    /// a piece back, so pieces need not be cut to the MTU.
+    var isUnlimitedAndLossless: Bool {
+        ([base] + segments.map(\.link)).allSatisfy { link in
+            if case .unlimited = link.rate, link.loss.rate <= 0 { return true }
+            return false
+        }
+    }
+
     /// How many phases there are (the base plus each segment).
     var phaseCount: Int { segments.count + 1 }
 

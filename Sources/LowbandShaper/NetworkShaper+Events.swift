@@ -51,7 +51,7 @@ extension NetworkShaper {
         }
         radio.touch(now)
         _ = bottlenecks[slot].turns.popFirst()
-        let piece = min(profile.mtu, connections[id]![direction].queued)
+        let piece = min(bottlenecks[slot].pieceLimit, connections[id]![direction].queued)
         connections[id]![direction].queued -= piece
         connections[id]![direction].inFlight = piece
         connections[id]![direction].state = .transmitting
@@ -172,7 +172,9 @@ extension NetworkShaper {
         }
     }
 
-    func record(
+    /// Mutating only so that callers, all mutating, lend `self` instead of copying the whole
+    /// shaper for the call (a copy retains every array and string it holds).
+    mutating func record(
         _ kind: ShaperEvent.Kind, _ id: ConnectionID? = nil, _ direction: Direction? = nil,
         bytes: Int? = nil, delay: Int64? = nil, queued: Int? = nil
     ) {
