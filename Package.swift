@@ -142,6 +142,7 @@ let package = Package(
                 "LowbandProxy",
                 "LowbandServer",
                 "LowbandClient",
+                "LowbandTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -18,7 +18,7 @@ public final class SocketFrameLink: FrameLink {
     public weak var delegate: (any FrameLinkDelegate)?
     public let channel: any Channel
     private let loopScheduler: EventLoopScheduler
-    private let counter: ByteCounter
+    private let counter: SocketByteCounter
     private var context: ChannelHandlerContext?
     private var closeReported = false
     private var closeError: (any Error)?
@@ -48,7 +48,7 @@ public final class SocketFrameLink: FrameLink {
     /// The far side's address, if known.
     public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
-    private init(channel: any Channel, scheduler: EventLoopScheduler, counter: ByteCounter) {
+    private init(channel: any Channel, scheduler: EventLoopScheduler, counter: SocketByteCounter) {
         self.channel = channel
         self.loopScheduler = scheduler
         self.counter = counter
@@ -69,7 +69,7 @@ public final class SocketFrameLink: FrameLink {
         onInactive: ((SocketFrameLink) -> Void)? = nil
     ) throws -> SocketFrameLink {
         precondition(scheduler.eventLoop === channel.eventLoop, "SocketFrameLink: the scheduler must run on the channel's event loop")
-        let counter = ByteCounter()
+        let counter = SocketByteCounter()
         let link = SocketFrameLink(channel: channel, scheduler: scheduler, counter: counter)
         link.onActive = onActive
         link.onInactive = onInactive
@@ -177,30 +177,6 @@ private final class FrameLinkHandler: ChannelInboundHandler {
 
 @available(*, unavailable)
 extension FrameLinkHandler: Sendable {}
-
-/// Counts the bytes that cross the socket each way; sits at the head of the pipeline.
-private final class ByteCounter: ChannelDuplexHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    private(set) var read = 0
-    private(set) var written = 0
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        read += unwrapInboundIn(data).readableBytes
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        written += unwrapOutboundIn(data).readableBytes
-        context.write(data, promise: promise)
-    }
-}
-
-@available(*, unavailable)
-extension ByteCounter: Sendable {}
 
 @available(*, unavailable)
 extension SocketFrameLink: Sendable {}

@@ -27,24 +27,3 @@ final class LoginResponder: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(response), promise: nil)
     }
 }
-
-/// Counts the bytes that cross the socket in each direction.
-final class ByteCounter: ChannelDuplexHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
-
-    private(set) var received = 0
-    private(set) var sent = 0
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        received += unwrapInboundIn(data).readableBytes
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        sent += unwrapOutboundIn(data).readableBytes
-        context.write(data, promise: promise)
-    }
-}

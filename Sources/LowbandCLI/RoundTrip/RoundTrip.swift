@@ -2,6 +2,7 @@ import Foundation
 import LowbandFixtures
 import LowbandLZ4
 import LowbandMessagePack
+import LowbandTransport
 import LowbandWire
 import NIOCore
 import NIOPosix
@@ -67,7 +68,7 @@ struct RoundTrip {
 
         let client = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
-                let counter = ByteCounter()
+                let counter = SocketByteCounter()
                 try channel.pipeline.syncOperations.addHandler(counter)
                 try channel.pipeline.syncOperations.addFrameCodec()
                 let asyncChannel = try NIOAsyncChannel<Frame, Frame>(wrappingChannelSynchronously: channel)
@@ -92,7 +93,7 @@ struct RoundTrip {
                 matches = matches && response.sequence == sequence && decoded == expected
             }
         }
-        let counts = try await channel.channel.eventLoop.submit { (counter.value.received, counter.value.sent) }.get()
+        let counts = try await channel.channel.eventLoop.submit { (counter.value.read, counter.value.written) }.get()
         return Exchange(received: counts.0, sent: counts.1, durations: durations, matches: matches)
     }
 }
