@@ -1,0 +1,113 @@
+/// How `lowband compare` judges a change: the thresholds and the statistic it reads.
+public struct ComparisonPolicy: Sendable, Hashable {
+    /// The largest change for the worse, as a fraction (0.10 = 10%), that a deterministic metric
+    /// (allocations, bytes, counts, ratios) may show and still pass.
+    public var threshold: Double
+    /// The same for timing metrics (wall-clock times, throughputs); nil reports them as `info`
+    /// without gating, the default, because shared machines are noisy.
+    public var timeThreshold: Double?
+    /// Which statistic of each row is compared.
+    public var statistic: BenchmarkRow.Statistic
+
+    public init(threshold: Double = 0.10, timeThreshold: Double? = nil, statistic: BenchmarkRow.Statistic = .p50) {
+        self.threshold = threshold
+        self.timeThreshold = timeThreshold
+        self.statistic = statistic
+    }
+}
+
+/// A baseline report set against a current one, joined on suite, benchmark and metric.
+///
+/// Pure: no I/O, so every verdict is tested from rows in memory.
+public struct BenchmarkComparison: Sendable {
+    /// The outcome for one metric.
+    public enum Verdict: String, Sendable, CaseIterable {
+        /// Within the threshold.
+        case ok
+        /// Worse than the threshold allows; fails the gate.
+        case regression = "REGRESSION"
+        /// Better by more than the threshold.
+        case improved
+        /// A timing metric without a time threshold: shown, never gated.
+        case info
+        /// Only in the current report.
+        case new
+        /// Only in the baseline; fails the gate only with `--fail-on-missing`.
+        case missing
+    }
+
+    /// One metric's line in the comparison.
+    public struct Entry: Sendable {
+        public var key: BenchmarkRow.Key
+        public var unit: String
+        public var baseline: Double?
+        public var current: Double?
+        /// (current − baseline) / |baseline|; ±infinity when the baseline is 0 and the current is
+        /// not, nil when either side is absent.
+        public var change: Double?
+        public var direction: MetricDirection
+        public var gate: MetricGate
+        public var verdict: Verdict
+    }
+
+    public var policy: ComparisonPolicy
+    /// One entry per key in either report, sorted by suite, benchmark and metric.
+    public var entries: [Entry]
+
+    /// Compares `current` with `baseline` under `policy`. Rows are matched by ``BenchmarkRow/key``;
+    /// when a key occurs twice in one report, the last row wins (``BenchmarkCSV`` refuses such files).
+    public init(baseline: [BenchmarkRow], current: [BenchmarkRow], policy: ComparisonPolicy = ComparisonPolicy()) {
+        self.policy = policy
+        let old = Dictionary(baseline.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        let new = Dictionary(current.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        entries = Set(old.keys).union(new.keys).sorted().map { key in
+            Self.entry(key: key, baseline: old[key], current: new[key], policy: policy)
+        }
+    }
+
+    /// Entries with `verdict`.
+    public func count(_ verdict: Verdict) -> Int {
+        entries.count { $0.verdict == verdict }
+    }
+
+    /// Whether the gate fails: a regression, or a missing metric when `failOnMissing`.
+    public func fails(failOnMissing: Bool = false) -> Bool {
+        count(.regression) > 0 || (failOnMissing && count(.missing) > 0)
+    }
+
+    /// Relative slack so that a change of exactly the threshold passes despite rounding.
+    private static let tolerance = 1e-9
+
+    private static func entry(key: BenchmarkRow.Key, baseline: BenchmarkRow?, current: BenchmarkRow?, policy: ComparisonPolicy) -> Entry {
+        let unit = current?.unit ?? baseline?.unit ?? ""
+        let direction = MetricDirection(metric: key.metric, unit: unit)
+        let gate = MetricGate(metric: key.metric, unit: unit)
+        let old = baseline?.value(of: policy.statistic)
+        let new = current?.value(of: policy.statistic)
+        var result = Entry(key: key, unit: unit, baseline: old, current: new, change: nil, direction: direction, gate: gate, verdict: .ok)
+        guard let old, let new else {
+            result.verdict = old == nil ? .new : .missing
+            return result
+        }
+        let change: Double
+        if old == 0 {
+            change = new == 0 ? 0 : (new > 0 ? .infinity : -.infinity)
+        } else {
+            change = (new - old) / abs(old)
+        }
+        result.change = change
+        guard let limit = gate == .deterministic ? policy.threshold : policy.timeThreshold else {
+            result.verdict = .info
+            return result
+        }
+        let worsening = direction == .lowerIsBetter ? change : -change
+        if worsening > limit + tolerance {
+            result.verdict = .regression
+        } else if worsening < -(limit + tolerance) {
+            result.verdict = .improved
+        } else {
+            result.verdict = .ok
+        }
+        return result
+    }
+}

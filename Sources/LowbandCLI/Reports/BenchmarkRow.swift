@@ -1,0 +1,124 @@
+/// One row of a benchmark report: one benchmark's one metric, summarised over its samples, with
+/// where and when it was measured.
+///
+/// This is the one schema every `lowband` benchmark writes and `lowband compare` reads; the
+/// columns are documented in docs/BENCHMARKS.md. Units are free text, but they decide how a
+/// metric is compared: see ``MetricDirection`` and ``MetricGate``.
+public struct BenchmarkRow: Sendable, Hashable {
+    /// The group of benchmarks, e.g. `startup` or `codec`.
+    public var suite: String
+    /// The benchmark inside the suite, e.g. `login-reply-decode`.
+    public var benchmark: String
+    /// What was measured, e.g. `wall_clock`, `allocations`, `encoded_bytes`.
+    public var metric: String
+    /// The unit of the five statistics, e.g. `ms`, `bytes`, `count`, `MB/s`, `x`.
+    public var unit: String
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var min: Double
+    public var max: Double
+    /// How many samples the statistics summarise (1 for a figure measured once).
+    public var samples: Int
+    /// The short git commit the binary was built from, or `unknown`.
+    public var commit: String
+    /// The Swift compiler that built the binary, see ``RunEnvironment/swiftVersion``.
+    public var swiftVersion: String
+    /// The machine the benchmark ran on.
+    public var host: String
+    /// When the run started, ISO-8601 in UTC (`2025-01-31T12:00:00Z`).
+    public var timestamp: String
+
+    /// Which statistic of a row to read, as `lowband compare --metric-column` names it.
+    public enum Statistic: String, Sendable, CaseIterable {
+        case p50, p90, p99, min, max
+    }
+
+    public init(
+        suite: String,
+        benchmark: String,
+        metric: String,
+        unit: String,
+        p50: Double,
+        p90: Double,
+        p99: Double,
+        min: Double,
+        max: Double,
+        samples: Int,
+        commit: String,
+        swiftVersion: String,
+        host: String,
+        timestamp: String
+    ) {
+        self.suite = suite
+        self.benchmark = benchmark
+        self.metric = metric
+        self.unit = unit
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.min = min
+        self.max = max
+        self.samples = samples
+        self.commit = commit
+        self.swiftVersion = swiftVersion
+        self.host = host
+        self.timestamp = timestamp
+    }
+
+    /// A row for samples of one metric, with the environment columns taken from `environment`.
+    ///
+    /// The percentiles are nearest-rank over the sorted samples. Precondition: `samples` is not empty.
+    public init(suite: String, benchmark: String, metric: String, unit: String, samples values: [Double], environment: RunEnvironment) {
+        precondition(!values.isEmpty, "a benchmark row needs at least one sample")
+        let sorted = values.sorted()
+        func percentile(_ fraction: Double) -> Double {
+            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+            return sorted[Swift.min(Swift.max(rank, 1), sorted.count) - 1]
+        }
+        self.init(
+            suite: suite, benchmark: benchmark, metric: metric, unit: unit,
+            p50: percentile(0.50), p90: percentile(0.90), p99: percentile(0.99),
+            min: sorted[0], max: sorted[sorted.count - 1], samples: sorted.count,
+            commit: environment.commit, swiftVersion: environment.swiftVersion,
+            host: environment.host, timestamp: environment.timestamp
+        )
+    }
+
+    /// A row for a figure measured once (a byte count, a ratio): every statistic is `value`.
+    public init(suite: String, benchmark: String, metric: String, unit: String, value: Double, environment: RunEnvironment) {
+        self.init(suite: suite, benchmark: benchmark, metric: metric, unit: unit, samples: [value], environment: environment)
+    }
+
+    /// The statistic `statistic` of this row.
+    public func value(of statistic: Statistic) -> Double {
+        switch statistic {
+        case .p50: p50
+        case .p90: p90
+        case .p99: p99
+        case .min: min
+        case .max: max
+        }
+    }
+
+    /// What `lowband compare` joins rows on: one row per suite, benchmark and metric.
+    public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
+        public var suite: String
+        public var benchmark: String
+        public var metric: String
+
+        public init(suite: String, benchmark: String, metric: String) {
+            self.suite = suite
+            self.benchmark = benchmark
+            self.metric = metric
+        }
+
+        public var description: String { "\(suite)/\(benchmark) \(metric)" }
+
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            (lhs.suite, lhs.benchmark, lhs.metric) < (rhs.suite, rhs.benchmark, rhs.metric)
+        }
+    }
+
+    public var key: Key { Key(suite: suite, benchmark: benchmark, metric: metric) }
+}

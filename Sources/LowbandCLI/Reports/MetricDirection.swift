@@ -1,0 +1,48 @@
+/// Whether a smaller or a larger figure is better for a metric, derived from its unit and name.
+///
+/// The rule, checked in this order (units compare case-insensitively):
+/// - a unit per second (`MB/s`, `ops/s`, `msg/s`) is a throughput: higher is better;
+/// - a metric whose name contains `speedup` or `throughput` is higher-better, whatever its unit
+///   (a `speedup` in `x`, a `throughput` in `MB/s`);
+/// - everything else — times (`ns`, `us`, `ms`, `s`), `bytes`, `allocations`, `count`, other
+///   ratios such as a compressed size `x` the original — is lower-better.
+public enum MetricDirection: String, Sendable, CaseIterable {
+    case lowerIsBetter = "lower is better"
+    case higherIsBetter = "higher is better"
+
+    public init(metric: String, unit: String) {
+        let unit = unit.lowercased()
+        let metric = metric.lowercased()
+        if unit.hasSuffix("/s") || metric.contains("speedup") || metric.contains("throughput") {
+            self = .higherIsBetter
+        } else {
+            self = .lowerIsBetter
+        }
+    }
+}
+
+/// Which threshold of `lowband compare` applies to a metric.
+///
+/// Shared CI machines are noisy: a wall-clock time or a throughput moves by tens of percent between
+/// runs of the same binary, so those are ``timing`` figures — reported, and gated only when
+/// `--time-threshold` is given. Allocation counts, byte counts and ratios measured within one run
+/// do not depend on the machine's load, so they are ``deterministic`` and gated by `--threshold`.
+public enum MetricGate: String, Sendable, CaseIterable {
+    /// Allocations, bytes, counts, ratios: gated by `--threshold` (10% by default).
+    case deterministic
+    /// Wall-clock times (`ns`, `us`, `µs`, `ms`, `s`) and throughputs (`…/s`): gated only by
+    /// `--time-threshold`, shown as `info` without it.
+    case timing
+
+    /// The units of wall-clock time, lowercased.
+    public static let timeUnits: Set<String> = ["ns", "us", "µs", "μs", "ms", "s", "sec", "seconds"]
+
+    public init(metric: String, unit: String) {
+        let unit = unit.lowercased()
+        if Self.timeUnits.contains(unit) || unit.hasSuffix("/s") {
+            self = .timing
+        } else {
+            self = .deterministic
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import LowbandCLI
+import Testing
+
+/// The benchmark CSV schema: writing, strict reading, and the metric rules.
+@Suite struct BenchmarkCSVTests {
+    static let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci-1", timestamp: "2025-01-31T12:00:00Z")
+    static let header = BenchmarkCSV.columns.joined(separator: ",")
+    static let tail = "abc1234,6.3,ci-1,2025-01-31T12:00:00Z"
+
+    private func expectError(
+        _ text: String, line: Int?, code: BenchmarkCSVError.Code, containing fragment: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        do {
+            let rows = try BenchmarkCSV.parse(text, file: "report.csv")
+            Issue.record("parsed \(rows.count) rows, expected an error", sourceLocation: sourceLocation)
+        } catch {
+            #expect(error.code == code, sourceLocation: sourceLocation)
+            #expect(error.line == line, sourceLocation: sourceLocation)
+            let prefix = line.map { "report.csv:\($0): " } ?? "report.csv: "
+            #expect(error.description.hasPrefix(prefix), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.description.contains(fragment), "\(error)", sourceLocation: sourceLocation)
+            #expect(!error.description.contains("\n"), "one line: \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: Round trip
+
+    @Test func rowsRoundTripIncludingQuotedNames() throws {
+        let rows = [
+            BenchmarkRow(suite: "startup", benchmark: "cold", metric: "wall_clock", unit: "ms", samples: [3, 1, 2, 5, 4], environment: Self.environment),
+            BenchmarkRow(suite: "codec, v2", benchmark: "say \"hi\"", metric: "line\nbreak\r\nand more", unit: "MB/s", value: 123.456, environment: Self.environment),
+            BenchmarkRow(suite: "s", benchmark: "b", metric: "tiny", unit: "x", value: 1e-7, environment: Self.environment),
+            BenchmarkRow(
+                suite: "s", benchmark: "b", metric: "spread", unit: "bytes", p50: -2.5, p90: 0, p99: 1e20, min: -3, max: 1e21, samples: 9,
+                commit: "unknown", swiftVersion: "6.4+", host: "host,with,commas", timestamp: "2025-01-31T12:00:00Z"
+            ),
+        ]
+        let text = try BenchmarkCSV.render(rows: rows)
+        #expect(text.hasPrefix(Self.header + "\n"))
+        #expect(text.contains("\"codec, v2\",\"say \"\"hi\"\"\",\"line\nbreak\r\nand more\",MB/s,123.456,"))
+        #expect(try BenchmarkCSV.parse(text, file: "r.csv") == rows)
+        // CRLF line endings, as spreadsheets write, read the same.
+        #expect(try BenchmarkCSV.parse(text.replacingOccurrences(of: ",6.3,ci-1,2025-01-31T12:00:00Z\n", with: ",6.3,ci-1,2025-01-31T12:00:00Z\r\n"), file: "r.csv") == rows)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-csv-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("nested/report.csv").path
+        try BenchmarkCSV.write(rows: rows, to: path)
+        #expect(try BenchmarkCSV.read(from: path) == rows)
+    }
+
+    @Test func samplesGiveNearestRankPercentiles() {
+        let row = BenchmarkRow(suite: "s", benchmark: "b", metric: "m", unit: "us", samples: (1...100).map(Double.init).reversed(), environment: Self.environment)
+        #expect((row.p50, row.p90, row.p99, row.min, row.max, row.samples) == (50, 90, 99, 1, 100, 100))
+        #expect(row.commit == "abc1234" && row.host == "ci-1")
+    }
+
+    @Test func writerRefusesNonFiniteStatistics() {
+        let row = BenchmarkRow(suite: "s", benchmark: "b", metric: "m", unit: "ms", value: .nan, environment: Self.environment)
+        #expect(throws: BenchmarkCSVError.self) { try BenchmarkCSV.render(rows: [row]) }
+    }
+
+    // MARK: Reader errors
+
+    @Test func readerErrorsNameFileLineAndProblem() {
+        let good = "s,b,m,ms,1,2,3,1,4,5,\(Self.tail)"
+        expectError("", line: 1, code: .badHeader, containing: "empty")
+        expectError("suite,benchmark\n", line: 1, code: .badHeader, containing: "expected \"\(Self.header)\"")
+        expectError("\(Self.header)\n\(good)\ns,b,m2,ms,abc,2,3,1,4,5,\(Self.tail)\n", line: 3, code: .invalidValue, containing: "column 'p50' is not a number: \"abc\"")
+        expectError("\(Self.header)\ns,b,m,ms,inf,inf,inf,inf,inf,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "column 'p50' is not a number")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,\(Self.tail)\n", line: 2, code: .wrongFieldCount, containing: "13 fields, expected 14")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,0,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "'samples'")
+        expectError("\(Self.header)\ns,b,m,ms,5,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "out of order")
+        expectError("\(Self.header)\n,b,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "column 'suite' is empty")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,abc,6.3,h,yesterday\n", line: 2, code: .invalidValue, containing: "'timestamp'")
+        expectError("\(Self.header)\n\(good)\n\n\(good)\n", line: 3, code: .malformed, containing: "blank line")
+        expectError("\(Self.header)\n\(good)\n\(good)\n", line: 3, code: .duplicateRow, containing: "first is on line 2")
+        expectError("\(Self.header)\ns,b\"x,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .malformed, containing: "quote inside an unquoted field")
+        expectError("\(Self.header)\n\"s\"x,b,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .malformed, containing: "after a closing quote")
+        expectError("\(Self.header)\n\(good)\n\"s,b,m\n", line: 3, code: .malformed, containing: "never closed")
+        // A quoted line break moves the following rows' line numbers on.
+        expectError("\(Self.header)\n\"two\nlines\",b,m,ms,1,2,3,1,4,5,\(Self.tail)\ns,b,m,ms,x,2,3,1,4,5,\(Self.tail)\n", line: 4, code: .invalidValue, containing: "'p50'")
+    }
+
+    @Test func readerCapsLineAndFileSizes() throws {
+        let long = String(repeating: "a", count: BenchmarkCSV.maximumLineBytes + 1)
+        expectError("\(Self.header)\n\(long),b,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .tooLarge, containing: "longer than 64 KiB")
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-csv-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("huge.csv").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(BenchmarkCSV.maximumFileBytes + 1))
+        try handle.close()
+        #expect {
+            try BenchmarkCSV.read(from: path)
+        } throws: { error in
+            let error = try #require(error as? BenchmarkCSVError)
+            return error.code == .tooLarge && error.line == nil && error.description.hasPrefix("\(path): ")
+        }
+        #expect {
+            try BenchmarkCSV.read(from: directory.appendingPathComponent("absent.csv").path)
+        } throws: { error in
+            (error as? BenchmarkCSVError)?.code == .unreadable
+        }
+    }
+
+    // MARK: Metric rules
+
+    @Test(arguments: [
+        ("wall_clock", "ms", MetricDirection.lowerIsBetter, MetricGate.timing),
+        ("decode", "ns", .lowerIsBetter, .timing),
+        ("decode", "µs", .lowerIsBetter, .timing),
+        ("startup", "s", .lowerIsBetter, .timing),
+        ("encoded", "bytes", .lowerIsBetter, .deterministic),
+        ("mallocs", "allocations", .lowerIsBetter, .deterministic),
+        ("frames", "count", .lowerIsBetter, .deterministic),
+        ("lz4_vs_json", "x", .lowerIsBetter, .deterministic),
+        ("encode_speedup", "x", .higherIsBetter, .deterministic),
+        ("upload", "MB/s", .higherIsBetter, .timing),
+        ("requests", "ops/s", .higherIsBetter, .timing),
+    ])
+    func directionAndGateFollowTheUnit(metric: String, unit: String, direction: MetricDirection, gate: MetricGate) {
+        #expect(MetricDirection(metric: metric, unit: unit) == direction)
+        #expect(MetricGate(metric: metric, unit: unit) == gate)
+    }
+
+    @Test func environmentIsFilledIn() {
+        let environment = RunEnvironment.current(at: Date(timeIntervalSince1970: 1_738_324_800))
+        #expect(environment.timestamp == "2025-01-31T12:00:00Z")
+        #expect(environment.swiftVersion == RunEnvironment.compilerVersion)
+        #expect(!environment.commit.isEmpty && !environment.host.isEmpty)
+        #expect(!environment.commit.contains("\n"))
+    }
+}
