@@ -27,9 +27,14 @@ public struct MessagePackDecoder: Sendable {
     public func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader) throws -> T {
         let context = DecodingContext(bytes: reader.bytes, maxDepth: maxDepth)
         let start = reader.offset
-        let value = try context.decodeValue(T.self, at: start, path: [], depth: 0)
-        reader.seek(to: start)
-        try reader.skipValue()
+        var end: Int?
+        let value = try context.decodeValue(T.self, at: start, path: [], depth: 0, end: &end)
+        if let end {
+            reader.seek(to: end)
+        } else {
+            reader.seek(to: start)
+            try reader.skipValue()
+        }
         return value
     }
 }
@@ -43,16 +48,27 @@ struct DecodingContext {
         MessagePackReader(bytes, offset: offset)
     }
 
-    func decodeValue<T: Decodable>(_: T.Type, at offset: Int, path: [any CodingKey], depth: Int) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, at offset: Int, path: [any CodingKey], depth: Int) throws -> T {
+        var end: Int?
+        return try decodeValue(type, at: offset, path: path, depth: depth, end: &end)
+    }
+
+    /// Decodes the value at `offset` and sets `end` to where it ends when decoding found out
+    /// (a map's index scans to its end); nil means the caller must skip the value to find it.
+    func decodeValue<T: Decodable>(_: T.Type, at offset: Int, path: [any CodingKey], depth: Int, end: inout Int?) throws -> T {
         var reader = reader(at: offset)
         do {
             if let special = try SpecialType.decode(T.self, from: &reader, maxDepth: maxDepth - depth) {
+                end = reader.offset
                 return special
             }
         } catch {
             throw error.at(path)
         }
-        return try T(from: OffsetDecoder(context: self, offset: offset, codingPath: path, depth: depth))
+        let decoder = OffsetDecoder(context: self, offset: offset, codingPath: path, depth: depth)
+        let value = try T(from: decoder)
+        end = decoder.end
+        return value
     }
 }
 
@@ -88,6 +104,11 @@ final class OffsetDecoder: Decoder {
     let codingPath: [any CodingKey]
     let depth: Int
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// Where the value ends, once a keyed container has indexed it.
+    private(set) var end: Int?
+    /// The map entry the last key lookup matched: synthesized conformances look keys up in
+    /// declaration order, which is the order they were encoded in, so the next key is near.
+    var keyHint = 0
 
     init(context: DecodingContext, offset: Int, codingPath: [any CodingKey], depth: Int) {
         self.context = context
@@ -105,6 +126,7 @@ final class OffsetDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
         let index = try MapIndex(context: context, offset: offset, path: codingPath)
+        end = index.end
         return KeyedDecodingContainer(KeyedOffsetContainer<Key>(index: index, decoder: self, depth: try checkedDepth()))
     }
 
@@ -121,41 +143,124 @@ final class OffsetDecoder: Decoder {
 }
 
 /// The keys of one map and where each value starts.
+///
+/// Keys stay in the input as byte ranges (an integer key keeps its decimal text): a lookup
+/// compares the wanted key's UTF-8 with them in place, starting at the entry the previous
+/// lookup matched, so decoding a struct builds no key strings.
 struct MapIndex {
-    var keys: [(key: String, isInteger: Bool, offset: Int)] = []
+    struct Entry {
+        /// Where the str key's UTF-8 bytes start in the input.
+        var keyStart: Int
+        var keyCount: Int
+        /// The decimal text of an integer key; nil for a str key.
+        var integerKey: String?
+        /// Where the entry's value starts.
+        var offset: Int
+        /// Length and first and last byte of the key, to rule out most mismatches at once.
+        var signature: Int
+    }
+
+    let bytes: [UInt8]
+    private(set) var entries: [Entry] = []
+    /// Where the map ends in the input.
+    let end: Int
+    /// For large maps: each key's text and its first entry.
     private var hashed: [String: Int]?
+    /// Whether a key occurs twice; lookups then always start at the first entry (the first wins).
+    private var hasDuplicates = false
 
     init(context: DecodingContext, offset: Int, path: [any CodingKey]) throws {
+        bytes = context.bytes
         var reader = context.reader(at: offset)
         do throws(MessagePackError) {
             let count = try reader.readMapHeader()
-            keys.reserveCapacity(count)
+            entries.reserveCapacity(count)
             for _ in 0 ..< count {
                 let keyOffset = reader.offset
                 switch try reader.peekKind() {
                 case .string:
-                    keys.append((try reader.readString(), false, 0))
+                    let utf8 = try reader.readStringBytes()
+                    if !utf8.allSatisfy({ $0 < 0x80 }) {
+                        var check = context.reader(at: keyOffset)
+                        _ = try check.readString()
+                    }
+                    entries.append(Entry(keyStart: utf8.startIndex, keyCount: utf8.count, integerKey: nil, offset: 0, signature: Self.signature(utf8)))
                 case .int:
                     // A uint64 key may exceed Int64.max; it is still a key (of fields no type has).
                     let isUInt64 = reader.bytes[reader.offset] == 0xcf
-                    keys.append((isUInt64 ? String(try reader.readUInt64()) : String(try reader.readInt64()), true, 0))
+                    let text = isUInt64 ? String(try reader.readUInt64()) : String(try reader.readInt64())
+                    entries.append(Entry(keyStart: 0, keyCount: 0, integerKey: text, offset: 0, signature: Self.signature(Array(text.utf8))))
                 case let kind:
                     throw MessagePackError(.unsupportedKey, "map key is \(kind.rawValue); only string and integer keys decode into Codable types", offset: keyOffset)
                 }
-                keys[keys.count - 1].offset = reader.offset
+                entries[entries.count - 1].offset = reader.offset
                 try reader.skipValue()
             }
         } catch {
             throw error.at(path)
         }
-        if keys.count > 12 {
-            hashed = Dictionary(keys.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        end = reader.offset
+        if entries.count > 12 {
+            hashed = Dictionary(entries.indices.map { (keyText($0), $0) }, uniquingKeysWith: { first, _ in first })
+        } else {
+            hasDuplicates = findDuplicates()
         }
     }
 
-    func offset(of key: String) -> Int? {
-        if let hashed { return hashed[key].map { keys[$0].offset } }
-        return keys.first { $0.key == key }?.offset
+    /// The text of the key of entry `index`.
+    func keyText(_ index: Int) -> String {
+        let entry = entries[index]
+        if let integerKey = entry.integerKey { return integerKey }
+        return String(decoding: bytes[entry.keyStart ..< entry.keyStart + entry.keyCount], as: UTF8.self)
+    }
+
+    func isInteger(_ index: Int) -> Bool {
+        entries[index].integerKey != nil
+    }
+
+    /// The entry whose key is `key` (the first, if the key repeats), searching from `hint` on.
+    func entryIndex(of key: String, hint: Int) -> Int? {
+        if let hashed { return hashed[key] }
+        let count = entries.count
+        guard count > 0 else { return nil }
+        var key = key
+        return key.withUTF8 { utf8 in
+            let signature = Self.signature(utf8)
+            var index = hasDuplicates || hint >= count ? 0 : hint
+            for _ in 0 ..< count {
+                if entries[index].signature == signature, matches(index, utf8) { return index }
+                index = index + 1 == count ? 0 : index + 1
+            }
+            return nil
+        }
+    }
+
+    private func matches(_ index: Int, _ utf8: some Collection<UInt8>) -> Bool {
+        let entry = entries[index]
+        if let integerKey = entry.integerKey { return integerKey.utf8.elementsEqual(utf8) }
+        return bytes[entry.keyStart ..< entry.keyStart + entry.keyCount].elementsEqual(utf8)
+    }
+
+    private func findDuplicates() -> Bool {
+        for later in entries.indices {
+            for earlier in 0 ..< later where entries[earlier].signature == entries[later].signature {
+                let entry = entries[later]
+                let matched = if let integerKey = entry.integerKey {
+                    matches(earlier, Array(integerKey.utf8))
+                } else {
+                    matches(earlier, bytes[entry.keyStart ..< entry.keyStart + entry.keyCount])
+                }
+                if matched { return true }
+            }
+        }
+        return false
+    }
+
+    private static func signature(_ utf8: some Collection<UInt8>) -> Int {
+        guard let first = utf8.first else { return 0 }
+        var last = first
+        for byte in utf8 { last = byte }
+        return utf8.count << 16 | Int(first) << 8 | Int(last)
     }
 }
 
@@ -166,18 +271,25 @@ struct KeyedOffsetContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     var allKeys: [Key] {
-        index.keys.compactMap { entry in
-            if entry.isInteger, let number = Int(entry.key), let key = Key(intValue: number) { return key }
-            return Key(stringValue: entry.key)
+        index.entries.indices.compactMap { entry in
+            let text = index.keyText(entry)
+            if index.isInteger(entry), let number = Int(text), let key = Key(intValue: number) { return key }
+            return Key(stringValue: text)
         }
     }
 
     func contains(_ key: Key) -> Bool {
-        index.offset(of: key.stringValue) != nil
+        offset(of: key.stringValue) != nil
+    }
+
+    private func offset(of key: String) -> Int? {
+        guard let entry = index.entryIndex(of: key, hint: decoder.keyHint) else { return nil }
+        decoder.keyHint = entry
+        return index.entries[entry].offset
     }
 
     private func valueOffset(_ key: Key) throws -> Int {
-        guard let offset = index.offset(of: key.stringValue) else {
+        guard let offset = offset(of: key.stringValue) else {
             throw MessagePackError(.keyNotFound, "no value for key \"\(key.stringValue)\"", offset: decoder.offset, path: codingPath.render())
         }
         return offset
@@ -224,7 +336,7 @@ struct KeyedOffsetContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        guard let offset = index.offset(of: "super") else {
+        guard let offset = offset(of: "super") else {
             throw MessagePackError(.keyNotFound, "no value for key \"super\"", offset: decoder.offset, path: codingPath.render())
         }
         return OffsetDecoder(context: decoder.context, offset: offset, codingPath: codingPath + [NamedKey("super")], depth: depth)
@@ -307,8 +419,14 @@ struct UnkeyedOffsetContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.context.decodeValue(type, at: try currentOffset(), path: elementPath, depth: depth)
-        try skipCurrent()
+        var end: Int?
+        let value = try decoder.context.decodeValue(type, at: try currentOffset(), path: elementPath, depth: depth, end: &end)
+        if let end {
+            position = end
+            currentIndex += 1
+        } else {
+            try skipCurrent()
+        }
         return value
     }
 

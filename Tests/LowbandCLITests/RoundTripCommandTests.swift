@@ -23,10 +23,11 @@ import Testing
         let messagePack = try #require(values["msgpack_bytes"].flatMap { Int($0) })
         #expect(messagePack < json)
         #expect(frame < messagePack, "the reply travels compressed")
-        for metric in ["json_encode_median", "json_decode_median", "msgpack_encode_median", "msgpack_decode_median"] {
+        for metric in ["json_encode_median", "json_decode_median", "msgpack_encode_median", "msgpack_decode_median", "msgpack_fast_encode_median", "msgpack_fast_decode_median"] {
             #expect(values[metric].flatMap(Double.init).map { $0 > 0 } == true, "\(metric) is measured")
         }
         #expect(result.stdoutText.contains("MessagePack (Codable)"))
+        #expect(result.stdoutText.contains("MessagePack (fast path)"))
     }
 
     @Test func impossibleArgumentsAreRejectedBeforeAnythingStarts() {

@@ -2,7 +2,8 @@ import Foundation
 import LowbandMessagePack
 import LowbandWire
 
-/// Median encode and decode times of one value with Foundation's JSON coders and ours.
+/// Median encode and decode times of one value with Foundation's JSON coders, our Codable
+/// coders and the hand-written fast path (``MessagePackFastCodable``).
 ///
 /// A figure for the report, measured on the wall clock at the command's edge; the benchmark
 /// targets are where such numbers are gated.
@@ -12,6 +13,8 @@ struct CodecTimings {
     var jsonDecode: Double
     var messagePackEncode: Double
     var messagePackDecode: Double
+    var fastEncode: Double
+    var fastDecode: Double
 
     static func measure(_ reply: LoginReply, repetitions: Int) throws -> CodecTimings {
         let jsonEncoder = JSONEncoder()
@@ -25,7 +28,9 @@ struct CodecTimings {
             jsonEncode: try median(repetitions) { _ = try jsonEncoder.encode(reply) },
             jsonDecode: try median(repetitions) { _ = try jsonDecoder.decode(LoginReply.self, from: json) },
             messagePackEncode: try median(repetitions) { _ = try packEncoder.encode(reply) },
-            messagePackDecode: try median(repetitions) { _ = try packDecoder.decode(LoginReply.self, from: pack) }
+            messagePackDecode: try median(repetitions) { _ = try packDecoder.decode(LoginReply.self, from: pack) },
+            fastEncode: try median(repetitions) { _ = try reply.messagePackBytes(reservingCapacity: pack.count) },
+            fastDecode: try median(repetitions) { _ = try LoginReply(messagePackBytes: pack) }
         )
     }
 

@@ -102,7 +102,7 @@ struct RoundTripReport {
         text += String(format: "round trip median %.0f µs, min %.0f µs, max %.0f µs\n", median(roundTripMicroseconds), roundTripMicroseconds.min() ?? 0, roundTripMicroseconds.max() ?? 0)
         text += "decoded reply equals the original: \(matches ? "yes" : "NO")\n"
         text += "\ncodec (median of \(codec.repetitions), µs)    encode    decode     total  vs JSON\n"
-        for (label, encode, decode) in [("JSON (Foundation)", codec.jsonEncode, codec.jsonDecode), ("MessagePack (Codable)", codec.messagePackEncode, codec.messagePackDecode)] {
+        for (label, encode, decode) in [("JSON (Foundation)", codec.jsonEncode, codec.jsonDecode), ("MessagePack (Codable)", codec.messagePackEncode, codec.messagePackDecode), ("MessagePack (fast path)", codec.fastEncode, codec.fastDecode)] {
             let total = encode + decode
             let speedup = total == 0 ? 0 : (codec.jsonEncode + codec.jsonDecode) / total
             text += label.padding(toLength: 30, withPad: " ", startingAt: 0)
@@ -129,6 +129,8 @@ struct RoundTripReport {
         lines.append(String(format: "json_decode_median,%.1f,us", codec.jsonDecode))
         lines.append(String(format: "msgpack_encode_median,%.1f,us", codec.messagePackEncode))
         lines.append(String(format: "msgpack_decode_median,%.1f,us", codec.messagePackDecode))
+        lines.append(String(format: "msgpack_fast_encode_median,%.1f,us", codec.fastEncode))
+        lines.append(String(format: "msgpack_fast_decode_median,%.1f,us", codec.fastDecode))
         return lines.joined(separator: "\n") + "\n"
     }
 }
