@@ -2,19 +2,25 @@ import Foundation
 import LowbandMessagePack
 import LowbandWire
 
-/// Median encode and decode times of one value with Foundation's JSON coders, our Codable
-/// coders and the hand-written fast path (``MessagePackFastCodable``).
+/// Encode and decode times of one value with Foundation's JSON coders, our Codable coders and
+/// the hand-written fast path (``MessagePackFastCodable``), every sample kept for the report.
 ///
-/// A figure for the report, measured on the wall clock at the command's edge; the benchmark
-/// targets are where such numbers are gated.
+/// Measured on the wall clock at the command's edge: figures to read as ratios within one run.
 struct CodecTimings {
+    /// Microseconds per run of one codec's encode and decode.
+    struct Samples {
+        var encode: [Double]
+        var decode: [Double]
+
+        var medianEncode: Double { CodecTimings.median(encode) }
+        var medianDecode: Double { CodecTimings.median(decode) }
+        var medianTotal: Double { medianEncode + medianDecode }
+    }
+
     var repetitions: Int
-    var jsonEncode: Double
-    var jsonDecode: Double
-    var messagePackEncode: Double
-    var messagePackDecode: Double
-    var fastEncode: Double
-    var fastDecode: Double
+    var json: Samples
+    var messagePack: Samples
+    var fast: Samples
 
     static func measure(_ reply: LoginReply, repetitions: Int) throws -> CodecTimings {
         let jsonEncoder = JSONEncoder()
@@ -25,17 +31,23 @@ struct CodecTimings {
         let pack = try packEncoder.encode(reply)
         return CodecTimings(
             repetitions: repetitions,
-            jsonEncode: try median(repetitions) { _ = try jsonEncoder.encode(reply) },
-            jsonDecode: try median(repetitions) { _ = try jsonDecoder.decode(LoginReply.self, from: json) },
-            messagePackEncode: try median(repetitions) { _ = try packEncoder.encode(reply) },
-            messagePackDecode: try median(repetitions) { _ = try packDecoder.decode(LoginReply.self, from: pack) },
-            fastEncode: try median(repetitions) { _ = try reply.messagePackBytes(reservingCapacity: pack.count) },
-            fastDecode: try median(repetitions) { _ = try LoginReply(messagePackBytes: pack) }
+            json: Samples(
+                encode: try samples(repetitions) { _ = try jsonEncoder.encode(reply) },
+                decode: try samples(repetitions) { _ = try jsonDecoder.decode(LoginReply.self, from: json) }
+            ),
+            messagePack: Samples(
+                encode: try samples(repetitions) { _ = try packEncoder.encode(reply) },
+                decode: try samples(repetitions) { _ = try packDecoder.decode(LoginReply.self, from: pack) }
+            ),
+            fast: Samples(
+                encode: try samples(repetitions) { _ = try reply.messagePackBytes(reservingCapacity: pack.count) },
+                decode: try samples(repetitions) { _ = try LoginReply(messagePackBytes: pack) }
+            )
         )
     }
 
-    /// Median microseconds of `repetitions` runs of `body`, after one warm-up run.
-    private static func median(_ repetitions: Int, _ body: () throws -> Void) throws -> Double {
+    /// Microseconds of each of `repetitions` runs of `body`, after one warm-up run.
+    private static func samples(_ repetitions: Int, _ body: () throws -> Void) throws -> [Double] {
         let clock = ContinuousClock()
         try body()
         var samples: [Double] = []
@@ -46,7 +58,11 @@ struct CodecTimings {
             let elapsed = start.duration(to: clock.now)
             samples.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
         }
-        samples.sort()
-        return samples[samples.count / 2]
+        return samples
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 }

@@ -32,7 +32,7 @@ public struct RoundTripCommand: AsyncParsableCommand {
     @Option(help: "Login round trips over the one connection.")
     public var repetitions: Int = 20
 
-    @Option(help: "CSV report to write.")
+    @Option(help: "CSV report to write, in the schema of docs/BENCHMARKS.md (compare runs with lowband compare).")
     public var out: String = "reports/roundtrip.csv"
 
     public init() {}
@@ -46,12 +46,14 @@ public struct RoundTripCommand: AsyncParsableCommand {
     public func run() async throws {
         let name = "lowband roundtrip"
         do {
+            let environment = RunEnvironment.current()
             let report = try await RoundTrip(seed: seed, chats: chats, contacts: contacts, repetitions: repetitions).run()
             try CommandIO.write(report.table(command: reproduceCommand))
-            let directory = URL(fileURLWithPath: out).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try report.csv().write(toFile: out, atomically: true, encoding: .utf8)
+            try BenchmarkCSV.write(rows: report.rows(environment: environment), to: out)
             try CommandIO.write("report: \(out)\n")
+            guard report.matches else {
+                throw CommandIO.failure("the decoded reply differs from the one sent (seed \(seed))", command: name)
+            }
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -80,11 +82,6 @@ struct RoundTripReport {
     var matches: Bool
     var codec: CodecTimings
 
-    func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
-
     func table(command: String) -> String {
         func row(_ label: String, _ bytes: Int) -> String {
             let ratio = jsonBytes == 0 ? 0 : Double(bytes) / Double(jsonBytes)
@@ -99,39 +96,47 @@ struct RoundTripReport {
         text += row("MessagePack + LZ4 block", lz4Bytes)
         text += row("frame on the wire", frameBytes)
         text += "\nloopback: \(repetitions) login round trips, \(socketBytesSent) bytes sent, \(socketBytesReceived) bytes received by the client\n"
-        text += String(format: "round trip median %.0f µs, min %.0f µs, max %.0f µs\n", median(roundTripMicroseconds), roundTripMicroseconds.min() ?? 0, roundTripMicroseconds.max() ?? 0)
+        text += String(format: "round trip median %.0f µs, min %.0f µs, max %.0f µs\n", CodecTimings.median(roundTripMicroseconds), roundTripMicroseconds.min() ?? 0, roundTripMicroseconds.max() ?? 0)
         text += "decoded reply equals the original: \(matches ? "yes" : "NO")\n"
         text += "\ncodec (median of \(codec.repetitions), µs)    encode    decode     total  vs JSON\n"
-        for (label, encode, decode) in [("JSON (Foundation)", codec.jsonEncode, codec.jsonDecode), ("MessagePack (Codable)", codec.messagePackEncode, codec.messagePackDecode), ("MessagePack (fast path)", codec.fastEncode, codec.fastDecode)] {
-            let total = encode + decode
-            let speedup = total == 0 ? 0 : (codec.jsonEncode + codec.jsonDecode) / total
+        for (label, samples) in [("JSON (Foundation)", codec.json), ("MessagePack (Codable)", codec.messagePack), ("MessagePack (fast path)", codec.fast)] {
+            let (encode, decode, total) = (samples.medianEncode, samples.medianDecode, samples.medianTotal)
+            let speedup = total == 0 ? 0 : codec.json.medianTotal / total
             text += label.padding(toLength: 30, withPad: " ", startingAt: 0)
                 + String(format: "%8.0f  %8.0f  %8.0f  %6.2fx\n", encode, decode, total, speedup)
         }
         return text
     }
 
-    func csv() -> String {
-        var lines = ["metric,value,unit"]
-        lines.append("seed,\(seed),")
-        lines.append("chats,\(chats),")
-        lines.append("contacts,\(contacts),")
-        lines.append("json_bytes,\(jsonBytes),bytes")
-        lines.append("msgpack_bytes,\(messagePackBytes),bytes")
-        lines.append("msgpack_lz4_bytes,\(lz4Bytes),bytes")
-        lines.append("frame_bytes,\(frameBytes),bytes")
-        lines.append("socket_bytes_received,\(socketBytesReceived),bytes")
-        lines.append("socket_bytes_sent,\(socketBytesSent),bytes")
-        lines.append("round_trips,\(repetitions),")
-        lines.append(String(format: "round_trip_median,%.1f,us", median(roundTripMicroseconds)))
-        lines.append("reply_matches,\(matches ? 1 : 0),")
-        lines.append(String(format: "json_encode_median,%.1f,us", codec.jsonEncode))
-        lines.append(String(format: "json_decode_median,%.1f,us", codec.jsonDecode))
-        lines.append(String(format: "msgpack_encode_median,%.1f,us", codec.messagePackEncode))
-        lines.append(String(format: "msgpack_decode_median,%.1f,us", codec.messagePackDecode))
-        lines.append(String(format: "msgpack_fast_encode_median,%.1f,us", codec.fastEncode))
-        lines.append(String(format: "msgpack_fast_decode_median,%.1f,us", codec.fastDecode))
-        return lines.joined(separator: "\n") + "\n"
+    /// The run as benchmark rows (docs/BENCHMARKS.md): byte counts and size ratios, which are
+    /// exact for a seed, and wall-clock samples, which `lowband compare` shows without gating.
+    func rows(environment: RunEnvironment) -> [BenchmarkRow] {
+        let benchmark = "login-reply-c\(chats)-k\(contacts)-s\(seed)"
+        func figure(_ metric: String, _ unit: String, _ value: Double) -> BenchmarkRow {
+            BenchmarkRow(suite: "roundtrip", benchmark: benchmark, metric: metric, unit: unit, value: value, environment: environment)
+        }
+        func timed(_ metric: String, _ samples: [Double]) -> BenchmarkRow {
+            BenchmarkRow(suite: "roundtrip", benchmark: benchmark, metric: metric, unit: "us", samples: samples, environment: environment)
+        }
+        let jsonTotal = codec.json.medianTotal
+        return [
+            figure("json_bytes", "bytes", Double(jsonBytes)),
+            figure("msgpack_bytes", "bytes", Double(messagePackBytes)),
+            figure("msgpack_lz4_bytes", "bytes", Double(lz4Bytes)),
+            figure("frame_bytes", "bytes", Double(frameBytes)),
+            figure("msgpack_size_vs_json", "x", Double(messagePackBytes) / Double(max(jsonBytes, 1))),
+            figure("socket_bytes_received", "bytes", Double(socketBytesReceived)),
+            figure("socket_bytes_sent", "bytes", Double(socketBytesSent)),
+            timed("round_trip", roundTripMicroseconds),
+            timed("json_encode", codec.json.encode),
+            timed("json_decode", codec.json.decode),
+            timed("msgpack_encode", codec.messagePack.encode),
+            timed("msgpack_decode", codec.messagePack.decode),
+            timed("msgpack_fast_encode", codec.fast.encode),
+            timed("msgpack_fast_decode", codec.fast.decode),
+            figure("codable_speedup", "x", jsonTotal / max(codec.messagePack.medianTotal, .leastNonzeroMagnitude)),
+            figure("fast_path_speedup", "x", jsonTotal / max(codec.fast.medianTotal, .leastNonzeroMagnitude)),
+        ]
     }
 }
 
