@@ -7,7 +7,7 @@
 /// written as float32 and `Double` as float64: the writer never changes a float's precision.
 public struct MessagePackWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+    public internal(set) var bytes: [UInt8]
 
     public init(reservingCapacity capacity: Int = 0) {
         bytes = []
@@ -194,6 +194,23 @@ public struct MessagePackWriter: Sendable {
         case let .timestamp(timestamp):
             write(timestamp)
         }
+    }
+
+    /// Fills in the header of a container written with a one-byte placeholder at `offset`,
+    /// widening it in place when `count` needs the 16- or 32-bit form. False past 2^32 - 1.
+    mutating func patchContainerHeader(at offset: Int, count: Int, isMap: Bool) -> Bool {
+        if count <= 15 {
+            bytes[offset] = (isMap ? 0x80 : 0x90) | UInt8(count)
+        } else if count <= Int(UInt16.max) {
+            bytes[offset] = isMap ? 0xde : 0xdc
+            bytes.insert(contentsOf: [UInt8(count >> 8), UInt8(truncatingIfNeeded: count)], at: offset + 1)
+        } else if count <= Int(UInt32.max) {
+            bytes[offset] = isMap ? 0xdf : 0xdd
+            bytes.insert(contentsOf: (0 ..< 4).map { UInt8(truncatingIfNeeded: count >> (24 - 8 * $0)) }, at: offset + 1)
+        } else {
+            return false
+        }
+        return true
     }
 
     private mutating func writeLength(_ count: Int, what: String, forms: (UInt8?, UInt8, UInt8)) throws(MessagePackError) {
