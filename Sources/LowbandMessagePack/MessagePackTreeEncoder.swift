@@ -124,7 +124,11 @@ final class TreeEncoder: Encoder {
         self.codingPath = codingPath
     }
 
+    /// The key type of the last keyed container asked for (see ``StreamEncoder/dictionaryKeyType``).
+    private(set) var keyType: Any.Type?
+
     func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
+        keyType = Key.self
         let box: MapBox
         if case let .map(existing) = node {
             box = existing

@@ -81,9 +81,11 @@ public struct MessagePackWriter: Sendable {
 
     /// Writes a str. Fails only for strings of 4 GiB or more.
     public mutating func write(_ value: String) throws(MessagePackError) {
-        var value = value
-        try writeStringHeader(count: value.utf8.count)
-        value.withUTF8 { bytes.append(contentsOf: $0) }
+        let utf8 = value.utf8
+        try writeStringHeader(count: utf8.count)
+        // Borrows the string's own storage (no copy, no retain); only a bridged string has none.
+        let copied: Void? = utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if copied == nil { bytes.append(contentsOf: utf8) }
     }
 
     /// Writes the header of a str whose `count` UTF-8 bytes the caller appends with ``writeRaw(_:)``.

@@ -14,17 +14,21 @@ final class StreamEncoder: Encoder {
     /// The container this value opened; 0 for none.
     var containerID = 0
     var wroteSingleValue = false
+    /// The type of the value being encoded.
+    private(set) var valueType: any Encodable.Type
     /// Set when the value is a `Dictionary`: whether its keys are `String`s.
-    var dictionaryStringKeys: Bool?
+    private(set) var dictionaryStringKeys: Bool?
 
-    init(storage: StreamStorage, level: Int, start: Int) {
+    init(storage: StreamStorage, level: Int, start: Int, valueType: any Encodable.Type) {
         self.storage = storage
         self.level = level
         self.start = start
+        self.valueType = valueType
     }
 
-    func reset(start: Int) {
+    func reset(start: Int, valueType: any Encodable.Type) {
         self.start = start
+        self.valueType = valueType
         containerID = 0
         wroteSingleValue = false
         dictionaryStringKeys = nil
@@ -33,12 +37,31 @@ final class StreamEncoder: Encoder {
     var codingPath: [any CodingKey] { storage.path(level: level) }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// The key type `Dictionary` encodes String, Int and `CodingKeyRepresentable` keys with
+    /// (the standard library's `_DictionaryCodingKey`), found once by asking a dictionary.
+    ///
+    /// Only a keyed container with this key type, or an unkeyed one, can belong to a
+    /// dictionary: the costlier check of the value's type is left for those.
+    static let dictionaryKeyType: ObjectIdentifier? = {
+        let probe = TreeEncoder(codingPath: [])
+        try? [String: Int]().encode(to: probe)
+        return probe.keyType.map { ObjectIdentifier($0) }
+    }()
+
     func container<Key: CodingKey>(keyedBy _: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedStreamContainer<Key>(storage: storage, level: level, id: storage.openContainer(for: self, isMap: true)))
+        if containerID == 0, ObjectIdentifier(Key.self) == Self.dictionaryKeyType { checkForDictionary() }
+        return KeyedEncodingContainer(KeyedStreamContainer<Key>(storage: storage, level: level, id: storage.openContainer(for: self, isMap: true)))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        UnkeyedStreamContainer(storage: storage, level: level, id: storage.openContainer(for: self, isMap: false))
+        if containerID == 0 { checkForDictionary() }
+        return UnkeyedStreamContainer(storage: storage, level: level, id: storage.openContainer(for: self, isMap: false))
+    }
+
+    private func checkForDictionary() {
+        if let dictionary = valueType as? any UnorderedDictionaryMarker.Type {
+            dictionaryStringKeys = dictionary.hasStringKeys
+        }
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -115,7 +138,7 @@ struct KeyedStreamContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     /// `superEncoder` hands out an encoder the caller fills later, which only the tree can follow.
     private func deadEncoder() -> any Encoder {
         _ = storage.fallback()
-        return StreamEncoder(storage: storage, level: level + 1, start: -1)
+        return StreamEncoder(storage: storage, level: level + 1, start: -1, valueType: Bool.self)
     }
 }
 
@@ -175,7 +198,7 @@ struct UnkeyedStreamContainer: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder {
         _ = storage.fallback()
-        return StreamEncoder(storage: storage, level: level + 1, start: -1)
+        return StreamEncoder(storage: storage, level: level + 1, start: -1, valueType: Bool.self)
     }
 }
 

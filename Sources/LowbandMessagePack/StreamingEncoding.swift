@@ -81,6 +81,8 @@ final class StreamStorage {
     init(bytes: [UInt8]) {
         var writer = MessagePackWriter()
         writer.bytes = bytes
+        // Spares a payload the first few of its doublings; the push of one message fits.
+        writer.bytes.reserveCapacity(bytes.count + 256)
         state = .allocate(capacity: 1)
         state.initialize(to: StreamState(writer: writer))
     }
@@ -112,10 +114,7 @@ final class StreamStorage {
 
     /// Runs the value's `encode(to:)` on an encoder of its own, then closes what it opened.
     func encodeComposite<T: Encodable>(_ value: T, level: Int) throws {
-        let encoder = makeEncoder(level: level)
-        if let dictionary = value as? any UnorderedDictionaryMarker {
-            encoder.dictionaryStringKeys = type(of: dictionary).hasStringKeys
-        }
+        let encoder = makeEncoder(level: level, valueType: T.self)
         let previous = state.pointee.current
         state.pointee.current = ObjectIdentifier(encoder)
         do {
@@ -132,19 +131,19 @@ final class StreamStorage {
         }
     }
 
-    private func makeEncoder(level: Int) -> StreamEncoder {
+    private func makeEncoder(level: Int, valueType: any Encodable.Type) -> StreamEncoder {
         let start = state.pointee.writer.bytes.count
         if level < state.pointee.spare.count {
             if isKnownUniquelyReferenced(&state.pointee.spare[level]) {
                 let encoder = state.pointee.spare[level]
-                encoder.reset(start: start)
+                encoder.reset(start: start, valueType: valueType)
                 return encoder
             }
-            let encoder = StreamEncoder(storage: self, level: level, start: start)
+            let encoder = StreamEncoder(storage: self, level: level, start: start, valueType: valueType)
             state.pointee.spare[level] = encoder
             return encoder
         }
-        let encoder = StreamEncoder(storage: self, level: level, start: start)
+        let encoder = StreamEncoder(storage: self, level: level, start: start, valueType: valueType)
         if level == state.pointee.spare.count { state.pointee.spare.append(encoder) }
         return encoder
     }
