@@ -25,10 +25,11 @@ public struct MessagePackDecoder: Sendable {
 
     /// Decodes the next value from `reader` and moves the reader past it.
     public func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader) throws -> T {
-        let context = DecodingContext(bytes: reader.bytes, maxDepth: maxDepth)
+        let storage = DecodingStorage(bytes: reader.bytes, maxDepth: maxDepth)
+        defer { storage.state.pointee.spare.removeAll() }
         let start = reader.offset
         var end: Int?
-        let value = try context.decodeValue(T.self, at: start, path: [], depth: 0, end: &end)
+        let value = try storage.decodeValue(T.self, at: start, depth: 0, parent: nil, key: .none, end: &end)
         if let end {
             reader.seek(to: end)
         } else {
@@ -39,45 +40,99 @@ public struct MessagePackDecoder: Sendable {
     }
 }
 
-/// What every decoder of one input shares.
-struct DecodingContext {
-    let bytes: [UInt8]
+/// What every decoder of one input shares: one reader, moved to each value it reads, so no
+/// read copies (retains) the input array.
+struct DecodingState {
+    var reader: MessagePackReader
     let maxDepth: Int
+    /// One reusable decoder per depth, taken again when nothing else holds it.
+    var spare: [ValueDecoder] = []
+}
 
-    func reader(at offset: Int) -> MessagePackReader {
-        MessagePackReader(bytes, offset: offset)
+/// Owns the shared state; decoders and containers reach it through a `let` pointer, so no
+/// access pays for the dynamic exclusivity checks of class properties.
+final class DecodingStorage {
+    let state: UnsafeMutablePointer<DecodingState>
+    /// A copy of the input that key lookups compare against without touching the array.
+    let input: UnsafeBufferPointer<UInt8>
+
+    init(bytes: [UInt8], maxDepth: Int) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth))
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = copy.initialize(from: bytes)
+        input = UnsafeBufferPointer(copy)
     }
 
-    func decodeValue<T: Decodable>(_ type: T.Type, at offset: Int, path: [any CodingKey], depth: Int) throws -> T {
-        var end: Int?
-        return try decodeValue(type, at: offset, path: path, depth: depth, end: &end)
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+        input.deallocate()
     }
 
-    /// Decodes the value at `offset` and sets `end` to where it ends when decoding found out
-    /// (a map's index scans to its end); nil means the caller must skip the value to find it.
-    func decodeValue<T: Decodable>(_: T.Type, at offset: Int, path: [any CodingKey], depth: Int, end: inout Int?) throws -> T {
-        var reader = reader(at: offset)
+    /// Runs `body` on the shared reader placed at `offset`.
+    @inline(__always)
+    func read<T>(at offset: Int, _ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws(MessagePackError) -> T {
+        state.pointee.reader.offset = offset
+        return try body(&state.pointee.reader)
+    }
+
+    /// Decodes the value at `offset`, whose coding path is `parent`'s plus `key`, and sets `end`
+    /// to where it ends when decoding found out; nil means the caller must skip the value.
+    func decodeValue<T: Decodable>(
+        _: T.Type, at offset: Int, depth: Int, parent: ValueDecoder?, key: PathKey, end: inout Int?
+    ) throws -> T {
         do {
-            if let special = try SpecialType.decode(T.self, from: &reader, maxDepth: maxDepth - depth) {
-                end = reader.offset
+            state.pointee.reader.offset = offset
+            if let scalar = try readScalar(T.self, depth: depth, parent: parent, key: key) {
+                end = state.pointee.reader.offset
+                return scalar
+            }
+            state.pointee.reader.offset = offset
+            if let special = try SpecialType.decode(T.self, from: &state.pointee.reader, maxDepth: state.pointee.maxDepth - depth) {
+                end = state.pointee.reader.offset
                 return special
             }
         } catch {
-            throw error.at(path)
+            throw error.at(ValueDecoder.path(parent, key))
         }
-        let decoder = OffsetDecoder(context: self, offset: offset, codingPath: path, depth: depth)
+        let decoder = makeDecoder(offset: offset, depth: depth, parent: parent, key: key)
         let value = try T(from: decoder)
         end = decoder.end
         return value
     }
+
+    private func makeDecoder(offset: Int, depth: Int, parent: ValueDecoder?, key: PathKey) -> ValueDecoder {
+        if depth < state.pointee.spare.count {
+            if isKnownUniquelyReferenced(&state.pointee.spare[depth]) {
+                let decoder = state.pointee.spare[depth]
+                decoder.reset(offset: offset, parent: parent, key: key)
+                return decoder
+            }
+            let decoder = ValueDecoder(storage: self, offset: offset, depth: depth, parent: parent, key: key)
+            state.pointee.spare[depth] = decoder
+            return decoder
+        }
+        let decoder = ValueDecoder(storage: self, offset: offset, depth: depth, parent: parent, key: key)
+        if depth == state.pointee.spare.count { state.pointee.spare.append(decoder) }
+        return decoder
+    }
+}
+
+/// The coding-path entry of a value: the key or index it sits at (in the encoder, of the entry
+/// an open container is writing).
+enum PathKey {
+    case none
+    case index(Int)
+    case key(any CodingKey)
 }
 
 extension MessagePackError {
     /// The same error with the coding path filled in, if it has none yet.
-    func at(_ path: [any CodingKey]) -> MessagePackError {
+    func at(_ path: @autoclosure () -> [any CodingKey]) -> MessagePackError {
         guard self.path == nil else { return self }
         var copy = self
-        copy.path = path.render()
+        copy.path = path().render()
         return copy
     }
 }
@@ -98,401 +153,159 @@ extension [any CodingKey] {
 }
 
 /// A decoder positioned at one value of the input.
-final class OffsetDecoder: Decoder {
-    let context: DecodingContext
-    let offset: Int
-    let codingPath: [any CodingKey]
-    let depth: Int
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
-    /// Where the value ends, once a keyed container has indexed it.
-    private(set) var end: Int?
-    /// The map entry the last key lookup matched: synthesized conformances look keys up in
-    /// declaration order, which is the order they were encoded in, so the next key is near.
-    var keyHint = 0
+///
+/// Its coding path is its parent's plus its key, built only when asked for (errors and
+/// `codingPath`): decoding that succeeds builds no path arrays. Its mutable state sits behind a
+/// `let` pointer, like ``DecodingStorage``'s, so reading it costs no exclusivity checks.
+final class ValueDecoder: Decoder {
+    struct State {
+        var offset: Int
+        var parent: ValueDecoder?
+        var key: PathKey
+        /// Where the value ends, once a container has found out.
+        var end: Int?
+        /// The index of the value's map, once a keyed container asked for it.
+        var map = MapIndex()
+        var hasMap = false
+        /// The element count of the value's array, once an unkeyed container read it.
+        var arrayCount = 0
+    }
 
-    init(context: DecodingContext, offset: Int, codingPath: [any CodingKey], depth: Int) {
-        self.context = context
-        self.offset = offset
-        self.codingPath = codingPath
+    let storage: DecodingStorage
+    /// Containers entered above this value (its coding path's length).
+    let depth: Int
+    let state: UnsafeMutablePointer<State>
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(storage: DecodingStorage, offset: Int, depth: Int, parent: ValueDecoder?, key: PathKey) {
+        self.storage = storage
         self.depth = depth
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(offset: offset, parent: parent, key: key))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    func reset(offset: Int, parent: ValueDecoder?, key: PathKey) {
+        state.pointee.offset = offset
+        state.pointee.parent = parent
+        state.pointee.key = key
+        state.pointee.end = nil
+        state.pointee.hasMap = false
+        state.pointee.arrayCount = 0
+    }
+
+    var offset: Int { state.pointee.offset }
+    var end: Int? { state.pointee.end }
+    var codingPath: [any CodingKey] { Self.path(state.pointee.parent, state.pointee.key) }
+
+    /// The path of a value at `key` in `parent`.
+    static func path(_ parent: ValueDecoder?, _ key: PathKey) -> [any CodingKey] {
+        var keys: [PathKey] = [key]
+        var next = parent
+        while let decoder = next {
+            keys.append(decoder.state.pointee.key)
+            next = decoder.state.pointee.parent
+        }
+        return keys.reversed().compactMap { key in
+            switch key {
+            case .none: nil
+            case let .index(index): IndexKey(index)
+            case let .key(key): key
+            }
+        }
     }
 
     func checkedDepth() throws -> Int {
-        guard depth < context.maxDepth else {
-            throw MessagePackError(.depthLimitExceeded, "containers nest deeper than the limit of \(context.maxDepth)", offset: offset, path: codingPath.render())
+        guard depth < storage.state.pointee.maxDepth else {
+            let limit = storage.state.pointee.maxDepth
+            throw MessagePackError(.depthLimitExceeded, "containers nest deeper than the limit of \(limit)", offset: offset, path: codingPath.render())
         }
         return depth + 1
     }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let index = try MapIndex(context: context, offset: offset, path: codingPath)
-        end = index.end
-        return KeyedDecodingContainer(KeyedOffsetContainer<Key>(index: index, decoder: self, depth: try checkedDepth()))
+        if !state.pointee.hasMap {
+            do {
+                try state.pointee.map.build(reader: &storage.state.pointee.reader, input: storage.input, offset: offset)
+            } catch {
+                throw error.at(codingPath)
+            }
+            state.pointee.hasMap = true
+            state.pointee.end = state.pointee.map.end
+        }
+        _ = try checkedDepth()
+        return KeyedDecodingContainer(KeyedValueContainer<Key>(decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        var reader = context.reader(at: offset)
-        let count: Int
-        do { count = try reader.readArrayHeader() } catch { throw error.at(codingPath) }
-        return UnkeyedOffsetContainer(decoder: self, count: count, position: reader.offset, depth: try checkedDepth())
+        let start: Int
+        do {
+            storage.state.pointee.reader.offset = offset
+            state.pointee.arrayCount = try storage.state.pointee.reader.readArrayHeader()
+            start = storage.state.pointee.reader.offset
+        } catch {
+            throw error.at(codingPath)
+        }
+        _ = try checkedDepth()
+        if state.pointee.arrayCount == 0 { state.pointee.end = start }
+        return UnkeyedValueContainer(decoder: self, position: start)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        SingleValueOffsetContainer(decoder: self)
+        SingleValueContainer(decoder: self)
+    }
+
+    /// A decoder for a nested container, kept out of the reuse pool (its caller may hold it
+    /// while decoding siblings).
+    func child(at offset: Int, key: PathKey) -> ValueDecoder {
+        ValueDecoder(storage: storage, offset: offset, depth: depth + 1, parent: self, key: key)
     }
 }
 
-/// The keys of one map and where each value starts.
-///
-/// Keys stay in the input as byte ranges (an integer key keeps its decimal text): a lookup
-/// compares the wanted key's UTF-8 with them in place, starting at the entry the previous
-/// lookup matched, so decoding a struct builds no key strings.
-struct MapIndex {
-    struct Entry {
-        /// Where the str key's UTF-8 bytes start in the input.
-        var keyStart: Int
-        var keyCount: Int
-        /// The decimal text of an integer key; nil for a str key.
-        var integerKey: String?
-        /// Where the entry's value starts.
-        var offset: Int
-        /// Length and first and last byte of the key, to rule out most mismatches at once.
-        var signature: Int
-    }
-
-    let bytes: [UInt8]
-    private(set) var entries: [Entry] = []
-    /// Where the map ends in the input.
-    let end: Int
-    /// For large maps: each key's text and its first entry.
-    private var hashed: [String: Int]?
-    /// Whether a key occurs twice; lookups then always start at the first entry (the first wins).
-    private var hasDuplicates = false
-
-    init(context: DecodingContext, offset: Int, path: [any CodingKey]) throws {
-        bytes = context.bytes
-        var reader = context.reader(at: offset)
-        do throws(MessagePackError) {
-            let count = try reader.readMapHeader()
-            entries.reserveCapacity(count)
-            for _ in 0 ..< count {
-                let keyOffset = reader.offset
-                switch try reader.peekKind() {
-                case .string:
-                    let utf8 = try reader.readStringBytes()
-                    if !utf8.allSatisfy({ $0 < 0x80 }) {
-                        var check = context.reader(at: keyOffset)
-                        _ = try check.readString()
-                    }
-                    entries.append(Entry(keyStart: utf8.startIndex, keyCount: utf8.count, integerKey: nil, offset: 0, signature: Self.signature(utf8)))
-                case .int:
-                    // A uint64 key may exceed Int64.max; it is still a key (of fields no type has).
-                    let isUInt64 = reader.bytes[reader.offset] == 0xcf
-                    let text = isUInt64 ? String(try reader.readUInt64()) : String(try reader.readInt64())
-                    entries.append(Entry(keyStart: 0, keyCount: 0, integerKey: text, offset: 0, signature: Self.signature(Array(text.utf8))))
-                case let kind:
-                    throw MessagePackError(.unsupportedKey, "map key is \(kind.rawValue); only string and integer keys decode into Codable types", offset: keyOffset)
-                }
-                entries[entries.count - 1].offset = reader.offset
-                try reader.skipValue()
-            }
-        } catch {
-            throw error.at(path)
+extension DecodingStorage {
+    /// Reads the types with a direct MessagePack form without a decoder of their own: the
+    /// common scalars, `String` and `[Int64]`. Nil for every other type.
+    @inline(__always)
+    func readScalar<T: Decodable>(_: T.Type, depth: Int, parent: ValueDecoder?, key: PathKey) throws(MessagePackError) -> T? {
+        if T.self == String.self {
+            return reinterpret(try state.pointee.reader.readString(), as: T.self)
+        } else if T.self == Int64.self {
+            return reinterpret(try state.pointee.reader.readInteger(Int64.self), as: T.self)
+        } else if T.self == Int.self {
+            return reinterpret(try state.pointee.reader.readInteger(Int.self), as: T.self)
+        } else if T.self == Bool.self {
+            return reinterpret(try state.pointee.reader.readBool(), as: T.self)
+        } else if T.self == Double.self {
+            return reinterpret(try state.pointee.reader.readDouble(), as: T.self)
+        } else if T.self == UInt64.self {
+            return reinterpret(try state.pointee.reader.readInteger(UInt64.self), as: T.self)
+        } else if T.self == [Int64].self {
+            return reinterpret(try readInt64Array(depth: depth, parent: parent, key: key), as: T.self)
         }
-        end = reader.offset
-        if entries.count > 12 {
-            hashed = Dictionary(entries.indices.map { (keyText($0), $0) }, uniquingKeysWith: { first, _ in first })
-        } else {
-            hasDuplicates = findDuplicates()
+        return nil
+    }
+
+    /// `[Int64]` as `Array.init(from:)` reads it, errors and limits included.
+    private func readInt64Array(depth: Int, parent: ValueDecoder?, key: PathKey) throws(MessagePackError) -> [Int64] {
+        let start = state.pointee.reader.offset
+        let count = try state.pointee.reader.readArrayHeader()
+        guard depth < state.pointee.maxDepth else {
+            let limit = state.pointee.maxDepth
+            throw MessagePackError(.depthLimitExceeded, "containers nest deeper than the limit of \(limit)", offset: start)
         }
-    }
-
-    /// The text of the key of entry `index`.
-    func keyText(_ index: Int) -> String {
-        let entry = entries[index]
-        if let integerKey = entry.integerKey { return integerKey }
-        return String(decoding: bytes[entry.keyStart ..< entry.keyStart + entry.keyCount], as: UTF8.self)
-    }
-
-    func isInteger(_ index: Int) -> Bool {
-        entries[index].integerKey != nil
-    }
-
-    /// The entry whose key is `key` (the first, if the key repeats), searching from `hint` on.
-    func entryIndex(of key: String, hint: Int) -> Int? {
-        if let hashed { return hashed[key] }
-        let count = entries.count
-        guard count > 0 else { return nil }
-        var key = key
-        return key.withUTF8 { utf8 in
-            let signature = Self.signature(utf8)
-            var index = hasDuplicates || hint >= count ? 0 : hint
-            for _ in 0 ..< count {
-                if entries[index].signature == signature, matches(index, utf8) { return index }
-                index = index + 1 == count ? 0 : index + 1
-            }
-            return nil
-        }
-    }
-
-    private func matches(_ index: Int, _ utf8: some Collection<UInt8>) -> Bool {
-        let entry = entries[index]
-        if let integerKey = entry.integerKey { return integerKey.utf8.elementsEqual(utf8) }
-        return bytes[entry.keyStart ..< entry.keyStart + entry.keyCount].elementsEqual(utf8)
-    }
-
-    private func findDuplicates() -> Bool {
-        for later in entries.indices {
-            for earlier in 0 ..< later where entries[earlier].signature == entries[later].signature {
-                let entry = entries[later]
-                let matched = if let integerKey = entry.integerKey {
-                    matches(earlier, Array(integerKey.utf8))
-                } else {
-                    matches(earlier, bytes[entry.keyStart ..< entry.keyStart + entry.keyCount])
-                }
-                if matched { return true }
+        var elements: [Int64] = []
+        elements.reserveCapacity(count)
+        for index in 0 ..< count {
+            do {
+                elements.append(try state.pointee.reader.readInteger(Int64.self))
+            } catch {
+                throw error.at(ValueDecoder.path(parent, key) + [IndexKey(index)])
             }
         }
-        return false
-    }
-
-    private static func signature(_ utf8: some Collection<UInt8>) -> Int {
-        guard let first = utf8.first else { return 0 }
-        var last = first
-        for byte in utf8 { last = byte }
-        return utf8.count << 16 | Int(first) << 8 | Int(last)
-    }
-}
-
-struct KeyedOffsetContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let index: MapIndex
-    let decoder: OffsetDecoder
-    let depth: Int
-
-    var codingPath: [any CodingKey] { decoder.codingPath }
-    var allKeys: [Key] {
-        index.entries.indices.compactMap { entry in
-            let text = index.keyText(entry)
-            if index.isInteger(entry), let number = Int(text), let key = Key(intValue: number) { return key }
-            return Key(stringValue: text)
-        }
-    }
-
-    func contains(_ key: Key) -> Bool {
-        offset(of: key.stringValue) != nil
-    }
-
-    private func offset(of key: String) -> Int? {
-        guard let entry = index.entryIndex(of: key, hint: decoder.keyHint) else { return nil }
-        decoder.keyHint = entry
-        return index.entries[entry].offset
-    }
-
-    private func valueOffset(_ key: Key) throws -> Int {
-        guard let offset = offset(of: key.stringValue) else {
-            throw MessagePackError(.keyNotFound, "no value for key \"\(key.stringValue)\"", offset: decoder.offset, path: codingPath.render())
-        }
-        return offset
-    }
-
-    private func read<T>(_ key: Key, _ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T {
-        var reader = decoder.context.reader(at: try valueOffset(key))
-        do { return try body(&reader) } catch { throw error.at(codingPath + [key]) }
-    }
-
-    func decodeNil(forKey key: Key) throws -> Bool {
-        try read(key) { reader throws(MessagePackError) in try reader.readNilIfPresent() }
-    }
-
-    func decode(_: Bool.Type, forKey key: Key) throws -> Bool { try read(key) { reader throws(MessagePackError) in try reader.readBool() } }
-    func decode(_: String.Type, forKey key: Key) throws -> String { try read(key) { reader throws(MessagePackError) in try reader.readString() } }
-    func decode(_: Double.Type, forKey key: Key) throws -> Double { try read(key) { reader throws(MessagePackError) in try reader.readDouble() } }
-    func decode(_: Float.Type, forKey key: Key) throws -> Float { try read(key) { reader throws(MessagePackError) in try reader.readFloat() } }
-    func decode(_: Int.Type, forKey key: Key) throws -> Int { try integer(key) }
-    func decode(_: Int8.Type, forKey key: Key) throws -> Int8 { try integer(key) }
-    func decode(_: Int16.Type, forKey key: Key) throws -> Int16 { try integer(key) }
-    func decode(_: Int32.Type, forKey key: Key) throws -> Int32 { try integer(key) }
-    func decode(_: Int64.Type, forKey key: Key) throws -> Int64 { try integer(key) }
-    func decode(_: UInt.Type, forKey key: Key) throws -> UInt { try integer(key) }
-    func decode(_: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(key) }
-    func decode(_: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(key) }
-    func decode(_: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(key) }
-    func decode(_: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(key) }
-
-    private func integer<T: FixedWidthInteger>(_ key: Key) throws -> T {
-        try read(key) { reader throws(MessagePackError) in try reader.readInteger(T.self) }
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.context.decodeValue(type, at: try valueOffset(key), path: codingPath + [key], depth: depth)
-    }
-
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try child(key).container(keyedBy: type)
-    }
-
-    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try child(key).unkeyedContainer()
-    }
-
-    func superDecoder() throws -> any Decoder {
-        guard let offset = offset(of: "super") else {
-            throw MessagePackError(.keyNotFound, "no value for key \"super\"", offset: decoder.offset, path: codingPath.render())
-        }
-        return OffsetDecoder(context: decoder.context, offset: offset, codingPath: codingPath + [NamedKey("super")], depth: depth)
-    }
-
-    func superDecoder(forKey key: Key) throws -> any Decoder {
-        try child(key)
-    }
-
-    private func child(_ key: Key) throws -> OffsetDecoder {
-        OffsetDecoder(context: decoder.context, offset: try valueOffset(key), codingPath: codingPath + [key], depth: depth)
-    }
-}
-
-struct UnkeyedOffsetContainer: UnkeyedDecodingContainer {
-    let decoder: OffsetDecoder
-    let count: Int?
-    private(set) var currentIndex = 0
-    private var position: Int
-    let depth: Int
-
-    init(decoder: OffsetDecoder, count: Int, position: Int, depth: Int) {
-        self.decoder = decoder
-        self.count = count
-        self.position = position
-        self.depth = depth
-    }
-
-    var codingPath: [any CodingKey] { decoder.codingPath }
-    var isAtEnd: Bool { currentIndex >= (count ?? 0) }
-
-    private var elementPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
-
-    private mutating func read<T>(_ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T {
-        guard !isAtEnd else {
-            throw MessagePackError(.truncated, "array has no element \(currentIndex); it holds \(count ?? 0)", offset: position, path: elementPath.render())
-        }
-        var reader = decoder.context.reader(at: position)
-        do {
-            let value = try body(&reader)
-            position = reader.offset
-            currentIndex += 1
-            return value
-        } catch {
-            throw error.at(elementPath)
-        }
-    }
-
-    /// Moves past the current element whatever it holds.
-    private mutating func skipCurrent() throws {
-        _ = try read { reader throws(MessagePackError) in try reader.skipValue() }
-    }
-
-    mutating func decodeNil() throws -> Bool {
-        guard !isAtEnd else { return false }
-        var reader = decoder.context.reader(at: position)
-        guard try reader.readNilIfPresent() else { return false }
-        position = reader.offset
-        currentIndex += 1
-        return true
-    }
-
-    mutating func decode(_: Bool.Type) throws -> Bool { try read { reader throws(MessagePackError) in try reader.readBool() } }
-    mutating func decode(_: String.Type) throws -> String { try read { reader throws(MessagePackError) in try reader.readString() } }
-    mutating func decode(_: Double.Type) throws -> Double { try read { reader throws(MessagePackError) in try reader.readDouble() } }
-    mutating func decode(_: Float.Type) throws -> Float { try read { reader throws(MessagePackError) in try reader.readFloat() } }
-    mutating func decode(_: Int.Type) throws -> Int { try integer() }
-    mutating func decode(_: Int8.Type) throws -> Int8 { try integer() }
-    mutating func decode(_: Int16.Type) throws -> Int16 { try integer() }
-    mutating func decode(_: Int32.Type) throws -> Int32 { try integer() }
-    mutating func decode(_: Int64.Type) throws -> Int64 { try integer() }
-    mutating func decode(_: UInt.Type) throws -> UInt { try integer() }
-    mutating func decode(_: UInt8.Type) throws -> UInt8 { try integer() }
-    mutating func decode(_: UInt16.Type) throws -> UInt16 { try integer() }
-    mutating func decode(_: UInt32.Type) throws -> UInt32 { try integer() }
-    mutating func decode(_: UInt64.Type) throws -> UInt64 { try integer() }
-
-    private mutating func integer<T: FixedWidthInteger>() throws -> T {
-        try read { reader throws(MessagePackError) in try reader.readInteger(T.self) }
-    }
-
-    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        var end: Int?
-        let value = try decoder.context.decodeValue(type, at: try currentOffset(), path: elementPath, depth: depth, end: &end)
-        if let end {
-            position = end
-            currentIndex += 1
-        } else {
-            try skipCurrent()
-        }
-        return value
-    }
-
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let container = try childDecoder().container(keyedBy: type)
-        try skipCurrent()
-        return container
-    }
-
-    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try childDecoder().unkeyedContainer()
-        try skipCurrent()
-        return container
-    }
-
-    mutating func superDecoder() throws -> any Decoder {
-        let child = try childDecoder()
-        try skipCurrent()
-        return child
-    }
-
-    private func currentOffset() throws -> Int {
-        guard !isAtEnd else {
-            throw MessagePackError(.truncated, "array has no element \(currentIndex); it holds \(count ?? 0)", offset: position, path: elementPath.render())
-        }
-        return position
-    }
-
-    private func childDecoder() throws -> OffsetDecoder {
-        OffsetDecoder(context: decoder.context, offset: try currentOffset(), codingPath: elementPath, depth: depth)
-    }
-}
-
-struct SingleValueOffsetContainer: SingleValueDecodingContainer {
-    let decoder: OffsetDecoder
-    var codingPath: [any CodingKey] { decoder.codingPath }
-
-    private func read<T>(_ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T {
-        var reader = decoder.context.reader(at: decoder.offset)
-        do { return try body(&reader) } catch { throw error.at(codingPath) }
-    }
-
-    func decodeNil() -> Bool {
-        decoder.offset < decoder.context.bytes.count && decoder.context.bytes[decoder.offset] == 0xc0
-    }
-
-    func decode(_: Bool.Type) throws -> Bool { try read { reader throws(MessagePackError) in try reader.readBool() } }
-    func decode(_: String.Type) throws -> String { try read { reader throws(MessagePackError) in try reader.readString() } }
-    func decode(_: Double.Type) throws -> Double { try read { reader throws(MessagePackError) in try reader.readDouble() } }
-    func decode(_: Float.Type) throws -> Float { try read { reader throws(MessagePackError) in try reader.readFloat() } }
-    func decode(_: Int.Type) throws -> Int { try integer() }
-    func decode(_: Int8.Type) throws -> Int8 { try integer() }
-    func decode(_: Int16.Type) throws -> Int16 { try integer() }
-    func decode(_: Int32.Type) throws -> Int32 { try integer() }
-    func decode(_: Int64.Type) throws -> Int64 { try integer() }
-    func decode(_: UInt.Type) throws -> UInt { try integer() }
-    func decode(_: UInt8.Type) throws -> UInt8 { try integer() }
-    func decode(_: UInt16.Type) throws -> UInt16 { try integer() }
-    func decode(_: UInt32.Type) throws -> UInt32 { try integer() }
-    func decode(_: UInt64.Type) throws -> UInt64 { try integer() }
-
-    private func integer<T: FixedWidthInteger>() throws -> T {
-        try read { reader throws(MessagePackError) in try reader.readInteger(T.self) }
-    }
-
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try decoder.context.decodeValue(type, at: decoder.offset, path: codingPath, depth: decoder.depth)
+        return elements
     }
 }

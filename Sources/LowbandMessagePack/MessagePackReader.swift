@@ -12,7 +12,7 @@ public struct MessagePackReader: Sendable {
     /// The whole input.
     public let bytes: [UInt8]
     /// Offset of the next byte to read.
-    public private(set) var offset: Int
+    public internal(set) var offset: Int
 
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
@@ -142,16 +142,37 @@ public struct MessagePackReader: Sendable {
     /// Reads a str, validating its UTF-8.
     public mutating func readString() throws(MessagePackError) -> String {
         let start = offset
-        let utf8 = try readStringBytes()
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        let range = try readStringRange()
+        // Through a buffer pointer: a slice of `bytes` would retain and release the array.
+        let text = bytes.withUnsafeBufferPointer { Self.validatedString(UnsafeBufferPointer(rebasing: $0[range])) }
+        guard let text else {
             offset = start
-            throw MessagePackError(.invalidUTF8, "string of \(utf8.count) bytes is not valid UTF-8", offset: start)
+            throw MessagePackError(.invalidUTF8, "string of \(range.count) bytes is not valid UTF-8", offset: start)
         }
         return text
     }
 
+    /// The UTF-8 in `utf8` as a `String`, or nil when it is not valid UTF-8.
+    ///
+    /// `String(validating:as:)` looks generic metadata up on every call; decoding with repair
+    /// takes the standard library's specialized path, and the text is valid exactly when
+    /// repair changed no byte.
+    @inline(__always)
+    static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: utf8, as: UTF8.self)
+        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+            decoded.count == utf8.count && decoded.elementsEqual(utf8)
+        } ?? text.utf8.elementsEqual(utf8)
+        return same ? text : nil
+    }
+
     /// Reads a str's bytes without decoding them (no allocation, no UTF-8 check).
     public mutating func readStringBytes() throws(MessagePackError) -> ArraySlice<UInt8> {
+        bytes[try readStringRange()]
+    }
+
+    /// Reads a str header and moves past its bytes, returning where they are in `bytes`.
+    mutating func readStringRange() throws(MessagePackError) -> Range<Int> {
         let start = offset
         let byte = try readByte()
         let count: Int
@@ -164,7 +185,7 @@ public struct MessagePackReader: Sendable {
             offset = start
             throw mismatch("string", at: start)
         }
-        return try readSlice(count, of: "string", start: start)
+        return try readRange(count, of: "string", start: start)
     }
 
     /// Reads a bin's bytes as a slice of the input.
@@ -286,7 +307,7 @@ public struct MessagePackReader: Sendable {
                     offset = start
                     throw truncated(needing: Self.scalarSize(of: bytes[start]), at: start)
                 }
-            case .string: _ = try readStringBytes()
+            case .string: _ = try readStringRange()
             case .binary: _ = try readBinary()
             case .extension, .timestamp: _ = try readExtension()
             case .array: pending += try readArrayHeader()
@@ -419,13 +440,17 @@ public struct MessagePackReader: Sendable {
     }
 
     private mutating func readSlice(_ count: Int, of what: String, start: Int) throws(MessagePackError) -> ArraySlice<UInt8> {
+        bytes[try readRange(count, of: what, start: start)]
+    }
+
+    private mutating func readRange(_ count: Int, of what: String, start: Int) throws(MessagePackError) -> Range<Int> {
         guard count <= remaining else {
             let available = remaining
             offset = start
             throw MessagePackError(.lengthExceedsInput, "\(what) of \(count) bytes is longer than the \(available) bytes that remain", offset: start)
         }
         defer { offset += count }
-        return bytes[offset ..< offset + count]
+        return offset ..< offset + count
     }
 
     private func extensionTypeIsTimestamp(_ first: UInt8) throws(MessagePackError) -> Bool {

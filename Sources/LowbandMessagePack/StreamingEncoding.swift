@@ -41,13 +41,6 @@ enum StreamingEncoding {
 /// Thrown inside a run that the streaming path cannot finish; the tree encoder takes over.
 struct StreamFallback: Error {}
 
-/// The coding-path entry of an open container: the key or index being written.
-enum PathKey {
-    case none
-    case index(Int)
-    case key(any CodingKey)
-}
-
 /// A container whose header is a placeholder until it closes.
 struct OpenContainer {
     var id: Int
