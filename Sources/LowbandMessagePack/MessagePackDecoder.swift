@@ -59,6 +59,7 @@ final class DecodingStorage {
     init(bytes: [UInt8], maxDepth: Int) {
         state = .allocate(capacity: 1)
         state.initialize(to: DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth))
+        state.pointee.spare.reserveCapacity(8)
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = copy.initialize(from: bytes)
         input = UnsafeBufferPointer(copy)

@@ -161,9 +161,27 @@ public struct MessagePackReader: Sendable {
     static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
         let text = String(decoding: utf8, as: UTF8.self)
         let same = text.utf8.withContiguousStorageIfAvailable { decoded in
-            decoded.count == utf8.count && decoded.elementsEqual(utf8)
+            decoded.count == utf8.count && Self.equalBytes(decoded, utf8)
         } ?? text.utf8.elementsEqual(utf8)
         return same ? text : nil
+    }
+
+    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
+    @inline(__always)
+    private static func equalBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        var index = 0
+        while index + 8 <= lhs.count {
+            let a = UnsafeRawPointer(left + index).loadUnaligned(as: UInt64.self)
+            let b = UnsafeRawPointer(right + index).loadUnaligned(as: UInt64.self)
+            if a != b { return false }
+            index += 8
+        }
+        while index < lhs.count {
+            if left[index] != right[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Reads a str's bytes without decoding them (no allocation, no UTF-8 check).

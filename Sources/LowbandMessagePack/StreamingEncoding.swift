@@ -78,6 +78,8 @@ final class StreamStorage {
         writer.bytes.reserveCapacity(bytes.count + 256)
         state = .allocate(capacity: 1)
         state.initialize(to: StreamState(writer: writer))
+        state.pointee.open.reserveCapacity(8)
+        state.pointee.spare.reserveCapacity(8)
     }
 
     deinit {
