@@ -25,7 +25,7 @@ public struct MessagePackDecoder: Sendable {
 
     /// Decodes the next value from `reader` and moves the reader past it.
     public func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader) throws -> T {
-        let storage = DecodingStorage(bytes: reader.bytes, maxDepth: maxDepth)
+        let storage = DecodingStorage.make(bytes: reader.bytes, maxDepth: maxDepth)
         defer { storage.state.pointee.spare.removeAll() }
         let start = reader.offset
         var end: Int?
@@ -45,31 +45,38 @@ public struct MessagePackDecoder: Sendable {
 struct DecodingState {
     var reader: MessagePackReader
     let maxDepth: Int
+    /// The input's bytes, freed with the storage.
+    let input: UnsafeBufferPointer<UInt8>
     /// One reusable decoder per depth, taken again when nothing else holds it.
     var spare: [ValueDecoder] = []
 }
 
-/// Owns the shared state; decoders and containers reach it through a `let` pointer, so no
-/// access pays for the dynamic exclusivity checks of class properties.
-final class DecodingStorage {
-    let state: UnsafeMutablePointer<DecodingState>
-    /// A copy of the input that key lookups compare against without touching the array.
-    let input: UnsafeBufferPointer<UInt8>
-
-    init(bytes: [UInt8], maxDepth: Int) {
-        state = .allocate(capacity: 1)
-        state.initialize(to: DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth))
-        state.pointee.spare.reserveCapacity(8)
+/// Owns the shared state, the header of a `ManagedBuffer` so that it lives in the object
+/// itself; decoders and containers reach it through a pointer, so no access pays for the
+/// dynamic exclusivity checks of class properties.
+final class DecodingStorage: ManagedBuffer<DecodingState, Void> {
+    /// Storage for one input (`ManagedBuffer` subclasses are made by `create`, not `init`).
+    static func make(bytes: [UInt8], maxDepth: Int) -> DecodingStorage {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = copy.initialize(from: bytes)
-        input = UnsafeBufferPointer(copy)
+        let buffer = create(minimumCapacity: 0) { _ in
+            DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth, input: UnsafeBufferPointer(copy))
+        }
+        let storage = unsafeDowncast(buffer, to: DecodingStorage.self)
+        storage.state.pointee.spare.reserveCapacity(8)
+        return storage
     }
 
     deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-        input.deallocate()
+        state.pointee.input.deallocate()
     }
+
+    @inline(__always)
+    var state: UnsafeMutablePointer<DecodingState> { withUnsafeMutablePointerToHeader { $0 } }
+
+    /// A copy of the input that key lookups compare against without touching the array.
+    @inline(__always)
+    var input: UnsafeBufferPointer<UInt8> { state.pointee.input }
 
     /// Runs `body` on the shared reader placed at `offset`.
     @inline(__always)
@@ -110,11 +117,11 @@ final class DecodingStorage {
                 decoder.reset(offset: offset, parent: parent, key: key)
                 return decoder
             }
-            let decoder = ValueDecoder(storage: self, offset: offset, depth: depth, parent: parent, key: key)
+            let decoder = ValueDecoder.make(storage: self, offset: offset, depth: depth, parent: parent, key: key)
             state.pointee.spare[depth] = decoder
             return decoder
         }
-        let decoder = ValueDecoder(storage: self, offset: offset, depth: depth, parent: parent, key: key)
+        let decoder = ValueDecoder.make(storage: self, offset: offset, depth: depth, parent: parent, key: key)
         if depth == state.pointee.spare.count { state.pointee.spare.append(decoder) }
         return decoder
     }
@@ -156,10 +163,17 @@ extension [any CodingKey] {
 /// A decoder positioned at one value of the input.
 ///
 /// Its coding path is its parent's plus its key, built only when asked for (errors and
-/// `codingPath`): decoding that succeeds builds no path arrays. Its mutable state sits behind a
-/// `let` pointer, like ``DecodingStorage``'s, so reading it costs no exclusivity checks.
-final class ValueDecoder: Decoder {
+/// `codingPath`): decoding that succeeds builds no path arrays. Its state is the header of a
+/// `ManagedBuffer`, in the object itself (one allocation per decoder, not two), and is reached
+/// through a pointer, so reading it costs no exclusivity checks.
+final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     struct State {
+        /// Keeps the storage alive for as long as the decoder is.
+        let owner: DecodingStorage
+        /// The same storage, read without retaining it: `owner` guarantees its lifetime.
+        unowned(unsafe) let storage: DecodingStorage
+        /// Containers entered above this value (its coding path's length).
+        let depth: Int
         var offset: Int
         var parent: ValueDecoder?
         var key: PathKey
@@ -170,25 +184,30 @@ final class ValueDecoder: Decoder {
         var hasMap = false
         /// The element count of the value's array, once an unkeyed container read it.
         var arrayCount = 0
+
+        init(storage: DecodingStorage, depth: Int, offset: Int, parent: ValueDecoder?, key: PathKey) {
+            owner = storage
+            self.storage = storage
+            self.depth = depth
+            self.offset = offset
+            self.parent = parent
+            self.key = key
+        }
     }
 
-    let storage: DecodingStorage
-    /// Containers entered above this value (its coding path's length).
-    let depth: Int
-    let state: UnsafeMutablePointer<State>
+    /// A decoder of its own (`ManagedBuffer` subclasses are made by `create`, not `init`).
+    static func make(storage: DecodingStorage, offset: Int, depth: Int, parent: ValueDecoder?, key: PathKey) -> ValueDecoder {
+        let buffer = create(minimumCapacity: 0) { _ in State(storage: storage, depth: depth, offset: offset, parent: parent, key: key) }
+        return unsafeDowncast(buffer, to: ValueDecoder.self)
+    }
+
+    @inline(__always)
+    var state: UnsafeMutablePointer<State> { withUnsafeMutablePointerToHeader { $0 } }
+    @inline(__always)
+    var storage: DecodingStorage { state.pointee.storage }
+    @inline(__always)
+    var depth: Int { state.pointee.depth }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
-
-    init(storage: DecodingStorage, offset: Int, depth: Int, parent: ValueDecoder?, key: PathKey) {
-        self.storage = storage
-        self.depth = depth
-        state = .allocate(capacity: 1)
-        state.initialize(to: State(offset: offset, parent: parent, key: key))
-    }
-
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
 
     func reset(offset: Int, parent: ValueDecoder?, key: PathKey) {
         state.pointee.offset = offset
@@ -263,7 +282,7 @@ final class ValueDecoder: Decoder {
     /// A decoder for a nested container, kept out of the reuse pool (its caller may hold it
     /// while decoding siblings).
     func child(at offset: Int, key: PathKey) -> ValueDecoder {
-        ValueDecoder(storage: storage, offset: offset, depth: depth + 1, parent: self, key: key)
+        ValueDecoder.make(storage: storage, offset: offset, depth: depth + 1, parent: self, key: key)
     }
 }
 

@@ -20,7 +20,7 @@ enum StreamingEncoding {
     /// value needs the tree encoder.
     static func encode<T: Encodable>(_ value: T, into writer: inout MessagePackWriter) throws -> Bool {
         let start = writer.bytes.count
-        let storage = StreamStorage(bytes: writer.bytes)
+        let storage = StreamStorage.make(bytes: writer.bytes)
         writer.bytes = []
         defer {
             storage.state.pointee.spare.removeAll()
@@ -66,26 +66,26 @@ struct StreamState {
     var spare: [StreamEncoder] = []
 }
 
-/// Owns the shared state. Containers and encoders reach it through `state`, a `let` pointer,
-/// so no access pays for the dynamic exclusivity checks of class properties.
-final class StreamStorage {
-    let state: UnsafeMutablePointer<StreamState>
-
-    init(bytes: [UInt8]) {
+/// Owns the shared state, the header of a `ManagedBuffer` so that it lives in the object
+/// itself. Containers and encoders reach it through a pointer, so no access pays for the
+/// dynamic exclusivity checks of class properties.
+final class StreamStorage: ManagedBuffer<StreamState, Void> {
+    /// Storage whose output continues `bytes` (`ManagedBuffer` subclasses are made by
+    /// `create`, not `init`).
+    static func make(bytes: [UInt8]) -> StreamStorage {
         var writer = MessagePackWriter()
         writer.bytes = bytes
         // Spares a payload the first few of its doublings; the push of one message fits.
         writer.bytes.reserveCapacity(bytes.count + 256)
-        state = .allocate(capacity: 1)
-        state.initialize(to: StreamState(writer: writer))
-        state.pointee.open.reserveCapacity(8)
-        state.pointee.spare.reserveCapacity(8)
+        let buffer = create(minimumCapacity: 0) { _ in StreamState(writer: writer) }
+        let storage = unsafeDowncast(buffer, to: StreamStorage.self)
+        storage.state.pointee.open.reserveCapacity(8)
+        storage.state.pointee.spare.reserveCapacity(8)
+        return storage
     }
 
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
+    @inline(__always)
+    var state: UnsafeMutablePointer<StreamState> { withUnsafeMutablePointerToHeader { $0 } }
 
     func takeBytes() -> [UInt8] {
         let bytes = state.pointee.writer.bytes
