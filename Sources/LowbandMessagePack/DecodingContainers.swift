@@ -6,10 +6,10 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     var codingPath: [any CodingKey] { decoder.codingPath }
     private var depth: Int { decoder.depth + 1 }
-    private var storage: DecodingStorage { decoder.storage }
+    private var shared: UnsafeMutablePointer<DecodingState> { decoder.shared }
 
     var allKeys: [Key] {
-        let input = storage.input
+        let input = shared.pointee.input
         let map = decoder.state.pointee.map
         return map.entries.indices.compactMap { entry in
             let text = map.keyText(entry, in: input)
@@ -23,7 +23,7 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func offset(of key: String) -> Int? {
-        guard let entry = decoder.state.pointee.map.entryIndex(of: key, in: storage.input) else { return nil }
+        guard let entry = decoder.state.pointee.map.entryIndex(of: key, in: shared.pointee.input) else { return nil }
         return decoder.state.pointee.map.entries[entry].offset
     }
 
@@ -37,7 +37,7 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     @inline(__always)
     private func read<T>(_ key: Key, _ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T {
         let offset = try valueOffset(key)
-        do { return try storage.read(at: offset, body) } catch { throw error.at(codingPath + [key]) }
+        do { return try shared.pointee.read(at: offset, body) } catch { throw error.at(codingPath + [key]) }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
@@ -64,7 +64,7 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func readIfPresent<T>(_ key: Key, _ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T? {
         guard let offset = offset(of: key.stringValue) else { return nil }
         do {
-            return try storage.read(at: offset) { reader throws(MessagePackError) -> T? in
+            return try shared.pointee.read(at: offset) { reader throws(MessagePackError) -> T? in
                 if try reader.readNilIfPresent() { return nil }
                 return try body(&reader)
             }
@@ -91,17 +91,18 @@ struct KeyedValueContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let offset = offset(of: key.stringValue) else { return nil }
         do {
-            if try storage.read(at: offset, { reader throws(MessagePackError) in try reader.readNilIfPresent() }) { return nil }
+            if try shared.pointee.read(at: offset, { reader throws(MessagePackError) in try reader.readNilIfPresent() }) { return nil }
         } catch {
             throw error.at(codingPath + [key])
         }
         var end: Int?
-        return try storage.decodeValue(type, at: offset, depth: depth, parent: decoder, key: .key(key), end: &end)
+        return try decoder.withStorage { try $0.decodeValue(type, at: offset, depth: depth, parent: decoder, key: .key(key), end: &end) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         var end: Int?
-        return try storage.decodeValue(type, at: try valueOffset(key), depth: depth, parent: decoder, key: .key(key), end: &end)
+        let offset = try valueOffset(key)
+        return try decoder.withStorage { try $0.decodeValue(type, at: offset, depth: depth, parent: decoder, key: .key(key), end: &end) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
@@ -142,7 +143,7 @@ struct UnkeyedValueContainer: UnkeyedDecodingContainer {
     var count: Int? { decoder.state.pointee.arrayCount }
     var isAtEnd: Bool { currentIndex >= decoder.state.pointee.arrayCount }
     private var depth: Int { decoder.depth + 1 }
-    private var storage: DecodingStorage { decoder.storage }
+    private var shared: UnsafeMutablePointer<DecodingState> { decoder.shared }
     private var elementPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
 
     /// Moves to the next element; past the last one, the array's end is known.
@@ -159,7 +160,7 @@ struct UnkeyedValueContainer: UnkeyedDecodingContainer {
     @inline(__always)
     private mutating func read<T>(_ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T {
         guard !isAtEnd else { throw noElement() }
-        let state = storage.state
+        let state = shared
         state.pointee.reader.offset = position
         do {
             let value = try body(&state.pointee.reader)
@@ -177,7 +178,7 @@ struct UnkeyedValueContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         guard !isAtEnd else { return false }
-        let state = storage.state
+        let state = shared
         state.pointee.reader.offset = position
         guard try state.pointee.reader.readNilIfPresent() else { return false }
         advance(to: state.pointee.reader.offset)
@@ -205,7 +206,9 @@ struct UnkeyedValueContainer: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         var end: Int?
-        let value = try storage.decodeValue(type, at: try currentOffset(), depth: depth, parent: decoder, key: .index(currentIndex), end: &end)
+        let offset = try currentOffset()
+        let (depth, index) = (depth, currentIndex)
+        let value = try decoder.withStorage { try $0.decodeValue(type, at: offset, depth: depth, parent: decoder, key: .index(index), end: &end) }
         if let end {
             advance(to: end)
         } else {
@@ -247,12 +250,12 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     private func read<T>(_ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws -> T {
-        do { return try decoder.storage.read(at: decoder.offset, body) } catch { throw error.at(codingPath) }
+        do { return try decoder.shared.pointee.read(at: decoder.offset, body) } catch { throw error.at(codingPath) }
     }
 
     func decodeNil() -> Bool {
         let offset = decoder.offset
-        let input = decoder.storage.input
+        let input = decoder.shared.pointee.input
         return offset < input.count && input[offset] == 0xc0
     }
 
@@ -277,9 +280,9 @@ struct SingleValueContainer: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         var end: Int?
-        let value = try decoder.storage.decodeValue(
+        let value = try decoder.withStorage { try $0.decodeValue(
             type, at: decoder.offset, depth: decoder.depth, parent: decoder.state.pointee.parent, key: decoder.state.pointee.key, end: &end
-        )
+        ) }
         if let end { decoder.state.pointee.end = end }
         return value
     }

@@ -49,6 +49,13 @@ struct DecodingState {
     let input: UnsafeBufferPointer<UInt8>
     /// One reusable decoder per depth, taken again when nothing else holds it.
     var spare: [ValueDecoder] = []
+
+    /// Runs `body` on the shared reader placed at `offset`.
+    @inline(__always)
+    mutating func read<T>(at offset: Int, _ body: (inout MessagePackReader) throws(MessagePackError) -> T) throws(MessagePackError) -> T {
+        reader.offset = offset
+        return try body(&reader)
+    }
 }
 
 /// Owns the shared state, the header of a `ManagedBuffer` so that it lives in the object
@@ -170,8 +177,10 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     struct State {
         /// Keeps the storage alive for as long as the decoder is.
         let owner: DecodingStorage
-        /// The same storage, read without retaining it: `owner` guarantees its lifetime.
-        unowned(unsafe) let storage: DecodingStorage
+        /// The same storage, used without retaining it: `owner` guarantees its lifetime.
+        let storageRef: Unmanaged<DecodingStorage>
+        /// The storage's state, which `owner` keeps allocated.
+        let shared: UnsafeMutablePointer<DecodingState>
         /// Containers entered above this value (its coding path's length).
         let depth: Int
         var offset: Int
@@ -187,7 +196,8 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
 
         init(storage: DecodingStorage, depth: Int, offset: Int, parent: ValueDecoder?, key: PathKey) {
             owner = storage
-            self.storage = storage
+            storageRef = .passUnretained(storage)
+            shared = storage.state
             self.depth = depth
             self.offset = offset
             self.parent = parent
@@ -203,8 +213,16 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
 
     @inline(__always)
     var state: UnsafeMutablePointer<State> { withUnsafeMutablePointerToHeader { $0 } }
+    var storage: DecodingStorage { state.pointee.owner }
+    /// What every decoder of this input shares.
     @inline(__always)
-    var storage: DecodingStorage { state.pointee.storage }
+    var shared: UnsafeMutablePointer<DecodingState> { state.pointee.shared }
+
+    /// Runs `body` on the storage without retaining it.
+    @inline(__always)
+    func withStorage<R>(_ body: (DecodingStorage) throws -> R) rethrows -> R {
+        try state.pointee.storageRef._withUnsafeGuaranteedRef(body)
+    }
     @inline(__always)
     var depth: Int { state.pointee.depth }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -240,8 +258,8 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     }
 
     func checkedDepth() throws -> Int {
-        guard depth < storage.state.pointee.maxDepth else {
-            let limit = storage.state.pointee.maxDepth
+        guard depth < shared.pointee.maxDepth else {
+            let limit = shared.pointee.maxDepth
             throw MessagePackError(.depthLimitExceeded, "containers nest deeper than the limit of \(limit)", offset: offset, path: codingPath.render())
         }
         return depth + 1
@@ -250,7 +268,7 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if !state.pointee.hasMap {
             do {
-                try state.pointee.map.build(reader: &storage.state.pointee.reader, input: storage.input, offset: offset)
+                try state.pointee.map.build(reader: &shared.pointee.reader, input: shared.pointee.input, offset: offset)
             } catch {
                 throw error.at(codingPath)
             }
@@ -264,9 +282,9 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         let start: Int
         do {
-            storage.state.pointee.reader.offset = offset
-            state.pointee.arrayCount = try storage.state.pointee.reader.readArrayHeader()
-            start = storage.state.pointee.reader.offset
+            shared.pointee.reader.offset = offset
+            state.pointee.arrayCount = try shared.pointee.reader.readArrayHeader()
+            start = shared.pointee.reader.offset
         } catch {
             throw error.at(codingPath)
         }
@@ -282,7 +300,7 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     /// A decoder for a nested container, kept out of the reuse pool (its caller may hold it
     /// while decoding siblings).
     func child(at offset: Int, key: PathKey) -> ValueDecoder {
-        ValueDecoder.make(storage: storage, offset: offset, depth: depth + 1, parent: self, key: key)
+        withStorage { ValueDecoder.make(storage: $0, offset: offset, depth: depth + 1, parent: self, key: key) }
     }
 }
 
