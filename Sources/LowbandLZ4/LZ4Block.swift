@@ -6,7 +6,9 @@ import CLZ4
 /// it back, with an upper limit, to ``decompress(_:decompressedSize:maximumSize:dictionary:)``.
 /// Decompression only uses liblz4's bounds-checked `LZ4_decompress_safe*` functions, so hostile
 /// input produces an error, never an out-of-bounds access. Compressing with a dictionary loads
-/// it into a fresh liblz4 stream on every call, which costs about as much as compressing 64 KiB.
+/// it into a fresh liblz4 stream on every call, which costs about as much as compressing 64 KiB,
+/// and HC allocates and clears a 256 KiB state per call: to compress many blocks with one level
+/// and dictionary, keep an ``LZ4BlockCompressor``, which gives the same bytes.
 public enum LZ4Block {
     /// The largest input liblz4 compresses in one block (`LZ4_MAX_INPUT_SIZE`, about 2 GB).
     public static let maximumInputSize = Int(LZ4_MAX_INPUT_SIZE)
