@@ -56,16 +56,31 @@ public final class CacheDatabase {
         var description: String { "the cache at \(path) was written by a newer version of the schema" }
     }
 
+    /// Opens the file and brings its schema up to date.
+    ///
+    /// Opening already reads the schema (GRDB checks the file is a database before returning),
+    /// so a non-database fails in the initializer. An up-to-date file, every launch but the
+    /// first after an upgrade, then costs one statement: the applied migrations, read outside
+    /// any transaction. The migrator (its own table check and transactions) runs only when a
+    /// migration is missing.
+    ///
+    /// The file is in WAL mode: a commit appends to the log instead of rewriting pages and
+    /// syncing the main file, which took a pushed message's store from 2–30 ms to about 0.2 ms
+    /// on disk (measured by the push-to-visible benchmark). Commits stay durable. An in-memory
+    /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
     private static func openMigrated(path: String, configuration: Configuration) throws -> DatabaseQueue {
+        var configuration = configuration
+        if !path.isEmpty, path != ":memory:", !path.hasPrefix("file::memory:") {
+            configuration.journalMode = .wal
+        }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         let migrator = CacheSchema.migrator
-        // Reading the schema touches the file's header: a non-database fails here, not later.
-        let superseded = try queue.read { db in
-            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
-            return try migrator.hasBeenSuperseded(db)
+        let applied = try queue.inDatabase { db in try migrator.appliedIdentifiers(db) }
+        let known = migrator.migrations
+        if applied.contains(where: { !known.contains($0) }) { throw SchemaTooNew(path: path) }
+        if known.contains(where: { !applied.contains($0) }) {
+            try migrator.migrate(queue)
         }
-        if superseded { throw SchemaTooNew(path: path) }
-        try migrator.migrate(queue)
         return queue
     }
 

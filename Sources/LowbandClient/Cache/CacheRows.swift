@@ -17,6 +17,31 @@ enum CacheRows {
         try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 
+    /// `decodeJSON`, failing with what was stored where when the text does not decode.
+    ///
+    /// - Throws: ``ClientError`` `.database` naming `place` (e.g. "chat 5 memberIDs"), the
+    ///   stored text (cut at 200 characters) and the decoder's reason.
+    static func decodeStored<T: Decodable>(_ type: T.Type, from text: String, at place: @autoclosure () -> String) throws(ClientError) -> T {
+        do {
+            return try decodeJSON(type, from: text)
+        } catch {
+            let shown = text.count > 200 ? String(text.prefix(200)) + "…" : text
+            throw ClientError(.database, "the cache's \(place()) is not a valid \(T.self) in JSON (stored text \"\(shown)\"): \(error)")
+        }
+    }
+
+    /// A stored member id list: the compact form is read directly, anything else by JSONDecoder.
+    static func memberIDs(_ text: String, chatID: Int64) throws(ClientError) -> [Int64] {
+        if let ids = StoredLists.integers(text) { return ids }
+        return try decodeStored([Int64].self, from: text, at: "chat \(chatID) memberIDs")
+    }
+
+    /// A stored attachment list: `[]` (most messages) directly, anything else by JSONDecoder.
+    static func attachments(_ text: String, chatID: Int64, messageID: Int64) throws(ClientError) -> [Attachment] {
+        if StoredLists.isEmptyList(text) { return [] }
+        return try decodeStored([Attachment].self, from: text, at: "message \(messageID) of chat \(chatID) attachments")
+    }
+
     static func insert(_ message: Message, into db: Database) throws {
         try db.execute(
             sql: """
@@ -32,15 +57,17 @@ enum CacheRows {
 
     static func message(_ row: Row) throws -> Message {
         let clientID: Int64? = row["clientID"]
+        let id: Int64 = row["id"]
+        let chatID: Int64 = row["chatID"]
         return Message(
-            id: row["id"],
-            chatID: row["chatID"],
+            id: id,
+            chatID: chatID,
             senderID: row["senderID"],
             clientID: clientID.map { UInt64(bitPattern: $0) },
             text: row["text"],
             sentAt: row["sentAt"],
             editedAt: row["editedAt"],
-            attachments: try decodeJSON([Attachment].self, from: row["attachments"])
+            attachments: try attachments(row["attachments"], chatID: chatID, messageID: id)
         )
     }
 

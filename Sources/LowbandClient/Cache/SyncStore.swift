@@ -78,21 +78,12 @@ public final class SyncStore {
         try writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM contact ORDER BY id").map(CacheRows.contact) }
     }
 
-    /// The chat list as cached, newest activity first (ties by id), each with its last message.
+    /// The chat list as cached, newest activity first (ties by id), each with its last message
+    /// (the one the chat's `lastMessageID` names, if cached).
+    ///
+    /// - Throws: ``ClientError`` `.database` naming the chat when a stored list is not valid
+    ///   JSON; GRDB's error when the cache cannot be read.
     public func chats() throws -> [Chat] {
-        try writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM chat ORDER BY updatedAt DESC, id")
-            return try rows.map { row in
-                let id: Int64 = row["id"]
-                let lastID: Int64? = row["lastMessageID"]
-                let last = try lastID.flatMap {
-                    try Row.fetchOne(db, sql: "SELECT * FROM message WHERE chatID = ? AND id = ?", arguments: [id, $0]).map(CacheRows.message)
-                }
-                return Chat(
-                    id: id, kind: Chat.Kind(rawValue: row["kind"]) ?? .direct, title: row["title"],
-                    memberIDs: try CacheRows.decodeJSON([Int64].self, from: row["memberIDs"]),
-                    unreadCount: row["unreadCount"], lastMessage: last, updatedAt: row["updatedAt"])
-            }
-        }
+        try writer.read { db in try ChatListQuery.fetch(db) }
     }
 }

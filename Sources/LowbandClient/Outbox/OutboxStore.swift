@@ -46,13 +46,13 @@ public final class OutboxStore {
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outboxTask WHERE state = 'pending' ORDER BY id").map(Self.task)
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id").map(Self.task)
         }
     }
 
     /// Every task, oldest first.
     public func allTasks() throws -> [OutboxTask] {
-        try writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM outboxTask ORDER BY id").map(Self.task) }
+        try writer.read { db in try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id").map(Self.task) }
     }
 
     public func task(id: Int64) throws -> OutboxTask? {
@@ -123,28 +123,42 @@ public final class OutboxStore {
     // MARK: - Rows
 
     static func task(_ db: Database, id: Int64) throws -> OutboxTask? {
-        try Row.fetchOne(db, sql: "SELECT * FROM outboxTask WHERE id = ?", arguments: [id]).map(task)
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM outboxTask WHERE id = ?", arguments: [id]).map(task)
     }
 
+    /// The columns ``task(_:)`` reads, in the order it reads them: by position, because the
+    /// outbox is read at every launch and a lookup by name costs more than the value.
+    static let columns = """
+        id, kind, state, dependsOn, chatID, clientID, text, attachment, uploadID, totalSize, acknowledgedOffset, url, \
+        messageID, attempts, lastError
+        """
+
+    /// A task from a row of ``columns``.
+    ///
+    /// - Throws: GRDB's error when a column holds the wrong type, ``ClientError`` `.database`
+    ///   naming the task when its attachment is not valid JSON.
     static func task(_ row: Row) throws -> OutboxTask {
-        let clientID: Int64? = row["clientID"]
-        let attachment: String? = row["attachment"]
+        let id: Int64 = try row.decode(atIndex: 0)
+        let kind: String = try row.decode(atIndex: 1)
+        let state: String = try row.decode(atIndex: 2)
+        let clientID: Int64? = try row.decode(atIndex: 5)
+        let attachment: String? = try row.decode(atIndex: 7)
         return OutboxTask(
-            id: row["id"],
-            kind: OutboxTask.Kind(rawValue: row["kind"]) ?? .send,
-            state: OutboxTask.State(rawValue: row["state"]) ?? .failed,
-            dependsOn: row["dependsOn"],
-            chatID: row["chatID"],
+            id: id,
+            kind: OutboxTask.Kind(rawValue: kind) ?? .send,
+            state: OutboxTask.State(rawValue: state) ?? .failed,
+            dependsOn: try row.decode(atIndex: 3),
+            chatID: try row.decode(atIndex: 4),
             clientID: clientID.map { UInt64(bitPattern: $0) },
-            text: row["text"],
-            attachment: try attachment.map { try CacheRows.decodeJSON(Attachment.self, from: $0) },
-            uploadID: row["uploadID"],
-            totalSize: row["totalSize"],
-            acknowledgedOffset: row["acknowledgedOffset"],
-            url: row["url"],
-            messageID: row["messageID"],
-            attempts: row["attempts"],
-            lastError: row["lastError"]
+            text: try row.decode(atIndex: 6),
+            attachment: try attachment.map { try CacheRows.decodeStored(Attachment.self, from: $0, at: "outbox task \(id) attachment") },
+            uploadID: try row.decode(atIndex: 8),
+            totalSize: try row.decode(atIndex: 9),
+            acknowledgedOffset: try row.decode(atIndex: 10),
+            url: try row.decode(atIndex: 11),
+            messageID: try row.decode(atIndex: 12),
+            attempts: try row.decode(atIndex: 13),
+            lastError: try row.decode(atIndex: 14)
         )
     }
 }
