@@ -36,6 +36,9 @@ public final class ChildProcess: Sendable {
         var ended = false
         var lineWaiter: (id: UInt64, continuation: CheckedContinuation<String?, any Error>)?
         var status: Int32?
+        /// stderr has been read to its end: the exit is reported only then, so `stderrText` is
+        /// complete for whoever awaited it.
+        var stderrEnded = false
         var exitWaiters: [(id: UInt64, continuation: CheckedContinuation<Int32, any Error>)] = []
         var nextWaiterID: UInt64 = 0
     }
@@ -58,12 +61,7 @@ public final class ChildProcess: Sendable {
         let shared = self.shared
         process.terminationHandler = { finished in
             let status = finished.terminationStatus
-            let waiters = shared.state.withLock { state -> [CheckedContinuation<Int32, any Error>] in
-                state.status = status
-                defer { state.exitWaiters = [] }
-                return state.exitWaiters.map(\.continuation)
-            }
-            for waiter in waiters { waiter.resume(returning: status) }
+            Self.reportExit(shared) { $0.status = status }
         }
         do {
             try process.run()
@@ -108,7 +106,20 @@ public final class ChildProcess: Sendable {
         Thread.detachNewThread {
             let data = (try? errorHandle.readToEnd()) ?? Data()
             shared.errors.withLock { $0 = [UInt8](data) }
+            Self.reportExit(shared) { $0.stderrEnded = true }
         }
+    }
+
+    /// Applies `change`, then resumes the exit waiters once the process has exited and its
+    /// stderr has ended.
+    private static func reportExit(_ shared: Shared, _ change: (inout State) -> Void) {
+        let (waiters, status) = shared.state.withLock { state -> ([CheckedContinuation<Int32, any Error>], Int32?) in
+            change(&state)
+            guard let status = state.status, state.stderrEnded else { return ([], nil) }
+            defer { state.exitWaiters = [] }
+            return (state.exitWaiters.map(\.continuation), status)
+        }
+        if let status { for waiter in waiters { waiter.resume(returning: status) } }
     }
 
     deinit {
@@ -170,7 +181,7 @@ public final class ChildProcess: Sendable {
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
             let shared = self.shared
             let (status, id): (Int32?, UInt64) = shared.state.withLock { state in
-                if let status = state.status { return (status, 0) }
+                if let status = state.status, state.stderrEnded { return (status, 0) }
                 state.nextWaiterID += 1
                 state.exitWaiters.append((state.nextWaiterID, continuation))
                 return (nil, state.nextWaiterID)
