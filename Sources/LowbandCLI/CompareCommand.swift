@@ -13,7 +13,8 @@ public struct CompareCommand: ParsableCommand {
             Joins the rows of BASELINE and CURRENT on (suite, benchmark, metric) and prints baseline, \
             current and change side by side. Exits 1 when a gated metric got worse by more than its \
             threshold (or, with --fail-on-missing, when a baseline metric is absent), else 0. \
-            Allocations, bytes, counts and ratios are gated by --threshold; wall-clock times \
+            Allocations, bytes and counts are gated by --threshold, ratios (x) by --ratio-threshold \
+            (default: --threshold); wall-clock times \
             (ns, us, ms, s) and throughputs (…/s) only by --time-threshold, and are shown as info \
             without it. The CSV schema is described in docs/BENCHMARKS.md.
             """
@@ -25,8 +26,11 @@ public struct CompareCommand: ParsableCommand {
     @Argument(help: "The current report, e.g. reports/current.csv.")
     public var current: String
 
-    @Option(help: "Largest tolerated worsening of allocations, bytes, counts and ratios, e.g. 10%.")
+    @Option(help: "Largest tolerated worsening of allocations, bytes and counts, e.g. 10%.")
     public var threshold = Percentage(fraction: 0.10)
+
+    @Option(help: "Largest tolerated worsening of ratios (unit x) measured within one run, e.g. 30% (default: --threshold).")
+    public var ratioThreshold: Percentage?
 
     @Option(help: "Largest tolerated worsening of wall-clock times and throughputs, e.g. 25% (default: not gated, shown as info).")
     public var timeThreshold: Percentage?
@@ -41,7 +45,7 @@ public struct CompareCommand: ParsableCommand {
 
     /// The thresholds and statistic the options select.
     public var policy: ComparisonPolicy {
-        ComparisonPolicy(threshold: threshold.fraction, timeThreshold: timeThreshold?.fraction, statistic: metricColumn)
+        ComparisonPolicy(threshold: threshold.fraction, ratioThreshold: ratioThreshold?.fraction, timeThreshold: timeThreshold?.fraction, statistic: metricColumn)
     }
 
     public func run() throws {
@@ -98,11 +102,12 @@ public struct CompareCommand: ParsableCommand {
             let label = verdict.rawValue.lowercased()
             return "\(comparison.count(verdict)) \(label)"
         }
+        let ratioGate = policy.ratioThreshold.map { ", ratio threshold \(percent($0, signed: false))" } ?? ""
         let timeGate = policy.timeThreshold.map { "time threshold \(percent($0, signed: false))" } ?? "times not gated"
         let outcome = comparison.fails(failOnMissing: failOnMissing) ? "FAIL" : "PASS"
         return table.rendered()
             + "\n\(outcome): \(comparison.entries.count) metrics: \(counts.joined(separator: ", ")) "
-            + "(\(policy.statistic.rawValue), threshold \(percent(policy.threshold, signed: false)), \(timeGate))\n"
+            + "(\(policy.statistic.rawValue), threshold \(percent(policy.threshold, signed: false))\(ratioGate), \(timeGate))\n"
     }
 
     /// `fraction` as a percentage with one decimal, e.g. `+12.5%`.

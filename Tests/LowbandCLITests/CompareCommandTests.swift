@@ -32,6 +32,15 @@ import Testing
         #expect(verdict("encoded", "bytes", from: 100, to: 104, policy: ComparisonPolicy(threshold: 0.03)) == .regression)
     }
 
+    @Test func ratiosHaveTheirOwnThresholdDefaultingToTheMainOne() {
+        let loose = ComparisonPolicy(threshold: 0.10, ratioThreshold: 0.30)
+        #expect(verdict("hand_speedup_vs_container", "x", from: 40, to: 30, policy: loose) == .ok, "25% worse is within 30%")
+        #expect(verdict("hand_speedup_vs_container", "x", from: 40, to: 27, policy: loose) == .regression)
+        #expect(verdict("allocations", "count", from: 1000, to: 1200, policy: loose) == .regression, "counts keep the 10% threshold")
+        #expect(verdict("hand_speedup_vs_container", "x", from: 40, to: 30) == .regression, "without --ratio-threshold, --threshold applies")
+        #expect(verdict("attainment", "x", from: 0.9, to: 1.2, policy: loose) == .improved)
+    }
+
     @Test func higherIsBetterAtAndAroundTheThreshold() {
         #expect(verdict("encode_speedup", "x", from: 2.0, to: 1.8) == .ok, "exactly 10% worse passes")
         #expect(verdict("encode_speedup", "x", from: 2.0, to: 1.79) == .regression)

@@ -1,16 +1,19 @@
 /// How `lowband compare` judges a change: the thresholds and the statistic it reads.
 public struct ComparisonPolicy: Sendable, Hashable {
     /// The largest change for the worse, as a fraction (0.10 = 10%), that a deterministic metric
-    /// (allocations, bytes, counts, ratios) may show and still pass.
+    /// (allocations, bytes, counts) may show and still pass.
     public var threshold: Double
+    /// The same for ratios (`x`) measured within one run; nil uses ``threshold``.
+    public var ratioThreshold: Double?
     /// The same for timing metrics (wall-clock times, throughputs); nil reports them as `info`
     /// without gating, the default, because shared machines are noisy.
     public var timeThreshold: Double?
     /// Which statistic of each row is compared.
     public var statistic: BenchmarkRow.Statistic
 
-    public init(threshold: Double = 0.10, timeThreshold: Double? = nil, statistic: BenchmarkRow.Statistic = .p50) {
+    public init(threshold: Double = 0.10, ratioThreshold: Double? = nil, timeThreshold: Double? = nil, statistic: BenchmarkRow.Statistic = .p50) {
         self.threshold = threshold
+        self.ratioThreshold = ratioThreshold
         self.timeThreshold = timeThreshold
         self.statistic = statistic
     }
@@ -96,7 +99,12 @@ public struct BenchmarkComparison: Sendable {
             change = (new - old) / abs(old)
         }
         result.change = change
-        guard let limit = gate == .deterministic ? policy.threshold : policy.timeThreshold else {
+        let gateLimit: Double? = switch gate {
+        case .deterministic: policy.threshold
+        case .ratio: policy.ratioThreshold ?? policy.threshold
+        case .timing: policy.timeThreshold
+        }
+        guard let limit = gateLimit else {
             result.verdict = .info
             return result
         }
