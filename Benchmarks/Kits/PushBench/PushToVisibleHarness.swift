@@ -1,0 +1,368 @@
+import Foundation
+public import LowbandClient
+public import LowbandProxy
+public import LowbandServer
+import LowbandFixtures
+import LowbandShaper
+import LowbandTransport
+import LowbandWire
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The real server, the real shaping proxy and a real client engine with a chat open, in one
+/// process on 127.0.0.1 ephemeral ports: what a push-to-visible sample is measured on.
+///
+/// Each part runs on an event loop of its own (three threads), as three machines would: the
+/// client's synchronous SQLite work never delays the server or the proxy. The client logs in
+/// through the proxy, opens its first direct chat and waits until the chat's first page is on
+/// screen; every push then comes from the other member of that chat, so exactly one push frame
+/// crosses the proxy per sample.
+///
+/// ```swift
+/// let harness = try await PushToVisibleHarness.start(profileNamed: "edge")
+/// let sample = try await harness.measure()      // or prepare() / push(_:) / sample(of:)
+/// print(sample.pushToVisible, sample.floor.total, sample.frameBytes)
+/// try await harness.stop()
+/// ```
+///
+/// Pushes follow one another with at most the screen's animation between them, so the link
+/// never idles for the profiles' 10 s radio timer: the figure is that of a push in an active
+/// conversation, with the chat open. A push after 10 s of silence also pays the radio's wake-up
+/// (0.3–2 s); a real messenger pays it too (its 20 s heartbeat is longer than the radio's idle
+/// timer), so that is a different figure, not an artifact this harness hides or adds.
+public final class PushToVisibleHarness: Sendable {
+    public let configuration: PushHarnessConfiguration
+    public let server: MessengerSocketServer
+    public let proxy: ShapingProxy
+    public let client: ClientEngineHost
+    /// Where the client connects: the proxy's listening port.
+    public let proxyPort: Int
+    /// The open chat and the member whose messages are pushed to it.
+    public let chatID: Int64
+    public let senderID: Int64
+    private let group: MultiThreadedEventLoopGroup
+    private let watch: NIOLoopBoundBox<VisibilityWatch?>
+    private let databaseDirectory: String
+    private let state = Mutex(State())
+
+    private struct State {
+        var pushes = 0
+        var teardown: PushHarnessTeardown?
+        var stopping = false
+    }
+
+    private init(
+        configuration: PushHarnessConfiguration, server: MessengerSocketServer, proxy: ShapingProxy, client: ClientEngineHost, proxyPort: Int,
+        chatID: Int64, senderID: Int64, group: MultiThreadedEventLoopGroup, watch: NIOLoopBoundBox<VisibilityWatch?>, databaseDirectory: String
+    ) {
+        self.configuration = configuration
+        self.server = server
+        self.proxy = proxy
+        self.client = client
+        self.proxyPort = proxyPort
+        self.chatID = chatID
+        self.senderID = senderID
+        self.group = group
+        self.watch = watch
+        self.databaseDirectory = databaseDirectory
+    }
+
+    // MARK: Starting
+
+    /// Starts on `profiles/<name>.yaml` (see ``PushBenchProfiles``) with the shaper seeded by
+    /// `shaperSeed` and every other figure at its default.
+    public static func start(profileNamed name: String, shaperSeed: UInt64 = 1) async throws -> PushToVisibleHarness {
+        try await start(PushHarnessConfiguration(profile: PushBenchProfiles.load(name), shaperSeed: shaperSeed))
+    }
+
+    /// Starts server, proxy and client, logs in and opens the chat; returns once the chat's
+    /// first page is on screen and its update queue is idle. Whatever was started is stopped
+    /// again when a step fails.
+    ///
+    /// - Throws: ``PushBenchError`` (`.unsupportedProfile` when the profile has no single floor,
+    ///   `.noChat`, `.timedOut`), or the error of the part that failed to start.
+    public static func start(_ configuration: PushHarnessConfiguration = PushHarnessConfiguration()) async throws -> PushToVisibleHarness {
+        _ = try PushFloor(profile: configuration.profile, frameBytes: 0)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
+        let serverLoop = group.next()
+        let proxyLoop = group.next()
+        let clientLoop = group.next()
+        var parts = Parts(group: group, clientLoop: clientLoop)
+        do {
+            parts.directory = try makeDatabaseDirectory()
+            let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: configuration.serverSeed), eventLoop: serverLoop)
+            parts.server = server
+            let (user, chat, sender) = try pickChat(in: server.world, userID: configuration.userID)
+
+            let proxy = ShapingProxy(
+                configuration: ShapingProxy.Configuration(
+                    name: "push-bench",
+                    listen: ProxyEndpoint(host: "127.0.0.1", port: 0),
+                    upstream: ProxyEndpoint(host: server.host, port: server.port),
+                    link: .network(configuration.profile, seed: configuration.shaperSeed)),
+                group: proxyLoop)
+            parts.proxy = proxy
+            let proxyPort = try await proxy.start().port ?? 0
+
+            let client = try await ClientEngineHost.start(
+                configuration: ClientConfiguration(
+                    token: user.token, databasePath: "\(parts.directory ?? "")/cache.sqlite", seed: configuration.clientSeed,
+                    connection: configuration.connection, screen: configuration.screen),
+                host: "127.0.0.1", port: proxyPort, eventLoop: clientLoop)
+            parts.client = client
+
+            let chatID = chat.id
+            let watch = try await client.withEngine { engine in
+                let screen = engine.openChat(chatID)
+                let box = NIOLoopBoundBox<VisibilityWatch?>(VisibilityWatch(screen: screen, loop: clientLoop), eventLoop: clientLoop)
+                screen.open()
+                return box
+            }
+            parts.watch = watch
+
+            // The first page comes from the server once the login is through the proxy.
+            let newest = chat.messages.last?.id ?? 0
+            try await onWatch(watch) { watch, continuation in
+                watch.when(
+                    { screen in !screen.isLoading && screen.rows.contains { $0.id == .message(newest) } },
+                    timeout: configuration.setupTimeout, describe: "showing chat \(chatID)'s newest page (message \(newest))", continuation)
+            }
+            try await onWatch(watch) { watch, continuation in watch.whenIdle(timeout: configuration.setupTimeout, continuation) }
+            try await onWatch(watch) { watch, continuation in
+                watch.forgetShown()
+                continuation.resume()
+            }
+            return PushToVisibleHarness(
+                configuration: configuration, server: server, proxy: proxy, client: client, proxyPort: proxyPort,
+                chatID: chatID, senderID: sender, group: group, watch: watch, databaseDirectory: parts.directory ?? "")
+        } catch {
+            _ = try? await parts.shutDown(proxyPort: nil)
+            throw error
+        }
+    }
+
+    // MARK: Measuring
+
+    /// Untimed preparation of the next push: waits until the chat screen's update queue is idle
+    /// (the previous push's animation has finished) and notes the proxy's delivered bytes.
+    ///
+    /// - Throws: ``PushBenchError`` `.stopped` after ``stop()``, `.timedOut`.
+    public func prepare() async throws -> PushTicket {
+        let number = try state.withLock { state throws(PushBenchError) -> Int in
+            guard state.teardown == nil, !state.stopping else {
+                throw PushBenchError(.stopped, "the harness was stopped; start a new one")
+            }
+            state.pushes += 1
+            return state.pushes
+        }
+        let timeout = configuration.pushTimeout
+        try await Self.onWatch(watch) { watch, continuation in watch.whenIdle(timeout: timeout, continuation) }
+        let before = await proxy.statistics.downstreamBytes
+        return PushTicket(number: number, downstreamBytesBefore: before)
+    }
+
+    /// The measured part: the server posts a message to the open chat as the other member
+    /// (stores it, encodes and compresses the push and writes it to its socket), and this
+    /// returns once the row is in the client's chat screen.
+    ///
+    /// - Throws: ``PushBenchError`` `.timedOut` when it is not visible within
+    ///   ``PushHarnessConfiguration/pushTimeout``; the server's refusal (an `ErrorReply`).
+    public func push(_ ticket: PushTicket) async throws -> VisiblePush {
+        let text = configuration.text(ofPush: ticket.number)
+        let chatID = self.chatID
+        let senderID = self.senderID
+        let posted = try await server.withServer { server in
+            let postedAt = NIODeadline.now()
+            let message = try server.post(text, in: chatID, from: senderID)
+            return Posted(message: message, at: postedAt)
+        }
+        let timeout = configuration.pushTimeout
+        let shown = try await Self.onWatch(watch) { watch, continuation in
+            watch.whenShown(posted.message.id, timeout: timeout, continuation)
+        }
+        return VisiblePush(
+            message: posted.message, shownText: shown.text, pushToVisible: Duration(shown.visibleAt - posted.at),
+            clientShare: shown.arrivedAt.map { Duration(shown.visibleAt - $0) }, ticket: ticket)
+    }
+
+    /// Untimed completion of a sample: the frame's bytes as the proxy delivered them, and the
+    /// floor for that many bytes.
+    public func sample(of push: VisiblePush) async throws -> PushSample {
+        let bytes = await proxy.statistics.downstreamBytes - push.ticket.downstreamBytesBefore
+        return PushSample(push: push, frameBytes: bytes, floor: try PushFloor(profile: configuration.profile, frameBytes: bytes))
+    }
+
+    /// One whole sample: ``prepare()``, ``push(_:)``, ``sample(of:)``.
+    public func measure() async throws -> PushSample {
+        try await sample(of: push(prepare()))
+    }
+
+    /// The open chat screen's rows now, oldest first.
+    public func screenRows() async throws -> [ScreenRow] {
+        try await Self.onWatch(watch) { watch, continuation in continuation.resume(returning: watch.screen.rows) }
+    }
+
+    // MARK: Stopping
+
+    /// Stops the client, the proxy and the server, checks that nothing is left (see
+    /// ``PushHarnessTeardown``), ends the event loops and removes the client's database.
+    /// Calling it again returns the first call's report.
+    @discardableResult
+    public func stop() async throws -> PushHarnessTeardown {
+        let first = state.withLock { state -> Bool in
+            defer { state.stopping = true }
+            return !state.stopping
+        }
+        guard first else {
+            if let teardown = state.withLock({ $0.teardown }) { return teardown }
+            throw PushBenchError(.stopped, "the harness is being stopped by another caller")
+        }
+        // Let the last animation finish, so the engine's scheduler is empty when it stops.
+        let watch = self.watch
+        try? await Self.onWatch(watch) { watch, continuation in watch.whenIdle(timeout: .seconds(5), continuation) }
+        var parts = Parts(group: group, clientLoop: watch.eventLoop)
+        parts.server = server
+        parts.proxy = proxy
+        parts.client = client
+        parts.watch = watch
+        parts.directory = databaseDirectory
+        let teardown = try await parts.shutDown(proxyPort: proxyPort)
+        state.withLock { $0.teardown = teardown }
+        return teardown
+    }
+
+    // MARK: Helpers
+
+    private struct Posted: Sendable {
+        var message: Message
+        var at: NIODeadline
+    }
+
+    /// Runs `body` with the watch on the client's loop and waits for it to resume the continuation.
+    private static func onWatch<Value: Sendable>(
+        _ box: NIOLoopBoundBox<VisibilityWatch?>,
+        _ body: @escaping @Sendable (VisibilityWatch, CheckedContinuation<Value, any Error>) -> Void
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            box.eventLoop.execute {
+                guard let watch = box.value else {
+                    return continuation.resume(throwing: PushBenchError(.stopped, "the harness was stopped"))
+                }
+                body(watch, continuation)
+            }
+        }
+    }
+
+    private static func pickChat(in world: MessengerWorld, userID: Int64) throws(PushBenchError) -> (MessengerWorld.User, MessengerWorld.ChatHistory, Int64) {
+        guard let user = world.user(userID) else {
+            throw PushBenchError(.noChat, "the server's world (seed \(world.seed)) has no user \(userID); it has users 1…\(world.users.count)")
+        }
+        let chats = world.chats(of: userID).filter { $0.memberIDs.count >= 2 && !$0.messages.isEmpty }
+        guard let chat = chats.first(where: { $0.kind == .direct }) ?? chats.first,
+            let sender = chat.memberIDs.first(where: { $0 != userID })
+        else {
+            throw PushBenchError(.noChat, "user \(userID) has no chat with another member and some history in the server's world (seed \(world.seed))")
+        }
+        return (user, chat, sender)
+    }
+
+    private static func makeDatabaseDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-push-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+/// What was started, so a failed start and a stop take down exactly that.
+private struct Parts {
+    let group: MultiThreadedEventLoopGroup
+    let clientLoop: any EventLoop
+    var directory: String?
+    var server: MessengerSocketServer?
+    var proxy: ShapingProxy?
+    var client: ClientEngineHost?
+    var watch: NIOLoopBoundBox<VisibilityWatch?>?
+
+    init(group: MultiThreadedEventLoopGroup, clientLoop: any EventLoop) {
+        self.group = group
+        self.clientLoop = clientLoop
+    }
+
+    /// Client first (so it does not reconnect to a closing proxy), then proxy, then server; the
+    /// ports are probed before the loops end.
+    func shutDown(proxyPort: Int?) async throws -> PushHarnessTeardown {
+        var teardown = PushHarnessTeardown()
+        if let watch {
+            try? await watch.eventLoop.submit {
+                watch.value?.close()
+                watch.value = nil
+            }.get()
+        }
+        if let client {
+            try await client.stop()
+            let scheduler = client.scheduler
+            teardown.pendingClientWork = try await scheduler.eventLoop.submit { scheduler.pendingCount }.get()
+        }
+        if let proxy {
+            await proxy.stop()
+            teardown.openProxyConnections = await proxy.statistics.openConnections
+        }
+        if let server {
+            try await server.stop()
+            teardown.serverConnections = try await server.connectionCount
+            teardown.serverPortRefuses = await Self.refusesConnections(port: server.port, loop: clientLoop)
+        }
+        if let proxyPort {
+            teardown.proxyPortRefuses = await Self.refusesConnections(port: proxyPort, loop: clientLoop)
+        }
+        try await group.shutdownGracefully()
+        if let directory {
+            try? FileManager.default.removeItem(atPath: directory)
+            teardown.databaseRemoved = !FileManager.default.fileExists(atPath: directory)
+        }
+        return teardown
+    }
+
+    /// True when a TCP connect to 127.0.0.1:`port` is refused (nothing listens any more).
+    private static func refusesConnections(port: Int, loop: any EventLoop) async -> Bool {
+        let connector = SocketFrameConnector(
+            scheduler: EventLoopScheduler(eventLoop: loop),
+            configuration: SocketFrameConnector.Configuration(host: "127.0.0.1", port: port, connectTimeout: .seconds(2)))
+        return await withCheckedContinuation { continuation in
+            loop.execute {
+                connector.connect { result in
+                    switch result {
+                    case .success(let link):
+                        link.close()
+                        continuation.resume(returning: false)
+                    case .failure(let error):
+                        continuation.resume(returning: (error as? TransportError)?.code == .connectionRefused)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What a stopped harness left behind: nothing, when ``isClean``.
+public struct PushHarnessTeardown: Hashable, Sendable {
+    /// Connects to the server's port are refused.
+    public var serverPortRefuses = false
+    /// Connects to the proxy's port are refused.
+    public var proxyPortRefuses = false
+    /// Work still scheduled on the client engine's scheduler after it stopped (timers).
+    public var pendingClientWork = 0
+    /// Connections the proxy still held after it stopped.
+    public var openProxyConnections = 0
+    /// Connections the server still served after it stopped.
+    public var serverConnections = 0
+    /// The client's temporary database directory is gone.
+    public var databaseRemoved = false
+
+    public init() {}
+
+    public var isClean: Bool {
+        serverPortRefuses && proxyPortRefuses && pendingClientWork == 0 && openProxyConnections == 0 && serverConnections == 0 && databaseRemoved
+    }
+}

@@ -1,0 +1,39 @@
+import Benchmark
+import PushBench
+
+// `<profile>/push-to-visible` for perfect, 3g, edge and gprs: the real server pushes one message
+// through the real shaping proxy (profiles/<profile>.yaml, shaper seed 1) to a real client engine
+// with the chat open; one iteration is one push, measured from the benchmark's task around the
+// push until the row is in the chat screen's list. Server, proxy and client are started once per
+// profile (setup) and stopped after its last push (teardown). Before each push, outside the
+// measurement, the harness waits for the previous push's list animation to end.
+// `floor_us` (one-way delay + the frame's bytes at the downlink rate) and `frame_bytes` (the push
+// frame as the proxy delivered it, header included) are recorded once, on the first measured push.
+let benchmarks: @Sendable () -> Void = {
+    for plan in PushBenchPlan.standard {
+        let run = PushBenchRun(plan: plan, shaperSeed: 1)
+        let configuration = Benchmark.Configuration(
+            metrics: [.wallClock, .custom("floor_us"), .custom("frame_bytes")],
+            warmupIterations: 1,
+            maxDuration: plan.maxDuration,
+            maxIterations: plan.maxIterations
+        )
+        Benchmark(
+            plan.benchmarkName, configuration: configuration,
+            closure: { benchmark in
+                let harness = try run.current()
+                let ticket = try await harness.prepare()
+                benchmark.startMeasurement()
+                let push = try await harness.push(ticket)
+                benchmark.stopMeasurement()
+                let sample = try await harness.sample(of: push)
+                if benchmark.currentIteration == benchmark.configuration.warmupIterations {
+                    benchmark.measurement(.custom("floor_us"), sample.floor.totalMicroseconds)
+                    benchmark.measurement(.custom("frame_bytes"), sample.frameBytes)
+                }
+            },
+            setup: { try await run.start() },
+            teardown: { try await run.stop() }
+        )
+    }
+}

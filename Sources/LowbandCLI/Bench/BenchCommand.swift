@@ -1,0 +1,95 @@
+public import ArgumentParser
+import Foundation
+
+/// `lowband bench`: turns package-benchmark's results into the one benchmark report schema.
+///
+/// The benchmarks themselves are package-benchmark targets under Benchmarks/ (run by
+/// `make bench`, which calls `scripts/bench.sh`); package-benchmark has no CSV export, so
+/// `lowband bench import` converts its Influx export, adds the ratios between benchmarks of the
+/// same run and the issue's targets, writes the CSV and prints the tables.
+public struct BenchCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Convert package-benchmark results into a benchmark CSV report (run them with `make bench`).",
+        subcommands: [BenchImportCommand.self]
+    )
+
+    public init() {}
+}
+
+/// `lowband bench import INFLUX.csv… --out REPORT.csv`.
+public struct BenchImportCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert package-benchmark's influx export into a report: rows, ratios and targets.",
+        discussion: """
+            Reads one or more files written by `swift package benchmark --format influx`, maps every \
+            benchmark and metric onto one row of the schema in docs/BENCHMARKS.md, adds the ratios \
+            between benchmarks of the same run (speed-ups against JSON, hand wiring against the \
+            container, time over the physical floor, …) and one `targets` row per promised figure \
+            (attainment: 1 or more is met). Writes the CSV and prints the rows and the targets.
+            """
+    )
+
+    @Argument(help: "Influx exports of package-benchmark (Current_run.influx.csv).")
+    public var files: [String]
+
+    @Option(help: "Where to write the report.")
+    public var out = "reports/bench.csv"
+
+    @Flag(help: "Leave out the targets rows and table.")
+    public var noTargets = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give at least one influx export") }
+    }
+
+    public func run() throws {
+        let name = "lowband bench import"
+        let environment = RunEnvironment.current()
+        do {
+            let rows = try Self.report(files: files, environment: environment, targets: !noTargets)
+            try BenchmarkCSV.write(rows: rows.all, to: out)
+            var text = BenchmarkRow.table(rows.measured + rows.derived)
+            if !rows.outcomes.isEmpty {
+                text += "\n" + BenchmarkTarget.table(rows.outcomes)
+                let missed = rows.outcomes.count { !$0.met }
+                text += "\n\(rows.outcomes.count - missed) of \(rows.outcomes.count) targets met\n"
+            }
+            text += "\nwrote \(rows.all.count) rows to \(out)\n"
+            try CommandIO.write(text)
+        } catch {
+            throw CommandIO.failure(error, command: name)
+        }
+    }
+
+    /// The measured rows of every file, the derived ratios and the targets' outcomes.
+    public struct Report: Sendable {
+        public var measured: [BenchmarkRow]
+        public var derived: [BenchmarkRow]
+        public var outcomes: [BenchmarkTarget.Outcome]
+        public var targetRows: [BenchmarkRow]
+        public var all: [BenchmarkRow] { measured + derived + targetRows }
+    }
+
+    /// Reads `files`, refusing a benchmark and metric that two files both report.
+    public static func report(files: [String], environment: RunEnvironment, targets: Bool = true) throws -> Report {
+        var measured: [BenchmarkRow] = []
+        var origin: [BenchmarkRow.Key: String] = [:]
+        for file in files {
+            let bytes = try CommandIO.readAll(from: file)
+            for row in try PackageBenchmarkImport.rows(fromInflux: bytes, file: file, environment: environment) {
+                if let first = origin[row.key] {
+                    throw BenchmarkCSVError(code: .duplicateRow, file: file, line: nil, message: "\(row.key) is also in \(first); import each run once")
+                }
+                origin[row.key] = file
+                measured.append(row)
+            }
+        }
+        let derived = DerivedFigures.rows(from: measured, environment: environment)
+        let outcomes = targets ? BenchmarkTarget.evaluate(rows: measured + derived) : []
+        return Report(measured: measured, derived: derived, outcomes: outcomes, targetRows: BenchmarkTarget.rows(outcomes, environment: environment))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import LowbandRunReport
+import LowbandScenarios
+
+/// What `lowband run` writes into its output folder, and the tables it prints.
+enum RunOutputs {
+    /// The rows of `results.csv`: one per metric with samples (suite `run.<scenario>`, benchmark
+    /// `<profile>`), plus `floor` (ms) and `p50_vs_floor` (x) when the scenario has a floor.
+    static func rows(for records: [RunRecord], environment: RunEnvironment) -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        for record in records {
+            let suite = "run.\(record.scenario)"
+            for metric in record.metrics where !metric.values.isEmpty {
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: metric.name, unit: metric.unit, samples: metric.values, environment: environment))
+            }
+            if let floor = record.floorMilliseconds {
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "floor", unit: "ms", samples: [floor], environment: environment))
+                if floor > 0, let p50 = record.metrics.first(where: { $0.unit == "ms" })?.summary?.p50 {
+                    rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "p50_vs_floor", unit: "x", samples: [p50 / floor], environment: environment))
+                }
+            }
+        }
+        return rows
+    }
+
+    /// Writes results.csv, the trace(s), record.json and report.html into `directory`.
+    /// One profile: `trace.jsonl`; several: `trace-<profile>.jsonl` each.
+    static func write(_ outputs: [ScenarioOutput], to directory: String, environment: RunEnvironment) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var written: [String] = []
+        let records = outputs.map(\.record)
+        let csv = "\(directory)/results.csv"
+        try BenchmarkCSV.write(rows: rows(for: records, environment: environment), to: csv)
+        written.append(csv)
+        for output in outputs {
+            let name = outputs.count == 1 ? "trace.jsonl" : "trace-\(fileSafe(output.record.profile)).jsonl"
+            let path = "\(directory)/\(name)"
+            try Data(output.traceText.utf8).write(to: URL(fileURLWithPath: path))
+            written.append(path)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let recordPath = "\(directory)/record.json"
+        try encoder.encode(records).write(to: URL(fileURLWithPath: recordPath))
+        written.append(recordPath)
+        let reportPath = "\(directory)/report.html"
+        try Data(RunReportHTML.render(records: records).utf8).write(to: URL(fileURLWithPath: reportPath))
+        written.append(reportPath)
+        return written
+    }
+
+    /// A profile name (or file path) usable in a file name.
+    static func fileSafe(_ text: String) -> String {
+        let name = text.split(separator: "/").last.map(String.init) ?? text
+        let base = name.hasSuffix(".yaml") ? String(name.dropLast(5)) : name.hasSuffix(".yml") ? String(name.dropLast(4)) : name
+        return String(base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
+    }
+
+    /// One row per metric: p50 p90 p99 max samples.
+    static func summary(_ record: RunRecord) -> String {
+        var table = TextTable(
+            headers: ["metric", "unit", "p50", "p90", "p99", "max", "samples"],
+            alignments: [.left, .left, .right, .right, .right, .right, .right])
+        for metric in record.metrics {
+            guard let summary = metric.summary else {
+                table.rows.append([metric.name, metric.unit, "-", "-", "-", "-", "0"])
+                continue
+            }
+            table.rows.append([metric.name, metric.unit] + [summary.p50, summary.p90, summary.p99, summary.max].map(number) + [String(summary.samples)])
+        }
+        if let floor = record.floorMilliseconds {
+            table.rows.append(["floor", "ms", number(floor), "", "", "", "1"])
+        }
+        return table.rendered()
+    }
+
+    /// One row per metric, one column per profile: p50 (and p99 when there are several samples).
+    static func comparison(_ records: [RunRecord]) -> String {
+        var names: [(String, String)] = []
+        for record in records {
+            for metric in record.metrics where !names.contains(where: { $0.0 == metric.name }) {
+                names.append((metric.name, metric.unit))
+            }
+        }
+        var table = TextTable(
+            headers: ["metric", "unit"] + records.map(\.profile),
+            alignments: [.left, .left] + records.map { _ in .right })
+        for (name, unit) in names {
+            table.rows.append([name, unit] + records.map { record in
+                guard let summary = record.metric(named: name)?.summary else { return "-" }
+                return summary.samples > 1 ? "\(number(summary.p50)) (p99 \(number(summary.p99)))" : number(summary.p50)
+            })
+        }
+        if records.contains(where: { $0.floorMilliseconds != nil }) {
+            table.rows.append(["floor", "ms"] + records.map { $0.floorMilliseconds.map(number) ?? "-" })
+        }
+        return table.rendered()
+    }
+
+    /// Milliseconds and counts for reading: whole numbers as such, else one decimal.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,139 @@
+/// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
+/// time and the timeline of network and connection events.
+///
+/// This is the seam between the scenarios (which fill it), the CSV and the summary table of
+/// `lowband run`, and the HTML report (which draws it). A run over several profiles
+/// (`--profiles gprs,edge,3g`) produces one record per profile.
+public struct RunRecord: Sendable, Hashable, Codable {
+    /// The scenario's name, e.g. `push-to-visible`.
+    public var scenario: String
+    /// The profile's name (or the file it was read from).
+    public var profile: String
+    public var seed: UInt64
+    public var clients: Int
+    /// True when the run used the simulated clock and in-memory transport.
+    public var virtualTime: Bool
+    /// The exact command line that reproduces this run.
+    public var command: String
+    /// How long the run lasted on its own clock (virtual seconds with `--virtual-time`).
+    public var durationSeconds: Double
+    /// True when the run was stopped early (Ctrl-C): the figures are what was measured so far.
+    public var partial: Bool
+    /// The physical floor of one push on this profile, in milliseconds: the one-way delay plus the
+    /// push frame's bytes at the bottleneck rate. `nil` when the scenario has no single push size.
+    public var floorMilliseconds: Double?
+    /// The figures, in the order the scenario reports them.
+    public var metrics: [RunMetric]
+    /// Bytes moved per time bucket, both directions, from the start of the run.
+    public var traffic: [TrafficBucket]
+    /// Outages, disconnects, reconnects and other events worth a mark on the timeline.
+    public var timeline: [TimelineEvent]
+
+    public init(
+        scenario: String, profile: String, seed: UInt64, clients: Int, virtualTime: Bool,
+        command: String, durationSeconds: Double, partial: Bool, floorMilliseconds: Double?,
+        metrics: [RunMetric], traffic: [TrafficBucket], timeline: [TimelineEvent]
+    ) {
+        self.scenario = scenario
+        self.profile = profile
+        self.seed = seed
+        self.clients = clients
+        self.virtualTime = virtualTime
+        self.command = command
+        self.durationSeconds = durationSeconds
+        self.partial = partial
+        self.floorMilliseconds = floorMilliseconds
+        self.metrics = metrics
+        self.traffic = traffic
+        self.timeline = timeline
+    }
+
+    /// The metric named `name`, if the scenario reported it.
+    public func metric(named name: String) -> RunMetric? {
+        metrics.first { $0.name == name }
+    }
+}
+
+/// One figure of a run: every sample of it, in the order measured.
+///
+/// A count measured once (messages delivered, reconnects) is a metric with one sample.
+public struct RunMetric: Sendable, Hashable, Codable {
+    /// snake_case, e.g. `push_to_visible`, `outbox_drain`, `bytes_down`, `reconnects`.
+    public var name: String
+    /// `ms`, `s`, `bytes`, `count`, `x`, … as in the benchmark CSV schema (docs/BENCHMARKS.md).
+    public var unit: String
+    public var values: [Double]
+
+    public init(name: String, unit: String, values: [Double]) {
+        self.name = name
+        self.unit = unit
+        self.values = values
+    }
+
+    /// Nearest-rank percentiles, the same definition as the benchmark CSV. `nil` without samples.
+    public var summary: RunSummary? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        func percentile(_ fraction: Double) -> Double {
+            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+            return sorted[Swift.min(Swift.max(rank, 1), sorted.count) - 1]
+        }
+        return RunSummary(
+            p50: percentile(0.50), p90: percentile(0.90), p99: percentile(0.99),
+            min: sorted[0], max: sorted[sorted.count - 1], samples: sorted.count
+        )
+    }
+}
+
+/// The statistics of a ``RunMetric``.
+public struct RunSummary: Sendable, Hashable, Codable {
+    public var p50: Double
+    public var p90: Double
+    public var p99: Double
+    public var min: Double
+    public var max: Double
+    public var samples: Int
+}
+
+/// Bytes moved in one time bucket of a run. Up is client to server, down is server to client,
+/// counted where the scenario's network counts them (the proxy, or the in-memory link).
+public struct TrafficBucket: Sendable, Hashable, Codable {
+    public var startSeconds: Double
+    public var upBytes: Int
+    public var downBytes: Int
+
+    public init(startSeconds: Double, upBytes: Int, downBytes: Int) {
+        self.startSeconds = startSeconds
+        self.upBytes = upBytes
+        self.downBytes = downBytes
+    }
+}
+
+/// An event on a run's timeline.
+public struct TimelineEvent: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The network went away (a scheduled outage or blackout began).
+        case outageStart = "outage_start"
+        /// The network came back.
+        case outageEnd = "outage_end"
+        /// A client lost its connection.
+        case disconnect
+        /// A client connected again after losing its connection.
+        case reconnect
+        /// Anything else worth a mark: a phase of the scenario began, a burst was sent.
+        case note
+    }
+
+    public var seconds: Double
+    public var kind: Kind
+    /// The client it happened to, if it happened to one (0-based).
+    public var client: Int?
+    public var detail: String
+
+    public init(seconds: Double, kind: Kind, client: Int? = nil, detail: String = "") {
+        self.seconds = seconds
+        self.kind = kind
+        self.client = client
+        self.detail = detail
+    }
+}

@@ -1,0 +1,127 @@
+import LowbandDeterminism
+import LowbandTransport
+import LowbandWire
+
+/// The device's network switch for scenarios that take it away (offline-burst): while it is
+/// off, every open link of the device is closed and new connections fail at once, the same way
+/// on sockets and in memory. Confined to the run's scheduler.
+final class NetworkGate {
+    private(set) var isOpen = true
+    private var links: [ObjectIdentifier: ScenarioLink] = [:]
+    private var order: [ObjectIdentifier] = []
+
+    /// Takes the network away: open links close (in the order they opened), connects fail.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        let open = order.compactMap { links[$0] }
+        links = [:]
+        order = []
+        for link in open { link.close() }
+    }
+
+    /// Gives the network back.
+    func open() {
+        isOpen = true
+    }
+
+    func register(_ link: ScenarioLink) {
+        let id = ObjectIdentifier(link)
+        links[id] = link
+        order.append(id)
+    }
+
+    func unregister(_ link: ScenarioLink) {
+        let id = ObjectIdentifier(link)
+        guard links.removeValue(forKey: id) != nil else { return }
+        order.removeAll { $0 == id }
+    }
+}
+
+/// Frames and bytes one client received, by command: what the scenarios count (history bytes).
+final class FrameCounter {
+    private(set) var received: [Command: TrafficCount] = [:]
+
+    func count(_ frame: Frame) {
+        received[frame.command, default: .zero] += TrafficCount(frames: 1, bytes: FrameHeader.size + frame.payload.count, payloadBytes: frame.payload.count)
+    }
+
+    func received(_ command: Command) -> TrafficCount {
+        received[command] ?? .zero
+    }
+}
+
+/// A connector behind the device's ``NetworkGate`` that counts what its links receive.
+final class GatedConnector: FrameConnector {
+    private let inner: any FrameConnector
+    private let gate: NetworkGate
+    private let scheduler: any Scheduler
+    let counter = FrameCounter()
+
+    init(inner: any FrameConnector, gate: NetworkGate, scheduler: any Scheduler) {
+        self.inner = inner
+        self.gate = gate
+        self.scheduler = scheduler
+    }
+
+    func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {
+        guard gate.isOpen else {
+            scheduler.execute {
+                completion(.failure(TransportError(.connectionRefused, "the network is down (the scenario took it away)")))
+            }
+            return
+        }
+        let gate = self.gate
+        let counter = self.counter
+        inner.connect { result in
+            switch result {
+            case .success(let link):
+                guard gate.isOpen else {
+                    link.close()
+                    completion(.failure(TransportError(.connectionRefused, "the network went down while connecting")))
+                    return
+                }
+                let wrapped = ScenarioLink(inner: link, gate: gate, counter: counter)
+                gate.register(wrapped)
+                completion(.success(wrapped))
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+}
+
+/// A link that counts what it receives and can be closed by the gate.
+final class ScenarioLink: FrameLink, FrameLinkDelegate {
+    weak var delegate: (any FrameLinkDelegate)?
+    private let inner: any FrameLink
+    private weak var gate: NetworkGate?
+    private let counter: FrameCounter
+
+    init(inner: any FrameLink, gate: NetworkGate, counter: FrameCounter) {
+        self.inner = inner
+        self.gate = gate
+        self.counter = counter
+        inner.delegate = self
+    }
+
+    var scheduler: any Scheduler { inner.scheduler }
+
+    func send(_ frame: Frame) {
+        inner.send(frame)
+    }
+
+    func close() {
+        inner.close()
+    }
+
+    func link(_ link: any FrameLink, didReceive frame: Frame) {
+        counter.count(frame)
+        delegate?.link(self, didReceive: frame)
+    }
+
+    func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
+        gate?.unregister(self)
+        delegate?.linkDidClose(self, error: error)
+    }
+}

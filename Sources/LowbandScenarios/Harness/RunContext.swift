@@ -1,0 +1,157 @@
+import Foundation
+import LowbandClient
+import LowbandDeterminism
+import LowbandFixtures
+import LowbandRunReport
+import LowbandServer
+import LowbandShaper
+import LowbandTransport
+import LowbandWire
+
+/// What a scenario drives, the same in both modes: the run's scheduler, the server on it, a
+/// way to make client engines behind the device's network, the trace and the seeded streams.
+///
+/// Everything here is confined to the run's scheduler (a virtual one, or the event loop the
+/// server and the clients share on sockets).
+final class RunContext {
+    let options: ScenarioOptions
+    /// The profile as the scenario plays it (subway may add outages).
+    let profile: NetworkProfile
+    let scheduler: any Scheduler
+    let server: MessengerServer
+    let trace: TraceLog
+    let gate = NetworkGate()
+    /// Where the client databases live (removed after the run).
+    let directory: String
+    let workClock: any WorkClock
+    private let makeConnector: () -> any FrameConnector
+    private(set) var clients: [ScenarioClient] = []
+    private var connections: [Connection] = []
+
+    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: MessengerServer, trace: TraceLog, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
+        self.options = options
+        self.profile = profile
+        self.scheduler = scheduler
+        self.server = server
+        self.trace = trace
+        self.directory = directory
+        self.workClock = workClock
+        self.makeConnector = makeConnector
+    }
+
+    var world: MessengerWorld { server.world }
+    var now: Duration { scheduler.now }
+    var clientCount: Int { options.clients }
+
+    /// An independent seeded stream for the workload of `labels` (never shared, so one part's
+    /// draws never shift another's).
+    func random(_ labels: UInt64...) -> SeededGenerator {
+        var generator = SeededGenerator(seed: options.seed).derived(0x574F_524B)  // "WORK"
+        for label in labels { generator = generator.derived(label) }
+        return generator
+    }
+
+    /// Seeded message texts for client `index`.
+    func texts(for index: Int) -> MessengerFixtures {
+        var generator = random(1, UInt64(index))
+        return MessengerFixtures(seed: generator.next())
+    }
+
+    /// A client engine logged in as `userID`, its cache in `database` (kept across engines, so a
+    /// later engine on the same file is a warm cache's cold start). Not started.
+    func makeClient(index: Int, userID: Int64, database: String) throws(ScenarioError) -> ScenarioClient {
+        guard let user = world.user(userID) else {
+            throw ScenarioError(.setupFailed, "client \(index): no user \(userID) in the world")
+        }
+        var seeds = SeededGenerator(seed: options.seed).derived(0x434C_4945_4E54, UInt64(index))  // "CLIENT"
+        let configuration = ClientConfiguration(token: user.token, databasePath: "\(directory)/\(database)", seed: seeds.next(), logCapacity: 200)
+        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler)
+        let engine: ClientEngine
+        do {
+            engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: workClock)
+        } catch {
+            throw ScenarioError(.setupFailed, "client \(index): \(error)")
+        }
+        let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, trace: trace)
+        clients.append(client)
+        return client
+    }
+
+    /// A bare connection logged in as `userID` (the phone's push channel in launch-by-push).
+    func makeConnection(index: Int, userID: Int64, observer: any ConnectionObserver) -> Connection {
+        let token = world.user(userID)?.token ?? ""
+        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler)
+        let connection = Connection(
+            connector: connector, scheduler: scheduler, generator: SeededGenerator(seed: options.seed).derived(0x5055_5348, UInt64(index)),  // "PUSH"
+            log: ClientLog(capacity: 50), loginRequest: { LoginRequest(token: token, lastSync: 0) })
+        connection.observer = observer
+        connections.append(connection)
+        return connection
+    }
+
+    /// Drops an engine the scenario stopped itself (a killed app), closing its cache.
+    func forget(_ client: ScenarioClient) {
+        clients.removeAll { $0 === client }
+    }
+
+    /// Stops every engine and connection made in the run (at its end).
+    func stopAll() {
+        for client in clients { client.engine.stop() }
+        for connection in connections { connection.stop() }
+    }
+
+    /// Calls `body` every `interval` until it returns false.
+    func every(_ interval: Duration, _ body: @escaping () -> Bool) {
+        scheduler.schedule(after: interval) { [weak self] in
+            guard let self else { return }
+            if body() { self.every(interval, body) }
+        }
+    }
+
+    func line(_ event: String, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, value: Duration? = nil, detail: String? = nil) {
+        trace.client(ClientTraceLine(time: now, event: event, client: client, chat: chat, message: message, value: value, detail: detail))
+    }
+
+    /// A mark on the timeline (and a line in the trace).
+    func note(_ kind: TimelineEvent.Kind, _ detail: String, client: Int? = nil) {
+        trace.client(
+            ClientTraceLine(time: now, event: kind == .note ? "note" : kind.rawValue, client: client, detail: detail),
+            timeline: TimelineEvent(seconds: now.seconds, kind: kind, client: client, detail: detail))
+    }
+
+    /// The chat client `userID` plays in: its first chat (direct chats first when asked).
+    func chat(of userID: Int64, preferDirect: Bool = false) -> MessengerWorld.ChatHistory? {
+        let chats = world.chats(of: userID)
+        if preferDirect, let direct = chats.first(where: { $0.kind == .direct }) { return direct }
+        return chats.first
+    }
+
+    /// The wire size of the push that carries `message`.
+    static func pushFrameBytes(_ message: Message) -> Int? {
+        guard let frame = try? Frame.push(NewMessagePush(message: message), sequence: 1),
+              let bytes = try? FrameEncoder().bytes(of: frame)
+        else { return nil }
+        return bytes.readableBytes
+    }
+}
+
+extension SeededGenerator {
+    /// A uniform draw in 0 ..< 1 from the top 53 bits (not the toolchain's `random(in:)`, whose
+    /// algorithm may change).
+    mutating func unit() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
+
+    /// A duration drawn uniformly from `range`, to the nanosecond.
+    mutating func duration(in range: ClosedRange<Duration>) -> Duration {
+        let low = range.lowerBound.nanosecondsClamped
+        let span = UInt64(range.upperBound.nanosecondsClamped - low)
+        let draw = next().multipliedFullWidth(by: span &+ 1).high
+        return .nanoseconds(low + Int64(draw))
+    }
+
+    /// An index drawn uniformly from 0 ..< count.
+    mutating func index(below count: Int) -> Int {
+        Int(next().multipliedFullWidth(by: UInt64(max(1, count))).high)
+    }
+}

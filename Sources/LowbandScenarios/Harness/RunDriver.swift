@@ -1,0 +1,75 @@
+import Foundation
+import LowbandRunReport
+
+/// Starts a scenario in its context and turns what it measured into a ``ScenarioOutput``.
+final class RunDriver {
+    let context: RunContext
+    let scenario: any Scenario
+    private(set) var isFinished = false
+    /// The live figure is recomputed at most every 200 ms of wall time (it summarises every
+    /// sample, which is not free in an hour-long run). It is only displayed, never recorded.
+    private var figure = ""
+    private var figureAt: ContinuousClock.Instant?
+
+    init(context: RunContext, scenario: any Scenario) {
+        self.context = context
+        self.scenario = scenario
+    }
+
+    func start() throws(ScenarioError) {
+        context.note(.note, "\(context.options.scenario) started on \(context.profile.name), seed \(context.options.seed), \(context.clientCount) client(s)")
+        try scenario.start()
+    }
+
+    var progress: RunProgress {
+        let now = ContinuousClock.now
+        if isFinished || figureAt.map({ now - $0 >= .milliseconds(200) }) ?? true {
+            figure = scenario.liveFigure
+            figureAt = now
+        }
+        return RunProgress(
+            scenario: context.options.scenario, profile: context.options.profileName,
+            elapsed: min(context.now, context.options.duration), total: context.options.duration, figure: figure)
+    }
+
+    /// The record of the run so far; stops every engine. Call once.
+    func finish(partial: Bool) -> ScenarioOutput {
+        let end = min(context.now, context.options.duration)
+        let result = scenario.finish()
+        let (lines, traffic, timeline) = context.trace.snapshot(until: end)
+        context.stopAll()
+        isFinished = true
+        let options = context.options
+        let record = RunRecord(
+            scenario: options.scenario.rawValue, profile: options.profileName, seed: options.seed, clients: options.clients,
+            virtualTime: options.virtualTime, command: options.command, durationSeconds: end.seconds, partial: partial,
+            floorMilliseconds: result.floorMilliseconds, metrics: result.metrics, traffic: traffic, timeline: timeline)
+        return ScenarioOutput(record: record, trace: lines)
+    }
+}
+
+/// The directory a run's client databases live in, removed when the run ends.
+struct WorkDirectory {
+    let path: String
+
+    init(options: ScenarioOptions) throws(ScenarioError) {
+        let base: String
+        if let chosen = options.workDirectory {
+            base = chosen
+        } else if FileManager.default.isWritableFile(atPath: "/dev/shm") {
+            base = "/dev/shm"
+        } else {
+            base = FileManager.default.temporaryDirectory.path
+        }
+        path = "\(base)/lowband-run-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw ScenarioError(.setupFailed, "cannot create a directory for the client databases at \(path): \(error)")
+        }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}

@@ -1,0 +1,56 @@
+import LowbandFixtures
+import LowbandRunReport
+import LowbandShaper
+
+/// What a scenario reports at the end of a run (or when it is stopped).
+struct ScenarioResult {
+    var metrics: [RunMetric]
+    var floorMilliseconds: Double?
+}
+
+/// One workload of `lowband run`, written once for both modes against a ``RunContext``.
+///
+/// A scenario schedules its workload on the context's scheduler in ``start()``, reacts to the
+/// engines' events, and reports its figures in ``finish()``, which may come at any time (the
+/// duration is over, or the user pressed Ctrl-C).
+protocol Scenario: AnyObject {
+    /// The server's world for a run with `clients` client engines (user `i + 1` is client `i`).
+    static func worldShape(clients: Int) -> MessengerWorld.Shape
+    /// The profile as this scenario plays it; most play it unchanged.
+    static func profile(adjusting profile: NetworkProfile) -> NetworkProfile
+
+    init(context: RunContext)
+    func start() throws(ScenarioError)
+    /// A short live figure for the status line.
+    var liveFigure: String { get }
+    func finish() -> ScenarioResult
+}
+
+extension Scenario {
+    static func profile(adjusting profile: NetworkProfile) -> NetworkProfile { profile }
+}
+
+extension ScenarioName {
+    var implementation: any Scenario.Type {
+        switch self {
+        case .pushToVisible: PushToVisibleScenario.self
+        case .launchByPush: LaunchByPushScenario.self
+        case .offlineBurst: OfflineBurstScenario.self
+        case .scrollHistory: ScrollHistoryScenario.self
+        case .subway: SubwayScenario.self
+        case .crowd: CrowdScenario.self
+        }
+    }
+}
+
+/// The median and a short summary of samples, for live figures.
+enum LiveFigure {
+    static func median(_ values: [Double]) -> Double? {
+        RunMetric(name: "", unit: "", values: values).summary?.p50
+    }
+
+    static func describe(_ count: Int, _ noun: String, _ values: [Double]) -> String {
+        guard let median = median(values) else { return "\(noun) \(count)" }
+        return "\(noun) \(count), p50 \(Int(median.rounded())) ms"
+    }
+}

@@ -1,0 +1,71 @@
+import LowbandClient
+import LowbandDeterminism
+import LowbandRunReport
+
+/// One client engine of a run and what the scenario needs to know about it: whether it is
+/// logged in, and its disconnects and reconnects (marked on the timeline and in the trace).
+///
+/// A reconnect is a login after a session was lost; the first login of an engine is not one,
+/// nor a login after the scenario stopped the engine itself.
+final class ScenarioClient: ClientEngineObserver {
+    let index: Int
+    let userID: Int64
+    let engine: ClientEngine
+    let connector: GatedConnector
+    /// The scenario's own reaction to the engine's events, called after the bookkeeping.
+    var onEvent: ((ClientEvent) -> Void)?
+    private(set) var isLoggedIn = false
+    private(set) var logins = 0
+    private(set) var reconnects = 0
+    private(set) var disconnects = 0
+    private var lostSession = false
+    private let trace: TraceLog
+
+    init(index: Int, userID: Int64, engine: ClientEngine, connector: GatedConnector, trace: TraceLog) {
+        self.index = index
+        self.userID = userID
+        self.engine = engine
+        self.connector = connector
+        self.trace = trace
+        engine.observer = self
+    }
+
+    func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
+        let now = engine.scheduler.now
+        switch event {
+        case .synced(let outcome):
+            logins += 1
+            isLoggedIn = true
+            if lostSession {
+                lostSession = false
+                reconnects += 1
+                trace.client(
+                    ClientTraceLine(time: now, event: "reconnect", client: index, detail: outcome.wasFullSync ? "full sync" : "delta sync"),
+                    timeline: TimelineEvent(seconds: now.seconds, kind: .reconnect, client: index, detail: "logged in again"))
+            } else {
+                trace.client(ClientTraceLine(time: now, event: "login", client: index, detail: outcome.wasFullSync ? "full sync" : "delta sync"))
+            }
+        case .disconnected(let error):
+            if isLoggedIn {
+                isLoggedIn = false
+                lostSession = true
+                disconnects += 1
+                trace.client(
+                    ClientTraceLine(time: now, event: "disconnect", client: index, detail: error.code.name),
+                    timeline: TimelineEvent(seconds: now.seconds, kind: .disconnect, client: index, detail: error.code.name))
+            }
+        case .stopped:
+            isLoggedIn = false
+        case .messageArrived, .outbox:
+            break
+        }
+        onEvent?(event)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a Double.
+    var seconds: Double { self / .seconds(1) }
+    /// The duration in milliseconds, as a Double (exact to the nanosecond).
+    var milliseconds: Double { Double(nanosecondsClamped) / 1_000_000 }
+}

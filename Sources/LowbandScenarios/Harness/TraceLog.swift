@@ -1,0 +1,119 @@
+import LowbandRunReport
+import LowbandShaper
+import Synchronization
+
+/// Collects a run's trace lines, its traffic per second and the network's timeline events.
+///
+/// It is the shaper's trace sink (on sockets it is called on the proxy's event loop, hence the
+/// lock) and the scenarios' event log. Shaper times are moved onto the run's clock by `offset`
+/// (zero in virtual time; the proxy's start relative to the run's on sockets). Traffic is what
+/// the shaper delivered, per direction, in 1-second buckets.
+final class TraceLog: ShaperTraceSink {
+    private struct State {
+        var lines: [String] = []
+        var up: [Int] = []
+        var down: [Int] = []
+        var upTotal = 0
+        var downTotal = 0
+        var timeline: [TimelineEvent] = []
+        var lineLimitReached = false
+    }
+
+    /// Shaper time zero on the run's clock, in nanoseconds.
+    let offsetNanoseconds: Int64
+    /// Lines kept at most (the rest are counted, not kept), so memory stays bounded.
+    let lineLimit: Int
+    private let state = Mutex(State())
+
+    init(offset: Duration = .zero, lineLimit: Int = 5_000_000) {
+        offsetNanoseconds = offset.nanosecondsClamped
+        self.lineLimit = lineLimit
+    }
+
+    func record(_ event: ShaperEvent) {
+        var shifted = event
+        shifted.time = ShaperInstant(nanoseconds: event.time.nanoseconds + offsetNanoseconds)
+        let line = JSONLinesTraceWriter.line(for: shifted)
+        let seconds = Double(shifted.time.nanoseconds) / 1e9
+        state.withLock { state in
+            append(line, to: &state)
+            if event.kind == .deliver, let bytes = event.bytes, let direction = event.direction {
+                let bucket = max(0, Int(shifted.time.nanoseconds / 1_000_000_000))
+                if direction == .upstream {
+                    Self.add(bytes, at: bucket, to: &state.up)
+                    state.upTotal += bytes
+                } else {
+                    Self.add(bytes, at: bucket, to: &state.down)
+                    state.downTotal += bytes
+                }
+            } else if event.kind == .outageStart {
+                state.timeline.append(TimelineEvent(seconds: seconds, kind: .outageStart, detail: event.detail ?? "outage"))
+            } else if event.kind == .outageEnd {
+                state.timeline.append(TimelineEvent(seconds: seconds, kind: .outageEnd, detail: event.detail ?? "outage"))
+            } else if event.kind == .reset {
+                state.timeline.append(TimelineEvent(seconds: seconds, kind: .note, detail: "the network reset connection #\(event.connection?.index ?? -1)"))
+            }
+        }
+    }
+
+    /// A client or scenario event: its line and, when given, its timeline mark.
+    func client(_ line: ClientTraceLine, timeline: TimelineEvent? = nil) {
+        let text = line.text
+        state.withLock { state in
+            append(text, to: &state)
+            if let timeline { state.timeline.append(timeline) }
+        }
+    }
+
+    func mark(_ event: TimelineEvent) {
+        state.withLock { $0.timeline.append(event) }
+    }
+
+    /// Timeline events of `kind` so far.
+    func count(of kind: TimelineEvent.Kind) -> Int {
+        state.withLock { state in state.timeline.count { $0.kind == kind } }
+    }
+
+    /// Bytes the shaper delivered so far, up and down.
+    var totals: (up: Int, down: Int) {
+        state.withLock { ($0.upTotal, $0.downTotal) }
+    }
+
+    /// The lines, the traffic buckets up to `end` and the timeline (sorted by time, stable).
+    func snapshot(until end: Duration) -> (lines: [String], traffic: [TrafficBucket], timeline: [TimelineEvent]) {
+        let endSeconds = end / .seconds(1)
+        let buckets = max(1, Int(endSeconds.rounded(.up)))
+        return state.withLock { state in
+            var traffic: [TrafficBucket] = []
+            traffic.reserveCapacity(buckets)
+            for index in 0 ..< max(buckets, max(state.up.count, state.down.count)) where index < buckets {
+                traffic.append(TrafficBucket(
+                    startSeconds: Double(index),
+                    upBytes: index < state.up.count ? state.up[index] : 0,
+                    downBytes: index < state.down.count ? state.down[index] : 0))
+            }
+            let timeline = state.timeline.enumerated()
+                .filter { $0.element.seconds <= endSeconds }
+                .sorted { $0.element.seconds != $1.element.seconds ? $0.element.seconds < $1.element.seconds : $0.offset < $1.offset }
+                .map(\.element)
+            var lines = state.lines
+            if state.lineLimitReached {
+                lines.append(ClientTraceLine(time: end, event: "trace-truncated", detail: "more than \(lineLimit) lines; the rest were not kept").text)
+            }
+            return (lines, traffic, timeline)
+        }
+    }
+
+    private func append(_ line: String, to state: inout State) {
+        if state.lines.count < lineLimit {
+            state.lines.append(line)
+        } else {
+            state.lineLimitReached = true
+        }
+    }
+
+    private static func add(_ bytes: Int, at bucket: Int, to buckets: inout [Int]) {
+        if bucket >= buckets.count { buckets.append(contentsOf: repeatElement(0, count: bucket - buckets.count + 1)) }
+        buckets[bucket] += bytes
+    }
+}

@@ -1,0 +1,24 @@
+/// Where a running scenario is, for a progress bar or a live status line.
+public struct RunProgress: Sendable, Hashable {
+    public var scenario: ScenarioName
+    public var profile: String
+    /// Time run so far on the run's clock (virtual with `--virtual-time`).
+    public var elapsed: Duration
+    public var total: Duration
+    /// A short live figure, e.g. `delivered 42, p50 812 ms`.
+    public var figure: String
+
+    public init(scenario: ScenarioName, profile: String, elapsed: Duration, total: Duration, figure: String) {
+        self.scenario = scenario
+        self.profile = profile
+        self.elapsed = elapsed
+        self.total = total
+        self.figure = figure
+    }
+
+    /// 0 … 1.
+    public var fraction: Double {
+        guard total > .zero else { return 1 }
+        return min(1, max(0, elapsed / total))
+    }
+}

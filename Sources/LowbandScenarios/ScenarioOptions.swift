@@ -1,0 +1,85 @@
+import Foundation
+public import LowbandShaper
+
+/// Everything that decides a run: which scenario, on which network, with which seed, how many
+/// clients, for how long, and on which clock.
+///
+/// Two runs with equal options in virtual time are identical to the byte; on sockets the
+/// network's and the workload's decisions are the same, the timings are the machine's.
+public struct ScenarioOptions: Sendable {
+    public var scenario: ScenarioName
+    /// The network, already loaded (``NetworkProfile/load(named:searchPath:)``).
+    public var profile: NetworkProfile
+    /// The name the profile was asked for by (a name or a file path), for the record.
+    public var profileName: String
+    /// Seeds the world, the network's decisions, the client engines and the workload.
+    public var seed: UInt64
+    /// Client engines, each logged in as its own user (user `i + 1` for client `i`).
+    public var clients: Int
+    /// How long the run lasts on its clock (virtual with ``virtualTime``).
+    public var duration: Duration
+    /// True: the in-memory network on a simulated clock; false: loopback sockets, the shaping
+    /// proxy and the wall clock.
+    public var virtualTime: Bool
+    /// The command line that reproduces the run; copied into the record.
+    public var command: String
+    /// Where the client databases go (a fresh directory is made inside and removed at the end);
+    /// nil picks `/dev/shm` when it exists, the system's temporary directory otherwise: the
+    /// caches' disk syncs would otherwise measure the build machine's disk (seconds under load),
+    /// not the network, and on sockets they block the loop the engines share.
+    public var workDirectory: String?
+
+    /// The most client engines one run may have.
+    public static let maximumClients = 1_000
+    /// The longest run.
+    public static let maximumDuration: Duration = .seconds(24 * 3600)
+
+    public init(
+        scenario: ScenarioName = .pushToVisible,
+        profile: NetworkProfile,
+        profileName: String? = nil,
+        seed: UInt64 = 1,
+        clients: Int = 1,
+        duration: Duration? = nil,
+        virtualTime: Bool = false,
+        command: String = "",
+        workDirectory: String? = nil
+    ) {
+        self.scenario = scenario
+        self.profile = profile
+        self.profileName = profileName ?? profile.name
+        self.seed = seed
+        self.clients = clients
+        self.duration = duration ?? scenario.defaultDuration
+        self.virtualTime = virtualTime
+        self.command = command
+        self.workDirectory = workDirectory
+    }
+
+    /// Rejects impossible combinations before anything starts.
+    ///
+    /// - Throws: ``ScenarioError`` `invalidOptions` saying which option is wrong and what would do.
+    public func validate() throws(ScenarioError) {
+        if clients < 1 {
+            throw ScenarioError(.invalidOptions, "--clients must be at least 1 (got \(clients))")
+        }
+        if clients < scenario.minimumClients {
+            throw ScenarioError(.invalidOptions, "scenario \(scenario) needs at least \(scenario.minimumClients) clients (got \(clients)); try --clients \(scenario.minimumClients)")
+        }
+        if clients > Self.maximumClients {
+            throw ScenarioError(.invalidOptions, "--clients must be at most \(Self.maximumClients) (got \(clients))")
+        }
+        if duration <= .zero {
+            throw ScenarioError(.invalidOptions, "--duration must be positive (got \(duration))")
+        }
+        if duration > Self.maximumDuration {
+            throw ScenarioError(.invalidOptions, "--duration must be at most 24h (got \(duration))")
+        }
+        if duration < .milliseconds(1) {
+            throw ScenarioError(.invalidOptions, "--duration must be at least 1ms (got \(duration))")
+        }
+        if let workDirectory, !FileManager.default.fileExists(atPath: workDirectory) {
+            throw ScenarioError(.invalidOptions, "the work directory \(workDirectory) does not exist")
+        }
+    }
+}

@@ -1,0 +1,26 @@
+public import LowbandRunReport
+
+/// What a run produced: its record and its trace.
+public struct ScenarioOutput: Sendable {
+    public var record: RunRecord
+    /// JSON Lines, without newlines: the network's decisions (the shaper's trace, times moved to
+    /// the run's clock) and the client events, one object per line, keys always present in a
+    /// fixed order, `t_ns` first. See docs/RUN.md.
+    public var trace: [String]
+
+    public init(record: RunRecord, trace: [String]) {
+        self.record = record
+        self.trace = trace
+    }
+
+    /// The trace as a file's text: every line followed by a newline.
+    public var traceText: String {
+        var text = ""
+        text.reserveCapacity(trace.count * 120)
+        for line in trace {
+            text += line
+            text += "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,117 @@
+import LowbandClient
+import LowbandDeterminism
+import LowbandFixtures
+import LowbandRunReport
+import LowbandWire
+
+/// Messages pushed to an open chat at a seeded rate (one every 1–5 s per client): the time from
+/// the server sending each push to the message entering the visible list.
+///
+/// Each client opens its first chat; another member of that chat "writes" through the server
+/// (no client of its own), so every push crosses the shaped downlink once. The workload of a
+/// client starts when its screen has shown the first page.
+final class PushToVisibleScenario: Scenario {
+    static func worldShape(clients: Int) -> MessengerWorld.Shape {
+        MessengerWorld.Shape(users: max(clients + 1, 4), chatsPerUser: 2, messagesPerChat: 30)
+    }
+
+    private struct Reader {
+        var client: ScenarioClient
+        var chatID: Int64
+        var poster: Int64
+        var screen: ChatScreenModel?
+        var texts: MessengerFixtures
+        var random: SeededGenerator
+    }
+
+    private let context: RunContext
+    private var readers: [Reader] = []
+    /// When each pushed message was posted, by message id (looked up, never iterated).
+    private var postedAt: [Int64: Duration] = [:]
+    private var seen: Set<Pair> = []
+    private var samples: [Double] = []
+    private var pushes = 0
+    private var smallestPush: Int?
+
+    private struct Pair: Hashable {
+        var reader: Int
+        var message: Int64
+    }
+
+    init(context: RunContext) {
+        self.context = context
+    }
+
+    func start() throws(ScenarioError) {
+        for index in 0 ..< context.clientCount {
+            let userID = Int64(index + 1)
+            guard let chat = context.chat(of: userID), let poster = chat.memberIDs.first(where: { $0 != userID }) else {
+                throw ScenarioError(.setupFailed, "client \(index): user \(userID) has no chat with another member")
+            }
+            let client = try context.makeClient(index: index, userID: userID, database: "client-\(index).sqlite")
+            readers.append(Reader(client: client, chatID: chat.id, poster: poster, screen: nil, texts: context.texts(for: index), random: context.random(2, UInt64(index))))
+            client.onEvent = { [weak self] event in
+                if case .synced = event { self?.openScreen(index) }
+            }
+            client.engine.start()
+        }
+    }
+
+    private func openScreen(_ index: Int) {
+        guard readers[index].screen == nil else { return }
+        let screen = readers[index].client.engine.openChat(readers[index].chatID)
+        readers[index].screen = screen
+        screen.onVisible = { [weak self] event in self?.visible(event, reader: index) }
+        screen.open()
+        context.every(.milliseconds(100)) { [weak self, weak screen] in
+            guard let self, let screen else { return false }
+            guard screen.isLoading || screen.queue.isBusy || screen.rows.isEmpty else {
+                self.context.line("screen-ready", client: index, chat: self.readers[index].chatID)
+                self.scheduleNextPush(index)
+                return false
+            }
+            return true
+        }
+    }
+
+    private func scheduleNextPush(_ index: Int) {
+        let gap = readers[index].random.duration(in: .seconds(1) ... .seconds(5))
+        context.scheduler.schedule(after: gap) { [weak self] in self?.push(index) }
+    }
+
+    private func push(_ index: Int) {
+        let reader = readers[index]
+        let text = readers[index].texts.text()
+        do {
+            let message = try context.server.post(text, in: reader.chatID, from: reader.poster)
+            pushes += 1
+            postedAt[message.id] = context.now
+            if let bytes = RunContext.pushFrameBytes(message) { smallestPush = min(smallestPush ?? bytes, bytes) }
+            context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
+        } catch {
+            context.line("push-failed", client: index, chat: reader.chatID, detail: "\(error)")
+        }
+        scheduleNextPush(index)
+    }
+
+    private func visible(_ event: VisibilityEvent, reader: Int) {
+        guard case .message(let id) = event.row, let posted = postedAt[id], seen.insert(Pair(reader: reader, message: id)).inserted else { return }
+        let delay = event.visibleAt - posted
+        samples.append(delay.milliseconds)
+        context.line("visible", client: reader, chat: readers[reader].chatID, message: id, value: delay)
+    }
+
+    var liveFigure: String {
+        LiveFigure.describe(samples.count, "visible", samples)
+    }
+
+    func finish() -> ScenarioResult {
+        let floor = smallestPush.map { PhysicalFloor.milliseconds(pushBytes: $0, profile: context.profile) }
+        return ScenarioResult(
+            metrics: [
+                RunMetric(name: "push_to_visible", unit: "ms", values: samples),
+                RunMetric(name: "pushes", unit: "count", values: [Double(pushes)]),
+            ],
+            floorMilliseconds: floor)
+    }
+}

@@ -1,0 +1,160 @@
+import LowbandClient
+import LowbandDeterminism
+import LowbandFixtures
+import LowbandRunReport
+import LowbandShaper
+import LowbandWire
+
+/// A conversation on a metro line: signal at the stations, blackouts in the tunnels.
+///
+/// The outages are the profile's when it has blackouts (`subway`); any other profile gets the
+/// subway schedule on top of its own figures: a blackout of 45–90 s every 120 s, the first at
+/// 30 s. Outages do not close connections; the engine finds a dead link by its heartbeat and
+/// reconnects when the train reaches a station.
+///
+/// Each client (a rider) talks with the other member of a direct chat, who writes through the
+/// server. Every 4–12 s (seeded) one of them writes. `delivery_delay` is, for the rider's
+/// messages, the time until the server's acknowledgement reaches the rider; for the partner's,
+/// the time until the message is visible on the rider's screen. The engine does not page newer
+/// messages by itself, so after every reconnect the rider's app opens the chat again (its
+/// newest page brings what the blackout held back).
+final class SubwayScenario: Scenario {
+    static let blackouts = OutageProfile(kind: .blackout, start: .seconds(30) ... .seconds(30), duration: .seconds(45) ... .seconds(90), every: .seconds(120) ... .seconds(120))
+
+    static func worldShape(clients: Int) -> MessengerWorld.Shape {
+        MessengerWorld.Shape(users: max(clients + 1, 4), chatsPerUser: 2, messagesPerChat: 20)
+    }
+
+    static func profile(adjusting profile: NetworkProfile) -> NetworkProfile {
+        guard !profile.outages.contains(where: { $0.kind == .blackout }) else { return profile }
+        var adjusted = profile
+        adjusted.outages.append(blackouts)
+        return adjusted
+    }
+
+    private final class Rider {
+        let index: Int
+        let client: ScenarioClient
+        let chatID: Int64
+        let partner: Int64
+        var texts: MessengerFixtures
+        var random: SeededGenerator
+        var screen: ChatScreenModel?
+
+        init(index: Int, client: ScenarioClient, chatID: Int64, partner: Int64, texts: MessengerFixtures, random: SeededGenerator) {
+            self.index = index
+            self.client = client
+            self.chatID = chatID
+            self.partner = partner
+            self.texts = texts
+            self.random = random
+        }
+    }
+
+    private struct Sent: Hashable {
+        var rider: Int
+        var clientID: UInt64
+    }
+
+    private let context: RunContext
+    private var riders: [Rider] = []
+    private var composedAt: [Sent: Duration] = [:]
+    private var postedAt: [Int64: Duration] = [:]
+    private var delays: [Double] = []
+    private var written = 0
+
+    init(context: RunContext) {
+        self.context = context
+    }
+
+    func start() throws(ScenarioError) {
+        for index in 0 ..< context.clientCount {
+            let userID = Int64(index + 1)
+            guard let chat = context.chat(of: userID, preferDirect: true), let partner = chat.memberIDs.first(where: { $0 != userID }) else {
+                throw ScenarioError(.setupFailed, "client \(index): user \(userID) has no chat with another member")
+            }
+            let client = try context.makeClient(index: index, userID: userID, database: "client-\(index).sqlite")
+            let rider = Rider(index: index, client: client, chatID: chat.id, partner: partner, texts: context.texts(for: index), random: context.random(5, UInt64(index)))
+            riders.append(rider)
+            client.onEvent = { [weak self, weak rider] event in
+                guard let self, let rider else { return }
+                switch event {
+                case .synced:
+                    let first = rider.screen == nil
+                    self.openChat(rider)
+                    if first { self.scheduleNext(rider) }
+                case .outbox(.sent(_, let message)):
+                    self.acknowledged(message, rider: rider)
+                default:
+                    break
+                }
+            }
+            client.engine.start()
+        }
+    }
+
+    private func openChat(_ rider: Rider) {
+        let screen = rider.client.engine.openChat(rider.chatID)
+        rider.screen = screen
+        screen.onVisible = { [weak self, weak rider] event in
+            guard let self, let rider else { return }
+            self.visible(event, rider: rider)
+        }
+        screen.open()
+    }
+
+    private func scheduleNext(_ rider: Rider) {
+        let gap = rider.random.duration(in: .seconds(4) ... .seconds(12))
+        context.scheduler.schedule(after: gap) { [weak self, weak rider] in
+            guard let self, let rider else { return }
+            self.write(rider)
+            self.scheduleNext(rider)
+        }
+    }
+
+    private func write(_ rider: Rider) {
+        let text = rider.texts.text()
+        written += 1
+        if rider.random.next() & 1 == 0 {
+            guard let task = try? rider.client.engine.send(text: text, to: rider.chatID), let clientID = task.clientID else { return }
+            composedAt[Sent(rider: rider.index, clientID: clientID)] = context.now
+            context.line("send", client: rider.index, chat: rider.chatID, detail: "client id \(clientID)")
+        } else {
+            guard let message = try? context.server.post(text, in: rider.chatID, from: rider.partner) else { return }
+            postedAt[message.id] = context.now
+            context.line("partner-sent", client: rider.index, chat: rider.chatID, message: message.id)
+        }
+    }
+
+    private func acknowledged(_ message: Message, rider: Rider) {
+        guard let clientID = message.clientID, let composed = composedAt.removeValue(forKey: Sent(rider: rider.index, clientID: clientID)) else { return }
+        let delay = context.now - composed
+        delays.append(delay.milliseconds)
+        context.line("delivered", client: rider.index, chat: rider.chatID, message: message.id, value: delay, detail: "acknowledged")
+    }
+
+    private func visible(_ event: VisibilityEvent, rider: Rider) {
+        guard case .message(let id) = event.row, let posted = postedAt.removeValue(forKey: id) else { return }
+        let delay = event.visibleAt - posted
+        delays.append(delay.milliseconds)
+        context.line("delivered", client: rider.index, chat: rider.chatID, message: id, value: delay, detail: "visible")
+    }
+
+    var liveFigure: String {
+        let reconnects = context.clients.reduce(0) { $0 + $1.reconnects }
+        return "reconnects \(reconnects), " + LiveFigure.describe(delays.count, "delivered", delays)
+    }
+
+    func finish() -> ScenarioResult {
+        ScenarioResult(
+            metrics: [
+                RunMetric(name: "delivery_delay", unit: "ms", values: delays),
+                RunMetric(name: "reconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.reconnects })]),
+                RunMetric(name: "disconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.disconnects })]),
+                RunMetric(name: "outages", unit: "count", values: [Double(context.trace.count(of: .outageStart))]),
+                RunMetric(name: "messages", unit: "count", values: [Double(written)]),
+                RunMetric(name: "undelivered", unit: "count", values: [Double(composedAt.count + postedAt.count)]),
+            ],
+            floorMilliseconds: nil)
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import LowbandCLI
+import Testing
+
+/// `lowband bench import`: package-benchmark's influx export becomes rows of the one schema, with
+/// the ratios between benchmarks of the run and the targets.
+@Suite struct BenchImportTests {
+    let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci", timestamp: "2026-01-01T00:00:00Z")
+
+    static let header = """
+        #datatype tag,tag,tag,tag,tag,tag,tag,tag,tag,double,double,double,long,long,dateTime
+        measurement,hostName,processoryType,processors,memory,kernelVersion,metric,unit,test,percentile,value,test_average,iterations,warmup_iterations,time
+
+        """
+
+    /// The seven lines package-benchmark writes for one metric: percentiles 0…100 → `values`.
+    static func metric(_ target: String, _ test: String, _ metric: String, _ unit: String, _ values: [Int], iterations: Int = 30) -> String {
+        zip([0.0, 25.0, 50.0, 75.0, 90.0, 99.0, 100.0], values).map { percentile, value in
+            "\(target),vm,x86_64,2,23,#1-SMP-PREEMPT_DYNAMIC-@0,\(metric),\(unit),\(test),\(percentile),\(value),1.0,\(iterations),1,2026-11-21T22:45:44Z\n"
+        }.joined()
+    }
+
+    static func flat(_ target: String, _ test: String, _ name: String, _ unit: String, _ value: Int, iterations: Int = 30) -> String {
+        metric(target, test, name, unit, Array(repeating: value, count: 7), iterations: iterations)
+    }
+
+    func rows(_ text: String) throws -> [BenchmarkRow] {
+        try PackageBenchmarkImport.rows(fromInflux: Array(text.utf8), file: "run.csv", environment: environment)
+    }
+
+    @Test func wallClockBecomesMicrosecondsWithPercentilesAndSamples() throws {
+        let text = Self.header + Self.metric("StartupBenchmarks", "cold-start/engine", "Time(wallclock)", "μs", [1_800, 1_830, 1_850, 1_890, 1_910, 3_400, 3_500], iterations: 42)
+        let row = try #require(try rows(text).first)
+        #expect(row.suite == "startup")
+        #expect(row.benchmark == "cold-start/engine")
+        #expect(row.metric == "wall_clock")
+        #expect(row.unit == "us")
+        #expect(row.p50 == 1.85)
+        #expect(row.p90 == 1.91)
+        #expect(row.p99 == 3.4)
+        #expect(row.min == 1.8)
+        #expect(row.max == 3.5)
+        #expect(row.samples == 42)
+        #expect(row.commit == "abc1234")
+    }
+
+    @Test func mallocsInstructionsAndCustomMetricsKeepTheirCounts() throws {
+        let text = Self.header
+            + Self.flat("CodecBenchmarks", "push-1/json/encode", "Malloc(total)", "", 16)
+            + Self.flat("CodecBenchmarks", "push-1/json/encode", "Instructions", "K", 171_600)
+            + Self.flat("CodecBenchmarks", "push-1/json/encode", "encoded_bytes", "K", 1_234_567)
+            + Self.flat("PushToVisibleBenchmarks", "edge/push-to-visible", "floor_us", "", 300_000)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "ours_compress_mbps", "", 700)
+        let found = try rows(text)
+        func row(_ benchmark: String, _ metric: String) -> BenchmarkRow? { found.first { $0.benchmark == benchmark && $0.metric == metric } }
+        #expect(row("push-1/json/encode", "allocations")?.unit == "count")
+        #expect(row("push-1/json/encode", "allocations")?.p50 == 16)
+        #expect(row("push-1/json/encode", "instructions")?.p99 == 171_600)
+        #expect(row("push-1/json/encode", "encoded_bytes")?.unit == "bytes")
+        #expect(row("push-1/json/encode", "encoded_bytes")?.max == 1_234_567)
+        #expect(row("edge/push-to-visible", "floor_us")?.unit == "us")
+        #expect(row("edge/push-to-visible", "floor_us")?.suite == "push-to-visible")
+        #expect(row("push-1/lz4-a1/compress", "ours_compress_mbps")?.unit == "MB/s")
+    }
+
+    @Test func figuresOfRepeatedOperationsAreDividedPerOperation() throws {
+        let text = Self.header
+            + Self.flat("CodecBenchmarks", "push-1/msgpack-fast/encode", "Time(wallclock)", "ns", 100_000)
+            + Self.flat("CodecBenchmarks", "push-1/msgpack-fast/encode", "Malloc(total)", "", 516)
+            + Self.flat("CodecBenchmarks", "push-1/msgpack-fast/encode", "Instructions", "", 1_000_500)
+            + Self.flat("CodecBenchmarks", "push-1/msgpack-fast/encode", "iterations_per_sample", "", 500)
+            + Self.flat("CodecBenchmarks", "push-1/msgpack-fast/encode", "encoded_bytes", "", 76)
+            + Self.flat("CodecBenchmarks", "push-1/json/encode", "Time(wallclock)", "ns", 3_000)
+        let found = try rows(text)
+        func p50(_ benchmark: String, _ metric: String) -> Double? { found.first { $0.benchmark == benchmark && $0.metric == metric }?.p50 }
+        #expect(p50("push-1/msgpack-fast/encode", "wall_clock") == 0.2)
+        #expect(p50("push-1/msgpack-fast/encode", "allocations") == 1.032)
+        #expect(p50("push-1/msgpack-fast/encode", "instructions") == 2_001)
+        #expect(p50("push-1/msgpack-fast/encode", "encoded_bytes") == 76, "sizes describe one operation already")
+        #expect(p50("push-1/msgpack-fast/encode", "iterations_per_sample") == 500)
+        #expect(p50("push-1/json/encode", "wall_clock") == 3, "benchmarks without the metric are not divided")
+        #expect(throws: BenchmarkCSVError.self) {
+            try rows(Self.header + Self.flat("CodecBenchmarks", "x/y/encode", "Time(wallclock)", "ns", 1) + Self.flat("CodecBenchmarks", "x/y/encode", "iterations_per_sample", "", 0))
+        }
+    }
+
+    @Test func codecRatiosAgainstJSONAndTheTargets() throws {
+        var text = Self.header
+        // JSON: 300 + 600 = 900 us; Codable 200 + 250 = 450 (2x, target 3x missed); fast 40 + 50 = 90 (10x, met).
+        for (codec, encode, decode, bytes) in [("json", 300, 600, 1000), ("msgpack-codable", 200, 250, 800), ("msgpack-fast", 40, 50, 800)] {
+            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/encode", "Time(wallclock)", "ns", encode * 1000)
+            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/decode", "Time(wallclock)", "ns", decode * 1000)
+            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/encode", "encoded_bytes", "", bytes)
+            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/encode", "lz4_bytes", "", bytes / 2)
+        }
+        let measured = try rows(text)
+        let derived = DerivedFigures.rows(from: measured, environment: environment)
+        func value(_ benchmark: String, _ metric: String) -> Double? { derived.first { $0.benchmark == benchmark && $0.metric == metric }?.p50 }
+        #expect(value("login-reply-50/msgpack-codable", "speedup_vs_json") == 2)
+        #expect(value("login-reply-50/msgpack-fast", "speedup_vs_json") == 10)
+        #expect(value("login-reply-50/msgpack-codable", "bytes_vs_json") == 0.8)
+        #expect(value("login-reply-50/msgpack-codable", "lz4_bytes_vs_json") == 0.4)
+        #expect(value("login-reply-50/json", "speedup_vs_json") == nil)
+        #expect(derived.allSatisfy { $0.unit == "x" && $0.samples == 1 })
+
+        let outcomes = BenchmarkTarget.evaluate(rows: measured + derived)
+        func outcome(_ name: String) -> BenchmarkTarget.Outcome? { outcomes.first { $0.target.name == name } }
+        #expect(outcome("codable-3x-json")?.met == false)
+        #expect(abs((outcome("codable-3x-json")?.attainment ?? 0) - 2.0 / 3.0) < 1e-12)
+        #expect(outcome("fast-path-10x-json")?.met == true)
+        #expect(outcome("msgpack-0.7x-json-bytes")?.met == false)
+        #expect(abs((outcome("msgpack-0.7x-json-bytes")?.attainment ?? 0) - 0.875) < 1e-12)
+        let table = BenchmarkTarget.table(outcomes)
+        #expect(table.contains("MISSED by 33.3%"))
+        #expect(table.contains("MISSED by 12.5%"))
+        let targetRows = BenchmarkTarget.rows(outcomes, environment: environment)
+        #expect(targetRows.contains { $0.suite == "targets" && $0.benchmark == "fast-path-10x-json/login-reply-50/msgpack-fast" && $0.metric == "attainment" && $0.p50 == 1 })
+    }
+
+    @Test func startupCompressionAndPushRatios() throws {
+        let text = Self.header
+            + Self.flat("StartupBenchmarks", "synthetic-100/hand", "Time(wallclock)", "ns", 1_000)
+            + Self.flat("StartupBenchmarks", "synthetic-100/swinject", "Time(wallclock)", "ns", 50_000)
+            + Self.flat("StartupBenchmarks", "synthetic-1000/hand", "Time(wallclock)", "ns", 10_500)
+            + Self.flat("StartupBenchmarks", "synthetic-100/hand", "Instructions", "", 20_000)
+            + Self.flat("StartupBenchmarks", "synthetic-1000/hand", "Instructions", "", 250_000)
+            + Self.flat("StartupBenchmarks", "synthetic-1000/swinject", "Time(wallclock)", "ns", 900_000)
+            + Self.flat("StartupBenchmarks", "cold-start/engine", "Time(wallclock)", "ns", 4_000_000)
+            + Self.flat("StartupBenchmarks", "cold-start/raw-sqlite", "Time(wallclock)", "ns", 1_000_000)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "Time(wallclock)", "ns", 2_000)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/decompress", "Time(wallclock)", "ns", 500)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "input_bytes", "", 1_000)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "compressed_bytes", "", 600)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "ours_compress_mbps", "", 475)
+            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "lz4_cli_compress_mbps", "", 500)
+            + Self.metric("PushToVisibleBenchmarks", "edge/push-to-visible", "Time(wallclock)", "ns", [300_000_000, 320_000_000, 330_000_000, 340_000_000, 350_000_000, 400_000_000, 410_000_000])
+            + Self.flat("PushToVisibleBenchmarks", "edge/push-to-visible", "floor_us", "", 300_000)
+            + Self.metric("PushToVisibleBenchmarks", "perfect/push-to-visible", "Time(wallclock)", "ns", [100_000, 110_000, 120_000, 130_000, 140_000, 1_500_000, 1_600_000])
+        let measured = try rows(text)
+        let derived = DerivedFigures.rows(from: measured, environment: environment)
+        func value(_ benchmark: String, _ metric: String) -> Double? { derived.first { $0.benchmark == benchmark && $0.metric == metric }?.p50 }
+        #expect(value("synthetic-100", "hand_speedup_vs_container") == 50)
+        #expect(value("synthetic/hand", "growth_100_to_1000") == 10.5)
+        #expect(value("cold-start", "engine_vs_raw_query") == 4)
+        #expect(value("push-1/lz4-a1", "size_vs_input") == 0.6)
+        #expect(value("push-1/lz4-a1", "compress_throughput") == 500)
+        #expect(value("push-1/lz4-a1", "decompress_throughput") == 2000)
+        #expect(value("push-1/lz4-a1", "compress_speedup_vs_lz4_cli") == 0.95)
+        #expect(value("edge/push-to-visible", "p50_vs_floor") == 1.1)
+
+        let outcomes = BenchmarkTarget.evaluate(rows: measured + derived)
+        let names = outcomes.map { "\($0.target.name) \($0.benchmark) \($0.met)" }
+        #expect(names.contains("hand-wiring-20x-container synthetic-100 true"))
+        #expect(value("synthetic/hand", "instructions_growth_100_to_1000") == 12.5)
+        #expect(names.contains("hand-wiring-linear synthetic/hand false"), "linearity is judged on instructions: 12.5x > 12x")
+        #expect(names.contains("cold-start-3x-raw-query cold-start false"))
+        #expect(names.contains("lz4-compress-within-5pct-of-cli push-1/lz4-a1 true"))
+        #expect(names.contains("push-shaped-p50-1.1x-floor edge/push-to-visible true"))
+        // The perfect profile has its own target (p99 < 1 ms, missed here), not the floor one.
+        #expect(names.contains("push-perfect-p99-1ms perfect/push-to-visible false"))
+        #expect(!names.contains { $0.hasPrefix("push-shaped-p50-1.1x-floor perfect") })
+    }
+
+    @Test func badExportsAreRefusedWithFileAndLine() throws {
+        #expect(throws: BenchmarkCSVError.self) { try rows("suite,benchmark\nx,y\n") }
+        do {
+            _ = try rows(Self.header + "CodecBenchmarks,vm,x86_64,2,23,k,Malloc(total),,push-1/json/encode,50.0,abc,1.0,30,1,t\n")
+            Issue.record("a value that is not a number was accepted")
+        } catch let error as BenchmarkCSVError {
+            #expect(error.description == "run.csv:3: column 'value' is not a number: \"abc\"")
+        }
+        do {
+            _ = try rows(Self.header + "CodecBenchmarks,vm,x86_64,2,23\n")
+            Issue.record("a short record was accepted")
+        } catch let error as BenchmarkCSVError {
+            #expect(error.description == "run.csv:3: 5 fields, expected 15")
+        }
+        do {
+            _ = try rows(Self.header + "CodecBenchmarks,vm,x86_64,2,23,k,Malloc(total),,push-1/json/encode,50.0,3,1.0,30,1,t\n")
+            Issue.record("a metric with one percentile was accepted")
+        } catch let error as BenchmarkCSVError {
+            #expect(error.description.hasPrefix("run.csv:3: codec/push-1/json/encode allocations has no value at percentile"))
+        }
+    }
+
+    @Test func importCommandWritesTheSchemaAndRefusesTheSameRunTwice() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("Current_run.influx.csv").path
+        try (Self.header + Self.flat("StartupBenchmarks", "client-graph/hand", "Time(wallclock)", "ns", 2_000)
+            + Self.flat("StartupBenchmarks", "client-graph/swinject", "Time(wallclock)", "ns", 30_000)).write(toFile: input, atomically: true, encoding: .utf8)
+        let report = try BenchImportCommand.report(files: [input], environment: environment)
+        let out = directory.appendingPathComponent("reports/startup.csv").path
+        try BenchmarkCSV.write(rows: report.all, to: out)
+        let back = try BenchmarkCSV.read(from: out)
+        #expect(back == report.all)
+        #expect(back.contains { $0.suite == "targets" && $0.benchmark == "hand-wiring-20x-container/client-graph" && $0.p50 == 0.75 })
+        #expect(throws: BenchmarkCSVError.self) { try BenchImportCommand.report(files: [input, input], environment: environment) }
+    }
+}

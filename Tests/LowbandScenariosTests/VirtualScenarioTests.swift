@@ -1,0 +1,77 @@
+import LowbandRunReport
+import LowbandScenarios
+import Testing
+
+/// Each scenario on a simulated clock, with the invariants a user relies on.
+@Suite struct VirtualScenarioTests {
+    @Test func pushToVisibleSamplesNeverBeatThePhysicalFloor() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.pushToVisible, clients: 2, seconds: 60))
+        let record = output.record
+        let samples = record.values("push_to_visible")
+        let floor = try #require(record.floorMilliseconds)
+        #expect(samples.count >= 15, "two clients, a push every 1–5 s each for most of a minute")
+        #expect(samples.allSatisfy { $0 >= floor }, "floor \(floor) ms, smallest \(samples.min() ?? -1) ms")
+        #expect(floor > 150 && floor < 250, "EDGE: 200 ms ± 50 ms jitter plus a few hundred bytes at 150 kbit/s")
+        #expect(record.partial == false)
+        #expect(record.durationSeconds == 60)
+        #expect(record.traffic.count == 60)
+        #expect(record.traffic.reduce(0) { $0 + $1.downBytes } > 0)
+        #expect(output.trace.allSatisfy { $0.hasPrefix("{\"t_ns\":") })
+    }
+
+    @Test func offlineBurstDeliversEveryMessageExactlyOnce() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.offlineBurst, clients: 2, seconds: 120))
+        let record = output.record
+        print(record.metrics)
+        #expect(record.count("duplicates") == 0)
+        #expect(record.count("lost") == 0)
+        #expect((record.count("delivered") ?? 0) >= 40, "at least two cycles of 10 messages from each of 2 clients")
+        #expect(record.values("outbox_drain").count >= 4)
+        #expect(record.timeline.contains { $0.kind == .outageStart })
+        #expect(record.timeline.contains { $0.kind == .outageEnd })
+    }
+
+    @Test func scrollHistoryPagesAddUp() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.scrollHistory, seconds: 120))
+        let record = output.record
+        print(record.metrics)
+        let pages = try #require(record.count("pages"))
+        #expect(pages >= 15, "600 messages in pages of 40, the first 3 pages read twice")
+        #expect(record.count("pages_from_cache")! + record.count("pages_from_server")! == pages)
+        #expect(record.count("pages_from_cache")! >= 2, "the second pass starts inside the cached pages")
+        #expect(record.count("history_bytes")! > 20_000)
+        #expect(record.count("readers_finished") == 1)
+        #expect(!record.values("scroll_stall").isEmpty, "a quick reader outruns EDGE")
+    }
+
+    @Test func subwayReconnectsAcrossOutages() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.subway, seconds: 300))
+        let record = output.record
+        print(record.metrics)
+        #expect(record.count("reconnects")! >= 1)
+        #expect(record.count("outages")! >= 2)
+        #expect(record.timeline.contains { $0.kind == .outageStart && $0.detail == "blackout" })
+        #expect(record.timeline.contains { $0.kind == .reconnect })
+        #expect(record.timeline.contains { $0.kind == .disconnect })
+        #expect(record.values("delivery_delay").count >= 10)
+    }
+
+    @Test func launchByPushContentPushIsFaster() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.launchByPush, seconds: 120))
+        let record = output.record
+        print(record.metrics)
+        #expect(record.values("launch_notify_then_fetch").count >= 3)
+        #expect(record.values("launch_content_push").count >= 3)
+        let gap = try #require(record.values("launch_gap").first)
+        #expect(gap > 400, "a connect and a login round trip on EDGE")
+    }
+
+    @Test func crowdDeliversToEveryMember() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.crowd, clients: 6, seconds: 120))
+        let record = output.record
+        print(record.metrics)
+        #expect(record.count("messages")! >= 12)
+        #expect(Double(record.values("delivery_delay").count) >= record.count("messages")!)
+        #expect(record.count("bytes_down")! > record.count("bytes_up")!)
+    }
+}
