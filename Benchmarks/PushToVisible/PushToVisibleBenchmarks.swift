@@ -8,7 +8,9 @@ import PushBench
 // profile (setup) and stopped after its last push (teardown). Before each push, outside the
 // measurement, the harness waits for the previous push's list animation to end.
 // `floor_us` (one-way delay + the frame's bytes at the downlink rate) and `frame_bytes` (the push
-// frame as the proxy delivered it, header included) are recorded once, on the first measured push.
+// frame as the proxy delivered it, header included) are recorded with every sample: package-
+// benchmark's influx export gives one sample count per benchmark, taken from its last metric, so
+// a figure recorded once would make the report say the latency had one sample.
 let benchmarks: @Sendable () -> Void = {
     for plan in PushBenchPlan.standard {
         let run = PushBenchRun(plan: plan, shaperSeed: 1)
@@ -27,10 +29,8 @@ let benchmarks: @Sendable () -> Void = {
                 let push = try await harness.push(ticket)
                 benchmark.stopMeasurement()
                 let sample = try await harness.sample(of: push)
-                if benchmark.currentIteration == benchmark.configuration.warmupIterations {
-                    benchmark.measurement(.custom("floor_us"), sample.floor.totalMicroseconds)
-                    benchmark.measurement(.custom("frame_bytes"), sample.frameBytes)
-                }
+                benchmark.measurement(.custom("floor_us"), sample.floor.totalMicroseconds)
+                benchmark.measurement(.custom("frame_bytes"), sample.frameBytes)
             },
             setup: { try await run.start() },
             teardown: { try await run.stop() }
