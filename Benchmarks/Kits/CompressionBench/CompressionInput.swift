@@ -1,4 +1,4 @@
-public import LowbandWire
+import LowbandWire
 import LowbandFixtures
 
 /// One benchmark input: the frame payloads (MessagePack, before compression) that are
