@@ -1,3 +1,5 @@
+import LowbandRunReport
+
 /// One row of a benchmark report: one benchmark's one metric, summarised over its samples, with
 /// where and when it was measured.
 ///
@@ -68,18 +70,17 @@ public struct BenchmarkRow: Sendable, Hashable {
 
     /// A row for samples of one metric, with the environment columns taken from `environment`.
     ///
-    /// The percentiles are nearest-rank over the sorted samples. Precondition: `samples` is not empty.
+    /// The percentiles are nearest-rank over the sorted samples, computed by ``RunMetric``'s
+    /// summary so a `lowband run` metric and its CSV row can never disagree. Precondition:
+    /// `samples` is not empty.
     public init(suite: String, benchmark: String, metric: String, unit: String, samples values: [Double], environment: RunEnvironment) {
-        precondition(!values.isEmpty, "a benchmark row needs at least one sample")
-        let sorted = values.sorted()
-        func percentile(_ fraction: Double) -> Double {
-            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-            return sorted[Swift.min(Swift.max(rank, 1), sorted.count) - 1]
+        guard let summary = RunMetric(name: metric, unit: unit, values: values).summary else {
+            preconditionFailure("a benchmark row needs at least one sample")
         }
         self.init(
             suite: suite, benchmark: benchmark, metric: metric, unit: unit,
-            p50: percentile(0.50), p90: percentile(0.90), p99: percentile(0.99),
-            min: sorted[0], max: sorted[sorted.count - 1], samples: sorted.count,
+            p50: summary.p50, p90: summary.p90, p99: summary.p99,
+            min: summary.min, max: summary.max, samples: summary.samples,
             commit: environment.commit, swiftVersion: environment.swiftVersion,
             host: environment.host, timestamp: environment.timestamp
         )
