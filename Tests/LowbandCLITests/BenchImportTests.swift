@@ -164,6 +164,12 @@ import Testing
     @Test func badExportsAreRefusedWithFileAndLine() throws {
         #expect(throws: BenchmarkCSVError.self) { try rows("suite,benchmark\nx,y\n") }
         do {
+            _ = try rows("# Lowband\n\nsome prose\n")
+            Issue.record("a file that is not an export was accepted")
+        } catch let error as BenchmarkCSVError {
+            #expect(error.description.hasPrefix("run.csv:1: not package-benchmark's influx export"))
+        }
+        do {
             _ = try rows(Self.header + "CodecBenchmarks,vm,x86_64,2,23,k,Malloc(total),,push-1/json/encode,50.0,abc,1.0,30,1,t\n")
             Issue.record("a value that is not a number was accepted")
         } catch let error as BenchmarkCSVError {

@@ -30,6 +30,10 @@ public enum PackageBenchmarkImport {
         guard bytes.count <= BenchmarkCSV.maximumFileBytes else {
             throw BenchmarkCSVError(code: .tooLarge, file: file, line: nil, message: "file is larger than \(BenchmarkCSV.maximumFileBytes / (1024 * 1024)) MiB")
         }
+        // Say what the file is not before the strict CSV reader complains about its details.
+        guard bytes.starts(with: Array("#datatype".utf8)) || bytes.starts(with: Array("measurement,".utf8)) else {
+            throw BenchmarkCSVError(code: .badHeader, file: file, line: 1, message: "not package-benchmark's influx export (swift package benchmark --format influx): it starts with neither #datatype nor measurement,")
+        }
         let records = try CSVRecords.split(bytes, file: file)
         var sawHeader = false
         var collected: [BenchmarkRow.Key: Collected] = [:]
