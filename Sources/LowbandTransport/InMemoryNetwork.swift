@@ -45,6 +45,10 @@ public final class InMemoryNetwork {
     public var refusesConnections = false
     /// Called on every frame handed to a receiving end, before its delegate sees it.
     public var onDelivery: ((InMemoryDelivery) -> Void)?
+    /// Called on every frame a sending end hands to the network and on every frame a receiving
+    /// end gets, with its place in the direction's byte stream: what the latency breakdown joins
+    /// with the shaper's decisions (which count the same bytes).
+    public var onFrame: ((InMemoryFrameEvent) -> Void)?
 
     /// The link model as it stands (queues, open connections), for statistics and tests.
     public private(set) var shaper: NetworkShaper?
@@ -195,6 +199,9 @@ public final class InMemoryNetwork {
             return
         }
         pipe.flows[direction.index].sent += TrafficCount(frames: 1, bytes: bytes.readableBytes, payloadBytes: frame.payload.count)
+        onFrame?(InMemoryFrameEvent(
+            kind: .sent, time: scheduler.now, connection: pipe.index, shaperConnection: pipe.shaperID?.index, direction: direction,
+            streamEnd: pipe.flows[direction.index].sent.bytes, wireBytes: bytes.readableBytes, frame: frame))
         guard shaper != nil else {
             scheduler.schedule(after: configuration.latency) { [weak self] in
                 self?.receive(bytes, on: pipe, direction)
@@ -249,6 +256,10 @@ public final class InMemoryNetwork {
             guard pipe.isOpen(receiver), let link = pipe.link(receiver) else { return }
             pipe.flows[slot].delivered.frames += 1
             pipe.flows[slot].delivered.payloadBytes += frame.payload.count
+            pipe.flows[slot].decodedBytes += wireBytes
+            onFrame?(InMemoryFrameEvent(
+                kind: .delivered, time: scheduler.now, connection: pipe.index, shaperConnection: pipe.shaperID?.index, direction: direction,
+                streamEnd: pipe.flows[slot].decodedBytes, wireBytes: wireBytes, frame: frame))
             onDelivery?(InMemoryDelivery(time: scheduler.now, connection: pipe.index, direction: direction, command: frame.command, flags: frame.flags, sequence: frame.sequence, wireBytes: wireBytes, payloadBytes: frame.payload.count))
             link.deliver(frame)
         }
@@ -424,6 +435,30 @@ public struct InMemoryConnectionStatistics: Hashable, Sendable {
     public var openedAt: Duration?
     public var closedAt: Duration?
     public var isOpen: Bool
+}
+
+/// A frame entering or leaving an ``InMemoryNetwork``, placed in its direction's byte stream.
+public struct InMemoryFrameEvent {
+    public enum Kind: String, Sendable {
+        /// The sending end handed the frame to the network.
+        case sent
+        /// The frame arrived whole and decoded at the receiving end.
+        case delivered
+    }
+
+    public var kind: Kind
+    /// The scheduler's time.
+    public var time: Duration
+    /// The connection's index in its network.
+    public var connection: Int
+    /// The shaper's number for the connection (its `conn` in the trace); nil without a shaper.
+    public var shaperConnection: Int?
+    public var direction: Direction
+    /// Bytes of the direction's stream up to and including this frame: the frame is the bytes
+    /// `streamEnd - wireBytes ..< streamEnd`, the same bytes the shaper's trace counts.
+    public var streamEnd: Int
+    public var wireBytes: Int
+    public var frame: Frame
 }
 
 /// A frame handed to a receiving end of an ``InMemoryNetwork``.

@@ -99,6 +99,8 @@ struct Flow {
     var finPending = false
     var sent = TrafficCount()
     var delivered = TrafficCount()
+    /// Bytes of whole frames decoded so far (`delivered.bytes` also counts partial frames).
+    var decodedBytes = 0
 
     init(configuration: FrameConfiguration) {
         encoder = FrameEncoder(configuration: configuration)
