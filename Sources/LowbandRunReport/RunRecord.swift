@@ -28,11 +28,29 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var traffic: [TrafficBucket]
     /// Outages, disconnects, reconnects and other events worth a mark on the timeline.
     public var timeline: [TimelineEvent]
+    /// The messenger's promises checked at the end of the run, in a fixed order.
+    public var invariants: [InvariantCheck]
+    /// Every broken promise, in time order (at most ``maximumViolations`` kept; the counts in
+    /// ``invariants`` are complete).
+    public var violations: [InvariantViolation]
+    /// Where the time of delivered messages went: one metric per ``LatencyStage``
+    /// (`stage.<name>`, ms, one sample per delivery), and `stage.total`.
+    public var stages: [RunMetric]
+    /// The slowest deliveries with their stages, slowest first (at most 20).
+    public var slowest: [MessageBreakdown]
+
+    /// Violations kept in a record; the rest are counted only.
+    public static let maximumViolations = 200
+
+    /// True when some promise was broken.
+    public var hasViolations: Bool { invariants.contains { $0.violations > 0 } }
 
     public init(
         scenario: String, profile: String, seed: UInt64, clients: Int, virtualTime: Bool,
         command: String, durationSeconds: Double, partial: Bool, floorMilliseconds: Double?,
-        metrics: [RunMetric], traffic: [TrafficBucket], timeline: [TimelineEvent]
+        metrics: [RunMetric], traffic: [TrafficBucket], timeline: [TimelineEvent],
+        invariants: [InvariantCheck] = [], violations: [InvariantViolation] = [],
+        stages: [RunMetric] = [], slowest: [MessageBreakdown] = []
     ) {
         self.scenario = scenario
         self.profile = profile
@@ -46,6 +64,36 @@ public struct RunRecord: Sendable, Hashable, Codable {
         self.metrics = metrics
         self.traffic = traffic
         self.timeline = timeline
+        self.invariants = invariants
+        self.violations = violations
+        self.stages = stages
+        self.slowest = slowest
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case scenario, profile, seed, clients, virtualTime, command, durationSeconds, partial, floorMilliseconds
+        case metrics, traffic, timeline, invariants, violations, stages, slowest
+    }
+
+    /// Reads records written before the checks existed too (their lists are empty).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        scenario = try container.decode(String.self, forKey: .scenario)
+        profile = try container.decode(String.self, forKey: .profile)
+        seed = try container.decode(UInt64.self, forKey: .seed)
+        clients = try container.decode(Int.self, forKey: .clients)
+        virtualTime = try container.decode(Bool.self, forKey: .virtualTime)
+        command = try container.decode(String.self, forKey: .command)
+        durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
+        partial = try container.decode(Bool.self, forKey: .partial)
+        floorMilliseconds = try container.decodeIfPresent(Double.self, forKey: .floorMilliseconds)
+        metrics = try container.decode([RunMetric].self, forKey: .metrics)
+        traffic = try container.decode([TrafficBucket].self, forKey: .traffic)
+        timeline = try container.decode([TimelineEvent].self, forKey: .timeline)
+        invariants = try container.decodeIfPresent([InvariantCheck].self, forKey: .invariants) ?? []
+        violations = try container.decodeIfPresent([InvariantViolation].self, forKey: .violations) ?? []
+        stages = try container.decodeIfPresent([RunMetric].self, forKey: .stages) ?? []
+        slowest = try container.decodeIfPresent([MessageBreakdown].self, forKey: .slowest) ?? []
     }
 
     /// The metric named `name`, if the scenario reported it.

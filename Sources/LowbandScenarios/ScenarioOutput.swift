@@ -7,10 +7,13 @@ public struct ScenarioOutput: Sendable {
     /// the run's clock) and the client events, one object per line, keys always present in a
     /// fixed order, `t_ns` first. See docs/RUN.md.
     public var trace: [String]
+    /// Every delivered message's time split into stages, per receiver, in message order.
+    public var breakdowns: [MessageBreakdown]
 
-    public init(record: RunRecord, trace: [String]) {
+    public init(record: RunRecord, trace: [String], breakdowns: [MessageBreakdown] = []) {
         self.record = record
         self.trace = trace
+        self.breakdowns = breakdowns
     }
 
     /// The trace as a file's text: every line followed by a newline.

@@ -46,6 +46,12 @@ public struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("virtual-time"), help: "Simulated clock and in-memory network instead of sockets and the wall clock.")
     public var virtualTime = false
 
+    @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when a messenger invariant was broken (for exploring); the violations are still reported.")
+    public var allowViolations = false
+
+    /// The exit status of a run that broke an invariant (without --allow-violations).
+    public static let violationExitCode: Int32 = 3
+
     static let name = "lowband run"
 
     /// The profiles to run, in order: `--profiles` split at commas, else `--profile`.
@@ -138,6 +144,14 @@ public struct RunCommand: AsyncParsableCommand {
         } else if records.count > 1 {
             try CommandIO.write("\ncomparison (p50):\n" + RunOutputs.comparison(records))
         }
+        for record in records {
+            let stages = RunOutputs.stages(record)
+            if !stages.isEmpty { try CommandIO.write("\n" + (records.count > 1 ? "\(record.profile): " : "") + stages) }
+        }
+        for record in records {
+            let checks = RunOutputs.invariants(record)
+            if !checks.isEmpty { try CommandIO.write("\n" + (records.count > 1 ? "\(record.profile): " : "") + checks) }
+        }
         let written: [String]
         do {
             written = try RunOutputs.write(outputs, to: directory, environment: RunEnvironment.current())
@@ -147,6 +161,10 @@ public struct RunCommand: AsyncParsableCommand {
         let partial = interrupted.load(ordering: .relaxed) || records.contains(where: \.partial)
         try CommandIO.write("\n\(partial ? "stopped: partial results" : "results") in \(directory)/: \(written.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))\n")
         if partial { throw ExitCode(130) }
+        if records.contains(where: \.hasViolations), !allowViolations {
+            RunCommand.log("lowband run: a messenger invariant was broken (see above and report.html); exit status \(Self.violationExitCode). --allow-violations exits 0.")
+            throw ExitCode(Self.violationExitCode)
+        }
     }
 
     /// The command that reproduces this run: every option that decides it, in canonical form.

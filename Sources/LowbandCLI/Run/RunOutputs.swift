@@ -13,6 +13,12 @@ enum RunOutputs {
             for metric in record.metrics where !metric.values.isEmpty {
                 rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: metric.name, unit: metric.unit, samples: metric.values, environment: environment))
             }
+            for check in record.invariants {
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "invariant.\(check.name)", unit: "count", samples: [Double(check.violations)], environment: environment))
+            }
+            for stage in record.stages where !stage.values.isEmpty {
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: stage.name, unit: stage.unit, samples: stage.values, environment: environment))
+            }
             if let floor = record.floorMilliseconds {
                 rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "floor", unit: "ms", samples: [floor], environment: environment))
                 if floor > 0, let p50 = record.metrics.first(where: { $0.unit == "ms" })?.summary?.p50 {
@@ -36,6 +42,12 @@ enum RunOutputs {
             let name = outputs.count == 1 ? "trace.jsonl" : "trace-\(fileSafe(output.record.profile)).jsonl"
             let path = "\(directory)/\(name)"
             try Data(output.traceText.utf8).write(to: URL(fileURLWithPath: path))
+            written.append(path)
+        }
+        for output in outputs {
+            let name = outputs.count == 1 ? "breakdown.csv" : "breakdown-\(fileSafe(output.record.profile)).csv"
+            let path = "\(directory)/\(name)"
+            try Data(BreakdownTable.render(output.breakdowns).utf8).write(to: URL(fileURLWithPath: path))
             written.append(path)
         }
         let encoder = JSONEncoder()
@@ -70,6 +82,41 @@ enum RunOutputs {
         }
         if let floor = record.floorMilliseconds {
             table.rows.append(["floor", "ms", number(floor), "", "", "", "1"])
+        }
+        return table.rendered()
+    }
+
+    /// The promises checked and every violation (at most `limit` printed), or nothing when the
+    /// run checked none.
+    static func invariants(_ record: RunRecord, limit: Int = 10) -> String {
+        guard !record.invariants.isEmpty else { return "" }
+        let broken = record.invariants.filter { $0.violations > 0 }
+        var text = broken.isEmpty
+            ? "invariants: all \(record.invariants.count) held (\(record.invariants.map { "\($0.name) \($0.checked)" }.joined(separator: ", ")) cases)\n"
+            : "INVARIANTS BROKEN: \(broken.map { "\($0.name) ×\($0.violations)" }.joined(separator: ", "))\n"
+        for violation in record.violations.prefix(limit) {
+            var place: [String] = [String(format: "t=%.3fs", violation.seconds)]
+            if let client = violation.client { place.append("client \(client)") }
+            if let chat = violation.chat { place.append("chat \(chat)") }
+            if let message = violation.message { place.append("message \(message)") }
+            text += "  \(violation.invariant) [\(place.joined(separator: " "))]: \(violation.detail)\n"
+        }
+        let total = broken.reduce(0) { $0 + $1.violations }
+        if total > limit { text += "  … \(total - limit) more in record.json and report.html\n" }
+        return text
+    }
+
+    /// Where the time of delivered messages went: one row per stage that took any time.
+    static func stages(_ record: RunRecord) -> String {
+        guard let total = record.stages.first(where: { $0.name == "stage.total" })?.summary else { return "" }
+        var table = TextTable(
+            headers: ["where the time went (\(total.samples) deliveries)", "p50 ms", "p90 ms", "p99 ms", "max ms"],
+            alignments: [.left, .right, .right, .right, .right])
+        for metric in record.stages {
+            guard let summary = metric.summary, summary.max > 0 else { continue }
+            let name = String(metric.name.dropFirst("stage.".count))
+            let label = LatencyStage(rawValue: name)?.label ?? name
+            table.rows.append([label] + [summary.p50, summary.p90, summary.p99, summary.max].map(number))
         }
         return table.rendered()
     }

@@ -51,17 +51,23 @@ final class FrameCounter {
     }
 }
 
-/// A connector behind the device's ``NetworkGate`` that counts what its links receive.
+/// A connector behind the device's ``NetworkGate`` that counts what its links receive and
+/// tells the run's ledger what they carry.
 final class GatedConnector: FrameConnector {
     private let inner: any FrameConnector
     private let gate: NetworkGate
     private let scheduler: any Scheduler
+    private let ledger: RunLedger
+    /// The client the links belong to.
+    let owner: Int
     let counter = FrameCounter()
 
-    init(inner: any FrameConnector, gate: NetworkGate, scheduler: any Scheduler) {
+    init(inner: any FrameConnector, gate: NetworkGate, scheduler: any Scheduler, ledger: RunLedger, owner: Int) {
         self.inner = inner
         self.gate = gate
         self.scheduler = scheduler
+        self.ledger = ledger
+        self.owner = owner
     }
 
     func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {
@@ -73,6 +79,8 @@ final class GatedConnector: FrameConnector {
         }
         let gate = self.gate
         let counter = self.counter
+        let ledger = self.ledger
+        let owner = self.owner
         inner.connect { result in
             switch result {
             case .success(let link):
@@ -81,7 +89,7 @@ final class GatedConnector: FrameConnector {
                     completion(.failure(TransportError(.connectionRefused, "the network went down while connecting")))
                     return
                 }
-                let wrapped = ScenarioLink(inner: link, gate: gate, counter: counter)
+                let wrapped = ScenarioLink(inner: link, gate: gate, counter: counter, ledger: ledger, owner: owner)
                 gate.register(wrapped)
                 completion(.success(wrapped))
             case .failure(let error):
@@ -91,17 +99,22 @@ final class GatedConnector: FrameConnector {
     }
 }
 
-/// A link that counts what it receives and can be closed by the gate.
+/// A client's link: counts what it receives, tells the ledger what it carries, and can be
+/// closed by the gate.
 final class ScenarioLink: FrameLink, FrameLinkDelegate {
     weak var delegate: (any FrameLinkDelegate)?
     private let inner: any FrameLink
     private weak var gate: NetworkGate?
     private let counter: FrameCounter
+    private let ledger: RunLedger
+    private let owner: Int
 
-    init(inner: any FrameLink, gate: NetworkGate, counter: FrameCounter) {
+    init(inner: any FrameLink, gate: NetworkGate, counter: FrameCounter, ledger: RunLedger, owner: Int) {
         self.inner = inner
         self.gate = gate
         self.counter = counter
+        self.ledger = ledger
+        self.owner = owner
         inner.delegate = self
     }
 
@@ -109,6 +122,7 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
 
     func send(_ frame: Frame) {
         inner.send(frame)
+        ledger.clientSent(frame, client: owner, at: scheduler.now)
     }
 
     func close() {
@@ -117,6 +131,7 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
 
     func link(_ link: any FrameLink, didReceive frame: Frame) {
         counter.count(frame)
+        ledger.clientReceived(frame, client: owner, at: scheduler.now)
         delegate?.link(self, didReceive: frame)
     }
 

@@ -20,6 +20,10 @@ final class RunContext {
     let scheduler: any Scheduler
     let server: MessengerServer
     let trace: TraceLog
+    /// What the checks and the latency breakdown are computed from.
+    let ledger: RunLedger
+    /// The sizes with caps, sampled every second for the `resource_bounds` check.
+    let probe = ResourceProbe()
     let gate = NetworkGate()
     /// Where the client databases live (removed after the run).
     let directory: String
@@ -27,9 +31,16 @@ final class RunContext {
     private let makeConnector: () -> any FrameConnector
     private(set) var clients: [ScenarioClient] = []
     private var connections: [Connection] = []
+    /// Screens the scenario opened and asked to be observed, with their client.
+    private(set) var screens: [(client: Int, screen: WeakScreen)] = []
 
-    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: MessengerServer, trace: TraceLog, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
+    struct WeakScreen {
+        weak var screen: ChatScreenModel?
+    }
+
+    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: MessengerServer, trace: TraceLog, ledger: RunLedger, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
         self.options = options
+        self.ledger = ledger
         self.profile = profile
         self.scheduler = scheduler
         self.server = server
@@ -65,14 +76,19 @@ final class RunContext {
         }
         var seeds = SeededGenerator(seed: options.seed).derived(0x434C_4945_4E54, UInt64(index))  // "CLIENT"
         let configuration = ClientConfiguration(token: user.token, databasePath: "\(directory)/\(database)", seed: seeds.next(), logCapacity: 200)
-        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler)
+        ledger.register(token: user.token, client: index)
+        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index)
         let engine: ClientEngine
         do {
             engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: workClock)
         } catch {
             throw ScenarioError(.setupFailed, "client \(index): \(error)")
         }
-        let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, trace: trace)
+        let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, trace: trace, ledger: ledger)
+        let chatCount = world.chats(of: userID).count
+        probe.watch("client \(index) outbox requests in flight", client: index, cap: chatCount + configuration.outbox.maximumConcurrentUploads) { [weak engine] in
+            engine?.outbox.runningCount
+        }
         clients.append(client)
         return client
     }
@@ -80,13 +96,34 @@ final class RunContext {
     /// A bare connection logged in as `userID` (the phone's push channel in launch-by-push).
     func makeConnection(index: Int, userID: Int64, observer: any ConnectionObserver) -> Connection {
         let token = world.user(userID)?.token ?? ""
-        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler)
+        ledger.register(token: token, client: index)
+        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index)
         let connection = Connection(
             connector: connector, scheduler: scheduler, generator: SeededGenerator(seed: options.seed).derived(0x5055_5348, UInt64(index)),  // "PUSH"
             log: ClientLog(capacity: 50), loginRequest: { LoginRequest(token: token, lastSync: 0) })
         connection.observer = observer
         connections.append(connection)
         return connection
+    }
+
+    /// Updates a screen's serial queue may hold before the `resource_bounds` check fails: far
+    /// more than a burst of pushes, far less than a queue that never drains.
+    static let screenBacklogCap = 1_000
+
+    /// Tells the ledger when rows of `screen` become visible (after the scenario's own
+    /// `onVisible`), and keeps the screen for the end-of-run checks. Call after setting `onVisible`.
+    func observe(_ screen: ChatScreenModel, client: Int) {
+        let previous = screen.onVisible
+        let ledger = self.ledger
+        screen.onVisible = { event in
+            if case .message(let id) = event.row { ledger.visible(message: id, client: client, at: event.visibleAt) }
+            previous?(event)
+        }
+        screens.removeAll { $0.screen.screen == nil }
+        screens.append((client, WeakScreen(screen: screen)))
+        probe.watch("client \(client) screen of chat \(screen.chatID): updates waiting", client: client, cap: Self.screenBacklogCap) { [weak screen] in
+            screen?.queue.backlog
+        }
     }
 
     /// Drops an engine the scenario stopped itself (a killed app), closing its cache.

@@ -19,6 +19,13 @@ final class RunDriver {
     func start() throws(ScenarioError) {
         context.note(.note, "\(context.options.scenario) started on \(context.profile.name), seed \(context.options.seed), \(context.clientCount) client(s)")
         try scenario.start()
+        let probe = context.probe
+        let context = self.context
+        context.every(.seconds(1)) { [weak self] in
+            guard let self, !self.isFinished else { return false }
+            probe.sample(at: context.now)
+            return true
+        }
     }
 
     var progress: RunProgress {
@@ -37,14 +44,22 @@ final class RunDriver {
         let end = min(context.now, context.options.duration)
         let result = scenario.finish()
         let (lines, traffic, timeline) = context.trace.snapshot(until: end)
+        // The promises are checked, and the time of delivered messages split, before the
+        // engines stop: their caches and outboxes are read as they are.
+        context.probe.sample(at: context.now)
+        var checker = InvariantChecker(context: context, end: end, timeline: timeline, lines: lines, bounds: InvariantBounds(profile: context.profile))
+        checker.run(resources: context.probe.readings)
+        let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
         context.stopAll()
         isFinished = true
         let options = context.options
         let record = RunRecord(
             scenario: options.scenario.rawValue, profile: options.profileName, seed: options.seed, clients: options.clients,
             virtualTime: options.virtualTime, command: options.command, durationSeconds: end.seconds, partial: partial,
-            floorMilliseconds: result.floorMilliseconds, metrics: result.metrics, traffic: traffic, timeline: timeline)
-        return ScenarioOutput(record: record, trace: lines)
+            floorMilliseconds: result.floorMilliseconds, metrics: result.metrics, traffic: traffic, timeline: timeline,
+            invariants: checker.checks, violations: checker.violations,
+            stages: BreakdownSummary.metrics(breakdowns), slowest: BreakdownSummary.slowest(breakdowns, count: 20))
+        return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
     }
 }
 

@@ -20,18 +20,21 @@ final class ScenarioClient: ClientEngineObserver {
     private(set) var disconnects = 0
     private var lostSession = false
     private let trace: TraceLog
+    private let ledger: RunLedger
 
-    init(index: Int, userID: Int64, engine: ClientEngine, connector: GatedConnector, trace: TraceLog) {
+    init(index: Int, userID: Int64, engine: ClientEngine, connector: GatedConnector, trace: TraceLog, ledger: RunLedger) {
         self.index = index
         self.userID = userID
         self.engine = engine
         self.connector = connector
         self.trace = trace
+        self.ledger = ledger
         engine.observer = self
     }
 
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
         let now = engine.scheduler.now
+        ledger.engine(event, client: index, at: now)
         switch event {
         case .synced(let outcome):
             logins += 1

@@ -41,8 +41,12 @@ enum SocketRun {
         let server = try await loop.submit {
             NIOLoopBoundBox(MessengerServer(configuration: serverConfiguration, scheduler: scheduler), eventLoop: loop)
         }.get()
+        let ledger = try await loop.submit { NIOLoopBoundBox(RunLedger(), eventLoop: loop) }.get()
+        let acceptor = try await loop.submit {
+            NIOLoopBoundBox(ObservingAcceptor(inner: server.value, ledger: ledger.value), eventLoop: loop)
+        }.get()
         let listener = SocketFrameListener(scheduler: scheduler)
-        let serverPort = try await listener.start { server.value }
+        let serverPort = try await listener.start { acceptor.value }
 
         let proxyZero = NIODeadline.now()
         let trace = TraceLog(offset: .nanoseconds(proxyZero.uptimeNanoseconds - runZero.uptimeNanoseconds))
@@ -60,7 +64,7 @@ enum SocketRun {
             let promise = loop.makePromise(of: ScenarioOutput.self)
             state = try await loop.submit {
                 let context = RunContext(
-                    options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace,
+                    options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
                     directory: directory, workClock: ContinuousWorkClock(),
                     makeConnector: { SocketFrameConnector(scheduler: scheduler, port: proxyPort) })
                 let driver = RunDriver(context: context, scenario: options.scenario.implementation.init(context: context))

@@ -17,6 +17,8 @@ final class TraceLog: ShaperTraceSink {
         var downTotal = 0
         var timeline: [TimelineEvent] = []
         var lineLimitReached = false
+        /// Looked up by key, never iterated.
+        var flows: [FlowKey: FlowTimeline] = [:]
     }
 
     /// Shaper time zero on the run's clock, in nanoseconds.
@@ -37,6 +39,9 @@ final class TraceLog: ShaperTraceSink {
         let seconds = Double(shifted.time.nanoseconds) / 1e9
         state.withLock { state in
             append(line, to: &state)
+            if let connection = event.connection, let direction = event.direction, event.kind == .deliver || event.kind == .lossStall {
+                state.flows[FlowKey(connection: connection.index, direction: direction), default: FlowTimeline()].record(event, at: shifted.time.nanoseconds)
+            }
             if event.kind == .deliver, let bytes = event.bytes, let direction = event.direction {
                 let bucket = max(0, Int(shifted.time.nanoseconds / 1_000_000_000))
                 if direction == .upstream {
@@ -67,6 +72,11 @@ final class TraceLog: ShaperTraceSink {
 
     func mark(_ event: TimelineEvent) {
         state.withLock { $0.timeline.append(event) }
+    }
+
+    /// The shaper's deliveries and stalls of one connection and direction so far.
+    func flow(_ key: FlowKey) -> FlowTimeline? {
+        state.withLock { $0.flows[key] }
     }
 
     /// Timeline events of `kind` so far.

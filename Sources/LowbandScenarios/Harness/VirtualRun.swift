@@ -1,6 +1,7 @@
 import LowbandClient
 import LowbandDeterminism
 import LowbandServer
+import LowbandShaper
 import LowbandTransport
 
 /// A run on a simulated clock: the server and the client engines on one ``VirtualScheduler``,
@@ -23,9 +24,21 @@ enum VirtualRun {
                 configuration: ServerConfiguration(seed: options.seed, world: implementation.worldShape(clients: options.clients)),
                 scheduler: scheduler)
             let network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: options.seed, trace: trace)
+            let ledger = RunLedger()
+            network.onFrame = { event in
+                guard let connection = event.shaperConnection else { return }
+                ledger.place(
+                    FramePlacement(connection: connection, direction: event.direction, streamEnd: event.streamEnd),
+                    command: event.frame.command, sequence: event.frame.sequence)
+            }
+            let acceptor = ObservingAcceptor(inner: server, ledger: ledger)
             let context = RunContext(
-                options: options, profile: profile, scheduler: scheduler, server: server, trace: trace,
-                directory: directory, workClock: ManualWorkClock(), makeConnector: { network.makeConnector(to: server) })
+                options: options, profile: profile, scheduler: scheduler, server: server, trace: trace, ledger: ledger,
+                directory: directory, workClock: ManualWorkClock(), makeConnector: { network.makeConnector(to: acceptor) })
+            for direction in Direction.allCases {
+                let cap = profile.link(direction).queueBytes + network.configuration.submitChunkSize
+                context.probe.watch("network \(direction.rawValue) queue (bytes)", cap: cap) { network.shaper?.queuedBytes(direction) }
+            }
             let driver = RunDriver(context: context, scenario: implementation.init(context: context))
             try driver.start()
             let end = options.duration

@@ -192,6 +192,7 @@ final class LaunchByPushScenario: Scenario {
             guard let self, let device, let launch = device.pending, event.row == .message(launch.messageID) else { return }
             self.visible(device, launch: launch, at: event.visibleAt)
         }
+        context.observe(screen, client: app.index)
         screen.open()
         if let pushed { screen.messageArrived(pushed, at: context.now) }
     }

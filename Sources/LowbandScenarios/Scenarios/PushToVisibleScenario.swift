@@ -62,6 +62,7 @@ final class PushToVisibleScenario: Scenario {
         let screen = readers[index].client.engine.openChat(readers[index].chatID)
         readers[index].screen = screen
         screen.onVisible = { [weak self] event in self?.visible(event, reader: index) }
+        context.observe(screen, client: readers[index].client.index)
         screen.open()
         context.every(.milliseconds(100)) { [weak self, weak screen] in
             guard let self, let screen else { return false }

@@ -73,6 +73,7 @@ final class ScrollHistoryScenario: Scenario {
         reader.stallStart = nil
         let screen = reader.client.engine.openChat(reader.chatID)
         reader.screen = screen
+        context.observe(screen, client: reader.client.index)
         context.line("open-chat", client: reader.index, chat: reader.chatID, detail: "pass \(reader.pass)")
         screen.open()
         // The reader starts once the first page is on the screen.

@@ -100,6 +100,7 @@ final class SubwayScenario: Scenario {
             guard let self, let rider else { return }
             self.visible(event, rider: rider)
         }
+        context.observe(screen, client: rider.client.index)
         screen.open()
     }
 

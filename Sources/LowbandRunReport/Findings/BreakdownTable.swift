@@ -1,0 +1,99 @@
+/// `breakdown.csv` of a run folder: one row per delivered message and receiver, the time of
+/// each ``LatencyStage`` in milliseconds. `lowband explain` reads it back.
+///
+///     message,chat,sender,receiver,start_s,carrier,attempts,total_ms,outbox_wait_ms,…,screen_queue_ms
+///     2051,67,3,12,2326.104,push,1,812.300,0.000,…
+///
+/// `sender` is empty when another user wrote the message through the server.
+public enum BreakdownTable {
+    /// A line of `breakdown.csv` that cannot be read.
+    public struct ReadError: Error, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    public static let columns: [String] = ["message", "chat", "sender", "receiver", "start_s", "carrier", "attempts", "total_ms"]
+        + LatencyStage.allCases.map { "\($0.rawValue)_ms" }
+
+    /// The rows most a file may hold when read back (a day of a thousand clients stays under it).
+    public static let maximumRows = 20_000_000
+
+    public static func render(_ rows: [MessageBreakdown]) -> String {
+        var text = columns.joined(separator: ",") + "\n"
+        text.reserveCapacity(rows.count * 120)
+        for row in rows {
+            var fields = [String(row.message), String(row.chat), row.sender.map(String.init) ?? "", String(row.receiver)]
+            fields.append(fixed(row.startSeconds, 6))
+            fields.append(row.carrier)
+            fields.append(String(row.attempts))
+            fields.append(fixed(row.totalMilliseconds, 3))
+            fields += row.stages.map { fixed($0, 3) }
+            text += fields.joined(separator: ",")
+            text += "\n"
+        }
+        return text
+    }
+
+    /// The rows of a `breakdown.csv`; `only` keeps those of one message.
+    ///
+    /// - Throws: ``ReadError`` naming the line and what is wrong with it.
+    public static func parse(_ text: String, only message: Int64? = nil) throws(ReadError) -> [MessageBreakdown] {
+        var rows: [MessageBreakdown] = []
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if lineNumber == 1 {
+                guard line == columns.joined(separator: ",") else {
+                    throw ReadError(line: 1, message: "not a breakdown.csv header (expected \(columns.prefix(4).joined(separator: ","))…)")
+                }
+                continue
+            }
+            if line.isEmpty { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count == columns.count else {
+                throw ReadError(line: lineNumber, message: "\(fields.count) fields, expected \(columns.count)")
+            }
+            guard let id = Int64(fields[0]) else { throw ReadError(line: lineNumber, message: "message '\(fields[0])' is not an integer") }
+            if let message, id != message { continue }
+            guard rows.count < maximumRows else { throw ReadError(line: lineNumber, message: "more than \(maximumRows) rows") }
+            guard let chat = Int64(fields[1]), let receiver = Int(fields[3]), let start = Double(fields[4]), let attempts = Int(fields[6]) else {
+                throw ReadError(line: lineNumber, message: "chat, receiver, start_s or attempts is not a number")
+            }
+            let sender: Int?
+            if fields[2].isEmpty {
+                sender = nil
+            } else if let value = Int(fields[2]) {
+                sender = value
+            } else {
+                throw ReadError(line: lineNumber, message: "sender '\(fields[2])' is not an integer")
+            }
+            var stages: [Double] = []
+            for (offset, field) in fields.dropFirst(8).enumerated() {
+                guard let value = Double(field), value.isFinite, value >= 0 else {
+                    throw ReadError(line: lineNumber, message: "\(columns[8 + offset]) '\(field)' is not a non-negative number")
+                }
+                stages.append(value)
+            }
+            rows.append(MessageBreakdown(message: id, chat: chat, sender: sender, receiver: receiver, startSeconds: start, stages: stages, carrier: String(fields[5]), attempts: attempts))
+        }
+        if lineNumber == 0 || (lineNumber == 1 && text.isEmpty) { throw ReadError(line: 1, message: "the file is empty") }
+        return rows
+    }
+
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0 ..< digits { scale *= 10 }
+        let rounded = (value * scale).rounded() / scale
+        let whole = Int64(rounded.rounded(.towardZero))
+        var fraction = Int64(((abs(rounded) - Double(abs(whole))) * scale).rounded())
+        var wholePart = whole
+        if fraction >= Int64(scale) {
+            fraction -= Int64(scale)
+            wholePart += rounded < 0 ? -1 : 1
+        }
+        let digitsText = String(fraction)
+        let sign = rounded < 0 && wholePart == 0 ? "-" : ""
+        return "\(sign)\(wholePart).\(String(repeating: "0", count: digits - digitsText.count))\(digitsText)"
+    }
+}

@@ -1,0 +1,48 @@
+/// One promise a messenger makes, as checked at the end of a run: how many cases were checked
+/// and how many broke it.
+public struct InvariantCheck: Sendable, Hashable, Codable {
+    /// snake_case, e.g. `acknowledged_lost`; the CSV row is `invariant.<name>`.
+    public var name: String
+    /// The promise in words, for the report and the terminal.
+    public var promise: String
+    /// Cases looked at (messages × members, tasks, chats…): a check that looked at nothing says so.
+    public var checked: Int
+    public var violations: Int
+
+    public init(name: String, promise: String, checked: Int, violations: Int) {
+        self.name = name
+        self.promise = promise
+        self.checked = checked
+        self.violations = violations
+    }
+}
+
+/// One broken promise: which, where, when, and the trace lines around it.
+public struct InvariantViolation: Sendable, Hashable, Codable {
+    /// The ``InvariantCheck/name`` it breaks.
+    public var invariant: String
+    /// When it happened (or was found to have happened), in seconds on the run's clock.
+    public var seconds: Double
+    /// The client it happened to (0-based), if one.
+    public var client: Int?
+    public var chat: Int64?
+    /// The server's message id, if the message got one.
+    public var message: Int64?
+    /// The sender's client id (the idempotency key), if it is about a sent message.
+    public var clientID: UInt64?
+    /// What was wrong, in words: what was expected and what was found.
+    public var detail: String
+    /// The run's trace lines nearest to ``seconds`` that concern this client or chat.
+    public var traceLines: [String]
+
+    public init(invariant: String, seconds: Double, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, detail: String, traceLines: [String] = []) {
+        self.invariant = invariant
+        self.seconds = seconds
+        self.client = client
+        self.chat = chat
+        self.message = message
+        self.clientID = clientID
+        self.detail = detail
+        self.traceLines = traceLines
+    }
+}

@@ -1,0 +1,395 @@
+import LowbandClient
+import LowbandRunReport
+import LowbandWire
+
+/// Checks a messenger's promises at the end of a run, from the server's data, every engine's
+/// cache and outbox, the observed screens and the ledger (docs/RUN.md, "Invariants").
+///
+/// Each promise is counted over the cases it applies to; a case that the run cannot judge (the
+/// member was offline at the end, the run ended before the bound) is not counted. Every broken
+/// case is a violation with its client, chat, message, time and the trace lines around it.
+struct InvariantChecker {
+    let context: RunContext
+    let end: Duration
+    let bounds: InvariantBounds
+    /// The run's timeline (outages) and trace lines.
+    let timeline: [TimelineEvent]
+    let lines: [String]
+
+    private(set) var checks: [InvariantCheck] = []
+    private(set) var violations: [InvariantViolation] = []
+    private var caches: [CacheKey: [Message]] = [:]
+
+    private struct CacheKey: Hashable {
+        var client: Int
+        var chat: Int64
+    }
+
+    static let promises: [(name: String, promise: String)] = [
+        ("acknowledged_lost", "every message the server stored reaches every member engine that logs in afterwards or stays online long enough"),
+        ("duplicated", "no message is stored twice (server: per sender and client id; caches and screens: per message)"),
+        ("order", "a sender's messages in a chat are stored in the order written; screens show a chat in the server's order"),
+        ("outbox_not_drained", "an engine online for the settle time at the end has no task older than that in its outbox"),
+        ("chat_list_mismatch", "the chat list's last message and unread count agree with the messages stored"),
+        ("cache_lost_after_kill", "an app killed and started again still has every message and task it had stored"),
+        ("liveness", "no outbox task waits longer than the liveness bound while its session is up and the network delivers"),
+        ("resource_bounds", "queues and buffers stay under their caps"),
+    ]
+
+    init(context: RunContext, end: Duration, timeline: [TimelineEvent], lines: [String], bounds: InvariantBounds) {
+        self.context = context
+        self.end = end
+        self.timeline = timeline
+        self.lines = lines
+        self.bounds = bounds
+    }
+
+    /// Runs every check once.
+    mutating func run(resources: [ResourceProbe.Reading]) {
+        let healthy = healthyIntervals()
+        let online = sessionIntervals()
+        checkLost(online: online)
+        checkDuplicates()
+        checkOrder()
+        checkOutbox(online: online)
+        checkChatList(online: online)
+        checkKills()
+        checkLiveness(healthy: healthy)
+        checkResources(resources)
+        violations.sort { $0.seconds < $1.seconds }
+    }
+
+    // MARK: Health
+
+    /// Per client: when its session was up. A session that stays up through an outage is
+    /// delivering again when it ends (the bytes wait, TCP-like); the settle time covers that.
+    private func sessionIntervals() -> [Int: Intervals] {
+        var result: [Int: Intervals] = [:]
+        for client in context.clients {
+            result[client.index] = Intervals((context.ledger.sessions[client.index] ?? []).map { $0.start ..< min($0.end ?? end, end) })
+        }
+        return result
+    }
+
+    /// Per client: when its session was up and no outage or fault kept the network away.
+    private func healthyIntervals() -> [Int: Intervals] {
+        var outages: [Range<Duration>] = []
+        var openedAt: Duration?
+        for event in timeline {
+            let time = Duration.nanoseconds(Int64(event.seconds * 1e9))
+            if event.kind == .outageStart, openedAt == nil { openedAt = time }
+            if event.kind == .outageEnd, let start = openedAt {
+                outages.append(start ..< time)
+                openedAt = nil
+            }
+        }
+        if let start = openedAt { outages.append(start ..< end) }
+        var result: [Int: Intervals] = [:]
+        for client in context.clients {
+            let sessions = (context.ledger.sessions[client.index] ?? []).map { $0.start ..< min($0.end ?? end, end) }
+            let down = outages + context.ledger.networkDown.filter { $0.client == nil || $0.client == client.index }.map(\.span)
+            result[client.index] = Intervals(sessions).subtracting(Intervals(down))
+        }
+        return result
+    }
+
+    // MARK: The checks
+
+    private mutating func checkLost(online: [Int: Intervals]) {
+        var checked = 0
+        var broken = 0
+        let ledger = context.ledger
+        for message in newMessages() {
+            guard let storedAt = serverStoreTime(of: message), let members = context.server.core.memberIDs(of: message.chatID) else { continue }
+            for client in context.clients where client.userID != message.senderID && members.contains(client.userID) {
+                let loggedInAfter = (ledger.logins[client.index] ?? []).first { $0.requestArrivedAt >= storedAt && $0.replyArrivedAt != nil }
+                let settled = storedAt + bounds.settle
+                let stayedOnline = settled <= end && (online[client.index]?.covers(storedAt ..< settled) ?? false)
+                guard loggedInAfter != nil || stayedOnline else { continue }
+                checked += 1
+                guard !cached(client: client.index, chat: message.chatID).contains(where: { $0.id == message.id }) else { continue }
+                // After a login the cache may lack a message by design (the delta sync brings
+                // each chat's last message; the gap is fetched when the chat is opened), as long
+                // as the engine knows of the gap: the message is in no range the cache holds as
+                // complete, and the chat list knows the chat has something at least as new.
+                // A session that stayed up must have received it.
+                if !stayedOnline, knowsOfGap(client: client, message: message) { continue }
+                broken += 1
+                let at = stayedOnline ? settled : loggedInAfter?.replyArrivedAt ?? settled
+                let why = stayedOnline
+                    ? "its session stayed up from then until \(format(settled)) s (the settle time, \(format(bounds.settle)) s)"
+                    : "it logged in at \(format(at)) s, after the message was stored, and the engine does not know it is missing"
+                violate("acknowledged_lost", at: at, client: client.index, chat: message.chatID, message: message.id, clientID: message.clientID,
+                        "message \(message.id) (stored by the server at \(format(storedAt)) s) is not in client \(client.index)'s cache, though \(why)")
+            }
+        }
+        record("acknowledged_lost", checked: checked, violations: broken)
+    }
+
+    private mutating func checkDuplicates() {
+        var checked = 0
+        var broken = 0
+        let core = context.server.core
+        for chat in Int64(1) ..< Int64(core.chatCount + 1) {
+            var seen: [Key: Int64] = [:]
+            for message in core.messages(in: chat) ?? [] {
+                guard let clientID = message.clientID else { continue }
+                checked += 1
+                let key = Key(sender: message.senderID, clientID: clientID)
+                if let first = seen[key] {
+                    broken += 1
+                    violate("duplicated", at: storeTimeOrEnd(message), chat: chat, message: message.id, clientID: clientID,
+                            "the server stored client id \(clientID) of user \(message.senderID) twice in chat \(chat): messages \(first) and \(message.id)")
+                } else {
+                    seen[key] = message.id
+                }
+            }
+        }
+        for client in context.clients {
+            for chat in chats(of: client) {
+                var seen: [Key: Int64] = [:]
+                for message in cached(client: client.index, chat: chat) {
+                    guard let clientID = message.clientID else { continue }
+                    checked += 1
+                    let key = Key(sender: message.senderID, clientID: clientID)
+                    if let first = seen[key] {
+                        broken += 1
+                        violate("duplicated", at: end, client: client.index, chat: chat, message: message.id, clientID: clientID,
+                                "client \(client.index)'s cache holds client id \(clientID) of user \(message.senderID) twice: messages \(first) and \(message.id)")
+                    } else {
+                        seen[key] = message.id
+                    }
+                }
+            }
+        }
+        for (client, screen) in liveScreens() {
+            var ids: Set<Int64> = []
+            let storedClientIDs = Set(screen.rows.compactMap { row -> UInt64? in if case .message = row.id { row.message.clientID } else { nil } })
+            for row in screen.rows {
+                checked += 1
+                switch row.id {
+                case .message(let id):
+                    if !ids.insert(id).inserted {
+                        broken += 1
+                        violate("duplicated", at: end, client: client, chat: screen.chatID, message: id, "client \(client)'s screen of chat \(screen.chatID) shows message \(id) twice")
+                    }
+                case .outgoing(let clientID):
+                    if storedClientIDs.contains(clientID) {
+                        broken += 1
+                        violate("duplicated", at: end, client: client, chat: screen.chatID, clientID: clientID,
+                                "client \(client)'s screen of chat \(screen.chatID) shows client id \(clientID) both as the local echo and as the stored message")
+                    }
+                }
+            }
+        }
+        record("duplicated", checked: checked, violations: broken)
+    }
+
+    private struct Key: Hashable {
+        var sender: Int64
+        var clientID: UInt64
+    }
+
+    private mutating func checkOrder() {
+        var checked = 0
+        var broken = 0
+        let ledger = context.ledger
+        let core = context.server.core
+        for client in context.clients {
+            let written = ledger.stored.filter { $0.key.client == client.index }.sorted { $0.value.order < $1.value.order }
+            var lastByChat: [Int64: (id: Int64, clientID: UInt64)] = [:]
+            for (key, stored) in written {
+                guard let message = core.message(from: client.userID, clientID: key.clientID) else { continue }
+                checked += 1
+                if let previous = lastByChat[stored.chat], previous.id > message.id {
+                    broken += 1
+                    violate("order", at: storeTimeOrEnd(message), client: client.index, chat: stored.chat, message: message.id, clientID: key.clientID,
+                            "client \(client.index) wrote client id \(previous.clientID) before \(key.clientID) in chat \(stored.chat), but the server stored them as messages \(previous.id) and \(message.id)")
+                }
+                lastByChat[stored.chat] = (message.id, key.clientID)
+            }
+        }
+        for (client, screen) in liveScreens() {
+            checked += 1
+            let ids = screen.rows.compactMap { row -> Int64? in if case .message(let id) = row.id { id } else { nil } }
+            if let index = ids.indices.dropFirst().first(where: { ids[$0] < ids[$0 - 1] }) {
+                broken += 1
+                violate("order", at: end, client: client, chat: screen.chatID, message: ids[index],
+                        "client \(client)'s screen of chat \(screen.chatID) shows message \(ids[index]) after \(ids[index - 1]); the server's order is by id")
+            }
+        }
+        record("order", checked: checked, violations: broken)
+    }
+
+    private mutating func checkOutbox(online: [Int: Intervals]) {
+        var checked = 0
+        var broken = 0
+        let since = end - bounds.settle
+        for client in context.clients where since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
+            checked += 1
+            let pending = (try? client.engine.outbox.store.pendingTasks()) ?? []
+            for task in pending where task.kind == .send {
+                let storedAt = task.clientID.flatMap { context.ledger.stored[RunLedger.ClientKey(client: client.index, clientID: $0)]?.time } ?? .zero
+                guard storedAt <= since else { continue }
+                broken += 1
+                violate("outbox_not_drained", at: end, client: client.index, chat: task.chatID, clientID: task.clientID,
+                        "task \(task.id) (stored at \(format(storedAt)) s, \(task.attempts) attempt(s), last error: \(task.lastError ?? "none")) is still pending at the end, though client \(client.index) was online for the last \(format(bounds.settle)) s")
+            }
+        }
+        record("outbox_not_drained", checked: checked, violations: broken)
+    }
+
+    private mutating func checkChatList(online: [Int: Intervals]) {
+        var checked = 0
+        var broken = 0
+        let since = end - bounds.settle
+        let core = context.server.core
+        for client in context.clients where since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
+            guard let list = try? client.engine.sync.chats() else { continue }
+            for chat in list {
+                let cachedMessages = cached(client: client.index, chat: chat.id)
+                guard let newest = cachedMessages.last else { continue }
+                checked += 1
+                if chat.lastMessage?.id != newest.id {
+                    broken += 1
+                    violate("chat_list_mismatch", at: end, client: client.index, chat: chat.id, message: newest.id,
+                            "client \(client.index)'s chat list shows message \(chat.lastMessage.map { String($0.id) } ?? "none") as chat \(chat.id)'s last, but its cache holds \(newest.id)")
+                }
+                // The unread count is judged where the cache has what the server has.
+                guard let serverNewest = core.messages(in: chat.id)?.last, serverNewest.id == newest.id,
+                      let unread = core.unreadCount(of: client.userID, in: chat.id) else { continue }
+                checked += 1
+                if chat.unreadCount != unread {
+                    broken += 1
+                    violate("chat_list_mismatch", at: end, client: client.index, chat: chat.id,
+                            "client \(client.index)'s chat list says \(chat.unreadCount) unread in chat \(chat.id); the messages stored say \(unread)")
+                }
+            }
+        }
+        record("chat_list_mismatch", checked: checked, violations: broken)
+    }
+
+    private mutating func checkKills() {
+        var checked = 0
+        var broken = 0
+        for kill in context.ledger.kills {
+            guard let client = context.clients.first(where: { $0.index == kill.client }) else { continue }
+            checked += 1
+            var have: Set<Int64> = []
+            for chat in chats(of: client) { have.formUnion(cached(client: client.index, chat: chat).map(\.id)) }
+            let missing = kill.messages.subtracting(have).sorted()
+            let tasks = Set(((try? client.engine.outbox.store.allTasks()) ?? []).compactMap(\.clientID))
+            let lostTasks = kill.tasks.subtracting(tasks).sorted()
+            if let first = missing.first {
+                broken += 1
+                violate("cache_lost_after_kill", at: kill.time, client: client.index, message: first,
+                        "client \(client.index) was killed at \(format(kill.time)) s with \(kill.messages.count) messages cached; after its restart \(missing.count) are missing (first: \(first))")
+            }
+            if let first = lostTasks.first {
+                broken += 1
+                violate("cache_lost_after_kill", at: kill.time, client: client.index, clientID: first,
+                        "client \(client.index) was killed at \(format(kill.time)) s; after its restart \(lostTasks.count) stored outbox task(s) are gone (first client id: \(first))")
+            }
+        }
+        record("cache_lost_after_kill", checked: checked, violations: broken)
+    }
+
+    private mutating func checkLiveness(healthy: [Int: Intervals]) {
+        var checked = 0
+        var broken = 0
+        let ledger = context.ledger
+        for (key, stored) in ledger.stored.sorted(by: { ($0.key.client, $0.value.order) < ($1.key.client, $1.value.order) }) {
+            guard let intervals = healthy[key.client] else { continue }
+            checked += 1
+            let doneAt = ledger.acknowledged[key] ?? end
+            guard let late = intervals.instant(accumulating: bounds.liveness, from: stored.time, before: doneAt) else { continue }
+            broken += 1
+            let outcome = ledger.acknowledged[key].map { "acknowledged at \(format($0)) s, \(format($0 - stored.time)) s after it was stored" } ?? "not acknowledged by the end"
+            violate("liveness", at: late, client: key.client, chat: stored.chat, clientID: key.clientID,
+                    "client \(key.client)'s send of client id \(key.clientID) (stored at \(format(stored.time)) s) waited more than \(format(bounds.liveness)) s while its session was up and the network delivered; \(outcome)")
+        }
+        record("liveness", checked: checked, violations: broken)
+    }
+
+    private mutating func checkResources(_ readings: [ResourceProbe.Reading]) {
+        var broken = 0
+        for reading in readings where reading.peak > reading.cap {
+            broken += 1
+            violate("resource_bounds", at: reading.peakAt, client: reading.client,
+                    "\(reading.name) reached \(reading.peak), over its cap of \(reading.cap)")
+        }
+        record("resource_bounds", checked: readings.count, violations: broken)
+    }
+
+    // MARK: Helpers
+
+    /// Whether `client`'s engine will fetch `message` when its chat is opened: no cached range
+    /// believed complete holds it, and the chat list's last message is at least as new.
+    private func knowsOfGap(client: ScenarioClient, message: Message) -> Bool {
+        guard let chunks = try? client.engine.messages.chunks(chatID: message.chatID),
+              chunks.chunk(containing: message.id) == nil,
+              let chats = try? client.engine.sync.chats(),
+              let last = chats.first(where: { $0.id == message.chatID })?.lastMessage else { return false }
+        return last.id >= message.id
+    }
+
+    /// Messages stored during the run (not part of the world the server started from).
+    func newMessages() -> [Message] {
+        var result: [Message] = []
+        let core = context.server.core
+        for history in context.world.chats {
+            let initial = history.messages.last?.id ?? 0
+            result += (core.messages(in: history.id) ?? []).filter { $0.id > initial }
+        }
+        return result
+    }
+
+    /// When the server stored `message`: when the send it came from arrived, or (a message
+    /// another user wrote through the server) when its first push left.
+    func serverStoreTime(of message: Message) -> Duration? {
+        let ledger = context.ledger
+        if let clientID = message.clientID, let sender = context.clients.first(where: { $0.userID == message.senderID }),
+           let arrived = ledger.serverReceivedSend[RunLedger.ClientKey(client: sender.index, clientID: clientID)] {
+            return arrived.time
+        }
+        return context.clients.compactMap { ledger.pushSent[RunLedger.DeliveryKey(client: $0.index, message: message.id)]?.first?.time }.min()
+    }
+
+    private func storeTimeOrEnd(_ message: Message) -> Duration {
+        serverStoreTime(of: message) ?? end
+    }
+
+    private mutating func cached(client: Int, chat: Int64) -> [Message] {
+        let key = CacheKey(client: client, chat: chat)
+        if let known = caches[key] { return known }
+        let engine = context.clients.first { $0.index == client }?.engine
+        let messages = (try? engine?.messages.allMessages(chatID: chat)) ?? []
+        caches[key] = messages
+        return messages
+    }
+
+    private func chats(of client: ScenarioClient) -> [Int64] {
+        context.world.chats(of: client.userID).map(\.id)
+    }
+
+    private func liveScreens() -> [(Int, ChatScreenModel)] {
+        context.screens.compactMap { entry in entry.screen.screen.map { (entry.client, $0) } }
+    }
+
+    private mutating func record(_ name: String, checked: Int, violations: Int) {
+        let promise = Self.promises.first { $0.name == name }?.promise ?? name
+        checks.append(InvariantCheck(name: name, promise: promise, checked: checked, violations: violations))
+    }
+
+    private mutating func violate(_ invariant: String, at time: Duration, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: String) {
+        let seconds = Double(time.nanosecondsClamped) / 1e9
+        guard violations.count < RunRecord.maximumViolations else { return }
+        violations.append(InvariantViolation(
+            invariant: invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail,
+            traceLines: TraceExcerpt.lines(near: seconds, client: client, chat: chat, in: lines)))
+    }
+
+    private func format(_ time: Duration) -> String {
+        String(format: "%.3f", Double(time.nanosecondsClamped) / 1e9)
+    }
+}
