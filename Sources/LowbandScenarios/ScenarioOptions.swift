@@ -28,6 +28,8 @@ public struct ScenarioOptions: Sendable {
     /// caches' disk syncs would otherwise measure the build machine's disk (seconds under load),
     /// not the network, and on sockets they block the loop the engines share.
     public var workDirectory: String?
+    /// Faults to inject (virtual time only): none, a swarm drawn from the seed, or chosen kinds.
+    public var faults: FaultPlan
 
     /// The most client engines one run may have.
     public static let maximumClients = 1_000
@@ -43,7 +45,8 @@ public struct ScenarioOptions: Sendable {
         duration: Duration? = nil,
         virtualTime: Bool = false,
         command: String = "",
-        workDirectory: String? = nil
+        workDirectory: String? = nil,
+        faults: FaultPlan = .none
     ) {
         self.scenario = scenario
         self.profile = profile
@@ -54,6 +57,7 @@ public struct ScenarioOptions: Sendable {
         self.virtualTime = virtualTime
         self.command = command
         self.workDirectory = workDirectory
+        self.faults = faults
     }
 
     /// Rejects impossible combinations before anything starts.
@@ -77,6 +81,9 @@ public struct ScenarioOptions: Sendable {
         }
         if duration < .milliseconds(1) {
             throw ScenarioError(.invalidOptions, "--duration must be at least 1ms (got \(duration))")
+        }
+        if !faults.isNone, !virtualTime {
+            throw ScenarioError(.invalidOptions, "--faults needs --virtual-time (faults are injected into the in-memory network and the simulated apps)")
         }
         if let workDirectory, !FileManager.default.fileExists(atPath: workDirectory) {
             throw ScenarioError(.invalidOptions, "the work directory \(workDirectory) does not exist")

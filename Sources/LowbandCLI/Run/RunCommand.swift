@@ -46,6 +46,9 @@ public struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("virtual-time"), help: "Simulated clock and in-memory network instead of sockets and the wall clock.")
     public var virtualTime = false
 
+    @Option(help: "Faults to inject (virtual time): none, swarm (the seed picks the kinds), or a list such as reset,app-kill. Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    public var faults: String = "none"
+
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when a messenger invariant was broken (for exploring); the violations are still reported.")
     public var allowViolations = false
 
@@ -67,9 +70,11 @@ public struct RunCommand: AsyncParsableCommand {
     public func run() async throws {
         let scenarioName: ScenarioName
         let runDuration: Duration?
+        let faultPlan: FaultPlan
         do {
             scenarioName = try ScenarioName(parsing: scenario)
             runDuration = try duration.map(RunDuration.parse)
+            faultPlan = try FaultPlan(parsing: faults)
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
@@ -77,7 +82,7 @@ public struct RunCommand: AsyncParsableCommand {
         guard !names.isEmpty else { throw CommandIO.failure("--profiles is empty; give names such as gprs,edge,3g", command: Self.name) }
         let clientCount = clients ?? (scenarioName == .crowd ? 10 : 1)
         let resolvedDuration = runDuration ?? scenarioName.defaultDuration
-        let command = reproducingCommand(scenario: scenarioName, clients: clientCount, duration: resolvedDuration)
+        let command = reproducingCommand(scenario: scenarioName, clients: clientCount, duration: resolvedDuration, faults: faultPlan.resolved(seed: seed))
 
         // Everything is checked before anything starts.
         var runs: [ScenarioOptions] = []
@@ -90,7 +95,7 @@ public struct RunCommand: AsyncParsableCommand {
             }
             let options = ScenarioOptions(
                 scenario: scenarioName, profile: loaded, profileName: name, seed: seed, clients: clientCount,
-                duration: resolvedDuration, virtualTime: virtualTime, command: command)
+                duration: resolvedDuration, virtualTime: virtualTime, command: command, faults: faultPlan)
             do {
                 try options.validate()
             } catch {
@@ -168,7 +173,7 @@ public struct RunCommand: AsyncParsableCommand {
     }
 
     /// The command that reproduces this run: every option that decides it, in canonical form.
-    private func reproducingCommand(scenario: ScenarioName, clients: Int, duration: Duration) -> String {
+    private func reproducingCommand(scenario: ScenarioName, clients: Int, duration: Duration, faults: FaultPlan) -> String {
         var parts = ["lowband", "run", "--scenario", scenario.rawValue]
         if profiles != nil {
             parts += ["--profiles", profileNames.joined(separator: ",")]
@@ -177,6 +182,7 @@ public struct RunCommand: AsyncParsableCommand {
         }
         parts += ["--seed", String(seed), "--clients", String(clients), "--duration", RunDuration.format(duration)]
         if virtualTime { parts.append("--virtual-time") }
+        if !faults.isNone { parts += ["--faults", faults.description] }
         return parts.map(Self.shellQuoted).joined(separator: " ")
     }
 

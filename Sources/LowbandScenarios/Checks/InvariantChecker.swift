@@ -101,7 +101,7 @@ struct InvariantChecker {
         let ledger = context.ledger
         for message in newMessages() {
             guard let storedAt = serverStoreTime(of: message), let members = context.server.core.memberIDs(of: message.chatID) else { continue }
-            for client in context.clients where client.userID != message.senderID && members.contains(client.userID) {
+            for client in context.clients where !client.isDead && client.userID != message.senderID && members.contains(client.userID) {
                 let loggedInAfter = (ledger.logins[client.index] ?? []).first { $0.requestArrivedAt >= storedAt && $0.replyArrivedAt != nil }
                 let settled = storedAt + bounds.settle
                 let stayedOnline = settled <= end && (online[client.index]?.covers(storedAt ..< settled) ?? false)
@@ -225,7 +225,7 @@ struct InvariantChecker {
         var checked = 0
         var broken = 0
         let since = end - bounds.settle
-        for client in context.clients where since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
+        for client in context.clients where !client.isDead && since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
             checked += 1
             let pending = (try? client.engine.outbox.store.pendingTasks()) ?? []
             for task in pending where task.kind == .send {
@@ -244,7 +244,7 @@ struct InvariantChecker {
         var broken = 0
         let since = end - bounds.settle
         let core = context.server.core
-        for client in context.clients where since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
+        for client in context.clients where !client.isDead && since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
             guard let list = try? client.engine.sync.chats() else { continue }
             for chat in list {
                 let cachedMessages = cached(client: client.index, chat: chat.id)

@@ -60,14 +60,17 @@ final class GatedConnector: FrameConnector {
     private let ledger: RunLedger
     /// The client the links belong to.
     let owner: Int
+    /// The app's scheduler: while it is suspended its links hold what arrives and what it sends.
+    private let device: DeviceScheduler?
     let counter = FrameCounter()
 
-    init(inner: any FrameConnector, gate: NetworkGate, scheduler: any Scheduler, ledger: RunLedger, owner: Int) {
+    init(inner: any FrameConnector, gate: NetworkGate, scheduler: any Scheduler, ledger: RunLedger, owner: Int, device: DeviceScheduler?) {
         self.inner = inner
         self.gate = gate
         self.scheduler = scheduler
         self.ledger = ledger
         self.owner = owner
+        self.device = device
     }
 
     func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {
@@ -81,6 +84,7 @@ final class GatedConnector: FrameConnector {
         let counter = self.counter
         let ledger = self.ledger
         let owner = self.owner
+        let device = self.device
         inner.connect { result in
             switch result {
             case .success(let link):
@@ -89,7 +93,7 @@ final class GatedConnector: FrameConnector {
                     completion(.failure(TransportError(.connectionRefused, "the network went down while connecting")))
                     return
                 }
-                let wrapped = ScenarioLink(inner: link, gate: gate, counter: counter, ledger: ledger, owner: owner)
+                let wrapped = ScenarioLink(inner: link, gate: gate, counter: counter, ledger: ledger, owner: owner, device: device)
                 gate.register(wrapped)
                 completion(.success(wrapped))
             case .failure(let error):
@@ -108,13 +112,15 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
     private let counter: FrameCounter
     private let ledger: RunLedger
     private let owner: Int
+    private let device: DeviceScheduler?
 
-    init(inner: any FrameLink, gate: NetworkGate, counter: FrameCounter, ledger: RunLedger, owner: Int) {
+    init(inner: any FrameLink, gate: NetworkGate, counter: FrameCounter, ledger: RunLedger, owner: Int, device: DeviceScheduler?) {
         self.inner = inner
         self.gate = gate
         self.counter = counter
         self.ledger = ledger
         self.owner = owner
+        self.device = device
         inner.delegate = self
     }
 
@@ -132,11 +138,26 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
     func link(_ link: any FrameLink, didReceive frame: Frame) {
         counter.count(frame)
         ledger.clientReceived(frame, client: owner, at: scheduler.now)
+        // A suspended app reads nothing: the frame waits (in the socket's buffer) until it runs.
+        if let device, device.isSuspended {
+            device.execute { [weak self] in
+                guard let self else { return }
+                self.delegate?.link(self, didReceive: frame)
+            }
+            return
+        }
         delegate?.link(self, didReceive: frame)
     }
 
     func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
         gate?.unregister(self)
+        if let device, device.isSuspended {
+            device.execute { [weak self] in
+                guard let self else { return }
+                self.delegate?.linkDidClose(self, error: error)
+            }
+            return
+        }
         delegate?.linkDidClose(self, error: error)
     }
 }

@@ -24,6 +24,8 @@ final class RunContext {
     let ledger: RunLedger
     /// The sizes with caps, sampled every second for the `resource_bounds` check.
     let probe = ResourceProbe()
+    /// Plays the run's faults (virtual time with `--faults`).
+    var faultInjector: FaultInjector?
     let gate = NetworkGate()
     /// Where the client databases live (removed after the run).
     let directory: String
@@ -77,27 +79,63 @@ final class RunContext {
         var seeds = SeededGenerator(seed: options.seed).derived(0x434C_4945_4E54, UInt64(index))  // "CLIENT"
         let configuration = ClientConfiguration(token: user.token, databasePath: "\(directory)/\(database)", seed: seeds.next(), logCapacity: 200)
         ledger.register(token: user.token, client: index)
-        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index)
-        let engine: ClientEngine
-        do {
-            engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: workClock)
-        } catch {
-            throw ScenarioError(.setupFailed, "client \(index): \(error)")
-        }
-        let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, trace: trace, ledger: ledger)
+        let device = DeviceScheduler(base: scheduler)
+        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index, device: device)
+        let engine = try makeEngine(index: index, configuration: configuration, connector: connector, device: device)
+        let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, device: device, trace: trace, ledger: ledger)
         let chatCount = world.chats(of: userID).count
-        probe.watch("client \(index) outbox requests in flight", client: index, cap: chatCount + configuration.outbox.maximumConcurrentUploads) { [weak engine] in
-            engine?.outbox.runningCount
+        probe.watch("client \(index) outbox requests in flight", client: index, cap: chatCount + configuration.outbox.maximumConcurrentUploads) { [weak client] in
+            client?.engine.outbox.runningCount
+        }
+        probe.watch("client \(index) work held while suspended", client: index, cap: Self.suspendedWorkCap) { [weak device] in
+            device?.deferredCount
         }
         clients.append(client)
         return client
     }
 
+    /// An engine for client `index` on its cache file (a fresh process's cold start).
+    private func makeEngine(index: Int, configuration: ClientConfiguration, connector: GatedConnector, device: DeviceScheduler) throws(ScenarioError) -> ClientEngine {
+        do {
+            return try ClientEngine(configuration: configuration, connector: connector, scheduler: device, workClock: workClock)
+        } catch {
+            throw ScenarioError(.setupFailed, "client \(index): \(error)")
+        }
+    }
+
+    /// Kills `client`'s app as `kill -9` would: no goodbye, its links are dropped and its cache
+    /// file stays as the last commit left it. The ledger remembers what it had stored.
+    func kill(_ client: ScenarioClient) {
+        var cached: Set<Int64> = []
+        for chat in world.chats(of: client.userID) {
+            cached.formUnion(((try? client.engine.messages.allMessages(chatID: chat.id)) ?? []).map(\.id))
+        }
+        let tasks = Set(((try? client.engine.outbox.store.allTasks()) ?? []).compactMap(\.clientID))
+        ledger.killed(client: client.index, at: now, cachedMessages: cached, storedTasks: tasks)
+        client.device.discardSuspended()
+        client.engine.stop()
+        client.isDead = true
+        note(.note, "app killed", client: client.index)
+    }
+
+    /// Starts a killed app again: a new engine on the same cache file, resuming its outbox.
+    func restart(_ client: ScenarioClient) throws(ScenarioError) {
+        let old = client.engine
+        let engine = try makeEngine(index: client.index, configuration: old.configuration, connector: client.connector, device: client.device)
+        client.replace(engine)
+        client.isDead = false
+        note(.note, "app started again (cold start on its cache)", client: client.index)
+        engine.start()
+    }
+
+    /// Work a suspended app may have waiting before the `resource_bounds` check fails.
+    static let suspendedWorkCap = 100_000
+
     /// A bare connection logged in as `userID` (the phone's push channel in launch-by-push).
     func makeConnection(index: Int, userID: Int64, observer: any ConnectionObserver) -> Connection {
         let token = world.user(userID)?.token ?? ""
         ledger.register(token: token, client: index)
-        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index)
+        let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index, device: nil)
         let connection = Connection(
             connector: connector, scheduler: scheduler, generator: SeededGenerator(seed: options.seed).derived(0x5055_5348, UInt64(index)),  // "PUSH"
             log: ClientLog(capacity: 50), loginRequest: { LoginRequest(token: token, lastSync: 0) })
@@ -115,8 +153,10 @@ final class RunContext {
     func observe(_ screen: ChatScreenModel, client: Int) {
         let previous = screen.onVisible
         let ledger = self.ledger
+        let scheduler = self.scheduler
         screen.onVisible = { event in
-            if case .message(let id) = event.row { ledger.visible(message: id, client: client, at: event.visibleAt) }
+            // The run's time, not the phone's (its clock may be skewed).
+            if case .message(let id) = event.row { ledger.visible(message: id, client: client, at: scheduler.now) }
             previous?(event)
         }
         screens.removeAll { $0.screen.screen == nil }

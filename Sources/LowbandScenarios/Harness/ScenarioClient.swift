@@ -10,8 +10,13 @@ import LowbandRunReport
 final class ScenarioClient: ClientEngineObserver {
     let index: Int
     let userID: Int64
-    let engine: ClientEngine
+    /// The app's engine; a new one after the app was killed and started again.
+    private(set) var engine: ClientEngine
     let connector: GatedConnector
+    /// The phone's view of the run's scheduler (skew, suspension).
+    let device: DeviceScheduler
+    /// Killed and not started again.
+    var isDead = false
     /// The scenario's own reaction to the engine's events, called after the bookkeeping.
     var onEvent: ((ClientEvent) -> Void)?
     private(set) var isLoggedIn = false
@@ -22,18 +27,28 @@ final class ScenarioClient: ClientEngineObserver {
     private let trace: TraceLog
     private let ledger: RunLedger
 
-    init(index: Int, userID: Int64, engine: ClientEngine, connector: GatedConnector, trace: TraceLog, ledger: RunLedger) {
+    init(index: Int, userID: Int64, engine: ClientEngine, connector: GatedConnector, device: DeviceScheduler, trace: TraceLog, ledger: RunLedger) {
         self.index = index
         self.userID = userID
         self.engine = engine
         self.connector = connector
+        self.device = device
         self.trace = trace
         self.ledger = ledger
         engine.observer = self
     }
 
+    /// The app was started again with `engine` (a cold start on the same cache).
+    func replace(_ engine: ClientEngine) {
+        self.engine.observer = nil
+        self.engine = engine
+        isLoggedIn = false
+        engine.observer = self
+    }
+
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
-        let now = engine.scheduler.now
+        guard engine === self.engine else { return }
+        let now = device.base.now
         ledger.engine(event, client: index, at: now)
         switch event {
         case .synced(let outcome):

@@ -18,7 +18,8 @@ enum VirtualRun {
 
     private static func simulate(_ options: ScenarioOptions, implementation: any Scenario.Type, directory: String, progress: @Sendable (RunProgress) -> Void, stop: StopSignal) throws(ScenarioError) -> ScenarioOutput {
             let scheduler = VirtualScheduler()
-            let profile = implementation.profile(adjusting: options.profile)
+            let profile = options.faults.profile(
+                implementation.profile(adjusting: options.profile), seed: options.seed, duration: options.duration, clients: options.clients)
             let trace = TraceLog()
             let server = MessengerServer(
                 configuration: ServerConfiguration(seed: options.seed, world: implementation.worldShape(clients: options.clients)),
@@ -41,6 +42,9 @@ enum VirtualRun {
             }
             let driver = RunDriver(context: context, scenario: implementation.init(context: context))
             try driver.start()
+            if !options.faults.isNone {
+                FaultInjector(context: context, network: network, plan: options.faults).arm()
+            }
             let end = options.duration
             var nextReport: Duration = .seconds(1)
             var stopped = false
@@ -66,3 +70,5 @@ enum VirtualRun {
             return output
     }
 }
+
+extension InMemoryNetwork: FaultNetwork {}

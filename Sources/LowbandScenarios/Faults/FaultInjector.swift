@@ -1,0 +1,90 @@
+import LowbandRunReport
+
+/// What the injector needs of the network: the in-memory network in virtual time.
+protocol FaultNetwork: AnyObject {
+    /// Resets every connection of the device.
+    func cut()
+    /// While true, new connections fail as refused (the server is down).
+    var refusesConnections: Bool { get set }
+}
+
+/// Plays a ``FaultPlan`` on a run: at each planned instant it resets connections, takes the
+/// server down and up, kills and cold-starts apps, suspends and resumes them, and skews their
+/// clocks. Outages and handovers are in the profile already (``FaultPlan/profile(_:seed:duration:clients:)``).
+/// Every fault is a line in the trace and a mark on the timeline.
+final class FaultInjector {
+    /// The context owns the injector (``RunContext/faultInjector``).
+    private unowned let context: RunContext
+    private let network: any FaultNetwork
+    private let faults: [PlannedFault]
+
+    init(context: RunContext, network: any FaultNetwork, plan: FaultPlan) {
+        self.context = context
+        self.network = network
+        faults = plan.schedule(seed: context.options.seed, duration: context.options.duration, clients: context.clientCount)
+    }
+
+    func arm() {
+        context.faultInjector = self
+        for fault in faults {
+            context.scheduler.schedule(at: fault.at) { [weak self] in self?.begin(fault) }
+        }
+    }
+
+    private func begin(_ fault: PlannedFault) {
+        switch fault.kind {
+        case .outage, .handover:
+            // Played by the shaper; the trace has its outage lines.
+            context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
+        case .reset:
+            context.note(.note, "fault: every connection reset")
+            network.cut()
+        case .serverRestart:
+            context.note(.note, "fault: server down for \(seconds(fault.length)) s")
+            context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
+            network.refusesConnections = true
+            context.server.disconnectAll()
+            context.scheduler.schedule(after: fault.length) { [weak self] in
+                guard let self else { return }
+                self.network.refusesConnections = false
+                self.context.note(.note, "fault: server up again")
+            }
+        case .appKill:
+            guard let client = target(fault), !client.isDead else { return }
+            context.note(.note, "fault: app killed for \(seconds(fault.length)) s", client: client.index)
+            context.kill(client)
+            context.ledger.networkDown(client: client.index, fault.at ..< fault.at + fault.length)
+            context.scheduler.schedule(after: fault.length) { [weak self, weak client] in
+                guard let self, let client, client.isDead else { return }
+                do {
+                    try self.context.restart(client)
+                } catch {
+                    self.context.note(.note, "fault: app could not start again: \(error)", client: client.index)
+                }
+            }
+        case .appSuspend:
+            guard let client = target(fault), !client.isDead, !client.device.isSuspended else { return }
+            context.note(.note, "fault: app suspended for \(seconds(fault.length)) s", client: client.index)
+            context.ledger.networkDown(client: client.index, fault.at ..< fault.at + fault.length)
+            client.device.suspend()
+            context.scheduler.schedule(after: fault.length) { [weak self, weak client] in
+                guard let client, client.device.isSuspended else { return }
+                self?.context.note(.note, "fault: app resumed", client: client.index)
+                client.device.resume()
+            }
+        case .clockSkew:
+            guard let client = target(fault) else { return }
+            context.note(.note, "fault: phone clock jumps \(seconds(fault.skew)) s", client: client.index)
+            client.device.skew(by: fault.skew)
+        }
+    }
+
+    private func target(_ fault: PlannedFault) -> ScenarioClient? {
+        guard let index = fault.client else { return nil }
+        return context.clients.first { $0.index == index }
+    }
+
+    private func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f", Double(duration.nanosecondsClamped) / 1e9)
+    }
+}

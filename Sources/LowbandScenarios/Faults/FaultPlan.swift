@@ -1,0 +1,170 @@
+import Foundation
+import LowbandShaper
+import LowbandDeterminism
+
+/// A kind of fault a virtual-time run can inject (docs/RUN.md, "Faults").
+public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// The device loses coverage for 2–60 s (a tunnel): the shaper's own blackout.
+    case outage
+    /// A cell change cuts data for 1–10 s: the shaper's own handover.
+    case handover
+    /// Every connection of the device is reset at once (a NAT rebinding, a dropped bearer).
+    case reset
+    /// The server goes down for 1–20 s and comes back with its data: every session ends and
+    /// connections are refused meanwhile.
+    case serverRestart = "server-restart"
+    /// One app is killed (`kill -9`) and cold-started 1–60 s later on its cache file.
+    case appKill = "app-kill"
+    /// One app is suspended for 5–120 s: no timers, no reading, no sending; due work runs at resume.
+    case appSuspend = "app-suspend"
+    /// One phone's clock jumps by up to two hours either way.
+    case clockSkew = "clock-skew"
+
+    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// The label of the kind's own random stream: its draws never depend on which other kinds
+    /// are on, so removing a kind while shrinking leaves the others' faults where they were.
+    var streamLabel: UInt64 { UInt64(Self.allCases.firstIndex(of: self)!) + 1 }
+}
+
+/// Which faults a run injects. The seed decides when and how hard; with `swarm` it also
+/// decides which kinds are on (swarm testing, as TigerBeetle's VOPR does), so different seeds
+/// explore different mixes.
+public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
+    public enum Selection: Sendable, Hashable {
+        case none
+        case swarm
+        case kinds([FaultKind])
+    }
+
+    public var selection: Selection
+
+    public init(_ selection: Selection) {
+        self.selection = selection
+    }
+
+    public static let none = FaultPlan(.none)
+    public static let swarm = FaultPlan(.swarm)
+
+    /// `none`, `swarm`, or kinds separated by commas (`reset,app-kill`).
+    ///
+    /// - Throws: ``ScenarioError`` `invalidOptions` naming the unknown kind and listing the known ones.
+    public init(parsing text: String) throws(ScenarioError) {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch trimmed {
+        case "none", "": self = .none
+        case "swarm": self = .swarm
+        default:
+            var kinds: [FaultKind] = []
+            for word in trimmed.split(separator: ",") {
+                let name = word.trimmingCharacters(in: .whitespaces)
+                guard let kind = FaultKind(rawValue: name) else {
+                    throw ScenarioError(.invalidOptions, "unknown fault '\(name)'; known faults: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")), or swarm, or none")
+                }
+                if !kinds.contains(kind) { kinds.append(kind) }
+            }
+            self = FaultPlan(.kinds(kinds.sorted()))
+        }
+    }
+
+    /// The kinds that are on for `seed`.
+    public func kinds(seed: UInt64) -> [FaultKind] {
+        switch selection {
+        case .none: return []
+        case .kinds(let kinds): return kinds
+        case .swarm:
+            var generator = SeededGenerator(seed: seed).derived(0x5357_4152_4D)  // "SWARM"
+            var chosen = FaultKind.allCases.filter { _ in generator.next() >> 63 == 1 }
+            if chosen.isEmpty { chosen = [FaultKind.allCases[Int(generator.next() % UInt64(FaultKind.allCases.count))]] }
+            return chosen
+        }
+    }
+
+    /// The plan with its kinds spelled out for `seed` (what a reproducing command names).
+    public func resolved(seed: UInt64) -> FaultPlan {
+        switch selection {
+        case .none: return .none
+        case .kinds: return self
+        case .swarm:
+            let kinds = self.kinds(seed: seed)
+            return kinds.isEmpty ? .none : FaultPlan(.kinds(kinds))
+        }
+    }
+
+    /// For the command line: `none`, `swarm` or `reset,app-kill`.
+    public var description: String {
+        switch selection {
+        case .none: "none"
+        case .swarm: "swarm"
+        case .kinds(let kinds): kinds.isEmpty ? "none" : kinds.map(\.rawValue).joined(separator: ",")
+        }
+    }
+
+    public var isNone: Bool {
+        if case .none = selection { return true }
+        if case .kinds(let kinds) = selection { return kinds.isEmpty }
+        return false
+    }
+}
+
+/// One fault, placed in time.
+struct PlannedFault: Hashable {
+    var kind: FaultKind
+    var at: Duration
+    /// How long it lasts (zero for an instant one).
+    var length: Duration
+    /// The client it hits, for the kinds that hit one.
+    var client: Int?
+    /// The clock skew, for `clock-skew`.
+    var skew: Duration = .zero
+}
+
+extension FaultPlan {
+    /// The faults of a run of `duration` with `clients` clients, in time order. Each kind gets
+    /// 1–4 events, all in the first 80 % of the run so the end can show whether it recovered.
+    func schedule(seed: UInt64, duration: Duration, clients: Int) -> [PlannedFault] {
+        var faults: [PlannedFault] = []
+        let window = duration * 0.8
+        guard window > .milliseconds(1) else { return [] }
+        for kind in kinds(seed: seed) {
+            var generator = SeededGenerator(seed: seed).derived(0x4641_554C_54, kind.streamLabel)  // "FAULT"
+            let count = 1 + Int(generator.next() % 4)
+            for _ in 0 ..< count {
+                let at = generator.duration(in: .zero ... window)
+                var fault = PlannedFault(kind: kind, at: at, length: .zero)
+                switch kind {
+                case .outage: fault.length = generator.duration(in: .seconds(2) ... .seconds(60))
+                case .handover: fault.length = generator.duration(in: .seconds(1) ... .seconds(10))
+                case .reset: break
+                case .serverRestart: fault.length = generator.duration(in: .seconds(1) ... .seconds(20))
+                case .appKill:
+                    fault.client = generator.index(below: clients)
+                    fault.length = generator.duration(in: .seconds(1) ... .seconds(60))
+                case .appSuspend:
+                    fault.client = generator.index(below: clients)
+                    fault.length = generator.duration(in: .seconds(5) ... .seconds(120))
+                case .clockSkew:
+                    fault.client = generator.index(below: clients)
+                    let magnitude = generator.duration(in: .seconds(1) ... .seconds(7_200))
+                    fault.skew = generator.next() >> 63 == 1 ? magnitude : .zero - magnitude
+                }
+                faults.append(fault)
+            }
+        }
+        return faults.sorted { ($0.at, $0.kind) < ($1.at, $1.kind) }
+    }
+
+    /// `profile` with this plan's outages and handovers added as fixed windows, so the shaper
+    /// plays them with its own outage code (held bytes, hanging connects).
+    func profile(_ profile: NetworkProfile, seed: UInt64, duration: Duration, clients: Int) -> NetworkProfile {
+        var shaped = profile
+        for fault in schedule(seed: seed, duration: duration, clients: clients) where fault.kind == .outage || fault.kind == .handover {
+            shaped.outages.append(OutageProfile(
+                kind: fault.kind == .outage ? .blackout : .handover,
+                start: fault.at ... fault.at, duration: fault.length ... fault.length))
+        }
+        return shaped
+    }
+}
