@@ -200,7 +200,7 @@ public struct RunCommand: AsyncParsableCommand {
 
 /// Calls `handler` on SIGINT (Ctrl-C) instead of letting it kill the process; a second SIGINT
 /// after the first also only asks to stop.
-private final class InterruptWatcher: Sendable {
+final class InterruptWatcher: Sendable {
     private let source: Mutex<(any DispatchSourceSignal)?>
 
     init(_ handler: @escaping @Sendable () -> Void) {

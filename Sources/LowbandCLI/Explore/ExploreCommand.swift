@@ -1,0 +1,189 @@
+public import ArgumentParser
+import Foundation
+import LowbandRunReport
+import LowbandScenarios
+import LowbandShaper
+import Synchronization
+
+/// `lowband explore`: search seeds and fault mixes for broken promises, shrink what fails.
+public struct ExploreCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Run a scenario in virtual time over many seeds and fault mixes; report and shrink every broken promise.",
+        subcommands: [ExploreSeedsCommand.self, ExploreMergeCommand.self],
+        defaultSubcommand: ExploreSeedsCommand.self
+    )
+
+    public init() {}
+}
+
+/// `lowband explore [--scenario …] --seeds A..B …`: the sweep itself.
+public struct ExploreSeedsCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "seeds",
+        abstract: "Explore seeds (the default subcommand: `lowband explore --seeds 1..1000` runs it).",
+        discussion: """
+            Runs --scenario on --profile in virtual time once per seed, --jobs at a time, each seed with \
+            the faults --faults gives (swarm: the seed picks the kinds and how hard), and checks every \
+            run's invariants. Each failing seed prints one line with the exact `lowband run` command that \
+            reproduces it (--shrink: also the smallest failing run found). Writes explore.csv, explore.html \
+            and results.csv into --out. Exit status 3 when a seed failed (--allow-violations: 0), 130 on Ctrl-C.
+            """
+    )
+
+    @Option(help: "The scenario (\(ScenarioName.allCases.map(\.rawValue).joined(separator: ", "))).")
+    public var scenario: String = ScenarioName.crowd.rawValue
+
+    @Option(help: "A profile name from `lowband profiles list`, or a profile YAML file.")
+    public var profile: String = "edge"
+
+    @Option(help: "The seeds: a range such as 1..1000, or one seed.")
+    public var seeds: String = "1..100"
+
+    @Option(help: "swarm (the default: each seed picks fault kinds), none, or a list such as reset,app-kill.")
+    public var faults: String = "swarm"
+
+    @Option(help: "Client engines per run (default 5 for crowd, else the scenario's minimum).")
+    public var clients: Int?
+
+    @Option(help: "Virtual duration of each run: 10m, 600s… (default: the scenario's).")
+    public var duration: String?
+
+    @Option(help: "Seeds run at once (default: the machine's cores).")
+    public var jobs: Int?
+
+    @Flag(help: "Reduce every failing seed to the smallest run found that fails the same invariant.")
+    public var shrink = false
+
+    @Flag(name: .customLong("check-determinism"), help: "Run every seed twice and compare the hashes of trace and record.")
+    public var checkDeterminism = false
+
+    @Option(help: "Run only shard i of n (i from 1 to n): every n-th seed, for a CI matrix.")
+    public var shard: String?
+
+    @Option(help: "The output folder (default reports/explore-<scenario>-<profile>).")
+    public var out: String?
+
+    @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when seeds failed.")
+    public var allowViolations = false
+
+    static let name = "lowband explore"
+
+    public init() {}
+
+    public func run() async throws {
+        let options: ExploreOptions
+        do {
+            let scenarioName = try ScenarioName(parsing: scenario)
+            let range = try SeedSelection.parse(seeds: seeds)
+            let shardParts = try shard.map(SeedSelection.parse(shard:)) ?? (1, 1)
+            let plan = try FaultPlan(parsing: faults)
+            let loaded = try NetworkProfile.load(named: profile)
+            if let jobs, jobs < 1 { throw CommandIO.IOError(description: "--jobs must be at least 1 (got \(jobs))") }
+            options = ExploreOptions(
+                scenario: scenarioName, profile: loaded, profileName: profile, seeds: SeedSelection(range: range, shard: shardParts),
+                faults: plan, clients: clients, duration: try duration.map(RunDuration.parse), jobs: jobs, shrink: shrink,
+                checkDeterminism: checkDeterminism)
+            try options.validate()
+        } catch {
+            throw CommandIO.failure(error, command: Self.name)
+        }
+        let directory = out ?? "reports/explore-\(options.scenario.rawValue)-\(RunOutputs.fileSafe(profile))"
+        let total = options.seeds.seeds.count
+        try CommandIO.write("""
+            lowband explore: \(options.scenario) on \(profile), seeds \(seeds)\(shard.map { " (shard \($0))" } ?? ""): \(total) runs of \
+            \(options.clients) client\(options.clients == 1 ? "" : "s") for \(RunDuration.format(options.duration)) in virtual time, \
+            faults \(options.faults), \(options.jobs) at a time\(checkDeterminism ? ", each twice" : "")\(shrink ? ", failures shrunk" : "")
+
+            """)
+
+        let stop = StopSignal()
+        let interrupted = Atomic<Bool>(false)
+        let watcher = InterruptWatcher {
+            interrupted.store(true, ordering: .relaxed)
+            stop.stop()
+        }
+        defer { watcher.cancel() }
+        let status = ExploreStatus()
+        let outcomes: [SeedOutcome]
+        do {
+            outcomes = try await Explorer.run(
+                options,
+                progress: { status.update($0) },
+                onOutcome: { outcome in
+                    guard outcome.failed else { return }
+                    status.interrupt()
+                    var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n  reproduce: \(outcome.command)\n"
+                    if outcome.determinism.hasPrefix("differs") { line += "  not deterministic: \(outcome.determinism)\n" }
+                    if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
+                    try? CommandIO.write(line)
+                },
+                stop: stop)
+        } catch {
+            status.finish()
+            throw CommandIO.failure(error, command: Self.name)
+        }
+        status.finish()
+        do {
+            try ExploreOutputs.write(outcomes, to: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)", suite: "explore.\(options.scenario.rawValue)", benchmark: profile)
+        } catch {
+            throw CommandIO.failure("cannot write the results into \(directory): \(error)", command: Self.name)
+        }
+        let failed = outcomes.filter(\.failed)
+        try CommandIO.write(ExploreOutputs.summary(outcomes, total: total) + "results in \(directory)/: explore.csv, explore.html, results.csv\n")
+        if interrupted.load(ordering: .relaxed) { throw ExitCode(130) }
+        if !failed.isEmpty, !allowViolations { throw ExitCode(RunCommand.violationExitCode) }
+    }
+}
+
+/// `lowband explore merge DIR…`: one exploration out of its shards.
+public struct ExploreMergeCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the explore.csv of several shards (or runs) into one explore.csv, explore.html and results.csv."
+    )
+
+    @Argument(help: "Folders written by `lowband explore` (each with an explore.csv).")
+    public var directories: [String] = []
+
+    @Option(help: "The output folder.")
+    public var out: String = "reports/explore-merged"
+
+    static let name = "lowband explore merge"
+
+    public init() {}
+
+    public func run() async throws {
+        guard !directories.isEmpty else { throw CommandIO.failure("name at least one folder written by lowband explore", command: Self.name) }
+        var bySeed: [UInt64: SeedOutcome] = [:]
+        var suites: [String] = []
+        for directory in directories {
+            let path = "\(directory)/explore.csv"
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw CommandIO.failure("cannot read \(path): no such file, or not UTF-8 text", command: Self.name)
+            }
+            do {
+                for outcome in try ExploreTable.parse(text, file: path) {
+                    if let known = bySeed[outcome.seed], known.traceHash != outcome.traceHash {
+                        throw CommandIO.IOError(description: "\(path): seed \(outcome.seed) appears in two folders with different trace hashes (\(known.traceHash), \(outcome.traceHash)): were they run with the same options and build?")
+                    }
+                    bySeed[outcome.seed] = outcome
+                }
+            } catch {
+                throw CommandIO.failure(error, command: Self.name)
+            }
+            if let first = (try? ExploreTable.parse(text, file: path))?.first {
+                suites.append(first.command)
+            }
+        }
+        let outcomes = bySeed.values.sorted { $0.seed < $1.seed }
+        let scenario = ExploreOutputs.option("--scenario", in: suites.first ?? "") ?? "scenario"
+        let profile = ExploreOutputs.option("--profile", in: suites.first ?? "") ?? "profile"
+        do {
+            try ExploreOutputs.write(outcomes, to: out, title: "lowband explore: \(scenario) on \(profile), \(directories.count) folders merged", suite: "explore.\(scenario)", benchmark: profile)
+        } catch {
+            throw CommandIO.failure("cannot write the results into \(out): \(error)", command: Self.name)
+        }
+        try CommandIO.write(ExploreOutputs.summary(outcomes, total: outcomes.count) + "results in \(out)/: explore.csv, explore.html, results.csv\n")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import LowbandRunReport
+
+/// `explore.csv`: one row per seed, and `lowband explore merge` reads it back.
+///
+///     seed,faults,clients,duration_s,verdict,violations,first_violation,wall_ms,trace_hash,determinism,command,shrunk
+///
+/// `verdict` is `ok` or the broken invariants with their counts (`liveness×2 order×1`),
+/// `violations` their sum. Fields are quoted as RFC 4180 says when they hold a comma or quote.
+public enum ExploreTable {
+    public struct ReadError: Error, CustomStringConvertible {
+        public var file: String
+        public var line: Int
+        public var message: String
+        public var description: String { "\(file):\(line): \(message)" }
+    }
+
+    public static let columns = ["seed", "faults", "clients", "duration_s", "verdict", "violations", "first_violation", "wall_ms", "trace_hash", "determinism", "command", "shrunk"]
+
+    /// The most rows a file may hold when read back.
+    public static let maximumRows = 10_000_000
+
+    public static func render(_ outcomes: [SeedOutcome]) -> String {
+        var text = columns.joined(separator: ",") + "\n"
+        for outcome in outcomes {
+            let fields: [String] = [
+                String(outcome.seed), outcome.faults, String(outcome.clients), number(outcome.durationSeconds), outcome.verdict,
+                String(outcome.broken.reduce(0) { $0 + $1.count }), outcome.firstViolation, String(format: "%.1f", outcome.wallMilliseconds),
+                outcome.traceHash, outcome.determinism, outcome.command, outcome.shrunk,
+            ]
+            text += fields.map(quoted).joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
+    /// - Throws: ``ReadError`` naming the file, the line and what is wrong.
+    public static func parse(_ text: String, file: String) throws(ReadError) -> [SeedOutcome] {
+        var outcomes: [SeedOutcome] = []
+        var lineNumber = 0
+        for line in lines(text) {
+            lineNumber += 1
+            let fields = split(line)
+            if lineNumber == 1 {
+                guard fields == columns else {
+                    throw ReadError(file: file, line: 1, message: "not an explore.csv header (expected \(columns.prefix(3).joined(separator: ","))…)")
+                }
+                continue
+            }
+            guard outcomes.count < maximumRows else { throw ReadError(file: file, line: lineNumber, message: "more than \(maximumRows) rows") }
+            guard fields.count == columns.count else {
+                throw ReadError(file: file, line: lineNumber, message: "\(fields.count) fields, expected \(columns.count)")
+            }
+            guard let seed = UInt64(fields[0]), let clients = Int(fields[2]), let duration = Double(fields[3]), let wall = Double(fields[7]) else {
+                throw ReadError(file: file, line: lineNumber, message: "seed, clients, duration_s or wall_ms is not a number")
+            }
+            var broken: [(name: String, count: Int)] = []
+            if fields[4] != "ok" {
+                for part in fields[4].split(separator: " ") where part != "determinism" {
+                    let pieces = part.split(separator: "×")
+                    guard pieces.count == 2, let count = Int(pieces[1]) else {
+                        throw ReadError(file: file, line: lineNumber, message: "verdict part '\(part)' is not name×count")
+                    }
+                    broken.append((String(pieces[0]), count))
+                }
+            }
+            outcomes.append(SeedOutcome(
+                seed: seed, faults: fields[1], clients: clients, durationSeconds: duration, broken: broken, firstViolation: fields[6],
+                wallMilliseconds: wall, traceHash: fields[8], determinism: fields[9], command: fields[10], shrunk: fields[11]))
+        }
+        guard lineNumber > 0 else { throw ReadError(file: file, line: 1, message: "the file is empty") }
+        return outcomes
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : String(format: "%.3f", value)
+    }
+
+    private static func quoted(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Lines of the text, newlines inside quotes kept.
+    private static func lines(_ text: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        var inQuotes = false
+        for character in text {
+            if character == "\"" { inQuotes.toggle() }
+            if character == "\n", !inQuotes {
+                result.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
+    private static func split(_ line: String) -> [String] {
+        let characters = Array(line)
+        var fields: [String] = []
+        var current = ""
+        var inQuotes = false
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if inQuotes {
+                if character == "\"" {
+                    if index + 1 < characters.count, characters[index + 1] == "\"" {
+                        current.append("\"")
+                        index += 1
+                    } else {
+                        inQuotes = false
+                    }
+                } else {
+                    current.append(character)
+                }
+            } else if character == "\"" {
+                inQuotes = true
+            } else if character == "," {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            index += 1
+        }
+        fields.append(current)
+        return fields
+    }
+}

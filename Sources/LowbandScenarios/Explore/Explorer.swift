@@ -1,0 +1,199 @@
+import Foundation
+public import LowbandShaper
+import LowbandRunReport
+
+/// What `lowband explore` runs: one scenario on one profile in virtual time, for every seed of
+/// a selection, each with its faults.
+public struct ExploreOptions: Sendable {
+    public var scenario: ScenarioName
+    public var profile: NetworkProfile
+    /// The name the profile was asked for by, for the reproducing commands.
+    public var profileName: String
+    public var seeds: SeedSelection
+    public var faults: FaultPlan
+    public var clients: Int
+    public var duration: Duration
+    /// Seeds run at once (default: the machine's cores).
+    public var jobs: Int
+    /// Reduce each failing seed to a smaller run that fails the same way.
+    public var shrink: Bool
+    /// Run each seed twice and compare the trace and record hashes.
+    public var checkDeterminism: Bool
+    public var workDirectory: String?
+
+    public init(
+        scenario: ScenarioName, profile: NetworkProfile, profileName: String? = nil, seeds: SeedSelection, faults: FaultPlan = .swarm,
+        clients: Int? = nil, duration: Duration? = nil, jobs: Int? = nil, shrink: Bool = false, checkDeterminism: Bool = false,
+        workDirectory: String? = nil
+    ) {
+        self.scenario = scenario
+        self.profile = profile
+        self.profileName = profileName ?? profile.name
+        self.seeds = seeds
+        self.faults = faults
+        self.clients = clients ?? max(scenario.minimumClients, scenario == .crowd ? 5 : 1)
+        self.duration = duration ?? scenario.defaultDuration
+        self.jobs = max(1, jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        self.shrink = shrink
+        self.checkDeterminism = checkDeterminism
+        self.workDirectory = workDirectory
+    }
+
+    /// Rejects options no seed could run with (the same checks as `lowband run`).
+    ///
+    /// - Throws: ``ScenarioError`` `invalidOptions`.
+    public func validate() throws(ScenarioError) {
+        try run(seed: seeds.range.lowerBound).validate()
+    }
+
+    /// The options of one seed's run.
+    func run(seed: UInt64, clients: Int? = nil, duration: Duration? = nil, faults: FaultPlan? = nil) -> ScenarioOptions {
+        let plan = (faults ?? self.faults).resolved(seed: seed)
+        let clients = clients ?? self.clients
+        let duration = duration ?? self.duration
+        return ScenarioOptions(
+            scenario: scenario, profile: profile, profileName: profileName, seed: seed, clients: clients, duration: duration,
+            virtualTime: true, command: Explorer.command(scenario: scenario, profile: profileName, seed: seed, clients: clients, duration: duration, faults: plan),
+            workDirectory: workDirectory, faults: plan)
+    }
+}
+
+/// Where an exploration is.
+public struct ExploreProgress: Sendable, Hashable {
+    public var done: Int
+    public var failed: Int
+    public var total: Int
+    /// Wall-clock time since it started.
+    public var elapsed: Duration
+}
+
+/// Searches seeds for broken promises: runs a scenario in virtual time for each seed (with the
+/// faults the seed picks), in parallel, checks every run's invariants, optionally replays each
+/// seed to check determinism and shrinks each failure to a smaller reproducing run.
+public enum Explorer {
+    /// Runs every seed of `options`; `onOutcome` is called for each seed as it finishes (in
+    /// finishing order), the result is in seed order. A triggered `stop` ends it after the seeds
+    /// under way.
+    public static func run(
+        _ options: ExploreOptions,
+        progress: @escaping @Sendable (ExploreProgress) -> Void = { _ in },
+        onOutcome: @escaping @Sendable (SeedOutcome) -> Void = { _ in },
+        stop: StopSignal = StopSignal()
+    ) async throws -> [SeedOutcome] {
+        try options.validate()
+        let seeds = options.seeds.seeds
+        let started = ContinuousClock.now
+        var outcomes: [SeedOutcome] = []
+        var failed = 0
+        try await withThrowingTaskGroup(of: SeedOutcome.self) { group in
+            var next = 0
+            func launch() {
+                guard next < seeds.count, !stop.isStopped else { return }
+                let seed = seeds[next]
+                next += 1
+                group.addTask { try await explore(seed: seed, options) }
+            }
+            for _ in 0 ..< min(options.jobs, seeds.count) { launch() }
+            while let outcome = try await group.next() {
+                outcomes.append(outcome)
+                if outcome.failed { failed += 1 }
+                onOutcome(outcome)
+                progress(ExploreProgress(done: outcomes.count, failed: failed, total: seeds.count, elapsed: ContinuousClock.now - started))
+                launch()
+            }
+        }
+        return outcomes.sorted { $0.seed < $1.seed }
+    }
+
+    /// One seed: its run (twice with determinism checking), its verdict, and its shrinking.
+    static func explore(seed: UInt64, _ options: ExploreOptions) async throws -> SeedOutcome {
+        let runOptions = options.run(seed: seed)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let first = try await ScenarioRunner.run(runOptions)
+        let hash = Fingerprint.of(first)
+        var determinism = ""
+        if options.checkDeterminism {
+            let second = try await ScenarioRunner.run(runOptions)
+            determinism = Fingerprint.of(second) == hash ? "same" : "differs: " + Fingerprint.firstDifference(first, second)
+        }
+        let wall = (clock.now - start).milliseconds
+        let record = first.record
+        let broken: [(name: String, count: Int)] = record.invariants.filter { $0.violations > 0 }.map { ($0.name, $0.violations) }
+        var shrunk = ""
+        if options.shrink, let target = broken.first?.name {
+            shrunk = try await shrink(seed: seed, invariant: target, options)
+        }
+        return SeedOutcome(
+            seed: seed, faults: runOptions.faults.description, clients: runOptions.clients, durationSeconds: runOptions.duration.seconds,
+            broken: broken, firstViolation: record.violations.first.map(describe) ?? "", wallMilliseconds: wall, traceHash: hash,
+            determinism: determinism, command: runOptions.command, shrunk: shrunk)
+    }
+
+    /// The smallest run found that still breaks `invariant`: fewer fault kinds, fewer clients, a
+    /// shorter duration, tried in that order until nothing smaller fails (at most 40 runs).
+    /// Deterministic: the same failure shrinks to the same command.
+    static func shrink(seed: UInt64, invariant: String, _ options: ExploreOptions) async throws -> String {
+        var kinds = options.faults.kinds(seed: seed)
+        var clients = options.clients
+        var duration = options.duration
+        var budget = 40
+        func fails(_ kinds: [FaultKind], _ clients: Int, _ duration: Duration) async throws -> Bool {
+            budget -= 1
+            let run = options.run(seed: seed, clients: clients, duration: duration, faults: FaultPlan(.kinds(kinds)))
+            let output = try await ScenarioRunner.run(run)
+            return output.record.invariants.contains { $0.name == invariant && $0.violations > 0 }
+        }
+        var improved = true
+        while improved, budget > 0 {
+            improved = false
+            for kind in kinds where budget > 0 {
+                let fewer = kinds.filter { $0 != kind }
+                if try await fails(fewer, clients, duration) {
+                    kinds = fewer
+                    improved = true
+                    break
+                }
+            }
+            if improved { continue }
+            for candidate in [max(options.scenario.minimumClients, clients / 2), clients - 1] where candidate < clients && candidate >= options.scenario.minimumClients && budget > 0 {
+                if try await fails(kinds, candidate, duration) {
+                    clients = candidate
+                    improved = true
+                    break
+                }
+            }
+            if improved { continue }
+            let shorter = duration / 2
+            if shorter >= .seconds(10), budget > 0, try await fails(kinds, clients, shorter) {
+                duration = shorter
+                improved = true
+            }
+        }
+        let plan = kinds.isEmpty ? FaultPlan.none : FaultPlan(.kinds(kinds))
+        return command(scenario: options.scenario, profile: options.profileName, seed: seed, clients: clients, duration: duration, faults: plan)
+    }
+
+    /// The `lowband run` command of one seed.
+    public static func command(scenario: ScenarioName, profile: String, seed: UInt64, clients: Int, duration: Duration, faults: FaultPlan) -> String {
+        var parts = ["lowband", "run", "--scenario", scenario.rawValue, "--profile", profile, "--seed", String(seed),
+                     "--clients", String(clients), "--duration", format(duration), "--virtual-time"]
+        if !faults.isNone { parts += ["--faults", faults.description] }
+        return parts.joined(separator: " ")
+    }
+
+    /// `600s`, or `1500ms` for a duration that is not whole seconds.
+    static func format(_ duration: Duration) -> String {
+        let nanoseconds = duration.nanosecondsClamped
+        if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
+        return "\(max(1, nanoseconds / 1_000_000))ms"
+    }
+
+    static func describe(_ violation: InvariantViolation) -> String {
+        var place = [String(format: "t=%.3fs", violation.seconds)]
+        if let client = violation.client { place.append("client \(client)") }
+        if let chat = violation.chat { place.append("chat \(chat)") }
+        if let message = violation.message { place.append("message \(message)") }
+        return "\(violation.invariant) [\(place.joined(separator: " "))]: \(violation.detail)"
+    }
+}
