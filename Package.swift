@@ -396,7 +396,10 @@ let package = Package(
         .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LowbandScenariosTests",
-            dependencies: ["LowbandScenarios", "LowbandRunReport", "LowbandTestSupport"],
+            dependencies: [
+                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandWire", "LowbandShaper",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
     ]

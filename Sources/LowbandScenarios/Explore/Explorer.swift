@@ -20,6 +20,8 @@ public struct ExploreOptions: Sendable {
     /// Run each seed twice and compare the trace and record hashes.
     public var checkDeterminism: Bool
     public var workDirectory: String?
+    /// The workload, when not `scenario`'s own (tests explore scenarios with planted bugs).
+    var implementation: (any Scenario.Type)?
 
     public init(
         scenario: ScenarioName, profile: NetworkProfile, profileName: String? = nil, seeds: SeedSelection, faults: FaultPlan = .swarm,
@@ -110,11 +112,11 @@ public enum Explorer {
         let runOptions = options.run(seed: seed)
         let clock = ContinuousClock()
         let start = clock.now
-        let first = try await ScenarioRunner.run(runOptions)
+        let first = try VirtualRun.run(runOptions, implementation: options.implementation)
         let hash = Fingerprint.of(first)
         var determinism = ""
         if options.checkDeterminism {
-            let second = try await ScenarioRunner.run(runOptions)
+            let second = try VirtualRun.run(runOptions, implementation: options.implementation)
             determinism = Fingerprint.of(second) == hash ? "same" : "differs: " + Fingerprint.firstDifference(first, second)
         }
         let wall = (clock.now - start).milliseconds
@@ -141,7 +143,7 @@ public enum Explorer {
         func fails(_ kinds: [FaultKind], _ clients: Int, _ duration: Duration) async throws -> Bool {
             budget -= 1
             let run = options.run(seed: seed, clients: clients, duration: duration, faults: FaultPlan(.kinds(kinds)))
-            let output = try await ScenarioRunner.run(run)
+            let output = try VirtualRun.run(run, implementation: options.implementation)
             return output.record.invariants.contains { $0.name == invariant && $0.violations > 0 }
         }
         var improved = true

@@ -13,7 +13,7 @@ struct ScenarioResult {
 /// A scenario schedules its workload on the context's scheduler in ``start()``, reacts to the
 /// engines' events, and reports its figures in ``finish()``, which may come at any time (the
 /// duration is over, or the user pressed Ctrl-C).
-protocol Scenario: AnyObject {
+protocol Scenario: AnyObject, SendableMetatype {
     /// The server's world for a run with `clients` client engines (user `i + 1` is client `i`).
     static func worldShape(clients: Int) -> MessengerWorld.Shape
     /// The profile as this scenario plays it; most play it unchanged.

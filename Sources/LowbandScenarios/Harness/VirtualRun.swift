@@ -9,8 +9,10 @@ import LowbandTransport
 /// work to the next, so an hour passes as fast as the work in it; the same options give the
 /// same run to the byte.
 enum VirtualRun {
-    static func run(_ options: ScenarioOptions, progress: @Sendable (RunProgress) -> Void, stop: StopSignal) throws(ScenarioError) -> ScenarioOutput {
-        let implementation = options.scenario.implementation
+    static func run(
+        _ options: ScenarioOptions, implementation: (any Scenario.Type)? = nil, progress: @Sendable (RunProgress) -> Void = { _ in }, stop: StopSignal = StopSignal()
+    ) throws(ScenarioError) -> ScenarioOutput {
+        let implementation = implementation ?? options.scenario.implementation
         let directory = try WorkDirectory(options: options)
         defer { directory.remove() }
         return try simulate(options, implementation: implementation, directory: directory.path, progress: progress, stop: stop)
