@@ -38,6 +38,10 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var stages: [RunMetric]
     /// The slowest deliveries with their stages, slowest first (at most 20).
     public var slowest: [MessageBreakdown]
+    /// The bounds the checks used, seconds: how long a member may take to get a message, and
+    /// an outbox task to be sent, while online (docs/EXPLORE.md).
+    public var settleSeconds: Double?
+    public var livenessSeconds: Double?
 
     /// Violations kept in a record; the rest are counted only.
     public static let maximumViolations = 200
@@ -72,7 +76,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case scenario, profile, seed, clients, virtualTime, command, durationSeconds, partial, floorMilliseconds
-        case metrics, traffic, timeline, invariants, violations, stages, slowest
+        case metrics, traffic, timeline, invariants, violations, stages, slowest, settleSeconds, livenessSeconds
     }
 
     /// Reads records written before the checks existed too (their lists are empty).
@@ -94,6 +98,8 @@ public struct RunRecord: Sendable, Hashable, Codable {
         violations = try container.decodeIfPresent([InvariantViolation].self, forKey: .violations) ?? []
         stages = try container.decodeIfPresent([RunMetric].self, forKey: .stages) ?? []
         slowest = try container.decodeIfPresent([MessageBreakdown].self, forKey: .slowest) ?? []
+        settleSeconds = try container.decodeIfPresent(Double.self, forKey: .settleSeconds)
+        livenessSeconds = try container.decodeIfPresent(Double.self, forKey: .livenessSeconds)
     }
 
     /// The metric named `name`, if the scenario reported it.

@@ -91,7 +91,11 @@ enum RunOutputs {
     static func invariants(_ record: RunRecord, limit: Int = 10) -> String {
         guard !record.invariants.isEmpty else { return "" }
         let broken = record.invariants.filter { $0.violations > 0 }
-        var text = broken.isEmpty
+        var text = ""
+        if let settle = record.settleSeconds, let liveness = record.livenessSeconds {
+            text += String(format: "bounds: settle %.1f s, liveness %.1f s (docs/EXPLORE.md)\n", settle, liveness)
+        }
+        text += broken.isEmpty
             ? "invariants: all \(record.invariants.count) held (\(record.invariants.map { "\($0.name) \($0.checked)" }.joined(separator: ", ")) cases)\n"
             : "INVARIANTS BROKEN: \(broken.map { "\($0.name) ×\($0.violations)" }.joined(separator: ", "))\n"
         for violation in record.violations.prefix(limit) {

@@ -47,18 +47,21 @@ final class RunDriver {
         // The promises are checked, and the time of delivered messages split, before the
         // engines stop: their caches and outboxes are read as they are.
         context.probe.sample(at: context.now)
-        var checker = InvariantChecker(context: context, end: end, timeline: timeline, lines: lines, bounds: InvariantBounds(profile: context.profile))
+        let bounds = InvariantBounds(profile: context.profile)
+        var checker = InvariantChecker(context: context, end: end, timeline: timeline, lines: lines, bounds: bounds)
         checker.run(resources: context.probe.readings)
         let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
         context.stopAll()
         isFinished = true
         let options = context.options
-        let record = RunRecord(
+        var record = RunRecord(
             scenario: options.scenario.rawValue, profile: options.profileName, seed: options.seed, clients: options.clients,
             virtualTime: options.virtualTime, command: options.command, durationSeconds: end.seconds, partial: partial,
             floorMilliseconds: result.floorMilliseconds, metrics: result.metrics, traffic: traffic, timeline: timeline,
             invariants: checker.checks, violations: checker.violations,
             stages: BreakdownSummary.metrics(breakdowns), slowest: BreakdownSummary.slowest(breakdowns, count: 20))
+        record.settleSeconds = bounds.settle.seconds
+        record.livenessSeconds = bounds.liveness.seconds
         return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
     }
 }

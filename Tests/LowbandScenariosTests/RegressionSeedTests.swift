@@ -1,0 +1,21 @@
+import LowbandScenarios
+import Testing
+
+/// Seeds that once broke a promise, kept as tests: paste a failing seed's `reproduce:` or
+/// `shrunk:` line from `lowband explore` into `commands` (docs/EXPLORE.md, "Seeds as
+/// regression tests"). Each must keep every promise now.
+@Suite struct RegressionSeedTests {
+    static let commands: [String] = [
+        // Live messages did not update the chat list's unread counts (chat_list_mismatch).
+        "lowband run --scenario crowd --profile edge --seed 1 --clients 2 --duration 150s --virtual-time",
+    ]
+
+    @Test(arguments: commands)
+    func keepsEveryPromise(_ command: String) async throws {
+        let options = try ScenarioOptions(reproducing: command, searchPath: [ScenarioFixtures.profiles])
+        let output = try await ScenarioRunner.run(options)
+        let broken = output.record.violations.prefix(5).map { "\($0.invariant): \($0.detail)" }
+        #expect(!output.record.hasViolations, "\(command)\n\(broken.joined(separator: "\n"))")
+        #expect(output.record.invariants.reduce(0) { $0 + $1.checked } > 0)
+    }
+}
