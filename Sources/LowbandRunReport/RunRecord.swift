@@ -30,8 +30,8 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var timeline: [TimelineEvent]
     /// The messenger's promises checked at the end of the run, in a fixed order.
     public var invariants: [InvariantCheck]
-    /// Every broken promise, in time order (at most ``maximumViolations`` kept; the counts in
-    /// ``invariants`` are complete).
+    /// Every broken promise, in time order (at most ``maximumViolations`` of each invariant
+    /// kept, so one flood does not hide the others; the counts in ``invariants`` are complete).
     public var violations: [InvariantViolation]
     /// Where the time of delivered messages went: one metric per ``LatencyStage``
     /// (`stage.<name>`, ms, one sample per delivery), and `stage.total`.
@@ -43,8 +43,8 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var settleSeconds: Double?
     public var livenessSeconds: Double?
 
-    /// Violations kept in a record; the rest are counted only.
-    public static let maximumViolations = 200
+    /// Violations of one invariant kept in a record; the rest are counted only.
+    public static let maximumViolations = 50
 
     /// True when some promise was broken.
     public var hasViolations: Bool { invariants.contains { $0.violations > 0 } }

@@ -19,6 +19,8 @@ struct InvariantChecker {
     private(set) var checks: [InvariantCheck] = []
     private(set) var violations: [InvariantViolation] = []
     private var caches: [CacheKey: [Message]] = [:]
+    /// Violations found per invariant (the record keeps the first of each).
+    private var kept: [String: Int] = [:]
 
     private struct CacheKey: Hashable {
         var client: Int
@@ -383,7 +385,8 @@ struct InvariantChecker {
 
     private mutating func violate(_ invariant: String, at time: Duration, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: String) {
         let seconds = Double(time.nanosecondsClamped) / 1e9
-        guard violations.count < RunRecord.maximumViolations else { return }
+        kept[invariant, default: 0] += 1
+        guard kept[invariant]! <= RunRecord.maximumViolations else { return }
         violations.append(InvariantViolation(
             invariant: invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail,
             traceLines: TraceExcerpt.lines(near: seconds, client: client, chat: chat, in: lines)))
