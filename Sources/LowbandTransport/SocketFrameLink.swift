@@ -48,6 +48,9 @@ public final class SocketFrameLink: FrameLink {
     /// The far side's address, if known.
     public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
+    /// This side's address (its port joins the link to a proxy's connection), if known.
+    public var localAddress: SocketAddress? { channel.localAddress }
+
     private init(channel: any Channel, scheduler: EventLoopScheduler, counter: SocketByteCounter) {
         self.channel = channel
         self.loopScheduler = scheduler

@@ -33,4 +33,22 @@ import Testing
         #expect(output.record.durationSeconds < 10)
         #expect(output.record.metric(named: "delivered") != nil)
     }
+
+    /// On sockets the breakdown joins each client link to the proxy's connection by its port,
+    /// so the network's share is split by the shaper's decisions there too.
+    @Test func socketBreakdownsSplitTheNetworkByTheShapersDecisions() async throws {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, clients: 4, seconds: 30)
+        options.virtualTime = false
+        let output = try await ScenarioFixtures.run(options)
+        let pushed = output.breakdowns.filter { $0.carrier == "push" }
+        #expect(!pushed.isEmpty)
+        // Pushes of one message to several members queue behind each other on the shared
+        // downlink: without the join every queue would read zero.
+        #expect(pushed.contains { $0.milliseconds(.downlinkQueue) > 0 })
+        let profile = try ScenarioFixtures.profile("edge")
+        let floor = (profile.downlink.delay - profile.downlink.jitter.amount) / .milliseconds(1)
+        for row in pushed {
+            #expect(row.milliseconds(.downlinkTransit) >= floor - 1, "message \(row.message) → client \(row.receiver): \(row.stages)")
+        }
+    }
 }

@@ -36,7 +36,7 @@ struct LatencyBreakdown {
                         ?? tries.last { $0.time <= arrived.time }
                     let sentAt = attempt?.time ?? stored.time
                     origin = [stored.time, sentAt, arrived.time]
-                    uplink = Crossing(sentAt: sentAt, arrivedAt: arrived.time, placement: arrived.placement)
+                    uplink = Crossing(sentAt: sentAt, arrivedAt: arrived.time, placement: ledger.resolved(arrived.placement ?? attempt?.placement))
                 }
             }
             for receiver in context.clients where receiver.userID != message.senderID && members.contains(receiver.userID) {
@@ -67,14 +67,14 @@ struct LatencyBreakdown {
             let sent = ledger.pushSent[key]?.last { $0.placement != nil && $0.placement == arrived.placement }
                 ?? ledger.pushSent[key]?.last { $0.time <= arrived.time }
             leftServer = sent?.time ?? arrived.time
-            downlink = Crossing(sentAt: leftServer, arrivedAt: arrived.time, placement: arrived.placement)
+            downlink = Crossing(sentAt: leftServer, arrivedAt: arrived.time, placement: ledger.resolved(arrived.placement))
             applied = ledger.applied[key] ?? arrived.time
             carrier = "push"
         } else if let login = (ledger.logins[receiver] ?? []).first(where: { $0.requestArrivedAt >= storedAtServer && $0.replyArrivedAt != nil }),
                   let replySent = login.replySentAt, let replyArrived = login.replyArrivedAt {
             requestAtServer = login.requestArrivedAt
             leftServer = replySent
-            downlink = Crossing(sentAt: replySent, arrivedAt: replyArrived, placement: login.replyPlacement)
+            downlink = Crossing(sentAt: replySent, arrivedAt: replyArrived, placement: ledger.resolved(login.replyPlacement))
             applied = (ledger.syncs[receiver] ?? []).first { $0 >= replyArrived } ?? replyArrived
             carrier = "login"
         } else {

@@ -6,9 +6,13 @@ import LowbandWire
 /// that direction's byte stream (in virtual time; on sockets the proxy's numbering is not
 /// joined to the links, so frames carry no placement there).
 struct FramePlacement: Hashable {
+    /// The shaper's connection index (`conn` in the trace); on sockets resolved from
+    /// ``clientPort`` at the end of the run (-1 until then).
     var connection: Int
     var direction: Direction
     var streamEnd: Int
+    /// On sockets: the client socket's local port, which the proxy saw as the peer's.
+    var clientPort: Int? = nil
 }
 
 /// One crossing of the network: handed over at one end, arrived at the other.
@@ -86,7 +90,21 @@ final class RunLedger {
     /// The placement the network reported for the frame being sent or delivered right now.
     private var pendingPlacement: (placement: FramePlacement, command: Command, sequence: UInt32)?
 
+    /// On sockets: the shaper's connection index of a client port (set by the socket run).
+    var shaperConnection: (Int) -> Int? = { _ in nil }
+
     init() {}
+
+    /// `placement` with its shaper connection known, if it can be.
+    func resolved(_ placement: FramePlacement?) -> FramePlacement? {
+        guard var placement else { return nil }
+        if let port = placement.clientPort {
+            guard let connection = shaperConnection(port) else { return nil }
+            placement.connection = connection
+            placement.clientPort = nil
+        }
+        return placement
+    }
 
     /// Logins with `token` are client `client`'s.
     func register(token: String, client: Int) {
@@ -109,15 +127,15 @@ final class RunLedger {
 
     // MARK: The engines' side of their links
 
-    func clientSent(_ frame: Frame, client: Int, at time: Duration) {
-        let placement = takePlacement(for: frame)
+    func clientSent(_ frame: Frame, client: Int, at time: Duration, placement socketPlacement: FramePlacement? = nil) {
+        let placement = takePlacement(for: frame) ?? socketPlacement
         guard frame.command == .sendMessage, !frame.flags.contains(.response),
               let request = try? frame.decode(SendMessageRequest.self) else { return }
         sendAttempts[ClientKey(client: client, clientID: request.clientID), default: []].append((time, placement))
     }
 
-    func clientReceived(_ frame: Frame, client: Int, at time: Duration) {
-        let placement = takePlacement(for: frame)
+    func clientReceived(_ frame: Frame, client: Int, at time: Duration, placement socketPlacement: FramePlacement? = nil) {
+        let placement = takePlacement(for: frame) ?? socketPlacement
         if frame.command == .pushNewMessage, frame.flags.contains(.push),
            let push = try? frame.decode(NewMessagePush.self) {
             pushArrived[DeliveryKey(client: client, message: push.message.id), default: []].append((time, placement))

@@ -1,5 +1,6 @@
 import LowbandDeterminism
 import LowbandTransport
+import LowbandShaper
 import LowbandWire
 
 /// The device's network switch for scenarios that take it away (offline-burst): while it is
@@ -113,6 +114,9 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
     private let ledger: RunLedger
     private let owner: Int
     private let device: DeviceScheduler?
+    /// On sockets, where each frame is in the link's byte streams (the in-memory network says
+    /// so itself).
+    private var streams: SocketStreams?
 
     init(inner: any FrameLink, gate: NetworkGate, counter: FrameCounter, ledger: RunLedger, owner: Int, device: DeviceScheduler?) {
         self.inner = inner
@@ -121,6 +125,9 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
         self.ledger = ledger
         self.owner = owner
         self.device = device
+        if let socket = inner as? SocketFrameLink, let port = socket.localAddress?.port {
+            streams = SocketStreams(port: port)
+        }
         inner.delegate = self
     }
 
@@ -128,7 +135,7 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
 
     func send(_ frame: Frame) {
         inner.send(frame)
-        ledger.clientSent(frame, client: owner, at: scheduler.now)
+        ledger.clientSent(frame, client: owner, at: scheduler.now, placement: streams?.place(frame, .upstream))
     }
 
     func close() {
@@ -137,7 +144,7 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
 
     func link(_ link: any FrameLink, didReceive frame: Frame) {
         counter.count(frame)
-        ledger.clientReceived(frame, client: owner, at: scheduler.now)
+        ledger.clientReceived(frame, client: owner, at: scheduler.now, placement: streams?.place(frame, .downstream))
         // A suspended app reads nothing: the frame waits (in the socket's buffer) until it runs.
         if let device, device.isSuspended {
             device.execute { [weak self] in
@@ -159,5 +166,24 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
             return
         }
         delegate?.linkDidClose(self, error: error)
+    }
+}
+
+/// A socket link's two byte streams as the proxy's shaper counts them: each frame's wire size
+/// (the encoder is deterministic, so encoding again gives the bytes that travelled) added up.
+struct SocketStreams {
+    let port: Int
+    private let encoder = FrameEncoder()
+    private var ends = [0, 0]
+
+    init(port: Int) {
+        self.port = port
+    }
+
+    mutating func place(_ frame: Frame, _ direction: Direction) -> FramePlacement? {
+        guard let bytes = try? encoder.bytes(of: frame).readableBytes else { return nil }
+        let slot = direction == .upstream ? 0 : 1
+        ends[slot] += bytes
+        return FramePlacement(connection: -1, direction: direction, streamEnd: ends[slot], clientPort: port)
     }
 }

@@ -1,9 +1,11 @@
 import LowbandClient
 import LowbandProxy
 import LowbandServer
+import LowbandShaper
 import LowbandTransport
 import NIOCore
 import NIOPosix
+import Synchronization
 
 /// A run on loopback sockets and the wall clock: the server listens on an ephemeral port, a
 /// ``ShapingProxy`` playing the profile sits in front of it, and the client engines connect
@@ -56,37 +58,57 @@ enum SocketRun {
                 upstream: ProxyEndpoint(host: "127.0.0.1", port: serverPort),
                 link: .network(profile, seed: options.seed, trace: trace)),
             group: proxyGroup)
-        let state: NIOLoopBoundBox<SocketRunState?>
         do {
             guard let proxyPort = try await proxy.start().port else {
                 throw ScenarioError(.setupFailed, "the shaping proxy did not report its port")
             }
-            let promise = loop.makePromise(of: ScenarioOutput.self)
-            state = try await loop.submit {
-                let context = RunContext(
-                    options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
-                    directory: directory, workClock: ContinuousWorkClock(),
-                    makeConnector: { SocketFrameConnector(scheduler: scheduler, port: proxyPort) })
-                let driver = RunDriver(context: context, scenario: options.scenario.implementation.init(context: context))
-                let state = SocketRunState(driver: driver, promise: promise, progress: progress)
-                try driver.start()
-                state.arm(until: options.duration)
-                return NIOLoopBoundBox(Optional(state), eventLoop: loop)
-            }.get()
-            let token = stop.onStop {
-                loop.execute { state.value?.finish(partial: true) }
+            // The proxy's connection numbers by client port, so the breakdown can join each link
+            // with the shaper's decisions about its bytes; read while the run lasts.
+            let ports = ProxyPorts()
+            let events = proxy.events()
+            let output = try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { for await event in events { ports.record(event) } }
+                defer { group.cancelAll() }
+                return try await drive(
+                    options, profile: profile, loop: loop, scheduler: scheduler, server: server, ledger: ledger, ports: ports,
+                    trace: trace, directory: directory, proxyPort: proxyPort, progress: progress, stop: stop)
             }
-            defer { stop.removeHandler(token) }
-            let output = try await promise.futureResult.get()
             await proxy.stop()
             try? await listener.stop()
-            try? await loop.submit { state.value = nil }.get()
             return output
         } catch {
             await proxy.stop()
             try? await listener.stop()
             throw error
         }
+    }
+
+    /// Starts the scenario on the run's loop and waits for its end (the duration or a stop).
+    private static func drive(
+        _ options: ScenarioOptions, profile: NetworkProfile, loop: any EventLoop, scheduler: EventLoopScheduler,
+        server: NIOLoopBoundBox<MessengerServer>, ledger: NIOLoopBoundBox<RunLedger>, ports: ProxyPorts, trace: TraceLog,
+        directory: String, proxyPort: Int, progress: @escaping @Sendable (RunProgress) -> Void, stop: StopSignal
+    ) async throws -> ScenarioOutput {
+        let promise = loop.makePromise(of: ScenarioOutput.self)
+        let state = try await loop.submit {
+            ledger.value.shaperConnection = { ports.shaperConnection(forClientPort: $0) }
+            let context = RunContext(
+                options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
+                directory: directory, workClock: ContinuousWorkClock(),
+                makeConnector: { SocketFrameConnector(scheduler: scheduler, port: proxyPort) })
+            let driver = RunDriver(context: context, scenario: options.scenario.implementation.init(context: context))
+            let state = SocketRunState(driver: driver, promise: promise, progress: progress)
+            try driver.start()
+            state.arm(until: options.duration)
+            return NIOLoopBoundBox(Optional(state), eventLoop: loop)
+        }.get()
+        let token = stop.onStop {
+            loop.execute { state.value?.finish(partial: true) }
+        }
+        defer { stop.removeHandler(token) }
+        let output = try await promise.futureResult.get()
+        try? await loop.submit { state.value = nil }.get()
+        return output
     }
 }
 
@@ -118,5 +140,23 @@ private final class SocketRunState {
         let output = driver.finish(partial: partial)
         progress(driver.progress)
         promise.succeed(output)
+    }
+}
+
+/// Which proxy connection each client port opened, from the proxy's `open` events
+/// (`127.0.0.1:51234 → 127.0.0.1:8080`). The proxy numbers connections from 1 in the order it
+/// accepts them, the order in which its shaper opens them, which numbers from 0.
+final class ProxyPorts: Sendable {
+    private let numbers = Mutex<[Int: Int]>([:])
+
+    func record(_ event: ProxyEvent) {
+        guard event.kind == .open, let number = event.connection, let detail = event.detail,
+              let peer = detail.split(separator: " ").first, let colon = peer.lastIndex(of: ":"),
+              let port = Int(peer[peer.index(after: colon)...]) else { return }
+        numbers.withLock { $0[port] = number }
+    }
+
+    func shaperConnection(forClientPort port: Int) -> Int? {
+        numbers.withLock { $0[port] }.map { $0 - 1 }
     }
 }
