@@ -39,7 +39,9 @@ enum VirtualRun {
                 options: options, profile: profile, scheduler: scheduler, server: server, trace: trace, ledger: ledger,
                 directory: directory, workClock: ManualWorkClock(), makeConnector: { network.makeConnector(to: acceptor) })
             for direction in Direction.allCases {
-                let cap = profile.link(direction).queueBytes + network.configuration.submitChunkSize
+                // The shaper takes every read and then pauses the reader, so each connection
+                // may hold one submit over the queue (two connections a client at most).
+                let cap = profile.link(direction).queueBytes + network.configuration.submitChunkSize * 2 * max(1, options.clients)
                 context.probe.watch("network \(direction.rawValue) queue (bytes)", cap: cap) { network.shaper?.queuedBytes(direction) }
             }
             let driver = RunDriver(context: context, scenario: implementation.init(context: context))
