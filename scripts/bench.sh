@@ -3,7 +3,11 @@
 # CSV report in the schema of docs/BENCHMARKS.md, with the ratios between benchmarks of the run
 # and the targets; prints the same as tables.
 #
-#   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible] [--out FILE]
+#   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore] [--out FILE]
+#
+# `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
+# seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
+# with the target row (issue 10: at most 600 s per 1,000 seeds).
 #
 # package-benchmark has no CSV export: its influx export is converted by `lowband bench import`.
 set -euo pipefail
@@ -26,9 +30,21 @@ case "$suite" in
     compression) targets=(CompressionBenchmarks) ;;
     startup) targets=(StartupBenchmarks) ;;
     push-to-visible) targets=(PushToVisibleBenchmarks) ;;
-    *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible)" >&2; exit 2 ;;
+    explore) targets=() ;;
+    *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible, explore)" >&2; exit 2 ;;
 esac
 [ -n "$out" ] || out="reports/$([ "$suite" = all ] && echo bench || echo "$suite").csv"
+
+if [ "$suite" = explore ]; then
+    scripts/setup.sh
+    swift build -c release --product lowband
+    "$(swift build -c release --show-bin-path)/lowband" explore --scenario crowd --profile edge --seeds 1..1000 \
+        --clients 5 --duration 10m --faults swarm --allow-violations --out .build/bench-raw/explore
+    mkdir -p "$(dirname "$out")"
+    cp .build/bench-raw/explore/results.csv "$out"
+    echo "bench: explore rows and target in $out"
+    exit 0
+fi
 
 scripts/setup.sh
 raw=".build/bench-raw/$suite"

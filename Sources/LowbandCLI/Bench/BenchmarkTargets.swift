@@ -48,6 +48,8 @@ public struct BenchmarkTarget: Sendable, Hashable {
         BenchmarkTarget(name: "hand-wiring-linear", promise: "hand wiring grows linearly: 1000 services <= 12x the instructions of 100", suite: "startup", benchmarkSuffix: "synthetic/hand", metric: "instructions_growth_100_to_1000", comparison: .atMost, goal: 12),
         BenchmarkTarget(name: "cold-start-3x-raw-query", promise: "cold start to first screen <= 3x the raw SQLite query", suite: "startup", benchmarkSuffix: "cold-start", metric: "engine_vs_raw_query", comparison: .atMost, goal: 3),
         BenchmarkTarget(name: "push-perfect-p99-1ms", promise: "push-to-visible on the perfect profile: p99 < 1 ms", suite: "push-to-visible", benchmarkSuffix: "perfect/push-to-visible", metric: "wall_clock", statistic: .p99, comparison: .atMost, goal: 1000),
+        // Issue 10: an explorer is only useful when a sweep of a thousand seeds fits a coffee break.
+        BenchmarkTarget(name: "explore-1000-seeds-10min", promise: "lowband explore: 1,000 seeds of a 5-client, 10-minute EDGE crowd with swarm faults in <= 10 minutes", suite: "explore.crowd", benchmarkSuffix: "edge", metric: "seconds_per_1000_seeds", comparison: .atMost, goal: 600),
         BenchmarkTarget(name: "push-shaped-p50-1.1x-floor", promise: "push-to-visible on a shaped profile: p50 <= 1.1x the physical floor", suite: "push-to-visible", benchmarkSuffix: "/push-to-visible", metric: "p50_vs_floor", comparison: .atMost, goal: 1.1),
     ]
 

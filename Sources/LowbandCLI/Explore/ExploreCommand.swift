@@ -106,6 +106,7 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
         defer { watcher.cancel() }
         let status = ExploreStatus()
         let outcomes: [SeedOutcome]
+        let started = ContinuousClock.now
         do {
             outcomes = try await Explorer.run(
                 options,
@@ -125,12 +126,17 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
         }
         status.finish()
         do {
-            try ExploreOutputs.write(outcomes, to: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)", suite: "explore.\(options.scenario.rawValue)", benchmark: profile)
+            try ExploreOutputs.write(
+                outcomes, to: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)", suite: "explore.\(options.scenario.rawValue)",
+                benchmark: profile, elapsed: ContinuousClock.now - started)
         } catch {
             throw CommandIO.failure("cannot write the results into \(directory): \(error)", command: Self.name)
         }
         let failed = outcomes.filter(\.failed)
-        try CommandIO.write(ExploreOutputs.summary(outcomes, total: total) + "results in \(directory)/: explore.csv, explore.html, results.csv\n")
+        let elapsed = (ContinuousClock.now - started) / .seconds(1)
+        try CommandIO.write(ExploreOutputs.summary(outcomes, total: total)
+            + String(format: "%.1f s of wall time, %.2f s per seed, %.0f s per 1,000 seeds\n", elapsed, elapsed / Double(max(1, outcomes.count)), elapsed / Double(max(1, outcomes.count)) * 1000)
+            + "results in \(directory)/: explore.csv, explore.html, results.csv\n")
         if interrupted.load(ordering: .relaxed) { throw ExitCode(130) }
         if !failed.isEmpty, !allowViolations { throw ExitCode(RunCommand.violationExitCode) }
     }

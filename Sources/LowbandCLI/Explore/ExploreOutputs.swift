@@ -7,11 +7,19 @@ import Synchronization
 enum ExploreOutputs {
     /// explore.csv, explore.html and results.csv (the benchmark schema: seeds, failing seeds,
     /// failing seeds per invariant, wall time per seed) into `directory`.
-    static func write(_ outcomes: [SeedOutcome], to directory: String, title: String, suite: String, benchmark: String) throws {
+    static func write(_ outcomes: [SeedOutcome], to directory: String, title: String, suite: String, benchmark: String, elapsed: Duration? = nil) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(ExploreTable.render(outcomes).utf8).write(to: URL(fileURLWithPath: "\(directory)/explore.csv"))
         try Data(ExploreReportHTML.render(outcomes, title: title).utf8).write(to: URL(fileURLWithPath: "\(directory)/explore.html"))
-        try BenchmarkCSV.write(rows: rows(outcomes, suite: suite, benchmark: benchmark, environment: RunEnvironment.current()), to: "\(directory)/results.csv")
+        let environment = RunEnvironment.current()
+        var measured = rows(outcomes, suite: suite, benchmark: benchmark, environment: environment)
+        if let elapsed, !outcomes.isEmpty {
+            let seconds = elapsed / .seconds(1)
+            measured.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "wall_total", unit: "s", samples: [seconds], environment: environment))
+            measured.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "seconds_per_1000_seeds", unit: "s", samples: [seconds / Double(outcomes.count) * 1000], environment: environment))
+        }
+        let outcomesOfTargets = BenchmarkTarget.evaluate(rows: measured)
+        try BenchmarkCSV.write(rows: measured + BenchmarkTarget.rows(outcomesOfTargets, environment: environment), to: "\(directory)/results.csv")
     }
 
     static func rows(_ outcomes: [SeedOutcome], suite: String, benchmark: String, environment: RunEnvironment) -> [BenchmarkRow] {
