@@ -3,7 +3,6 @@ import Foundation
 import LowbandRunReport
 import LowbandScenarios
 import LowbandShaper
-import Synchronization
 
 /// `lowband explore`: search seeds and fault mixes for broken promises, shrink what fails.
 public struct ExploreCommand: AsyncParsableCommand {
@@ -97,12 +96,9 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
 
             """)
 
+        // Only Ctrl-C triggers the signal, so `stop.isStopped` says whether the user stopped it.
         let stop = StopSignal()
-        let interrupted = Atomic<Bool>(false)
-        let watcher = InterruptWatcher {
-            interrupted.store(true, ordering: .relaxed)
-            stop.stop()
-        }
+        let watcher = InterruptWatcher { stop.stop() }
         defer { watcher.cancel() }
         let status = ExploreStatus()
         let outcomes: [SeedOutcome]
@@ -137,7 +133,7 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
         try CommandIO.write(ExploreOutputs.summary(outcomes, total: total)
             + String(format: "%.1f s of wall time, %.2f s per seed, %.0f s per 1,000 seeds\n", elapsed, elapsed / Double(max(1, outcomes.count)), elapsed / Double(max(1, outcomes.count)) * 1000)
             + "results in \(directory)/: explore.csv, explore.html, results.csv\n")
-        if interrupted.load(ordering: .relaxed) { throw ExitCode(130) }
+        if stop.isStopped { throw ExitCode(130) }
         if !failed.isEmpty, !allowViolations { throw ExitCode(RunCommand.violationExitCode) }
     }
 }

@@ -106,12 +106,9 @@ public struct RunCommand: AsyncParsableCommand {
         let directory = out ?? "reports/run-\(scenarioName.rawValue)-\(names.map(RunOutputs.fileSafe).joined(separator: "-"))-seed\(seed)"
 
         // Ctrl-C is caught before anything is printed, so a signal never kills a started run.
+        // Only Ctrl-C triggers the signal, so `stop.isStopped` says whether the user stopped it.
         let stop = StopSignal()
-        let interrupted = Atomic<Bool>(false)
-        let watcher = InterruptWatcher {
-            interrupted.store(true, ordering: .relaxed)
-            stop.stop()
-        }
+        let watcher = InterruptWatcher { stop.stop() }
         defer { watcher.cancel() }
 
         try CommandIO.write("""
@@ -163,7 +160,7 @@ public struct RunCommand: AsyncParsableCommand {
         } catch {
             throw CommandIO.failure("cannot write the results into \(directory): \(error)", command: Self.name)
         }
-        let partial = interrupted.load(ordering: .relaxed) || records.contains(where: \.partial)
+        let partial = stop.isStopped || records.contains(where: \.partial)
         try CommandIO.write("\n\(partial ? "stopped: partial results" : "results") in \(directory)/: \(written.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))\n")
         if partial { throw ExitCode(130) }
         if records.contains(where: \.hasViolations), !allowViolations {
