@@ -4,6 +4,10 @@
 enum ViolationMarks {
     /// Marks closer than this on one lane are moved apart so each stays clickable.
     static let spacing = 10.0
+    /// How far a mark may move from its moment: three marks' width. Beyond that a crowd of
+    /// marks at one moment overlaps rather than pretending to be spread over time (a crowd run
+    /// found 92 broken promises at its last second).
+    static let maximumShift = 3 * spacing
 
     /// `lane` gives the centre of the lane a violation belongs on; marks keep inside `area`.
     static func render(_ violations: [InvariantViolation], slug: String, time: LinearScale, area: PlotArea, lane: (InvariantViolation) -> Double) -> String {
@@ -32,9 +36,9 @@ enum ViolationMarks {
         return SVG.path(triangle, attributes: ["fill": ChartPalette.violation, "stroke": "#FFFFFF", "stroke-width": "0.8"])
     }
 
-    /// `xs` moved apart by at least ``spacing`` among marks of one lane, keeping their order in
-    /// time and staying within `bounds` (a cluster at the right edge is pushed left). Marks too
-    /// many to fit still end up inside `bounds`, overlapping.
+    /// `xs` moved apart by up to ``spacing`` among marks of one lane, keeping their order in
+    /// time, never more than ``maximumShift`` from where they belong and always within `bounds`
+    /// (a cluster at the right edge is pushed left). Marks too many for that overlap.
     static func dodged(_ xs: [Double], lanes: [Double], within bounds: ClosedRange<Double>) -> [Double] {
         var result = xs
         var seenLanes: [Double] = []
@@ -42,12 +46,12 @@ enum ViolationMarks {
         for lane in seenLanes {
             let members = xs.indices.filter { lanes[$0] == lane }.sorted { (xs[$0], $0) < (xs[$1], $1) }
             for (position, index) in members.enumerated() where position > 0 {
-                result[index] = Swift.max(result[index], result[members[position - 1]] + spacing)
+                result[index] = Swift.min(Swift.max(result[index], result[members[position - 1]] + spacing), xs[index] + maximumShift)
             }
             for position in members.indices.reversed() {
                 let index = members[position]
                 let limit = position + 1 < members.count ? result[members[position + 1]] - spacing : bounds.upperBound
-                result[index] = Swift.max(Swift.min(result[index], limit), bounds.lowerBound)
+                result[index] = Swift.max(Swift.min(result[index], limit), xs[index] - maximumShift, bounds.lowerBound)
             }
         }
         return result

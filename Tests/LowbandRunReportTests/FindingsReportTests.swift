@@ -119,6 +119,11 @@ import Testing
         let dodged = ViolationMarks.dodged([500, 100, 100, 100, 800, 800], lanes: [1, 1, 1, 1, 2, 2], within: 90...800)
         #expect(dodged == [500, 100, 110, 120, 790, 800], "in time order, ``spacing`` apart, pushed left at the right edge")
         #expect(ViolationMarks.dodged([100, 100], lanes: [1, 2], within: 0...800) == [100, 100], "other lanes do not interfere")
+        // 92 broken promises at the run's last second stay near it instead of spreading back in time.
+        let crowd = ViolationMarks.dodged(Array(repeating: 800, count: 92), lanes: Array(repeating: 1, count: 92), within: 90...800)
+        #expect(crowd.allSatisfy { $0 >= 800 - ViolationMarks.maximumShift && $0 <= 800 }, "\(crowd)")
+        #expect(Set(crowd) == [770, 780, 790, 800])
+        #expect(crowd == crowd.sorted(), "in time order")
     }
 
     // MARK: Where the time went
