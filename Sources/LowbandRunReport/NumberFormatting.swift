@@ -76,6 +76,12 @@ enum NumberFormatting {
         return text + "%"
     }
 
+    /// A part of a whole as a percentage, like ``percent(_:)`` but never `0%` for a part that is
+    /// not zero: `<0.1%` instead.
+    static func share(_ fraction: Double) -> String {
+        fraction > 0 && fraction < 0.0005 ? "<0.1%" : percent(fraction)
+    }
+
     /// An SVG coordinate or length: at most two decimals, no exponent, and 0 for a value that is
     /// not finite — a NaN in a path makes the browser drop the whole element.
     static func coordinate(_ value: Double) -> String {

@@ -32,6 +32,35 @@ enum ReportStyle {
         svg .legend-label { font-size: 12px; }
         svg .lane-label { font-size: 11px; fill: #444; }
         svg .floor-label { font-size: 11px; font-weight: 600; }
+        .banner.pass { border-left-color: #2E7D32; background: #EAF5EA; }
+        .banner.pass strong { color: #1B5E20; }
+        .banner a { color: inherit; font-weight: 600; }
+        h4 { font-size: 14px; margin: 14px 0 6px; }
+        table.invariants td.words { white-space: normal; min-width: 260px; }
+        td.result.fail, p.invariants-summary.fail { color: #B71C1C; font-weight: 700; }
+        td.result.pass, p.invariants-summary.pass { color: #1B5E20; }
+        td.result.unchecked { color: #777; font-style: italic; }
+        ol.violations { padding-left: 36px; margin: 6px 0 16px; }
+        ol.violations.scroll { max-height: 34em; overflow-y: auto; border: 1px solid #E5E5E5; border-radius: 6px; padding-top: 4px; }
+        li.violation { margin: 0 6px 6px 0; padding: 2px 8px; border-left: 3px solid #B0006E; }
+        li.violation:target { background: #FFF3C4; }
+        li.violation p { margin: 1px 0; }
+        li.violation summary { cursor: pointer; }
+        .violation-place { color: #555; }
+        .violation-detail { overflow-wrap: anywhere; }
+        .note { color: #666; font-size: 13px; }
+        p.note { margin: 4px 0; }
+        pre.trace { font: 12px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace;
+                    background: #F4F5F7; border: 1px solid #E1E3E8; border-radius: 6px; padding: 8px 10px;
+                    overflow-x: auto; white-space: pre; margin: 4px 0; }
+        p.glossary { margin: 4px 0 0; font-size: 12.5px; color: #555; }
+        p.glossary .glossary-title { font-weight: 600; color: #333; }
+        p.glossary dfn { font-style: normal; font-weight: 600; color: #333; }
+        svg .bar-label { font-size: 11px; pointer-events: none; fill: #222; }
+        svg .bar-label.on-dark { fill: #FFF; }
+        svg .row-label { font-size: 11px; fill: #444; }
+        svg .total-label { font-size: 11px; fill: #333; paint-order: stroke; stroke: #FFF; stroke-width: 3px; }
+        svg .mark-violation:target path { stroke: #000; stroke-width: 2; }
         footer { margin-top: 40px; color: #888; font-size: 12px; }
         """
 }

@@ -1,19 +1,23 @@
 /// The self-contained HTML report of `lowband run`: one file, no external assets and no scripts,
 /// readable offline and archivable with the run's CSV and trace.
 ///
-/// It shows how to reproduce the run, the figures of every profile, and SVG charts of the main
-/// latency distribution (all profiles on one axis, against their physical floors), bytes over
-/// time per direction and the outages and reconnects on a timeline. Stable element ids
-/// (`chart-latency`, `chart-traffic-<profile>`, `chart-timeline-<profile>`, `partial-banner`)
-/// let tests and readers link to each part; `<profile>` is the profile's name reduced to
-/// lowercase letters, digits and dashes.
+/// It shows how to reproduce the run, the verdict on the messenger's promises, the figures of
+/// every profile, and SVG charts of the main latency distribution (all profiles on one axis,
+/// against their physical floors), where the delivery time went (mean per stage, and the slowest
+/// deliveries stage by stage), bytes over time per direction and the outages, reconnects and
+/// broken promises on a timeline. Stable element ids let tests and readers link to each part:
+/// `chart-latency`, `partial-banner`, `violations-banner`, `invariants-<profile>`,
+/// `violation-<profile>-<n>` and its timeline mark `mark-violation-<profile>-<n>`,
+/// `chart-stages-<profile>`, `chart-waterfall-<profile>`, `chart-traffic-<profile>`,
+/// `chart-timeline-<profile>`; `<profile>` is the profile's name reduced to lowercase letters,
+/// digits and dashes, and `<n>` counts a profile's violations from 1 in time order.
 public enum RunReportHTML {
     /// The report of `records` (one per profile, in the order they ran). The output depends only
     /// on `records`, so one seed gives one report byte for byte.
     public static func render(records: [RunRecord]) -> String {
         let slugs = HTMLEscaping.uniqueSlugs(records.map(\.profile))
         let latencyMetric = LatencyMetricChoice.name(in: records)
-        var body: [String] = [header(records)]
+        var body: [String] = [header(records, slugs: slugs)]
         if records.isEmpty {
             body.append("<p class=\"no-data\">This run recorded no results: no profile finished or started measuring.</p>")
         } else {
@@ -49,7 +53,7 @@ public enum RunReportHTML {
         return "lowband run — \(distinct(records.map(\.scenario)).joined(separator: ", ")) on \(records.map(\.profile).joined(separator: ", "))"
     }
 
-    private static func header(_ records: [RunRecord]) -> String {
+    private static func header(_ records: [RunRecord], slugs: [String]) -> String {
         let scenarios = distinct(records.map(\.scenario))
         var html = "<header><h1>lowband run: \(HTMLEscaping.escape(scenarios.isEmpty ? "no results" : scenarios.joined(separator: ", ")))</h1>"
         if !records.isEmpty {
@@ -66,6 +70,7 @@ public enum RunReportHTML {
             html += "<p class=\"subtitle\">\(HTMLEscaping.escape(parts.joined(separator: " · ")))</p>"
         }
         html += "</header>"
+        html += VerdictBanner.render(records, slugs: slugs)
         let partial = records.filter(\.partial)
         if !partial.isEmpty {
             html += "<div id=\"partial-banner\" class=\"banner\" role=\"alert\"><strong>PARTIAL</strong> — the run was stopped before it finished on "
@@ -85,8 +90,12 @@ public enum RunReportHTML {
         var html = "<section class=\"profile\" id=\"profile-\(slug)\">"
         html += "<h2>\(HTMLEscaping.escape(record.profile))\(record.partial ? "<span class=\"badge\">PARTIAL</span>" : "")</h2>"
         html += SummaryTable.profile(record, latencyMetric: latencyMetric)
+        html += InvariantSection.render(record: record, slug: slug)
+        html += "<h3>Where the time went</h3>" + StageChart.section(record: record, slug: slug)
+        html += "<h3>Slowest deliveries, stage by stage</h3>" + WaterfallChart.figure(record: record, slug: slug)
         html += "<h3>Bytes over time</h3>" + TrafficChart.figure(record: record, slug: slug)
-        html += "<h3>Outages and reconnects</h3>" + TimelineChart.figure(record: record, slug: slug)
+        html += "<h3>\(record.violations.isEmpty ? "Outages and reconnects" : "Outages, reconnects and broken promises")</h3>"
+            + TimelineChart.figure(record: record, slug: slug)
         return html + "</section>"
     }
 

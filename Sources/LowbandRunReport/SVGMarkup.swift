@@ -39,6 +39,16 @@ enum SVG {
         return markup + children.joined() + "</g>"
     }
 
+    /// A link around `children`, to a fragment of this document (`#id`): the way a chart's mark
+    /// leads to the entry that explains it. `id` makes the mark itself a link target.
+    static func link(href: String, id: String, children: [String], attributes: Attributes = [:], title: String? = nil) -> String {
+        var markup = "<a href=\"\(HTMLEscaping.escape(href))\" id=\"\(HTMLEscaping.escape(id))\""
+        appendAttributes(attributes, to: &markup)
+        markup += ">"
+        if let title { markup += "<title>\(HTMLEscaping.escape(title))</title>" }
+        return markup + children.joined() + "</a>"
+    }
+
     /// The chart's root element: scalable to its container, with a title and description that
     /// screen readers announce (and browsers show as a tooltip).
     static func document(id: String, width: Double, height: Double, title: String, description: String, body: [String]) -> String {

@@ -59,17 +59,18 @@ enum SummaryTable {
         return table(header: header, rows: rows, caption: "Runs", cssClass: "runs")
     }
 
-    /// An HTML table; every cell is escaped, every column after the first two right-aligned.
-    static func table(header: [String], rows: [[String]], caption: String, cssClass: String) -> String {
+    /// An HTML table; every cell is escaped, every column after the first `textColumns`
+    /// right-aligned.
+    static func table(header: [String], rows: [[String]], caption: String, cssClass: String, textColumns: Int = 2) -> String {
         var html = "<table class=\"\(cssClass)\"><caption>\(HTMLEscaping.escape(caption))</caption><thead><tr>"
         for (index, title) in header.enumerated() {
-            html += "<th scope=\"col\"\(index >= 2 ? " class=\"num\"" : "")>\(HTMLEscaping.escape(title))</th>"
+            html += "<th scope=\"col\"\(index >= textColumns ? " class=\"num\"" : "")>\(HTMLEscaping.escape(title))</th>"
         }
         html += "</tr></thead><tbody>"
         for row in rows {
             html += "<tr>"
             for (index, cell) in row.enumerated() {
-                let classes = [index >= 2 ? "num" : nil, cell == "PARTIAL" ? "partial" : nil].compactMap(\.self)
+                let classes = [index >= textColumns ? "num" : nil, cell == "PARTIAL" ? "partial" : nil].compactMap(\.self)
                 let classAttribute = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
                 html += index == 0 ? "<th scope=\"row\">\(HTMLEscaping.escape(cell))</th>" : "<td\(classAttribute)>\(HTMLEscaping.escape(cell))</td>"
             }

@@ -1,6 +1,8 @@
-/// Outages, disconnects and reconnects of one profile's run on a time axis: outages as shaded
-/// bands across every lane, one lane per client (up to ``maximumClientLanes``), or for larger
-/// crowds one aggregated lane with the number of clients offline over time.
+/// Outages, disconnects, reconnects and broken promises of one profile's run on a time axis:
+/// outages as shaded bands across every lane, one lane per client (up to
+/// ``maximumClientLanes``), or for larger crowds one aggregated lane with the number of clients
+/// offline over time and one lane of broken promises. A broken promise's mark links to its entry
+/// in the promises section (``ViolationMarks``).
 enum TimelineChart {
     static let maximumClientLanes = 20
 
@@ -9,15 +11,16 @@ enum TimelineChart {
     static func figure(record: RunRecord, slug: String) -> String {
         let id = figureID(slug: slug)
         let events = TimelineSpans.ordered(record.timeline)
-        guard !events.isEmpty else {
+        guard !events.isEmpty || !record.violations.isEmpty else {
             let note = "No outages, disconnects or reconnects were recorded for \(record.profile)."
             return "<figure id=\"\(id)\" class=\"chart no-data\"><p class=\"no-data\">\(HTMLEscaping.escape(note))</p></figure>"
         }
         let count = { (kind: TimelineEvent.Kind) in events.filter { $0.kind == kind }.count }
         let outages = TimelineSpans.outages(events, runEnd: TimelineSpans.runEnd(record)).count
         let caption = "Timeline of \(record.profile): \(outages) outage\(outages == 1 ? "" : "s"), "
-            + "\(count(.disconnect)) disconnect\(count(.disconnect) == 1 ? "" : "s"), \(count(.reconnect)) reconnect\(count(.reconnect) == 1 ? "" : "s"). Hover a mark for its time and detail."
-        return "<figure id=\"\(id)\" class=\"chart\">\(chart(record: record, events: events, id: id))<figcaption>\(HTMLEscaping.escape(caption))</figcaption></figure>"
+            + "\(count(.disconnect)) disconnect\(count(.disconnect) == 1 ? "" : "s"), \(count(.reconnect)) reconnect\(count(.reconnect) == 1 ? "" : "s")"
+            + violationsNote(record.violations.count) + ". Hover a mark for its time and detail."
+        return "<figure id=\"\(id)\" class=\"chart\">\(chart(record: record, slug: slug, events: events, id: id))<figcaption>\(HTMLEscaping.escape(caption))</figcaption></figure>"
     }
 
     /// A horizontal strip of the chart.
@@ -27,8 +30,14 @@ enum TimelineChart {
         var height: Double
     }
 
+    private static func violationsNote(_ count: Int) -> String {
+        count == 0 ? "" : ", \(count) broken promise\(count == 1 ? "" : "s") (a mark links to its entry)"
+    }
+
+    /// The lanes, top to bottom. Aggregated: network, disconnects, reconnects, broken promises
+    /// (when there are any), clients offline (always last).
     private static func lanes(for record: RunRecord, events: [TimelineEvent]) -> (lanes: [Lane], aggregated: Bool) {
-        let highestClient = events.compactMap(\.client).max() ?? -1
+        let highestClient = (events.compactMap(\.client) + record.violations.compactMap(\.client)).max() ?? -1
         let clientCount = Swift.max(record.clients, highestClient + 1)
         var lanes = [Lane(label: "network", client: nil, height: 24)]
         if clientCount <= maximumClientLanes {
@@ -38,22 +47,26 @@ enum TimelineChart {
         lanes += [
             Lane(label: "disconnects", client: nil, height: 20),
             Lane(label: "reconnects", client: nil, height: 20),
-            Lane(label: "clients offline", client: nil, height: 90),
         ]
+        if !record.violations.isEmpty { lanes.append(Lane(label: "broken promises", client: nil, height: 20)) }
+        lanes.append(Lane(label: "clients offline", client: nil, height: 90))
         return (lanes, true)
     }
 
-    private static func chart(record: RunRecord, events: [TimelineEvent], id: String) -> String {
+    private static func chart(record: RunRecord, slug: String, events: [TimelineEvent], id: String) -> String {
         let width = 960.0
         let runEnd = TimelineSpans.runEnd(record)
         let (lanes, aggregated) = lanes(for: record, events: events)
-        let entries = [
+        var entries = [
             ChartLegend.Entry(symbol: .swatch(color: ChartPalette.outage, opacity: ChartPalette.outageOpacity), label: "outage"),
             ChartLegend.Entry(symbol: .mark(disconnectMark(x: 0, y: 0)), label: "disconnect"),
             ChartLegend.Entry(symbol: .mark(reconnectMark(x: 0, y: 0)), label: "reconnect"),
             ChartLegend.Entry(symbol: .swatch(color: ChartPalette.disconnect, opacity: "0.45"), label: aggregated ? "clients offline" : "client offline"),
             ChartLegend.Entry(symbol: .mark(noteMark(x: 0, y: 0)), label: "note"),
         ]
+        if !record.violations.isEmpty {
+            entries.append(ChartLegend.Entry(symbol: .mark(ViolationMarks.mark(x: 0, y: 4)), label: "broken promise (links to its entry)"))
+        }
         let legend = ChartLegend.render(entries, x: 110, y: 16, maxWidth: width - 120)
         let plotHeight = lanes.reduce(0) { $0 + $1.height }
         let area = PlotArea(left: 110, top: 16 + legend.height + 10, width: width - 110 - 24, height: plotHeight)
@@ -114,9 +127,13 @@ enum TimelineChart {
             }
         }
         body.append(SVG.group(marks, attributes: ["class": "marks"]))
+        body.append(ViolationMarks.render(record.violations, slug: slug, time: time, area: area) { violation in
+            if aggregated { return allCentres[3] }
+            return laneCentres.first { $0.client != nil && $0.client == violation.client }?.centre ?? networkCentre
+        })
 
         let title = "Outages and reconnects on \(record.profile)"
-        let description = "\(events.count) events over \(NumberFormatting.duration(seconds: runEnd)), \(aggregated ? "clients aggregated" : "one lane per client")."
+        let description = "\(events.count) events\(violationsNote(record.violations.count)) over \(NumberFormatting.duration(seconds: runEnd)), \(aggregated ? "clients aggregated" : "one lane per client")."
         return SVG.document(id: id, width: width, height: height, title: title, description: description, body: body)
     }
 

@@ -42,7 +42,7 @@ struct ChromiumRenderTests {
         </script>
         """
 
-    private func workDirectory() throws -> URL {
+    func workDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-report-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
