@@ -8,6 +8,9 @@ import Testing
     static let commands: [String] = [
         // Live messages did not update the chat list's unread counts (chat_list_mismatch).
         "lowband run --scenario crowd --profile edge --seed 1 --clients 2 --duration 150s --virtual-time",
+        // A send waited 196 s behind an uplink stalled on losses while pushes kept arriving: the
+        // link looked alive, so nothing reconnected (liveness; the class of the crowd hour's 546 s).
+        "lowband run --scenario crowd --profile edge --seed 313 --clients 5 --duration 600s --virtual-time --faults app-kill",
     ]
 
     @Test(arguments: commands)

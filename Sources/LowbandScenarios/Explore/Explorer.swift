@@ -123,7 +123,8 @@ public enum Explorer {
         let record = first.record
         let broken: [(name: String, count: Int)] = record.invariants.filter { $0.violations > 0 }.map { ($0.name, $0.violations) }
         var shrunk = ""
-        if options.shrink, let target = broken.first?.name {
+        // The invariant of the first violation: the one the seed's line shows.
+        if options.shrink, let target = record.violations.first?.invariant ?? broken.first?.name {
             shrunk = try await shrink(seed: seed, invariant: target, options)
         }
         return SeedOutcome(
