@@ -8,6 +8,8 @@ import PackageDescription
 // - LowbandDeterminism: the seeded generator every random choice comes from.
 // - LowbandFixtures: seeded, realistic messenger payloads shared by the CLI, tests and benchmarks.
 // - LowbandShaper: network profiles and the pure, clock-driven link model (no I/O).
+// - LowbandProxyCore: the sans-I/O shaped flow — connections, toxics, faults, the shaper,
+//   back-pressure — the proxy drives (NIOCore only).
 // - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
 // - LowbandTransport: frame links (the transport seam), over sockets or in memory.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
@@ -30,6 +32,7 @@ let package = Package(
         .library(name: "LowbandFixtures", targets: ["LowbandFixtures"]),
         .library(name: "LowbandDeterminism", targets: ["LowbandDeterminism"]),
         .library(name: "LowbandShaper", targets: ["LowbandShaper"]),
+        .library(name: "LowbandProxyCore", targets: ["LowbandProxyCore"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
         .library(name: "LowbandServer", targets: ["LowbandServer"]),
@@ -125,10 +128,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The sans-I/O shaped flow: one state machine for connections, toxics, faults, the
+        // shaper and back-pressure, driven by the socket proxy.
+        .target(
+            name: "LowbandProxyCore",
+            dependencies: [
+                "LowbandShaper",
+                "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",
             dependencies: [
+                "LowbandProxyCore",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -246,6 +261,7 @@ let package = Package(
             name: "LowbandProxyTests",
             dependencies: [
                 "LowbandProxy",
+                "LowbandProxyCore",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 "LowbandTestSupport",

@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import LowbandShaper
 import NIOCore
 import NIOPosix
@@ -254,7 +255,7 @@ final class ProxyEngine {
             case .setReading(let number, let side, let on):
                 let handler = sockets[number]?[side]?.handler
                 handler?.setReading(on)
-            case .close(let number, let reset):
+            case .close(let number, let reset, _):
                 writeBatches(of: number)
                 close(number, reset: reset)
             case .forget(let number):
