@@ -144,6 +144,7 @@ let package = Package(
             name: "LowbandProxy",
             dependencies: [
                 "LowbandProxyCore",
+                "LowbandTransport",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -262,6 +263,7 @@ let package = Package(
             dependencies: [
                 "LowbandProxy",
                 "LowbandProxyCore",
+                "LowbandTransport",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 "LowbandTestSupport",
