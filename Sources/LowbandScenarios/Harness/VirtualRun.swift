@@ -1,7 +1,7 @@
 import LowbandClient
 import LowbandDeterminism
 import LowbandServer
-import LowbandTransport
+import LowbandSimulation
 
 /// A run on a simulated clock: the server and the client engines on one ``VirtualScheduler``,
 /// connected by an ``InMemoryNetwork`` shaped by the profile. Time jumps from one piece of
