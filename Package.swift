@@ -8,8 +8,11 @@ import PackageDescription
 // - LowbandDeterminism: the seeded generator every random choice comes from.
 // - LowbandFixtures: seeded, realistic messenger payloads shared by the CLI, tests and benchmarks.
 // - LowbandShaper: network profiles and the pure, clock-driven link model (no I/O).
+// - LowbandProxyCore: the sans-I/O shaped flow — connections, toxics, faults, the shaper,
+//   back-pressure — that both the socket proxy and the in-memory network drive (NIOCore only).
 // - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
-// - LowbandTransport: frame links (the transport seam), over sockets or in memory.
+// - LowbandTransport: frame links (the transport seam) and their SwiftNIO sockets.
+// - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
@@ -30,8 +33,10 @@ let package = Package(
         .library(name: "LowbandFixtures", targets: ["LowbandFixtures"]),
         .library(name: "LowbandDeterminism", targets: ["LowbandDeterminism"]),
         .library(name: "LowbandShaper", targets: ["LowbandShaper"]),
+        .library(name: "LowbandProxyCore", targets: ["LowbandProxyCore"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
+        .library(name: "LowbandSimulation", targets: ["LowbandSimulation"]),
         .library(name: "LowbandServer", targets: ["LowbandServer"]),
         .library(name: "LowbandClient", targets: ["LowbandClient"]),
         .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
@@ -87,12 +92,12 @@ let package = Package(
             dependencies: ["LowbandDeterminism", .product(name: "Yams", package: "Yams")],
             swiftSettings: strict
         ),
-        // Frame links: the transport seam, with SwiftNIO socket and in-memory (virtual-time) sides.
+        // Frame links: the transport seam and its SwiftNIO sockets. No link model, no YAML: the
+        // client engine depends on this.
         .target(
             name: "LowbandTransport",
             dependencies: [
                 "LowbandWire",
-                "LowbandShaper",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -125,10 +130,37 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The sans-I/O shaped flow: one state machine for connections, toxics, faults, the
+        // shaper and back-pressure, driven by the socket proxy and by the in-memory network.
+        .target(
+            name: "LowbandProxyCore",
+            dependencies: [
+                "LowbandShaper",
+                "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The in-memory network on a virtual clock: frame links through the shaped flow, for
+        // tests and virtual-time runs.
+        .target(
+            name: "LowbandSimulation",
+            dependencies: [
+                "LowbandProxyCore",
+                "LowbandShaper",
+                "LowbandTransport",
+                "LowbandWire",
+                "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",
             dependencies: [
+                "LowbandProxyCore",
+                "LowbandTransport",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -173,6 +205,7 @@ let package = Package(
                 "LowbandProxy",
                 "LowbandShaper",
                 "LowbandTransport",
+                "LowbandSimulation",
                 "LowbandWire",
                 "LowbandFixtures",
                 "LowbandDeterminism",
@@ -194,6 +227,7 @@ let package = Package(
                 "LowbandFixtures",
                 "LowbandShaper",
                 "LowbandTransport",
+                "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -214,10 +248,25 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "LowbandSimulationTests",
+            dependencies: [
+                "LowbandSimulation",
+                "LowbandProxyCore",
+                "LowbandShaper",
+                "LowbandTransport",
+                "LowbandWire",
+                "LowbandDeterminism",
+                "LowbandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "LowbandServerTests",
             dependencies: [
                 "LowbandServer",
                 "LowbandTransport",
+                "LowbandSimulation",
                 "LowbandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -230,6 +279,7 @@ let package = Package(
                 "LowbandClient",
                 "LowbandServer",
                 "LowbandTransport",
+                "LowbandSimulation",
                 "LowbandProxy",
                 "LowbandShaper",
                 "LowbandTestSupport",
@@ -246,6 +296,8 @@ let package = Package(
             name: "LowbandProxyTests",
             dependencies: [
                 "LowbandProxy",
+                "LowbandProxyCore",
+                "LowbandTransport",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 "LowbandTestSupport",

@@ -1,4 +1,7 @@
+import LowbandDeterminism
+import LowbandProxyCore
 import LowbandShaper
+import LowbandTransport
 import NIOCore
 import NIOPosix
 
@@ -11,22 +14,24 @@ import NIOPosix
 #endif
 
 /// The I/O half of a proxy, confined to its event loop: it owns the listener and the sockets,
-/// turns socket events into ``ProxyStateMachine`` calls with the loop's monotonic time, carries
-/// out the returned actions, and wakes the machine up at its `nextWakeup`.
+/// turns socket events into ``ProxyStateMachine`` calls with the scheduler's time, carries
+/// out the returned actions, and wakes the machine up at its `nextWakeup` on the scheduler.
 ///
 /// Every connection of a proxy lives on this one loop, so the shaper is only touched here.
 final class ProxyEngine {
     private let loop: any EventLoop
+    /// The proxy's only clock and timer: nothing here reads the time any other way.
+    private let scheduler: EventLoopScheduler
     private(set) var configuration: ShapingProxy.Configuration
     private var machine: ProxyStateMachine
-    /// The instant the proxy's timeline starts (its ShaperInstant zero).
-    private let origin: NIODeadline
+    /// The scheduler's time when the proxy's timeline starts (its ShaperInstant zero).
+    private let origin: Duration
     private let broadcast: ProxyEventBroadcast
     private let observer: ShaperObserver
     private var sockets: [Int: ConnectionSockets] = [:]
     private var listener: (any Channel)?
-    private var timer: Scheduled<Void>?
-    private var timerDeadline: NIODeadline?
+    private var timer: ScheduledWork?
+    private var timerDeadline: Duration?
     private var pendingOutbound = 0
     private var peakBuffered = 0
     /// Writes of the current `perform`, per socket: written and flushed together at its end.
@@ -59,13 +64,14 @@ final class ProxyEngine {
         }
     }
 
-    init(configuration: ShapingProxy.Configuration, loop: any EventLoop, broadcast: ProxyEventBroadcast) {
-        self.loop = loop
+    init(configuration: ShapingProxy.Configuration, scheduler: EventLoopScheduler, broadcast: ProxyEventBroadcast) {
+        self.loop = scheduler.eventLoop
+        self.scheduler = scheduler
         self.configuration = configuration
         self.broadcast = broadcast
         let observer = ShaperObserver(broadcast: broadcast)
         self.observer = observer
-        self.origin = .now()
+        self.origin = scheduler.now
         self.machine = ProxyStateMachine(
             shaper: configuration.link.makeShaper(observer),
             seed: configuration.toxicSeed,
@@ -130,7 +136,7 @@ final class ProxyEngine {
             self.listener = nil
         }
         perform(machine.closeAll(reason: reason, at: now()))
-        timer?.cancel()
+        if let timer { scheduler.cancel(timer) }
         timer = nil
         timerDeadline = nil
         // Handlers are copied out first: closing fires callbacks that change `sockets`.
@@ -254,7 +260,7 @@ final class ProxyEngine {
             case .setReading(let number, let side, let on):
                 let handler = sockets[number]?[side]?.handler
                 handler?.setReading(on)
-            case .close(let number, let reset):
+            case .close(let number, let reset, _):
                 writeBatches(of: number)
                 close(number, reset: reset)
             case .forget(let number):
@@ -381,27 +387,27 @@ final class ProxyEngine {
     // MARK: Time
 
     private func now() -> ShaperInstant {
-        ShaperInstant(nanoseconds: Int64(NIODeadline.now().uptimeNanoseconds) - Int64(origin.uptimeNanoseconds))
+        ShaperInstant(nanoseconds: (scheduler.now - origin).nanosecondsClamped)
     }
 
     private func scheduleWakeup() {
         // "Never" (an outage without end) needs no timer either.
         guard let next = machine.nextWakeup, next.nanoseconds < Self.never else {
-            timer?.cancel()
+            if let timer { scheduler.cancel(timer) }
             timer = nil
             timerDeadline = nil
             return
         }
         var deadline = origin + .nanoseconds(next.nanoseconds)
-        let current = NIODeadline.now()
+        let current = scheduler.now
         if deadline <= current {
             // Never spin: something due that the machine could not settle waits 100 µs.
             deadline = current + .microseconds(100)
         }
         if timerDeadline == deadline { return }
-        timer?.cancel()
+        if let timer { scheduler.cancel(timer) }
         timerDeadline = deadline
-        timer = loop.assumeIsolated().scheduleTask(deadline: deadline) {
+        timer = scheduler.schedule(at: deadline) {
             self.timer = nil
             self.timerDeadline = nil
             self.perform(self.machine.advance(to: self.now()))

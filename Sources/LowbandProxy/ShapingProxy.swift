@@ -1,4 +1,5 @@
 import LowbandShaper
+public import LowbandTransport
 public import NIOCore
 public import NIOPosix
 
@@ -11,20 +12,28 @@ public import NIOPosix
 /// so memory stays bounded (``Limits``) whatever the peers do.
 ///
 /// Run it as a service with ``run()`` (cancel the task to stop it), or drive it with
-/// ``start()`` and ``stop()``. All of a proxy's sockets live on one event loop of `group`.
+/// ``start()`` and ``stop()``. All of a proxy's sockets live on one event loop, its
+/// scheduler's: the proxy reads the time and sets its timers only there.
 public final class ShapingProxy: Sendable {
     public let name: String
     private let loop: any EventLoop
     private let engine: NIOLoopBoundBox<ProxyEngine>
     private let broadcast: ProxyEventBroadcast
 
-    public init(configuration: Configuration = Configuration(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
-        let loop = group.next()
+    /// A proxy on one event loop of `group`, timed by that loop's clock.
+    public convenience init(configuration: Configuration = Configuration(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
+        self.init(configuration: configuration, scheduler: EventLoopScheduler(eventLoop: group.next()))
+    }
+
+    /// A proxy on `scheduler`'s event loop, reading the time and setting its timers only there.
+    /// The proxy's timeline (event times, link decisions) starts at the scheduler's `now` here.
+    public init(configuration: Configuration = Configuration(), scheduler: EventLoopScheduler) {
+        let loop = scheduler.eventLoop
         let broadcast = ProxyEventBroadcast()
         self.name = configuration.name
         self.loop = loop
         self.broadcast = broadcast
-        self.engine = .makeBoxSendingValue(ProxyEngine(configuration: configuration, loop: loop, broadcast: broadcast), eventLoop: loop)
+        self.engine = .makeBoxSendingValue(ProxyEngine(configuration: configuration, scheduler: scheduler, broadcast: broadcast), eventLoop: loop)
     }
 
     // MARK: Lifecycle

@@ -8,7 +8,7 @@ public import LowbandWire
 ///
 /// It knows only the transport seam, so the same server runs behind real sockets
 /// (``MessengerSocketServer``, or a ``LowbandTransport/SocketFrameListener`` on the scheduler's
-/// event loop) and on an ``LowbandTransport/InMemoryNetwork`` on a virtual scheduler. Like a
+/// event loop) and on an ``LowbandSimulation/InMemoryNetwork`` on a virtual scheduler. Like a
 /// scheduler it is confined to one thread: accept, the link callbacks and every method run
 /// there. Its links are held until they close.
 ///

@@ -1,5 +1,6 @@
 import LowbandClient
 import LowbandDeterminism
+import LowbandSimulation
 import LowbandTransport
 import LowbandWire
 import Testing

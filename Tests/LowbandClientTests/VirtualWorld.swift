@@ -2,6 +2,7 @@ import LowbandClient
 import LowbandDeterminism
 import LowbandFixtures
 import LowbandServer
+import LowbandSimulation
 import LowbandTransport
 import LowbandWire
 

@@ -1,6 +1,8 @@
 import LowbandProxy
 import LowbandShaper
+import LowbandTransport
 import NIOCore
+import NIOPosix
 import Testing
 
 // Every test awaits real events; the limit only stops one that would wait for ever.
@@ -24,6 +26,32 @@ import Testing
                 #expect(statistics.upstreamBytes == 100_010)
                 #expect(statistics.downstreamBytes == 100_010)
             }
+        }
+    }
+
+    @Test func aProxySetsItsTimersOnTheSchedulerItIsGiven() async throws {
+        let echo = try await TestPeers.echoServer()
+        let scheduler = EventLoopScheduler(eventLoop: MultiThreadedEventLoopGroup.singleton.next())
+        let proxy = ShapingProxy(configuration: .init(upstream: ProxyEndpoint(host: "127.0.0.1", port: echo.port)), scheduler: scheduler)
+        try await echo.serving {
+            let port = try #require(try await proxy.start().port)
+            try await proxy.addToxic(Toxic(type: .latency, stream: .upstream, attributes: ["latency": 300]))
+            let client = try await TestPeers.connect(port: port)
+            let started = scheduler.now
+            try await client.executeThenClose { inbound, outbound in
+                var iterator = inbound.makeAsyncIterator()
+                try await outbound.write(ByteBuffer(string: "ping"))
+                // While the toxic holds the bytes, the proxy's wake-up is the scheduler's work.
+                var held = false
+                while !held, scheduler.now - started < .milliseconds(250) {
+                    held = await proxy.statistics.bufferedBytes == 4
+                }
+                #expect(held)
+                #expect(try await scheduler.eventLoop.submit { scheduler.pendingCount }.get() == 1)
+                #expect(try await TestPeers.read(4, from: &iterator) == ByteBuffer(string: "ping"))
+            }
+            #expect(scheduler.now - started >= .milliseconds(300))
+            await proxy.stop()
         }
     }
 

@@ -2,7 +2,7 @@ import LowbandShaper
 import NIOCore
 import Testing
 
-@testable import LowbandProxy
+@testable import LowbandProxyCore
 
 /// The proxy's decisions without I/O: a ``ProxyStateMachine`` around the real `NetworkShaper`,
 /// driven on virtual time. Every expectation here is exact.
@@ -36,7 +36,7 @@ import Testing
                     writeTimes.append((now, side, buffer.readableBytes))
                 case .shutdownOutput(_, let side): shut.append(side)
                 case .setReading(_, let side, let on): reading[side] = on
-                case .close(let number, let reset): closes.append((number, reset))
+                case .close(let number, let reset, _): closes.append((number, reset))
                 case .forget(let number): forgotten.append(number)
                 case .event(let event): events.append(event)
                 }
@@ -245,6 +245,47 @@ import Testing
             return driver.events.map(\.jsonLine)
         }
         #expect(run() == run())
+    }
+
+    @Test func aPartitionHoldsADirectionWithWhatIsOnTheLinkThenReleasesItInOrder() {
+        var driver = Driver(Self.edgeLike)
+        let number = driver.open()
+        driver.connected(number)
+        let first = Array(repeating: UInt8(1), count: 1500)
+        let second = Array(repeating: UInt8(2), count: 1500)
+        driver.receive(first, on: number, from: .upstream)
+        driver.run(to: Self.ms(100))
+        // The first 1500 bytes are on the link (they arrive at 250 ms); the partition holds them.
+        driver.apply(driver.machine.partition(.downstream, at: driver.now))
+        driver.receive(second, on: number, from: .upstream)
+        driver.apply(driver.machine.inputClosed(number, side: .upstream, at: driver.now))
+        driver.receive([7, 7, 7], on: number, from: .client)
+        driver.run(to: Self.ms(5000))
+        #expect(driver.written[.client]?.isEmpty == true)
+        #expect(driver.shut.isEmpty, "the end waits behind the held bytes")
+        #expect(driver.written[.upstream] == [7, 7, 7], "the other direction flows")
+        #expect(driver.events.contains { $0.kind == .partition && $0.direction == .downstream })
+        driver.apply(driver.machine.heal(at: driver.now))
+        #expect(driver.written[.client] == first, "what the link delivered meanwhile, at once")
+        #expect(driver.writeTimes.last?.0 == Self.ms(5000))
+        driver.run(to: Self.ms(6000))
+        #expect(driver.written[.client] == first + second)
+        #expect(driver.shut == [.client])
+        #expect(driver.machine.statistics.bufferedBytes == 0)
+    }
+
+    @Test func aResetOfOneConnectionClosesItWithRSTAndCountsIt() throws {
+        var driver = Driver(try ProxyHarness.profile("perfect"))
+        let first = driver.open()
+        driver.connected(first)
+        let second = driver.open()
+        driver.connected(second)
+        driver.apply(driver.machine.reset(first, reason: "by the test", at: driver.now))
+        #expect(driver.closes.map(\.number) == [first])
+        #expect(driver.closes.map(\.reset) == [true])
+        #expect(driver.machine.openConnections == [second])
+        #expect(driver.machine.statistics.resetConnections == 1)
+        #expect(driver.events.contains { $0.kind == .reset && $0.detail == "by the test" })
     }
 
     @Test func anOutageWithoutEndNeverConnectsAndNeverCrashes() throws {

@@ -2,7 +2,7 @@ import LowbandDeterminism
 import LowbandShaper
 import Testing
 
-@testable import LowbandProxy
+@testable import LowbandProxyCore
 
 /// Each toxic as a pure stage on virtual time: what leaves, and when.
 @Suite struct ToxicChainTests {

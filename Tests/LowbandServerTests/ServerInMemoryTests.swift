@@ -1,6 +1,7 @@
 import LowbandDeterminism
 import LowbandServer
 import LowbandShaper
+import LowbandSimulation
 import LowbandTestSupport
 import LowbandTransport
 import LowbandWire

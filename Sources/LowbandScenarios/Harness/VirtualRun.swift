@@ -2,6 +2,7 @@ import LowbandClient
 import LowbandDeterminism
 import LowbandServer
 import LowbandShaper
+import LowbandSimulation
 import LowbandTransport
 
 /// A run on a simulated clock: the server and the client engines on one ``VirtualScheduler``,

@@ -1,26 +1,28 @@
 import Foundation
-import LowbandDeterminism
-import LowbandShaper
-import LowbandTransport
-import LowbandWire
+public import LowbandDeterminism
+public import LowbandShaper
+public import LowbandTransport
+public import LowbandWire
 
 /// Records what a link tells its delegate, with the scheduler's time.
-final class RecordingDelegate: FrameLinkDelegate {
-    struct Received: Equatable {
-        var time: Duration
-        var frame: Frame
+public final class RecordingDelegate: FrameLinkDelegate {
+    public struct Received: Equatable {
+        public var time: Duration
+        public var frame: Frame
     }
 
-    var received: [Received] = []
-    var closes: [(time: Duration, error: (any Error)?)] = []
+    public var received: [Received] = []
+    public var closes: [(time: Duration, error: (any Error)?)] = []
     /// Answer every request with a response carrying the same payload.
-    var echoes = false
-    var onFrame: ((any FrameLink, Frame) -> Void)?
-    var onClose: (() -> Void)?
+    public var echoes = false
+    public var onFrame: ((any FrameLink, Frame) -> Void)?
+    public var onClose: (() -> Void)?
 
-    var frames: [Frame] { received.map(\.frame) }
+    public init() {}
 
-    func link(_ link: any FrameLink, didReceive frame: Frame) {
+    public var frames: [Frame] { received.map(\.frame) }
+
+    public func link(_ link: any FrameLink, didReceive frame: Frame) {
         received.append(Received(time: link.scheduler.now, frame: frame))
         if echoes, !frame.flags.contains(.response) {
             link.send(Frame(flags: .response, command: frame.command, sequence: frame.sequence, payload: frame.payload))
@@ -28,13 +30,13 @@ final class RecordingDelegate: FrameLinkDelegate {
         onFrame?(link, frame)
     }
 
-    func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
+    public func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
         closes.append((link.scheduler.now, error))
         onClose?()
     }
 
     /// The code of the only close's error, if it was a transport or wire error.
-    var closeCode: String? {
+    public var closeCode: String? {
         guard closes.count == 1, let error = closes[0].error else { return nil }
         if let error = error as? TransportError { return error.code.name }
         if let error = error as? WireError { return error.code.name }
@@ -43,17 +45,17 @@ final class RecordingDelegate: FrameLinkDelegate {
 }
 
 /// Keeps accepted links and gives each a recording delegate.
-final class RecordingAcceptor: FrameLinkAcceptor {
-    var links: [any FrameLink] = []
-    var delegates: [RecordingDelegate] = []
-    var echoes: Bool
-    var onAccept: ((any FrameLink) -> Void)?
+public final class RecordingAcceptor: FrameLinkAcceptor {
+    public var links: [any FrameLink] = []
+    public var delegates: [RecordingDelegate] = []
+    public var echoes: Bool
+    public var onAccept: ((any FrameLink) -> Void)?
 
-    init(echoes: Bool = false) {
+    public init(echoes: Bool = false) {
         self.echoes = echoes
     }
 
-    func accept(_ link: any FrameLink) {
+    public func accept(_ link: any FrameLink) {
         let delegate = RecordingDelegate()
         delegate.echoes = echoes
         link.delegate = delegate
@@ -64,7 +66,7 @@ final class RecordingAcceptor: FrameLinkAcceptor {
 }
 
 /// Connects and returns the link (with a recording delegate) once the scheduler has run.
-func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) throws -> (link: any FrameLink, delegate: RecordingDelegate) {
+public func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) throws -> (link: any FrameLink, delegate: RecordingDelegate) {
     var result: Result<any FrameLink, any Error>?
     let delegate = RecordingDelegate()
     connector.connect { outcome in
@@ -79,24 +81,24 @@ func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) th
 }
 
 /// A payload of `count` bytes that LZ4 cannot shrink, fixed by `seed`.
-func noise(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
+public func noise(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
     var generator = SeededGenerator(seed: seed)
     return (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
 }
 
-enum Profiles {
+public enum Profiles {
     /// The repository's `profiles/` directory.
-    static let directory: String = {
+    public static let directory: String = {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("profiles").path
     }()
 
-    static func shipped(_ name: String) throws -> NetworkProfile {
+    public static func shipped(_ name: String) throws -> NetworkProfile {
         try NetworkProfile.load(named: name, searchPath: [directory])
     }
 
-    static func yaml(_ text: String, name: String = "test") throws -> NetworkProfile {
+    public static func yaml(_ text: String, name: String = "test") throws -> NetworkProfile {
         try NetworkProfile(yaml: text, name: name)
     }
 }

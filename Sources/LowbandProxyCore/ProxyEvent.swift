@@ -38,6 +38,10 @@ public struct ProxyEvent: Hashable, Sendable {
         public static let outageEnd = Kind(rawValue: "outage-end")
         /// The radio wakes up after idling; `duration` is how long that takes.
         public static let wakeup = Kind(rawValue: "wakeup")
+        /// Bytes of `direction` are held from now on (a one-way partition), not dropped.
+        public static let partition = Kind(rawValue: "partition")
+        /// The partition of `direction` is over; the held bytes go on.
+        public static let heal = Kind(rawValue: "heal")
     }
 
     /// Time since the proxy started.

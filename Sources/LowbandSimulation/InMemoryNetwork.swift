@@ -1,24 +1,31 @@
 public import LowbandDeterminism
+public import LowbandProxyCore
 public import LowbandShaper
+public import LowbandTransport
 public import LowbandWire
 import NIOCore
 
 /// A simulated network on a ``LowbandDeterminism/VirtualScheduler``: the transport of tests and
 /// virtual-time runs.
 ///
-/// Links carry real encoded frames. Without a shaper every frame arrives `latency` after it
-/// was sent. With a ``LowbandShaper/NetworkShaper`` the network is one device's access link:
-/// every frame's bytes are submitted to the shaper (upstream from the client end, downstream
-/// from the server end) and delivered when it says, so rate, delay, jitter, loss stalls,
-/// outages, connect delays and resets are the profile's. When the shaper's queue is full the
-/// sending end keeps whole frames back until the shaper resumes it.
+/// It is the shaping proxy without sockets: the client end → the same sans-I/O state machine
+/// the socket proxy drives (`ProxyStateMachine`: toxics, faults, the link model,
+/// back-pressure, half-close) → the server end. Links carry real encoded frames. Without a
+/// shaper every frame arrives `latency` after it was sent. With a
+/// ``LowbandShaper/NetworkShaper`` the network is one device's access link: every frame's bytes
+/// go to the shaper (upstream from the client end, downstream from the server end) and are
+/// delivered when it says, so rate, delay, jitter, loss stalls, outages, connect delays and
+/// resets are the profile's. When the shaper's queue is full the network stops reading the
+/// sending end, which keeps whole frames back until the shaper resumes it.
 ///
 /// Everything happens on the scheduler, in a fixed order: the same seed and the same sends give
 /// the same deliveries at the same virtual times. Use one network per simulated device; many
-/// networks (and their clients) can share one scheduler and one server.
+/// networks (and their clients) can share one scheduler and one server. Ends never hear of
+/// anything inside `send`, `close` or a fault call: deliveries and closes come on a scheduled turn.
 ///
-/// For reconnect tests: ``refusesConnections`` makes new connections fail (the server is down)
-/// and ``cut()`` resets every connection.
+/// Faults, all through the state machine as in the proxy: toxics (``addToxic(_:)``, the
+/// toxiproxy `Toxic` the control API uses), one-way partitions (``partition(_:)``/``heal()``),
+/// resets (``cut()``, ``reset(_:)``) and refusing new connections (``refusesConnections``).
 public final class InMemoryNetwork {
     public struct Configuration: Sendable {
         public var frame: FrameConfiguration
@@ -26,22 +33,34 @@ public final class InMemoryNetwork {
         public var latency: Duration
         /// The link model; nil for a network that only adds `latency`.
         public var shaper: NetworkShaper?
-        /// The most bytes handed to the shaper in one `submit` (the shaper wants bounded reads).
+        /// The most bytes read from a sending end at a time, as one `submit` to the shaper (the
+        /// shaper wants bounded reads; a socket proxy reads at most its read size).
         public var submitChunkSize: Int
+        /// Seeds the toxics' random choices (toxicity rolls, latency jitter, slicer cuts).
+        public var toxicSeed: UInt64
+        /// Reading a sending end stops while its direction's toxics hold this many bytes.
+        public var toxicBuffer: Int
 
-        public init(frame: FrameConfiguration = FrameConfiguration(), latency: Duration = .zero, shaper: NetworkShaper? = nil, submitChunkSize: Int = 16 * 1024) {
+        public init(
+            frame: FrameConfiguration = FrameConfiguration(), latency: Duration = .zero, shaper: NetworkShaper? = nil,
+            submitChunkSize: Int = 16 * 1024, toxicSeed: UInt64 = 0, toxicBuffer: Int = 256 * 1024
+        ) {
             precondition(latency >= .zero, "latency must not be negative")
             precondition(submitChunkSize > 0, "submitChunkSize must be positive")
             self.frame = frame
             self.latency = latency
             self.shaper = shaper
             self.submitChunkSize = submitChunkSize
+            self.toxicSeed = toxicSeed
+            self.toxicBuffer = toxicBuffer
         }
     }
 
     public let scheduler: VirtualScheduler
     public let configuration: Configuration
-    /// While true, new connections fail with `.connectionRefused` (open ones are unaffected).
+    /// While true, new connections are refused when they would come up: their connect fails with
+    /// `.connectionRefused` after the link's connect delay, as through a proxy whose upstream
+    /// is down (open ones are unaffected).
     public var refusesConnections = false
     /// Called on every frame handed to a receiving end, before its delegate sees it.
     public var onDelivery: ((InMemoryDelivery) -> Void)?
@@ -49,48 +68,46 @@ public final class InMemoryNetwork {
     /// end gets, with its place in the direction's byte stream: what the latency breakdown joins
     /// with the shaper's decisions (which count the same bytes).
     public var onFrame: ((InMemoryFrameEvent) -> Void)?
+    /// Called with every event of the state machine, as the proxy streams them (times since the
+    /// network was made, connection numbers from 1 in opening order).
+    public var onEvent: ((ProxyEvent) -> Void)?
 
-    /// The link model as it stands (queues, open connections), for statistics and tests.
-    public private(set) var shaper: NetworkShaper?
+    /// The link model as it stands (queues, open connections), for statistics and tests; nil on
+    /// a latency-only network.
+    public var shaper: NetworkShaper? { machine.shaper as? NetworkShaper }
     /// The scheduler's time when the network was made: the shaper's time zero.
     public let origin: Duration
-    private var pipes: [InMemoryPipe] = []
-    /// Looked up, never iterated.
-    private var pipesByShaperID: [ConnectionID: InMemoryPipe] = [:]
-    private var wakeup: (at: Duration, work: ScheduledWork)?
+    var machine: ProxyStateMachine
+    var pipes: [InMemoryPipe] = []
+    /// By state-machine number; looked up, never iterated.
+    var pipesByNumber: [Int: InMemoryPipe] = [:]
+    /// The state machine's actions not yet carried out, in order.
+    var pending = CircularBuffer<ProxyAction>()
+    var performing = false
+    /// Actions of the running turn not yet carried out; those queued behind them wait for the next.
+    var turnRemaining = 0
+    var turnScheduled = false
+    var wakeup: (at: Duration, work: ScheduledWork)?
 
     public init(scheduler: VirtualScheduler, configuration: Configuration = Configuration()) {
         self.scheduler = scheduler
         self.configuration = configuration
-        self.shaper = configuration.shaper
         origin = scheduler.now
+        let shaper: any TrafficShaper = configuration.shaper ?? LatencyShaper(latency: configuration.latency)
+        machine = ProxyStateMachine(
+            shaper: shaper, seed: configuration.toxicSeed, toxicBufferLimit: configuration.toxicBuffer,
+            // No limit of its own on the link: only the shaper's queue pushes back.
+            linkBufferLimit: .max, at: .zero)
     }
 
-    /// A network shaped by `profile`, its decisions drawn from `seed`.
+    /// A network shaped by `profile`, its decisions (and its toxics') drawn from `seed`.
     public convenience init(scheduler: VirtualScheduler, profile: NetworkProfile, seed: UInt64, trace: (any ShaperTraceSink)? = nil, frame: FrameConfiguration = FrameConfiguration()) {
-        self.init(scheduler: scheduler, configuration: Configuration(frame: frame, shaper: NetworkShaper(profile: profile, seed: seed, trace: trace)))
+        self.init(scheduler: scheduler, configuration: Configuration(frame: frame, shaper: NetworkShaper(profile: profile, seed: seed, trace: trace), toxicSeed: seed))
     }
 
     /// A connector whose links end at `acceptor` (typically a server on the same scheduler).
     public func makeConnector(to acceptor: any FrameLinkAcceptor) -> InMemoryConnector {
         InMemoryConnector(network: self, acceptor: acceptor)
-    }
-
-    /// Resets every connection, as a dropped radio link or a crashed server would: both ends
-    /// see `linkDidClose` with a ``TransportError`` `.connectionReset`; what was on its way is
-    /// lost. Connections still being set up fail the same way.
-    public func cut() {
-        for pipe in pipes where pipe.phase != .closed {
-            abort(pipe, TransportError(.connectionReset, "connection #\(pipe.index) reset: the network was cut"), shaperForgot: false)
-        }
-        scheduleWakeup()
-    }
-
-    /// Resets the connection `link` belongs to (both ends see `.connectionReset`).
-    public func reset(_ link: InMemoryLink) {
-        guard link.pipe.network === self, link.pipe.phase != .closed else { return }
-        abort(link.pipe, TransportError(.connectionReset, "connection #\(link.pipe.index) reset"), shaperForgot: false)
-        scheduleWakeup()
     }
 
     /// Every connection this network opened, in opening order, with its byte counters.
@@ -122,6 +139,10 @@ public final class InMemoryNetwork {
         return total
     }
 
+    /// The state machine's counters: connections accepted, refused and reset, bytes delivered
+    /// and held, as ``LowbandProxyCore/ProxyStatistics`` counts them for the proxy.
+    public var statistics: ProxyStatistics { machine.statistics }
+
     // MARK: Connecting
 
     func connect(to acceptor: any FrameLinkAcceptor, _ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {
@@ -129,50 +150,20 @@ public final class InMemoryNetwork {
         pipes.append(pipe)
         pipe.acceptor = acceptor
         pipe.completion = completion
-        if refusesConnections {
-            scheduler.schedule(after: roundTrip) { [weak self] in
-                self?.refuse(pipe)
-            }
-            return
-        }
-        guard shaper != nil else {
-            scheduler.schedule(after: roundTrip) { [weak self] in
-                self?.establish(pipe)
-            }
-            return
-        }
-        let (id, connectAt) = shaper!.open(at: shaperNow)
-        pipe.shaperID = id
-        pipesByShaperID[id] = pipe
-        if connectAt != .never {
-            scheduler.schedule(at: time(of: connectAt)) { [weak self] in
-                self?.establish(pipe)
-            }
-        }
-        scheduleWakeup()
+        let (number, actions) = machine.accept(description: "connection #\(pipe.index)", at: now)
+        pipe.number = number
+        pipesByNumber[number] = pipe
+        if configuration.shaper != nil { pipe.shaperID = machine.shaperConnection(of: number) }
+        perform(actions)
     }
 
-    private var roundTrip: Duration {
-        guard let profile = shaper?.profile else { return configuration.latency * 2 }
-        return profile.uplink.delay + profile.downlink.delay
-    }
-
-    private func refuse(_ pipe: InMemoryPipe) {
-        guard pipe.phase == .connecting else { return }
-        pipe.phase = .closed
-        pipe.closedAt = scheduler.now
-        pipe.acceptor = nil
-        forgetShaperConnection(of: pipe)
-        let completion = pipe.completion
-        pipe.completion = nil
-        completion?(.failure(TransportError(.connectionRefused, "connection #\(pipe.index) refused: the server is not accepting connections")))
-    }
-
-    private func establish(_ pipe: InMemoryPipe) {
-        guard pipe.phase == .connecting else { return }
+    /// The link lets the connection through: hand both ends out, unless the network refuses.
+    func establish(_ pipe: InMemoryPipe) {
+        // A fault may have ended it since the connect was due.
+        guard pipe.phase == .connecting, machine.hasConnection(pipe.number) else { return }
         guard !refusesConnections, let acceptor = pipe.acceptor else {
-            refuse(pipe)
-            scheduleWakeup()
+            pipe.refused = true
+            perform(machine.upstreamFailed(pipe.number, reason: "the server is not accepting connections", at: now))
             return
         }
         pipe.acceptor = nil
@@ -180,10 +171,30 @@ public final class InMemoryNetwork {
         let server = InMemoryLink(pipe: pipe, side: .server, scheduler: scheduler)
         pipe.attach(client: client, server: server)
         pipe.openedAt = scheduler.now
+        // Reading starts before either end can send.
+        perform(machine.upstreamConnected(pipe.number, at: now))
         let completion = pipe.completion
         pipe.completion = nil
         acceptor.accept(server)
         completion?(.success(client))
+    }
+
+    /// The connection failed before it was up.
+    func fail(_ pipe: InMemoryPipe, reset: Bool, reason: String) {
+        pipe.phase = .closed
+        pipe.closedAt = scheduler.now
+        pipe.acceptor = nil
+        let completion = pipe.completion
+        pipe.completion = nil
+        let error: TransportError
+        if pipe.refused {
+            error = TransportError(.connectionRefused, "connection #\(pipe.index) refused: the server is not accepting connections")
+        } else if reset {
+            error = TransportError(.connectionReset, "connection #\(pipe.index) reset: \(reason)")
+        } else {
+            error = TransportError(.connectFailed, "connection #\(pipe.index) failed: \(reason)")
+        }
+        completion?(.failure(error))
     }
 
     // MARK: Sending and delivering
@@ -202,34 +213,30 @@ public final class InMemoryNetwork {
         onFrame?(InMemoryFrameEvent(
             kind: .sent, time: scheduler.now, connection: pipe.index, shaperConnection: pipe.shaperID?.index, direction: direction,
             streamEnd: pipe.flows[direction.index].sent.bytes, wireBytes: bytes.readableBytes, frame: frame))
-        guard shaper != nil else {
-            scheduler.schedule(after: configuration.latency) { [weak self] in
-                self?.receive(bytes, on: pipe, direction)
-            }
-            return
-        }
-        pipe.flows[direction.index].waiting.append(bytes)
-        submitWaiting(on: pipe, direction)
-        scheduleWakeup()
+        pipe.flows[direction.index].outbox.append(bytes)
+        read(pipe, direction)
     }
 
-    /// Hands waiting bytes to the shaper in bounded pieces until it says its queue is full.
-    private func submitWaiting(on pipe: InMemoryPipe, _ direction: Direction) {
-        guard let id = pipe.shaperID, pipe.phase == .open else { return }
+    /// Hands the sending end's frames to the state machine in bounded pieces while it reads
+    /// that end; once they are all in, a pending end follows them.
+    func read(_ pipe: InMemoryPipe, _ direction: Direction) {
         let slot = direction.index
-        while !pipe.flows[slot].paused, var head = pipe.flows[slot].waiting.popFirst() {
-            let count = min(head.readableBytes, configuration.submitChunkSize)
-            let piece = head.readSlice(length: count)!
-            if head.readableBytes > 0 { pipe.flows[slot].waiting.prepend(head) }
-            pipe.flows[slot].inFlight.writeImmutableBuffer(piece)
-            if !shaper!.submit(count, on: id, direction, at: shaperNow) {
-                pipe.flows[slot].paused = true
-            }
+        let chunk = configuration.submitChunkSize
+        while pipe.flows[slot].reading, var head = pipe.flows[slot].outbox.popFirst() {
+            let count = min(head.readableBytes, chunk)
+            // readSlice cannot fail: count <= readableBytes.
+            let piece = head.readSlice(length: count) ?? ByteBuffer()
+            if head.readableBytes > 0 { pipe.flows[slot].outbox.prepend(head) }
+            perform(machine.received(piece, on: pipe.number, from: direction.sender.proxySide, at: now))
+        }
+        if pipe.flows[slot].endPending, pipe.flows[slot].outbox.isEmpty, pipe.phase == .open {
+            pipe.flows[slot].endPending = false
+            perform(machine.inputClosed(pipe.number, side: direction.sender.proxySide, at: now))
         }
     }
 
     /// `bytes` reached the receiving end of `direction`: decode whole frames and hand them over.
-    private func receive(_ bytes: ByteBuffer, on pipe: InMemoryPipe, _ direction: Direction) {
+    func receive(_ bytes: ByteBuffer, on pipe: InMemoryPipe, _ direction: Direction) {
         let slot = direction.index
         let receiver = direction.receiver
         pipe.flows[slot].delivered.bytes += bytes.readableBytes
@@ -271,7 +278,8 @@ public final class InMemoryNetwork {
     // MARK: Closing
 
     /// `side` closes (its owner asked, or its stream broke with `error`): it is told at once;
-    /// the other end is told once everything `side` sent before has arrived.
+    /// the other end is told once everything `side` sent before has arrived and the end has
+    /// crossed the link (see ``endArrives(on:_:)``).
     func close(_ side: InMemoryLinkSide, of pipe: InMemoryPipe, error: (any Error)?) {
         guard pipe.isOpen(side) else { return }
         report(side, of: pipe, error: error)
@@ -280,133 +288,63 @@ public final class InMemoryNetwork {
             return
         }
         let direction = side.sending
-        if shaper == nil {
-            scheduler.schedule(after: configuration.latency) { [weak self] in
-                self?.finArrives(on: pipe, direction)
-            }
+        pipe.flows[direction.index].endedAt = scheduler.now
+        pipe.flows[direction.index].endPending = true
+        read(pipe, direction)
+    }
+
+    /// The state machine forwarded the end of `direction` (everything before it is delivered):
+    /// the receiver hears of it when the FIN arrives. On a shaped link the FIN then crosses the
+    /// link, taking its delay; on a latency-only network nothing queues, so it arrives `latency`
+    /// after the close, with the last frames sent before it.
+    func endArrives(on pipe: InMemoryPipe, _ direction: Direction) {
+        let at: Duration
+        if let profile = configuration.shaper?.profile {
+            at = scheduler.now + profile.link(direction).delay
         } else {
-            pipe.flows[direction.index].finPending = true
-            scheduleFinIfDrained(on: pipe, direction)
+            at = max(scheduler.now, (pipe.flows[direction.index].endedAt ?? scheduler.now) + configuration.latency)
         }
-    }
-
-    private func scheduleFinIfDrained(on pipe: InMemoryPipe, _ direction: Direction) {
-        let slot = direction.index
-        guard pipe.flows[slot].finPending, pipe.flows[slot].idle else { return }
-        pipe.flows[slot].finPending = false
-        let delay = shaper?.profile.link(direction).delay ?? configuration.latency
-        scheduler.schedule(after: delay) { [weak self] in
-            self?.finArrives(on: pipe, direction)
+        scheduler.schedule(at: at) { [weak self] in
+            guard let self, pipe.isOpen(direction.receiver) else { return }
+            report(direction.receiver, of: pipe, error: nil)
+            if pipe.bothSidesClosed { finish(pipe) }
         }
-    }
-
-    private func finArrives(on pipe: InMemoryPipe, _ direction: Direction) {
-        let receiver = direction.receiver
-        guard pipe.isOpen(receiver) else { return }
-        report(receiver, of: pipe, error: nil)
-        if pipe.bothSidesClosed { finish(pipe) }
     }
 
     /// Tells `side`'s delegate, on the scheduler's next turn, that its link is gone.
-    private func report(_ side: InMemoryLinkSide, of pipe: InMemoryPipe, error: (any Error)?) {
+    func report(_ side: InMemoryLinkSide, of pipe: InMemoryPipe, error: (any Error)?) {
         guard let link = pipe.detach(side) else { return }
         scheduler.execute {
             link.reportClose(error)
         }
     }
 
-    /// Both ends are closed: forget the connection.
-    private func finish(_ pipe: InMemoryPipe) {
+    /// Both ends are closed: forget the connection and what is still on its way.
+    func finish(_ pipe: InMemoryPipe) {
+        guard pipe.phase != .closed else { return }
         pipe.phase = .closed
         pipe.closedAt = scheduler.now
-        forgetShaperConnection(of: pipe)
         pipe.discardTraffic()
-        scheduleWakeup()
+        guard pipesByNumber[pipe.number] != nil else { return }
+        perform(machine.socketClosed(pipe.number, side: .client, error: nil, at: now))
+        perform(machine.socketClosed(pipe.number, side: .upstream, error: nil, at: now))
     }
 
-    private func abort(_ pipe: InMemoryPipe, _ error: TransportError, shaperForgot: Bool) {
+    /// The state machine closed the connection: a reset reaches both ends as `.connectionReset`
+    /// and loses what was on its way; a toxic's close reaches them as a clean close.
+    func closed(_ pipe: InMemoryPipe, reset: Bool, reason: String) {
+        pipesByNumber[pipe.number] = nil
         switch pipe.phase {
         case .closed:
             return
         case .connecting:
-            pipe.phase = .closed
-            pipe.closedAt = scheduler.now
-            pipe.acceptor = nil
-            if shaperForgot, let id = pipe.shaperID { pipesByShaperID[id] = nil }
-            forgetShaperConnection(of: pipe)
-            let completion = pipe.completion
-            pipe.completion = nil
-            scheduler.execute {
-                completion?(.failure(error))
-            }
+            fail(pipe, reset: reset, reason: reason)
         case .open:
+            let error = reset ? TransportError(.connectionReset, "connection #\(pipe.index) reset: \(reason)") : nil
             if pipe.isOpen(.client) { report(.client, of: pipe, error: error) }
             if pipe.isOpen(.server) { report(.server, of: pipe, error: error) }
-            if shaperForgot, let id = pipe.shaperID { pipesByShaperID[id] = nil }
             finish(pipe)
         }
-    }
-
-    private func forgetShaperConnection(of pipe: InMemoryPipe) {
-        guard let id = pipe.shaperID, pipesByShaperID[id] != nil else { return }
-        pipesByShaperID[id] = nil
-        shaper?.close(id, at: shaperNow)
-    }
-
-    // MARK: Driving the shaper
-
-    private var shaperNow: ShaperInstant {
-        ShaperInstant(nanoseconds: (scheduler.now - origin).nanosecondsClamped)
-    }
-
-    private func time(of instant: ShaperInstant) -> Duration {
-        origin + .nanoseconds(instant.nanoseconds)
-    }
-
-    /// Keeps one timer at the shaper's next wake-up.
-    private func scheduleWakeup() {
-        guard let next = shaper?.nextWakeup, next != .never else {
-            if let wakeup {
-                scheduler.cancel(wakeup.work)
-                self.wakeup = nil
-            }
-            return
-        }
-        let at = time(of: next)
-        if let wakeup {
-            if wakeup.at <= at { return }
-            scheduler.cancel(wakeup.work)
-        }
-        let work = scheduler.schedule(at: at) { [weak self] in
-            self?.wake()
-        }
-        wakeup = (at, work)
-    }
-
-    private func wake() {
-        wakeup = nil
-        guard shaper != nil else { return }
-        for action in shaper!.advance(to: shaperNow) {
-            switch action {
-            case .deliver(let id, let direction, let count):
-                guard let pipe = pipesByShaperID[id] else { continue }
-                let slot = direction.index
-                guard let bytes = pipe.flows[slot].inFlight.readSlice(length: min(count, pipe.flows[slot].inFlight.readableBytes)) else { continue }
-                if pipe.flows[slot].inFlight.readableBytes == 0 { pipe.flows[slot].inFlight.clear() }
-                receive(bytes, on: pipe, direction)
-                scheduleFinIfDrained(on: pipe, direction)
-            case .resumeReading(let id, let direction):
-                guard let pipe = pipesByShaperID[id] else { continue }
-                pipe.flows[direction.index].paused = false
-                submitWaiting(on: pipe, direction)
-                scheduleFinIfDrained(on: pipe, direction)
-            case .reset(let id):
-                guard let pipe = pipesByShaperID[id] else { continue }
-                pipesByShaperID[id] = nil
-                abort(pipe, TransportError(.connectionReset, "connection #\(pipe.index) reset by the network (profile \(shaper?.profile.name ?? "?"))"), shaperForgot: true)
-            }
-        }
-        scheduleWakeup()
     }
 }
 
@@ -455,7 +393,11 @@ public struct InMemoryFrameEvent {
     public var shaperConnection: Int?
     public var direction: Direction
     /// Bytes of the direction's stream up to and including this frame: the frame is the bytes
-    /// `streamEnd - wireBytes ..< streamEnd`, the same bytes the shaper's trace counts.
+    /// `streamEnd - wireBytes ..< streamEnd`, the same bytes the shaper's trace counts. A toxic
+    /// that drops bytes before the link (`limit_data` past its limit, `timeout`, `reset_peer`)
+    /// makes the shaper count fewer: offsets agree up to the first dropped byte. Toxics that only
+    /// delay or cut bytes (`latency`, `bandwidth`, `slicer`, `slow_close`) and partitions keep
+    /// them equal.
     public var streamEnd: Int
     public var wireBytes: Int
     public var frame: Frame

@@ -1,34 +1,41 @@
 import LowbandDeterminism
-import LowbandShaper
-import NIOCore
+package import LowbandShaper
+package import NIOCore
 
 /// What the state machine asks the I/O side to do, in order.
-enum ProxyAction {
-    /// Connect this connection's upstream socket now.
+///
+/// One enum for every event: each event first settles everything due by its instant (connects,
+/// toxic releases, the shaper's deliveries and resets), so any event can produce any action.
+package enum ProxyAction {
+    /// Connect this connection's upstream end now.
     case connect(Int)
-    /// Write the bytes to that side's socket.
+    /// Write the bytes to that side.
     case write(Int, ProxySide, ByteBuffer)
-    /// Forward the end of the stream: shut that socket's output once its writes are flushed.
+    /// Forward the end of the stream: shut that side's output once its writes are flushed.
     case shutdownOutput(Int, ProxySide)
-    /// Start or stop reading from that side's socket.
+    /// Start or stop reading from that side.
     case setReading(Int, ProxySide, Bool)
-    /// Close both sockets: gracefully after pending writes, or with RST (SO_LINGER 0).
-    case close(Int, reset: Bool)
-    /// Both ends were forwarded; the sockets close by themselves once their writes flush.
+    /// Close both ends: gracefully after pending writes, or with a reset (TCP RST); `reason`
+    /// says why, as in the close event.
+    case close(Int, reset: Bool, reason: String)
+    /// Both ends were forwarded; the ends close by themselves once their writes flush.
     case forget(Int)
     case event(ProxyEvent)
 }
 
-/// One simulated device: the shaper every connection of a proxy shares, the connections' bytes
-/// and toxics, and the reading/back-pressure decisions. No I/O and no clock: every call gets the
-/// time, and the result is the list of things to do.
+/// One simulated device: the shaper every connection shares, the connections' bytes and
+/// toxics, partitions, and the reading/back-pressure decisions. No I/O and no clock: every call
+/// gets the time, and the result is the list of things to do. The socket proxy
+/// (`LowbandProxy`) and the in-memory network (`LowbandSimulation`) both drive it, so every
+/// toxic and fault behaves the same in both.
 ///
 /// Bytes of a direction flow source → toxics → link (shaper) → destination, never reordered.
 /// Reading a source stops while the shaper's queue is full, while the destination's socket is
 /// not writable, or while the toxics or the link hold more than their limits; so the bytes held
 /// per direction stay under the limits plus one read burst.
-struct ProxyStateMachine {
-    private var shaper: any TrafficShaper
+package struct ProxyStateMachine {
+    /// The link model; read it for inspection only.
+    package private(set) var shaper: any TrafficShaper
     /// The proxy-timeline instant at which the current shaper's own timeline starts.
     private var shaperOrigin: ShaperInstant
     var connections: [Int: ConnectionState] = [:]
@@ -36,16 +43,20 @@ struct ProxyStateMachine {
     var order: [Int] = []
     private var numberByShaperID: [ConnectionID: Int] = [:]
     private var waitingToConnect = 0
-    var toxics: [Toxic] = []
+    package internal(set) var toxics: [Toxic] = []
+    /// Directions whose deliveries are held until ``heal(at:)``, in the order partitioned.
+    package internal(set) var partitioned: [Direction] = []
     var random: SeededGenerator
     private var nextNumber = 1
     private let toxicBufferLimit: Int
     private let linkBufferLimit: Int
-    private var dirty: [Int] = []
+    var dirty: [Int] = []
     private var actions: [ProxyAction] = []
-    private(set) var statistics = ProxyStatistics()
+    package internal(set) var statistics = ProxyStatistics()
 
-    init(shaper: any TrafficShaper, seed: UInt64, toxicBufferLimit: Int, linkBufferLimit: Int, at now: ShaperInstant) {
+    /// A device whose connections share `shaper`; toxics draw from `seed`. Reading a direction
+    /// stops while its toxics hold `toxicBufferLimit` bytes or its link `linkBufferLimit`.
+    package init(shaper: any TrafficShaper, seed: UInt64, toxicBufferLimit: Int, linkBufferLimit: Int, at now: ShaperInstant) {
         self.shaper = shaper
         self.shaperOrigin = now
         self.random = SeededGenerator(seed: seed).derived(0x746F_7869_6373)  // "toxics"
@@ -54,7 +65,7 @@ struct ProxyStateMachine {
     }
 
     /// When ``advance(to:)`` next has something to do, on the proxy's timeline; nil while idle.
-    var nextWakeup: ShaperInstant? {
+    package var nextWakeup: ShaperInstant? {
         // A closure, not `.map(global)`: a method reference would copy the whole machine.
         var next = shaper.nextWakeup.map { global($0) }
         func consider(_ instant: ShaperInstant?) {
@@ -75,10 +86,20 @@ struct ProxyStateMachine {
         return next
     }
 
-    var openConnections: [Int] { order }
+    package var openConnections: [Int] { order }
+
+    /// Whether `number` is a connection not yet closed.
+    package func hasConnection(_ number: Int) -> Bool {
+        connections[number] != nil
+    }
+
+    /// The shaper's id of an open connection (its `conn` in the shaper's trace).
+    package func shaperConnection(of number: Int) -> ConnectionID? {
+        connections[number]?.shaperID
+    }
 
     /// A shaper decision as a proxy event: proxy time and connection number.
-    func proxyEvent(for event: ShaperEvent) -> ProxyEvent {
+    package func proxyEvent(for event: ShaperEvent) -> ProxyEvent {
         ProxyEvent(
             time: global(event.time) - .zero,
             kind: ProxyEvent.Kind(rawValue: event.kind.name),
@@ -93,7 +114,7 @@ struct ProxyStateMachine {
     // MARK: Connection events
 
     /// A client connected: registers it with the shaper, which decides when to connect upstream.
-    mutating func accept(description: String, at now: ShaperInstant) -> (number: Int, actions: [ProxyAction]) {
+    package mutating func accept(description: String, at now: ShaperInstant) -> (number: Int, actions: [ProxyAction]) {
         let (id, connectAt) = shaper.open(at: local(now))
         let number = nextNumber
         nextNumber += 1
@@ -119,7 +140,7 @@ struct ProxyStateMachine {
         return (number, takeActions())
     }
 
-    mutating func upstreamConnected(_ number: Int, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func upstreamConnected(_ number: Int, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number), connections.values[index].phase == .connecting else {
             return takeActions()
         }
@@ -130,7 +151,7 @@ struct ProxyStateMachine {
         return takeActions()
     }
 
-    mutating func upstreamFailed(_ number: Int, reason: String, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func upstreamFailed(_ number: Int, reason: String, at now: ShaperInstant) -> [ProxyAction] {
         guard connections[number] != nil else { return takeActions() }
         statistics.refusedConnections += 1
         emit(.refused, now, connection: number, detail: reason)
@@ -140,7 +161,7 @@ struct ProxyStateMachine {
     }
 
     /// Bytes read from a side's socket.
-    mutating func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number), inPlace(index, { $0.phase == .open }) else {
             return takeActions()
         }
@@ -163,7 +184,7 @@ struct ProxyStateMachine {
     }
 
     /// The side's peer ended its stream (TCP FIN).
-    mutating func inputClosed(_ number: Int, side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func inputClosed(_ number: Int, side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number) else { return takeActions() }
         let direction = side.outgoing
         guard !connections.values[index][direction].sourceEnded else { return takeActions() }
@@ -179,7 +200,7 @@ struct ProxyStateMachine {
     }
 
     /// The side's socket crossed a write-buffer watermark.
-    mutating func writabilityChanged(_ number: Int, side: ProxySide, writable: Bool, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func writabilityChanged(_ number: Int, side: ProxySide, writable: Bool, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number) else { return takeActions() }
         let direction: Direction = side == .upstream ? .upstream : .downstream
         connections.values[index][direction].destinationBlocked = !writable
@@ -191,7 +212,7 @@ struct ProxyStateMachine {
     /// A socket closed. After an error (a reset, a failed write) the connection ends at once.
     /// A clean close (the peer's FIN after we had shut that socket's output) only ends what
     /// flows toward it: bytes it sent before are still delivered, then its end is forwarded.
-    mutating func socketClosed(_ number: Int, side: ProxySide, error: String?, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func socketClosed(_ number: Int, side: ProxySide, error: String?, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number) else { return takeActions() }
         let who = side == .client ? "client" : "upstream"
         if let error {
@@ -221,13 +242,13 @@ struct ProxyStateMachine {
     }
 
     /// Everything due by `now`: connects, toxic releases, link deliveries, resets.
-    mutating func advance(to now: ShaperInstant) -> [ProxyAction] {
+    package mutating func advance(to now: ShaperInstant) -> [ProxyAction] {
         step(now)
         return takeActions()
     }
 
     /// Closes every connection (proxy stopping or disabled).
-    mutating func closeAll(reason: String, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func closeAll(reason: String, at now: ShaperInstant) -> [ProxyAction] {
         for number in order {
             remove(number, at: now, reset: false, reason: reason)
         }
@@ -236,7 +257,7 @@ struct ProxyStateMachine {
 
     /// Switches the device to a new link, like a handover: open connections continue on it,
     /// and bytes queued in the old link are queued again in the new one (none are lost).
-    mutating func replaceShaper(_ newShaper: any TrafficShaper, description: String, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func replaceShaper(_ newShaper: any TrafficShaper, description: String, at now: ShaperInstant) -> [ProxyAction] {
         shaper = newShaper
         shaperOrigin = now
         numberByShaperID.removeAll()
@@ -246,7 +267,8 @@ struct ProxyStateMachine {
             connections.values[index].shaperID = id
             numberByShaperID[id] = number
             for direction in Direction.allCases {
-                connections.values[index][direction].unsubmitted = connections.values[index][direction].link.count
+                // Parked bytes left the old link already; the rest is submitted again.
+                connections.values[index][direction].unsubmitted = inPlace(index) { $0[direction].link.count - $0[direction].parked }
                 connections.values[index][direction].shaperFull = false
             }
             for direction in Direction.allCases { submit(number, direction, at: now) }
@@ -260,6 +282,23 @@ struct ProxyStateMachine {
     // MARK: The step
 
     mutating func step(_ now: ShaperInstant) {
+        // Every connection carries every toxic, so chains are empty exactly when `toxics` is.
+        if !toxics.isEmpty {
+            for number in order {
+                for direction in Direction.allCases { drainToxics(number, direction, at: now) }
+            }
+        }
+        // Only when something is due: the shaper is not asked between its own wake-ups. A
+        // delivery or a resume can make more due at the same instant; a few rounds settle it.
+        var rounds = 0
+        while rounds < 8, let next = shaper.nextWakeup, global(next) <= now {
+            rounds += 1
+            for action in shaper.advance(to: local(now)) {
+                perform(action, at: now)
+            }
+        }
+        // Connects due now come after the link's deliveries at the same instant: the order the
+        // in-memory network has always had, which its virtual-time runs replay.
         if waitingToConnect > 0 {
             for number in order {
                 guard let index = connections.index(forKey: number),
@@ -270,20 +309,6 @@ struct ProxyStateMachine {
                 actions.append(.connect(number))
             }
         }
-        // Every connection carries every toxic, so chains are empty exactly when `toxics` is.
-        if !toxics.isEmpty {
-            for number in order {
-                for direction in Direction.allCases { drainToxics(number, direction, at: now) }
-            }
-        }
-        // A delivery or a resume can make more due at the same instant; a few rounds settle it.
-        var rounds = 0
-        repeat {
-            rounds += 1
-            for action in shaper.advance(to: local(now)) {
-                perform(action, at: now)
-            }
-        } while rounds < 8 && (shaper.nextWakeup.map { global($0) <= now } ?? false)
         finishDirty(at: now)
     }
 
@@ -293,16 +318,11 @@ struct ProxyStateMachine {
             guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
             let count = min(bytes, inPlace(index) { $0[direction].inShaper })
             guard count > 0 else { return }
-            var pieces: [ByteBuffer] = []
-            connections.values[index][direction].link.take(count) { pieces.append($0) }
-            connections.values[index][direction].bytesDelivered += count
-            statistics.bufferedBytes -= count
-            if direction == .upstream { statistics.upstreamBytes += count } else { statistics.downstreamBytes += count }
-            for piece in pieces {
-                actions.append(.write(number, direction.destination, piece))
+            if isPartitioned(direction) {
+                connections.values[index][direction].parked += count
+                return
             }
-            emit(.deliver, now, connection: number, direction: direction, bytes: count)
-            dirty.append(number)
+            write(count, of: number, direction, at: now)
 
         case .resumeReading(let id, let direction):
             guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
@@ -318,9 +338,26 @@ struct ProxyStateMachine {
         }
     }
 
-    /// Hands the direction's released, unsubmitted bytes to the shaper unless its queue is full.
-    private mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
+    /// Writes the first `count` bytes of the direction's link to its destination.
+    mutating func write(_ count: Int, of number: Int, _ direction: Direction, at now: ShaperInstant) {
         guard let index = connections.index(forKey: number) else { return }
+        // The pieces go straight into the actions, moved out of `self` meanwhile (no copy).
+        var written = actions
+        actions = []
+        let destination = direction.destination
+        connections.values[index][direction].link.take(count) { written.append(.write(number, destination, $0)) }
+        actions = written
+        connections.values[index][direction].bytesDelivered += count
+        statistics.bufferedBytes -= count
+        if direction == .upstream { statistics.upstreamBytes += count } else { statistics.downstreamBytes += count }
+        emit(.deliver, now, connection: number, direction: direction, bytes: count)
+        dirty.append(number)
+    }
+
+    /// Hands the direction's released, unsubmitted bytes to the shaper unless its queue is full
+    /// or the direction is partitioned.
+    mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
+        guard !isPartitioned(direction), let index = connections.index(forKey: number) else { return }
         let (unsubmitted, full, id) = inPlace(index) { ($0[direction].unsubmitted, $0[direction].shaperFull, $0.shaperID) }
         guard unsubmitted > 0, !full else { return }
         let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
@@ -365,8 +402,15 @@ struct ProxyStateMachine {
     /// Forwards ends and closes whose bytes are all delivered, and updates reading.
     private mutating func finishDirty(at now: ShaperInstant) {
         guard !dirty.isEmpty else { return }
-        var touched = dirty
-        dirty.removeAll(keepingCapacity: true)
+        // Moved out, not copied: `dirty` gets its buffer back at the end, so no call allocates.
+        var touched: [Int] = []
+        swap(&touched, &dirty)
+        defer {
+            if dirty.isEmpty {
+                touched.removeAll(keepingCapacity: true)
+                swap(&touched, &dirty)
+            }
+        }
         // Each number once, in the order first touched; a set only when many were touched.
         if touched.count > 16 {
             var seen = Set<Int>()
@@ -382,7 +426,8 @@ struct ProxyStateMachine {
         for number in touched {
             guard let index = connections.index(forKey: number) else { continue }
             var closeNow = false
-            for direction in Direction.allCases {
+            // A partition holds ends and closes too: they travel behind the held bytes.
+            for direction in Direction.allCases where !isPartitioned(direction) {
                 let (empty, closeReleased, endReleased, outputShut) = inPlace(index) {
                     ($0[direction].link.isEmpty, $0[direction].closeReleased, $0[direction].endReleased, $0[direction].outputShut)
                 }
@@ -440,7 +485,7 @@ struct ProxyStateMachine {
     }
 
     /// Ends a connection. `reset` nil means it finished on its own (both ends forwarded).
-    private mutating func remove(_ number: Int, at now: ShaperInstant, reset: Bool?, reason: String?) {
+    mutating func remove(_ number: Int, at now: ShaperInstant, reset: Bool?, reason: String?) {
         guard let connection = connections.removeValue(forKey: number) else { return }
         if let position = order.firstIndex(of: number) { order.remove(at: position) }
         numberByShaperID[connection.shaperID] = nil
@@ -449,7 +494,7 @@ struct ProxyStateMachine {
         statistics.bufferedBytes -= connection.bufferedBytes
         statistics.openConnections -= 1
         if let reset {
-            actions.append(.close(number, reset: reset))
+            actions.append(.close(number, reset: reset, reason: reason ?? (reset ? "reset" : "closed")))
         } else {
             actions.append(.forget(number))
         }
@@ -489,7 +534,7 @@ struct ProxyStateMachine {
         return Double(random.next() >> 11) * 0x1p-53 < toxicity
     }
 
-    private mutating func emit(
+    mutating func emit(
         _ kind: ProxyEvent.Kind, _ now: ShaperInstant, connection: Int? = nil, direction: Direction? = nil,
         bytes: Int? = nil, detail: String? = nil
     ) {
@@ -508,7 +553,14 @@ struct ProxyStateMachine {
         return ShaperInstant(nanoseconds: overflow ? .max : sum)
     }
 
+    func isPartitioned(_ direction: Direction) -> Bool {
+        !partitioned.isEmpty && partitioned.contains(direction)
+    }
+
     mutating func takeActions() -> [ProxyAction] {
+        // Most events settle with nothing to do: hand back the shared empty array then, instead
+        // of copying the buffer out and allocating a new one behind it.
+        guard !actions.isEmpty else { return [] }
         defer { actions.removeAll(keepingCapacity: true) }
         return actions
     }

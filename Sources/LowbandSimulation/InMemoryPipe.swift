@@ -1,9 +1,12 @@
 import LowbandDeterminism
 import LowbandShaper
+import LowbandTransport
 import LowbandWire
 import NIOCore
 
-/// One in-memory connection: its two ends and a flow of bytes each way.
+/// One in-memory connection: its two ends and a flow of bytes each way. The bytes between the
+/// ends live in the network's ``LowbandProxyCore`` state machine; the pipe keeps what the ends
+/// see: frames not yet read from the sending end, and bytes arrived but not yet a whole frame.
 final class InMemoryPipe {
     enum Phase {
         case connecting
@@ -14,7 +17,12 @@ final class InMemoryPipe {
     let index: Int
     weak var network: InMemoryNetwork?
     var phase = Phase.connecting
+    /// The connection's number in the network's state machine.
+    var number = 0
+    /// The shaper's id, when the network is shaped by a profile (nil on a latency-only network).
     var shaperID: ConnectionID?
+    /// Set when the network turned the connect down on purpose (``InMemoryNetwork/refusesConnections``).
+    var refused = false
     /// Held until the connection is up (or fails).
     var acceptor: (any FrameLinkAcceptor)?
     var completion: ((Result<any FrameLink, any Error>) -> Void)?
@@ -69,11 +77,10 @@ final class InMemoryPipe {
     /// Drops every byte still on its way and the ends' links.
     func discardTraffic() {
         for index in flows.indices {
-            flows[index].waiting.removeAll()
-            flows[index].inFlight.clear()
+            flows[index].outbox.removeAll()
             flows[index].arrived.clear()
-            flows[index].paused = false
-            flows[index].finPending = false
+            flows[index].reading = false
+            flows[index].endPending = false
         }
         client = nil
         server = nil
@@ -82,21 +89,23 @@ final class InMemoryPipe {
     }
 }
 
-/// Bytes going one way on a pipe: frames waiting to be handed to the link (back-pressure),
-/// bytes on the link, and bytes arrived but not yet a whole frame.
+/// Bytes going one way on a pipe, as the ends see them: encoded frames the flow has not read
+/// yet (it stops reading under back-pressure, as the proxy stops reading a socket), and bytes
+/// arrived but not yet a whole frame.
 struct Flow {
     let encoder: FrameEncoder
     var decoder: FrameDecoder
-    /// Encoded frames not yet submitted to the shaper because its queue was full; the first
-    /// may be the rest of a frame that was partly submitted.
-    var waiting = CircularBuffer<ByteBuffer>()
-    var paused = false
-    /// Submitted to the shaper and not yet delivered, in order.
-    var inFlight = ByteBuffer()
+    /// Encoded frames not yet read into the flow; the first may be the rest of a frame that
+    /// was partly read.
+    var outbox = CircularBuffer<ByteBuffer>()
+    /// Whether the flow reads the sending end, as the state machine last said.
+    var reading = false
+    /// The sender closed: its end goes into the flow once the outbox is empty.
+    var endPending = false
+    /// When the sender closed; its end reaches the receiver no sooner than one link delay later.
+    var endedAt: Duration?
     /// Delivered and not yet decoded into a whole frame.
     var arrived = ByteBuffer()
-    /// The sender closed; the receiver is told once everything before the close has arrived.
-    var finPending = false
     var sent = TrafficCount()
     var delivered = TrafficCount()
     /// Bytes of whole frames decoded so far (`delivered.bytes` also counts partial frames).
@@ -106,6 +115,4 @@ struct Flow {
         encoder = FrameEncoder(configuration: configuration)
         decoder = FrameDecoder(configuration: configuration)
     }
-
-    var idle: Bool { waiting.isEmpty && inFlight.readableBytes == 0 }
 }

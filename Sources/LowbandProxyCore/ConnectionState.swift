@@ -1,24 +1,27 @@
-import LowbandShaper
+package import LowbandShaper
 
-/// The two sockets of a proxied connection.
-enum ProxySide: Hashable, Sendable {
-    /// The socket accepted from the client (the phone's app).
+/// The two ends of a proxied connection: sockets in the proxy, frame links in memory.
+package enum ProxySide: Hashable, Sendable {
+    /// The end accepted from the client (the phone's app).
     case client
-    /// The socket connected to the upstream server.
+    /// The end connected to the upstream server.
     case upstream
 
     /// The direction whose bytes are read from this side.
-    var outgoing: Direction { self == .client ? .upstream : .downstream }
+    package var outgoing: Direction { self == .client ? .upstream : .downstream }
 }
 
 extension Direction {
     /// The side whose bytes travel this way.
-    var source: ProxySide { self == .upstream ? .client : .upstream }
+    package var source: ProxySide { self == .upstream ? .client : .upstream }
     /// The side this direction's bytes are written to.
-    var destination: ProxySide { self == .upstream ? .upstream : .client }
+    package var destination: ProxySide { self == .upstream ? .upstream : .client }
 }
 
 /// One direction of a connection: bytes in the toxics, then in the link, then written.
+///
+/// `link` holds, in stream order: bytes the shaper delivered while the direction was
+/// partitioned (`parked`), bytes inside the shaper, and bytes not yet submitted (`unsubmitted`).
 struct FlowState {
     var toxics = ToxicChain()
     /// Bytes inside the toxic chain.
@@ -27,6 +30,8 @@ struct FlowState {
     /// rest inside the shaper waiting for delivery.
     var link = ByteQueue()
     var unsubmitted = 0
+    /// Delivered by the shaper during a partition and held at the head of `link` until it heals.
+    var parked = 0
     /// The shaper said its queue is full; nothing more is submitted until `.resumeReading`.
     var shaperFull = false
     /// The destination socket's write buffer is over its high watermark.
@@ -45,7 +50,7 @@ struct FlowState {
     var bytesDelivered = 0
 
     var bufferedBytes: Int { held.count + link.count }
-    var inShaper: Int { link.count - unsubmitted }
+    var inShaper: Int { link.count - unsubmitted - parked }
 }
 
 /// A proxied connection as the state machine sees it.

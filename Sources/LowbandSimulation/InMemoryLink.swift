@@ -1,5 +1,7 @@
 public import LowbandDeterminism
+import LowbandProxyCore
 public import LowbandShaper
+public import LowbandTransport
 public import LowbandWire
 
 /// One end of a connection on an ``InMemoryNetwork``.
@@ -65,12 +67,17 @@ public enum InMemoryLinkSide: String, Hashable, Sendable {
     public var receiving: Direction { self == .client ? .downstream : .upstream }
 
     var other: InMemoryLinkSide { self == .client ? .server : .client }
+
+    /// The same end in the state machine's terms: the server is the proxy's upstream.
+    var proxySide: ProxySide { self == .client ? .client : .upstream }
 }
 
 extension Direction {
     /// 0 upstream, 1 downstream: the index of a flow in its pipe.
     var index: Int { self == .upstream ? 0 : 1 }
 
+    /// The end that sends what travels this way.
+    var sender: InMemoryLinkSide { self == .upstream ? .client : .server }
     /// The end that receives what travels this way.
     var receiver: InMemoryLinkSide { self == .upstream ? .server : .client }
 }

@@ -1,5 +1,7 @@
 import LowbandDeterminism
 import LowbandShaper
+import LowbandSimulation
+import LowbandTestSupport
 import LowbandTransport
 import LowbandWire
 import Testing
@@ -197,6 +199,39 @@ import Testing
         #expect(client.closes.first?.time == .seconds(2))
         #expect(acceptor.delegates[0].closeCode == "connectionReset")
         #expect(network.shaper?.openConnections == 0)
+    }
+
+    @Test func frameEventsPlaceEachFrameInTheBytesTheShaperCounts() throws {
+        let scheduler = VirtualScheduler()
+        let trace = ShaperTraceRecorder()
+        let network = InMemoryNetwork(scheduler: scheduler, profile: try Profiles.shipped("edge"), seed: 4, trace: trace)
+        var events: [InMemoryFrameEvent] = []
+        network.onFrame = { events.append($0) }
+        let acceptor = RecordingAcceptor(echoes: true)
+        let (link, _) = try connect(network.makeConnector(to: acceptor), on: scheduler)
+        for index in 0 ..< 12 {
+            link.send(Frame(command: .sendMessage, sequence: UInt32(index), payload: noise(40 + index * 300, seed: UInt64(index))))
+        }
+        scheduler.runUntilIdle()
+        #expect(events.filter { $0.kind == .delivered }.count == 24, "12 requests and 12 echoes")
+        for direction in Direction.allCases {
+            let mine = events.filter { $0.direction == direction }
+            let shaperID = try #require(mine.first?.shaperConnection)
+            let shaped = trace.events.filter { $0.connection?.index == shaperID && $0.direction == direction }
+            for kind in [InMemoryFrameEvent.Kind.sent, .delivered] {
+                let frames = mine.filter { $0.kind == kind }
+                // Frames tile the stream: each starts where the one before it ended.
+                #expect(frames.map { $0.streamEnd - $0.wireBytes } == [0] + frames.dropLast().map(\.streamEnd))
+            }
+            // The shaper took exactly the bytes sent, and a frame is delivered once the shaper
+            // has delivered its last byte.
+            let enqueued = shaped.filter { $0.kind == .enqueue }.compactMap(\.bytes).reduce(0, +)
+            #expect(enqueued == mine.filter { $0.kind == .sent }.last?.streamEnd)
+            for frame in mine where frame.kind == .delivered {
+                let deliveredBefore = shaped.filter { $0.kind == .deliver && $0.time.nanoseconds <= (frame.time - network.origin).nanosecondsClamped }
+                #expect(deliveredBefore.compactMap(\.bytes).reduce(0, +) >= frame.streamEnd)
+            }
+        }
     }
 
     @Test func anOfflineLinkNeverConnectsUntilTheNetworkIsCut() throws {

@@ -1,9 +1,9 @@
-import LowbandShaper
+package import LowbandShaper
 
 /// Toxics: added to, changed in and removed from every open and future connection.
 extension ProxyStateMachine {
     /// Adds a toxic to every open and future connection.
-    mutating func addToxic(_ toxic: Toxic, at now: ShaperInstant) throws(ProxyError) -> (Toxic, [ProxyAction]) {
+    package mutating func addToxic(_ toxic: Toxic, at now: ShaperInstant) throws(ProxyError) -> (Toxic, [ProxyAction]) {
         let toxic = try toxic.validated()
         guard !toxics.contains(where: { $0.name == toxic.name }) else {
             throw ProxyError(.toxicExists, "toxic already exists: '\(toxic.name)'")
@@ -19,7 +19,7 @@ extension ProxyStateMachine {
     }
 
     /// Changes a toxic's attributes and toxicity; missing attributes keep their values.
-    mutating func updateToxic(
+    package mutating func updateToxic(
         named name: String, attributes: [String: Int64], toxicity: Double?, at now: ShaperInstant
     ) throws(ProxyError) -> (Toxic, [ProxyAction]) {
         guard let position = toxics.firstIndex(where: { $0.name == name }) else {
@@ -40,7 +40,7 @@ extension ProxyStateMachine {
         return (toxic, takeActions())
     }
 
-    mutating func removeToxic(named name: String, at now: ShaperInstant) throws(ProxyError) -> [ProxyAction] {
+    package mutating func removeToxic(named name: String, at now: ShaperInstant) throws(ProxyError) -> [ProxyAction] {
         guard let position = toxics.firstIndex(where: { $0.name == name }) else {
             throw ProxyError(.toxicNotFound, "toxic not found: '\(name)'")
         }
@@ -54,7 +54,7 @@ extension ProxyStateMachine {
         return takeActions()
     }
 
-    mutating func removeAllToxics(at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func removeAllToxics(at now: ShaperInstant) -> [ProxyAction] {
         for toxic in toxics.reversed() {
             _ = try? removeToxic(named: toxic.name, at: now)
         }
