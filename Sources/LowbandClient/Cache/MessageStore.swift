@@ -51,6 +51,22 @@ public final class MessageStore {
         }
     }
 
+    /// What the cache can show newer than `anchor`: up to `count` cached messages just above
+    /// it inside the chunk that holds it (oldest first), and whether they reach the chat's
+    /// newest known message.
+    public func newer(chatID: Int64, than anchor: Int64, count: Int) throws -> (messages: [Message], reachesNewest: Bool) {
+        try writer.read { db in
+            let newest = try Self.newestMessageID(db, chatID: chatID)
+            guard let newest, newest > anchor else { return ([], true) }
+            guard let chunk = try Self.loadChunks(db, chatID: chatID).chunk(containing: anchor), chunk.newestID > anchor else { return ([], false) }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM message WHERE chatID = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+                arguments: [chatID, anchor, chunk.newestID, min(count, Int(Int32.max))])
+            let messages = try rows.map(CacheRows.message)
+            return (messages, messages.count < count && chunk.newestID >= newest)
+        }
+    }
+
     /// Plans the page of `count` messages older than `anchor` (nil: the newest page).
     public func plan(chatID: Int64, olderThan anchor: Int64?, count: Int) throws -> HistoryPlan {
         try writer.read { db in
