@@ -147,6 +147,7 @@ public final class MessageStore {
         try db.execute(
             sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)",
             arguments: [message.id, chatID, message.id])
+        try ReadPositions.messageStored(db, message, wasKnown: known)
     }
 
     static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {
