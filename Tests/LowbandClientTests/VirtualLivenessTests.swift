@@ -40,7 +40,9 @@ import Testing
         let storedAt = world.scheduler.now
         let task = try engine.send(text: "through a stuck link", to: chat.id)
         world.scheduler.advance(by: .seconds(5))
-        #expect(try engine.outbox.store.pendingTasks().map(\.id) == [task.id])
+        let waiting = try engine.inspect().outbox
+        #expect(waiting.map(\.id) == [task.id], "pending, as the inspection shows")
+        #expect(waiting.first?.storedAt == storedAt)
 
         let delivered = world.run(until: { world.sent(in: chat.id, by: 1).contains { $0.text == "through a stuck link" } }, limit: .seconds(900))
         chatting = false
@@ -52,7 +54,7 @@ import Testing
         #expect(connector.links.count == 2)
         #expect(events.arrived.count > 10, "pushes arrived all along")
         #expect(world.run { events.sent.count == 1 })
-        #expect(try engine.outbox.store.pendingTasks().isEmpty)
+        #expect(try engine.inspect().outbox.isEmpty)
     }
 
     /// A profile whose downlink moves `bytesPerSecond` in `mtu`-byte pieces, with a fast uplink.

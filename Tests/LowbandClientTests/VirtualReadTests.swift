@@ -30,7 +30,7 @@ import Testing
             #expect(world.run { !engine.connection.isLoggedIn })
             #expect(try engine.markRead(chatID: chat.id, upTo: message.id))
             #expect(try unread(engine, chat.id) == 0, "read up to the newest message: nothing unread, at once")
-            #expect(try engine.reads.store.owed() == [ReadStore.Owed(chatID: chat.id, upTo: message.id)])
+            #expect(try engine.inspect().owedReadPositions == [ReadStore.Owed(chatID: chat.id, upTo: message.id)])
             #expect(throws: ClientError.self) { try engine.markRead(chatID: chat.id, upTo: 999_999_999) }
             // The app is killed here: no stop, the engine just goes.
         }
@@ -40,7 +40,7 @@ import Testing
         let (restarted, _) = try world.makeEngine()
         restarted.start()
         #expect(world.run { world.server.core.readPosition(of: 1, in: chat.id) == message.id })
-        #expect(world.run { (try? restarted.reads.store.owed().isEmpty) == true })
+        #expect(world.run { (try? restarted.inspect().owedReadPositions.isEmpty) == true })
         #expect(try restarted.reads.store.state(chatID: chat.id)?.acknowledgedUpTo == message.id)
         #expect(try unread(restarted, chat.id) == 0)
 
@@ -79,7 +79,7 @@ import Testing
         })
         #expect(try unread(tablet, chat.id) == 2, "the tablet shows what the phone left unread")
         #expect(try tablet.reads.store.state(chatID: chat.id)?.acknowledgedUpTo == one.id, "the server holds it: nothing to send from the tablet")
-        #expect(try tablet.reads.store.owed().isEmpty)
+        #expect(try tablet.inspect().owedReadPositions.isEmpty)
 
         // The tablet reads further; the phone follows; a stale receipt moves nothing back.
         #expect(try tablet.markRead(chatID: chat.id, upTo: two.id))

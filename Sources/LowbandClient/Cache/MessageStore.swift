@@ -44,6 +44,11 @@ public final class MessageStore {
         try writer.read { db in try Self.messages(db, chatID: chatID, in: range, newest: limit) }
     }
 
+    /// The chats the cache holds messages of, ascending.
+    public func chatIDs() throws -> [Int64] {
+        try writer.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT chatID FROM message ORDER BY chatID") }
+    }
+
     /// Every cached message of the chat, oldest first.
     public func allMessages(chatID: Int64) throws -> [Message] {
         try writer.read { db in

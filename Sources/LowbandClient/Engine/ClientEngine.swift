@@ -135,7 +135,8 @@ public final class ClientEngine {
         return screen
     }
 
-    private var openScreens: [ChatScreenModel] {
+    /// The chat screens opened with ``openChat(_:)`` that are still alive, in opening order.
+    public var openScreens: [ChatScreenModel] {
         screens.compactMap(\.screen)
     }
 

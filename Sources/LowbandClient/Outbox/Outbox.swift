@@ -51,7 +51,7 @@ public final class Outbox {
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil) throws(ClientError) -> OutboxTask {
         let tasks: [OutboxTask]
         do {
-            tasks = try store.enqueueMessage(chatID: chatID, text: text, attachment: attachment)
+            tasks = try store.enqueueMessage(chatID: chatID, text: text, attachment: attachment, storedAt: scheduler.now)
         } catch {
             throw ClientError(.database, "cannot store the message for chat \(chatID): \(error)")
         }
