@@ -43,7 +43,7 @@ public struct ClientConfiguration: Hashable, Sendable {
     /// least `connection.unansweredTimeout` (the defaults: 30 s each, so 90 s): a shorter
     /// request timeout could fail attempts on a slow link that still answers, and retry them
     /// without end. A chat's k-th pending send is therefore resolved within k bounds of
-    /// session time. See docs/CLIENT.md, "Liveness".
+    /// session time. See docs/CLIENT.md, "Liveness bound".
     public var outboxLivenessBound: Duration {
         connection.unansweredTimeout + outbox.retryBackoff.maximumDelay
     }
