@@ -69,7 +69,10 @@ import Testing
         try FrameEncoder().bytes(of: Frame.response(message, sequence: 1)).readableBytes
     }
 
-    @Test func aLoginReplyStillArrivingIsWaitedForPastTheLoginTimeout() throws {
+    /// Also through a link that wraps the network's (as the scenarios' links do): it passes
+    /// the byte progress on without knowing about it.
+    @Test(arguments: [false, true])
+    func aLoginReplyStillArrivingIsWaitedForPastTheLoginTimeout(throughAWrappingLink: Bool) throws {
         let shape = MessengerWorld.Shape(users: 40, chatsPerUser: 80, messagesPerChat: 2)
         let reply = MessengerServer(configuration: ServerConfiguration(seed: 7, world: shape), scheduler: VirtualScheduler()).core
             .changes(for: 1, since: 0, serverTime: 1)
@@ -79,9 +82,11 @@ import Testing
         let rate = Int64(size / 30)
         #expect(rate >= 500, "pieces of 500 bytes arrive at least once a second (the reply is \(size) bytes)")
         let world = try VirtualWorld(shape: shape, profile: Self.slowDownlink(bytesPerSecond: rate, mtu: 500))
-        let (engine, events) = try world.makeEngine()
+        let wrapping = throughAWrappingLink ? StallingConnector(inner: world.network.makeConnector(to: world.server)) : nil
+        let (engine, events) = try world.makeEngine(connector: wrapping)
         engine.start()
         #expect(world.run(until: { engine.connection.isLoggedIn }, limit: .seconds(200)))
+        #expect(wrapping.map { $0.links.count == 1 } ?? true)
         #expect(world.scheduler.now > VirtualWorld.connection.loginTimeout * 2, "the reply took longer than the login timeout")
         #expect(world.network.connections.count == 1, "one link: the login was not given up while its reply arrived")
         #expect(events.syncs.count == 1)
