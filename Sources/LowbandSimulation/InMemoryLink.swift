@@ -52,6 +52,10 @@ public final class InMemoryLink: FrameLink {
     func deliver(_ frame: Frame) {
         delegate?.link(self, didReceive: frame)
     }
+
+    func deliverBytes(_ count: Int) {
+        delegate?.link(self, didReceiveBytes: count)
+    }
 }
 
 /// The two ends of an in-memory connection.

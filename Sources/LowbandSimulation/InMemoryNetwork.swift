@@ -241,6 +241,8 @@ public final class InMemoryNetwork {
         let receiver = direction.receiver
         pipe.flows[slot].delivered.bytes += bytes.readableBytes
         guard pipe.isOpen(receiver) else { return }
+        pipe.link(receiver)?.deliverBytes(bytes.readableBytes)
+        guard pipe.isOpen(receiver) else { return }
         var arrived = pipe.flows[slot].arrived
         var decoder = pipe.flows[slot].decoder
         pipe.flows[slot].arrived = ByteBuffer()

@@ -27,6 +27,22 @@ public protocol FrameLinkDelegate: AnyObject {
     func link(_ link: any FrameLink, didReceive frame: Frame)
     /// The link is gone: closed by either side, reset, or broken by a protocol error (`error`).
     func linkDidClose(_ link: any FrameLink, error: (any Error)?)
+    /// `count` bytes arrived, before they are decoded: a large frame shows progress while it
+    /// is still on its way. Called before the frames those bytes complete. Optional.
+    func link(_ link: any FrameLink, didReceiveBytes count: Int)
+}
+
+extension FrameLinkDelegate {
+    /// Does nothing: most delegates care about whole frames only.
+    public func link(_ link: any FrameLink, didReceiveBytes count: Int) {}
+}
+
+extension FrameLinkDelegate where Self: FrameLink {
+    /// A link that wraps another (it is its inner link's delegate) passes byte progress on to
+    /// its own delegate, so decorators need not know about it.
+    public func link(_ link: any FrameLink, didReceiveBytes count: Int) {
+        delegate?.link(self, didReceiveBytes: count)
+    }
 }
 
 /// Opens links to a server: the client's side of the transport seam.

@@ -78,6 +78,7 @@ public final class SocketFrameLink: FrameLink {
         link.onInactive = onInactive
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(counter)
+        try pipeline.addHandler(ByteProgressHandler(link: link))
         try pipeline.addFrameCodec(configuration: configuration)
         try pipeline.addHandler(FrameLinkHandler(link: link))
         return link
@@ -114,6 +115,11 @@ public final class SocketFrameLink: FrameLink {
         framesReceived.frames += 1
         framesReceived.payloadBytes += frame.payload.count
         delegate?.link(self, didReceive: frame)
+    }
+
+    fileprivate func receivedBytes(_ count: Int) {
+        guard !closeReported, count > 0 else { return }
+        delegate?.link(self, didReceiveBytes: count)
     }
 
     fileprivate func failed(_ error: any Error) {
@@ -178,8 +184,28 @@ private final class FrameLinkHandler: ChannelInboundHandler {
     }
 }
 
+/// Tells the link how many bytes arrived before the frame decoder sees them.
+private final class ByteProgressHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let link: SocketFrameLink
+
+    init(link: SocketFrameLink) {
+        self.link = link
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        link.receivedBytes(unwrapInboundIn(data).readableBytes)
+        context.fireChannelRead(data)
+    }
+}
+
 @available(*, unavailable)
 extension FrameLinkHandler: Sendable {}
+
+@available(*, unavailable)
+extension ByteProgressHandler: Sendable {}
 
 @available(*, unavailable)
 extension SocketFrameLink: Sendable {}

@@ -18,7 +18,7 @@ import Testing
         let tables = try again.writer.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'grdb_%' ORDER BY name")
         }
-        #expect(tables == ["chat", "contact", "historyChunk", "message", "outboxBlob", "outboxTask", "settings", "syncState"])
+        #expect(tables == ["chat", "contact", "historyChunk", "message", "outboxBlob", "outboxTask", "readReceipt", "settings", "syncState"])
     }
 
     @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeleted() throws {

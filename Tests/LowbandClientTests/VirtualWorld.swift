@@ -2,6 +2,7 @@ import LowbandClient
 import LowbandDeterminism
 import LowbandFixtures
 import LowbandServer
+import LowbandShaper
 import LowbandSimulation
 import LowbandTransport
 import LowbandWire
@@ -15,9 +16,15 @@ final class VirtualWorld {
     let directory: TemporaryDirectory
     let workClock = ManualWorkClock()
 
-    init(seed: UInt64 = 7, latency: Duration = .milliseconds(60), shape: MessengerWorld.Shape = MessengerWorld.Shape()) throws {
+    /// - Parameter profile: shapes the network by this profile (its seed is `seed`) instead of
+    ///   adding `latency` to every frame.
+    init(seed: UInt64 = 7, latency: Duration = .milliseconds(60), shape: MessengerWorld.Shape = MessengerWorld.Shape(), profile: NetworkProfile? = nil) throws {
         server = MessengerServer(configuration: ServerConfiguration(seed: seed, world: shape), scheduler: scheduler)
-        network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: latency))
+        if let profile {
+            network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: seed)
+        } else {
+            network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: latency))
+        }
         directory = try TemporaryDirectory()
     }
 
@@ -25,12 +32,17 @@ final class VirtualWorld {
         requestTimeout: .seconds(10), loginTimeout: .seconds(10), heartbeatInterval: .seconds(15), heartbeatTimeout: .seconds(5),
         backoff: Backoff(initialDelay: .milliseconds(200), maximumDelay: .seconds(2)))
 
-    /// An engine logged in as `userID` with its cache in `database`.
-    func makeEngine(user userID: Int64 = 1, database: String = "client.sqlite", seed: UInt64 = 11, outbox: OutboxConfiguration = OutboxConfiguration(), screen: ScreenConfiguration = ScreenConfiguration()) throws -> (ClientEngine, EngineEvents) {
+    /// An engine logged in as `userID` with its cache in `database`, connecting through
+    /// `connector` (nil: straight over the network).
+    func makeEngine(
+        user userID: Int64 = 1, database: String = "client.sqlite", seed: UInt64 = 11, connection: ConnectionConfiguration = VirtualWorld.connection,
+        outbox: OutboxConfiguration = OutboxConfiguration(), screen: ScreenConfiguration = ScreenConfiguration(), connector: (any FrameConnector)? = nil
+    ) throws -> (ClientEngine, EngineEvents) {
         let configuration = ClientConfiguration(
             token: server.world.users[Int(userID - 1)].token, databasePath: directory.file(database), seed: seed,
-            connection: Self.connection, outbox: outbox, screen: screen)
-        let engine = try ClientEngine(configuration: configuration, connector: network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
+            connection: connection, outbox: outbox, screen: screen)
+        let engine = try ClientEngine(
+            configuration: configuration, connector: connector ?? network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
         let events = EngineEvents()
         engine.observer = events
         return (engine, events)

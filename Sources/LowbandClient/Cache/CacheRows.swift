@@ -71,11 +71,16 @@ enum CacheRows {
         )
     }
 
+    /// Inserts or updates a chat from the server, keeping the device's read position.
     static func upsert(_ chat: Chat, into db: Database) throws {
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO chat (id, kind, title, memberIDs, unreadCount, lastMessageID, updatedAt)
+                INSERT INTO chat (id, kind, title, memberIDs, unreadCount, lastMessageID, updatedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    kind = excluded.kind, title = excluded.title, memberIDs = excluded.memberIDs,
+                    unreadCount = excluded.unreadCount, lastMessageID = excluded.lastMessageID,
+                    updatedAt = excluded.updatedAt
                 """,
             arguments: [
                 chat.id, chat.kind.rawValue, chat.title, try encodeJSON(chat.memberIDs), chat.unreadCount,

@@ -8,6 +8,7 @@ enum CacheSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: v1)
+        migrator.registerMigration("v2", migrate: v2)
         return migrator
     }
 
@@ -100,6 +101,32 @@ enum CacheSchema {
                     taskID INTEGER PRIMARY KEY REFERENCES outboxTask(id) ON DELETE CASCADE,
                     data BLOB NOT NULL
                 );
+                """
+        )
+    }
+
+    /// Version 2: read positions and when each outbox task was stored.
+    ///
+    /// `chat.readUpTo` is the user's read position on this device (it may be ahead of the
+    /// server until `readAcknowledgedUpTo` catches up: that gap is what is still to be sent);
+    /// `readReceipt` holds the other members' positions from their receipts;
+    /// `outboxTask.storedAt` is the engine's scheduler time, in nanoseconds, when the task was
+    /// stored (NULL for tasks stored before this version).
+    private static func v2(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE chat ADD COLUMN readUpTo INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE chat ADD COLUMN readAcknowledgedUpTo INTEGER NOT NULL DEFAULT 0;
+
+                CREATE TABLE readReceipt (
+                    chatID INTEGER NOT NULL,
+                    readerID INTEGER NOT NULL,
+                    messageID INTEGER NOT NULL,
+                    readAt INTEGER NOT NULL,
+                    PRIMARY KEY (chatID, readerID)
+                ) WITHOUT ROWID;
+
+                ALTER TABLE outboxTask ADD COLUMN storedAt INTEGER;
                 """
         )
     }

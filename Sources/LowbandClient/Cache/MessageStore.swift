@@ -44,10 +44,31 @@ public final class MessageStore {
         try writer.read { db in try Self.messages(db, chatID: chatID, in: range, newest: limit) }
     }
 
+    /// The chats the cache holds messages of, ascending.
+    public func chatIDs() throws -> [Int64] {
+        try writer.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT chatID FROM message ORDER BY chatID") }
+    }
+
     /// Every cached message of the chat, oldest first.
     public func allMessages(chatID: Int64) throws -> [Message] {
         try writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM message WHERE chatID = ? ORDER BY id", arguments: [chatID]).map(CacheRows.message)
+        }
+    }
+
+    /// What the cache can show newer than `anchor`: up to `count` cached messages just above
+    /// it inside the chunk that holds it (oldest first), and whether they reach the chat's
+    /// newest known message.
+    public func newer(chatID: Int64, than anchor: Int64, count: Int) throws -> (messages: [Message], reachesNewest: Bool) {
+        try writer.read { db in
+            let newest = try Self.newestMessageID(db, chatID: chatID)
+            guard let newest, newest > anchor else { return ([], true) }
+            guard let chunk = try Self.loadChunks(db, chatID: chatID).chunk(containing: anchor), chunk.newestID > anchor else { return ([], false) }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM message WHERE chatID = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+                arguments: [chatID, anchor, chunk.newestID, min(count, Int(Int32.max))])
+            let messages = try rows.map(CacheRows.message)
+            return (messages, messages.count < count && chunk.newestID >= newest)
         }
     }
 
@@ -131,6 +152,7 @@ public final class MessageStore {
         try db.execute(
             sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)",
             arguments: [message.id, chatID, message.id])
+        try ReadPositions.messageStored(db, message, wasKnown: known)
     }
 
     static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {

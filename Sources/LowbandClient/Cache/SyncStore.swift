@@ -45,19 +45,21 @@ public final class SyncStore {
             for contact in reply.contacts {
                 try CacheRows.upsert(contact, into: db)
             }
+            try db.execute(sql: "UPDATE syncState SET userID = ?, lastSync = ? WHERE id = 1", arguments: [reply.userID, reply.serverTime])
             for chat in reply.chats {
                 try CacheRows.upsert(chat, into: db)
-                guard let last = chat.lastMessage else { continue }
-                let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)", arguments: [chat.id, last.id]) ?? false
-                try CacheRows.insert(last, into: db)
-                if !known {
-                    var chunks = try MessageStore.loadChunks(db, chatID: chat.id)
-                    chunks.forgetChunk(containing: last.id)
-                    chunks.insert(.single(last.id))
-                    try MessageStore.saveChunks(db, chunks)
+                if let last = chat.lastMessage {
+                    let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)", arguments: [chat.id, last.id]) ?? false
+                    try CacheRows.insert(last, into: db)
+                    if !known {
+                        var chunks = try MessageStore.loadChunks(db, chatID: chat.id)
+                        chunks.forgetChunk(containing: last.id)
+                        chunks.insert(.single(last.id))
+                        try MessageStore.saveChunks(db, chunks)
+                    }
                 }
+                try ReadPositions.loginApplied(db, chatID: chat.id)
             }
-            try db.execute(sql: "UPDATE syncState SET userID = ?, lastSync = ? WHERE id = 1", arguments: [reply.userID, reply.serverTime])
             return SyncOutcome(
                 userID: reply.userID, serverTime: reply.serverTime, settingsChanged: reply.settings != nil,
                 contactsChanged: reply.contacts.count, chatsChanged: reply.chats.count, wasFullSync: previous == 0)

@@ -46,6 +46,11 @@ public final class Connection {
 
     public var state: ConnectionStateMachine.State { machine.state }
     public var isLoggedIn: Bool { machine.isLoggedIn }
+    public var configuration: ConnectionConfiguration { machine.configuration }
+
+    /// Requests owing a reply, as ``ConnectionStateMachine/pendingCount`` counts them; at most
+    /// `configuration.maximumPendingRequests` of them are callers' requests.
+    public var pendingRequestCount: Int { machine.pendingCount }
 
     /// Starts connecting; reconnects until ``stop()`` or a refused token.
     public func start() {
@@ -69,7 +74,7 @@ public final class Connection {
             scheduler.execute { completion(.failure(failure)) }
             return
         }
-        let actions = machine.sendRequest(command: R.command, timeout: timeout)
+        let actions = machine.sendRequest(command: R.command, timeout: timeout, now: scheduler.now)
         for action in actions {
             switch action {
             case .sendRequest(let sequence, let timeout):
@@ -107,6 +112,8 @@ public final class Connection {
             send(Ping(clientTime: Self.milliseconds(scheduler.now)), sequence: sequence, timeout: timeout)
         case .sendRequest, .rejectRequest, .deliverReply, .deliverLoginReply, .deliverPush:
             preconditionFailure("\(action) is handled where the frame or completion is at hand")
+        case .armTimeout(let sequence, let delay):
+            armTimeout(sequence: sequence, after: delay)
         case .dropUnexpected(let reason):
             statistics.unexpectedFrames += 1
             log.record(ClientLogEntry(time: scheduler.now, level: .warning, event: "unexpectedReply", message: reason + "; dropped"))
@@ -196,10 +203,11 @@ public final class Connection {
     }
 
     private func armTimeout(sequence: UInt32, after timeout: Duration) {
+        if let armed = timeouts[sequence] { scheduler.cancel(armed) }
         timeouts[sequence] = scheduler.schedule(after: timeout) { [weak self] in
             guard let self else { return }
             self.timeouts[sequence] = nil
-            self.perform(self.machine.requestTimedOut(sequence: sequence))
+            self.perform(self.machine.requestTimedOut(sequence: sequence, now: self.scheduler.now))
         }
     }
 
@@ -264,6 +272,11 @@ extension Connection: FrameLinkDelegate {
                 perform(action)
             }
         }
+    }
+
+    public func link(_ link: any FrameLink, didReceiveBytes count: Int) {
+        guard link === self.link else { return }
+        machine.receivedBytes(now: scheduler.now)
     }
 
     public func linkDidClose(_ link: any FrameLink, error: (any Error)?) {

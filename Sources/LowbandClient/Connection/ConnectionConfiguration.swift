@@ -1,15 +1,23 @@
 /// Timeouts, heartbeat and back-off of a ``Connection``; every argument has a default.
 public struct ConnectionConfiguration: Hashable, Sendable {
-    /// How long a request waits for its reply before failing with `timedOut`.
+    /// How long a request waits for its reply before failing with `timedOut` (the link stays).
     public var requestTimeout: Duration
-    /// How long the login waits for its reply before the link is dropped and retried.
+    /// How long the login waits for its reply before the link is dropped and retried; while
+    /// the reply is arriving it waits on, until nothing has arrived for `heartbeatTimeout`.
     public var loginTimeout: Duration
     /// A ping is sent when nothing arrived for this long.
     public var heartbeatInterval: Duration
-    /// A ping unanswered for this long means the link is dead: it is closed and reconnected.
+    /// A ping is given up when nothing at all (no byte, no frame) has arrived for this long
+    /// since it went out: the link is dead, it is closed and reconnected.
     public var heartbeatTimeout: Duration
+    /// A request (or ping) unanswered for this long closes the link even while pushes keep
+    /// arriving: what the client sends no longer gets through (a connection stuck in
+    /// retransmission back-off), and a new connection carries the work. Requests with a longer
+    /// timeout are bounded by this one.
+    public var unansweredTimeout: Duration
     public var backoff: Backoff
-    /// Requests in flight at most; more fail at once with `tooManyRequests`.
+    /// Requests in flight at most (login, pings and timed-out requests whose reply is still
+    /// owed included); more fail at once with `tooManyRequests`.
     public var maximumPendingRequests: Int
 
     public init(
@@ -17,6 +25,7 @@ public struct ConnectionConfiguration: Hashable, Sendable {
         loginTimeout: Duration = .seconds(20),
         heartbeatInterval: Duration = .seconds(20),
         heartbeatTimeout: Duration = .seconds(10),
+        unansweredTimeout: Duration = .seconds(30),
         backoff: Backoff = Backoff(),
         maximumPendingRequests: Int = 256
     ) {
@@ -24,6 +33,7 @@ public struct ConnectionConfiguration: Hashable, Sendable {
         self.loginTimeout = loginTimeout
         self.heartbeatInterval = heartbeatInterval
         self.heartbeatTimeout = heartbeatTimeout
+        self.unansweredTimeout = unansweredTimeout
         self.backoff = backoff
         self.maximumPendingRequests = max(1, maximumPendingRequests)
     }

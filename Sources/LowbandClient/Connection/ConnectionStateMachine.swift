@@ -4,9 +4,19 @@ public import LowbandWire
 /// The connection's logic with no I/O: events go in, actions come out.
 ///
 /// It owns the session state (connecting, logging in, connected, waiting to reconnect), the
-/// table of requests in flight by sequence number, the heartbeat decision and the back-off.
+/// table of requests in flight by sequence number, the liveness decisions and the back-off.
 /// ``Connection`` performs the actions (opens links, sends frames, arms timers). Tests drive it
 /// directly, with no sockets and no sleeping, as NIO tests its `*StateMachine` types.
+///
+/// A link is judged by what arrives, each way on its own evidence:
+/// - **The way down** is alive while bytes arrive. A ping, or a login whose reply has started
+///   to arrive, is given up only when nothing at all has arrived for `heartbeatTimeout`, so a
+///   large reply or a queue of frames on a slow link is not mistaken for a dead one.
+/// - **The way up** is alive while the server answers. Pushes prove nothing about it: a TCP
+///   connection deep in retransmission back-off can deliver pushes for minutes while nothing
+///   the client sends gets through. A request left unanswered for `unansweredTimeout` (even one
+///   that already failed with `timedOut`) closes the link, and the reconnect carries the work.
+/// - A request's own timeout fails only that request; the link stays.
 public struct ConnectionStateMachine {
     public enum State: Hashable, Sendable {
         case idle
@@ -33,6 +43,8 @@ public struct ConnectionStateMachine {
         case sendPing(sequence: UInt32, timeout: Duration)
         /// Send the caller's request with this sequence number and arm its timeout.
         case sendRequest(sequence: UInt32, timeout: Duration)
+        /// Arm the timeout of request `sequence` again, `after` from now (replacing one armed).
+        case armTimeout(sequence: UInt32, after: Duration)
         /// Hand the reply frame to the request's completion.
         case deliverReply(sequence: UInt32)
         /// Decode the login reply and report ``ConnectionStateMachine/loginSucceeded(now:)`` or a failure.
@@ -64,19 +76,31 @@ public struct ConnectionStateMachine {
     public private(set) var state: State = .idle
     public let configuration: ConnectionConfiguration
     private var generator: SeededGenerator
-    private var pending: [UInt32: Purpose] = [:]
+    private var pending: [UInt32: Request] = [:]
     private var lastSequence: UInt32 = 0
+    /// When the last byte or frame arrived on the current link.
     private var lastReceived: Duration = .zero
     private var pingInFlight: UInt32?
-    /// Commands of caller requests, recorded so a reply of the wrong type is recognised.
-    private var callerCommands: [UInt32: Command] = [:]
+
+    /// A request that owes a reply.
+    private struct Request {
+        var purpose: Purpose
+        var sentAt: Duration
+        /// The caller's command, so a reply of the wrong type is recognised.
+        var command: Command?
+        /// Its caller was already told `timedOut`; a late reply is dropped, but still proves
+        /// the way up works.
+        var abandoned = false
+    }
 
     public init(configuration: ConnectionConfiguration = ConnectionConfiguration(), generator: SeededGenerator) {
         self.configuration = configuration
         self.generator = generator
     }
 
-    /// Requests waiting for a reply, login and pings included.
+    /// Requests waiting for a reply: login and pings included, and requests that timed out
+    /// whose reply is still owed (kept until it arrives or the link closes, at most
+    /// `unansweredTimeout`). Never more than `maximumPendingRequests` callers' requests.
     public var pendingCount: Int { pending.count }
 
     public var isLoggedIn: Bool { state == .connected }
@@ -109,7 +133,7 @@ public struct ConnectionStateMachine {
 
     public mutating func linkOpened(now: Duration) -> [Action] {
         guard case .connecting(let attempt) = state else { return [.closeLink(ClientError(.stopped, "a link opened after the connection moved on"))] }
-        let sequence = allocate(.login)
+        let sequence = allocate(.login, at: now)
         lastReceived = now
         state = .loggingIn(attempt: attempt, loginSequence: sequence)
         return [.sendLogin(sequence: sequence, timeout: configuration.loginTimeout)]
@@ -164,6 +188,15 @@ public struct ConnectionStateMachine {
 
     // MARK: - Frames
 
+    /// Bytes arrived (part of a frame, perhaps): the way down is alive. Nothing to do now; the
+    /// timers read it when they fire.
+    public mutating func receivedBytes(now: Duration) {
+        switch state {
+        case .loggingIn, .connected: lastReceived = now
+        case .idle, .connecting, .waitingToReconnect, .stopped: break
+        }
+    }
+
     /// A frame arrived. Responses are matched to requests by sequence number and command.
     public mutating func received(flags: FrameFlags, command: Command, sequence: UInt32, now: Duration) -> [Action] {
         switch state {
@@ -178,37 +211,40 @@ public struct ConnectionStateMachine {
         guard flags.contains(.response) else {
             return [.dropUnexpected(reason: "\(command) request #\(sequence) from the server; the client serves no requests")]
         }
-        guard let purpose = pending[sequence] else {
+        guard let request = pending[sequence] else {
             return [.dropUnexpected(reason: "\(command) reply #\(sequence) answers no request in flight")]
         }
-        let expected = expectedCommand(for: purpose, sequence: sequence)
+        let expected = Self.expectedCommand(for: request)
         if let expected, expected != command {
             return [.dropUnexpected(reason: "\(command) reply #\(sequence) answers a \(expected) request")]
         }
         pending[sequence] = nil
-        switch purpose {
+        if request.abandoned {
+            return [.dropUnexpected(reason: "\(command) reply #\(sequence) arrived after its request timed out")]
+        }
+        switch request.purpose {
         case .login: return [.deliverLoginReply(sequence: sequence)]
         case .ping:
             pingInFlight = nil
             return []
         case .caller:
-            callerCommands[sequence] = nil
             return [.deliverReply(sequence: sequence)]
         }
     }
 
-    private func expectedCommand(for purpose: Purpose, sequence: UInt32) -> Command? {
-        switch purpose {
+    private static func expectedCommand(for request: Request) -> Command? {
+        switch request.purpose {
         case .login: .login
         case .ping: .ping
-        case .caller: callerCommands[sequence]
+        case .caller: request.command
         }
     }
 
     // MARK: - Requests
 
-    /// The owner wants to send a request of `command`.
-    public mutating func sendRequest(command: Command, timeout: Duration? = nil) -> [Action] {
+    /// The owner wants to send a request of `command` at `now`; it fails with `timedOut` after
+    /// `timeout` (nil: the configuration's `requestTimeout`).
+    public mutating func sendRequest(command: Command, timeout: Duration? = nil, now: Duration) -> [Action] {
         guard state == .connected else {
             let reason = state == .stopped ? ClientError(.stopped, "the connection is stopped") : ClientError(.notConnected, "\(command) needs a logged-in session")
             return [.rejectRequest(reason)]
@@ -216,22 +252,56 @@ public struct ConnectionStateMachine {
         guard pending.count < configuration.maximumPendingRequests else {
             return [.rejectRequest(ClientError(.tooManyRequests, "\(pending.count) requests are already in flight"))]
         }
-        let sequence = allocate(.caller)
-        callerCommands[sequence] = command
-        return [.sendRequest(sequence: sequence, timeout: timeout ?? configuration.requestTimeout)]
+        let sequence = allocate(.caller, at: now, command: command)
+        let timeout = timeout ?? configuration.requestTimeout
+        return [.sendRequest(sequence: sequence, timeout: min(timeout, configuration.unansweredTimeout))]
     }
 
-    public mutating func requestTimedOut(sequence: UInt32) -> [Action] {
-        guard let purpose = pending.removeValue(forKey: sequence) else { return [] }
-        switch purpose {
+    /// The timeout of request `sequence` fired at `now`.
+    ///
+    /// - A caller's request fails with `timedOut`; the link stays, and the reply stays owed.
+    /// - Any request unanswered for `unansweredTimeout` closes the link: the way up is stuck.
+    /// - A ping, or a login whose reply has begun to arrive, waits while bytes keep arriving;
+    ///   once nothing has arrived for `heartbeatTimeout` the link is dead and is closed.
+    public mutating func requestTimedOut(sequence: UInt32, now: Duration) -> [Action] {
+        guard var request = pending[sequence] else { return [] }
+        let age = now - request.sentAt
+        let quiet = now - lastReceived
+        let silence = configuration.heartbeatTimeout
+        switch request.purpose {
         case .caller:
-            let command = callerCommands.removeValue(forKey: sequence).map { "\($0)" } ?? "request"
-            return [.failRequests([sequence], ClientError(.timedOut, "\(command) #\(sequence) got no reply in time"))]
+            let command = request.command.map { "\($0)" } ?? "request"
+            if age >= configuration.unansweredTimeout {
+                return [.closeLink(ClientError(
+                    .timedOut, "\(command) #\(sequence) has had no reply for \(age) while the link stayed up: nothing sent gets through; reconnecting"))]
+            }
+            guard !request.abandoned else {
+                return [.armTimeout(sequence: sequence, after: configuration.unansweredTimeout - age)]
+            }
+            request.abandoned = true
+            pending[sequence] = request
+            return [
+                .failRequests([sequence], ClientError(.timedOut, "\(command) #\(sequence) got no reply in time")),
+                .armTimeout(sequence: sequence, after: configuration.unansweredTimeout - age),
+            ]
         case .login:
+            if lastReceived > request.sentAt, quiet < silence {
+                return [.armTimeout(sequence: sequence, after: silence - quiet)]
+            }
+            pending[sequence] = nil
             return [.closeLink(ClientError(.timedOut, "the login got no reply in time"))]
         case .ping:
+            if age >= configuration.unansweredTimeout {
+                pending[sequence] = nil
+                pingInFlight = nil
+                return [.closeLink(ClientError(.timedOut, "the heartbeat ping has had no reply for \(age) while frames kept arriving: nothing sent gets through; reconnecting"))]
+            }
+            if quiet < silence {
+                return [.armTimeout(sequence: sequence, after: min(silence - quiet, configuration.unansweredTimeout - age))]
+            }
+            pending[sequence] = nil
             pingInFlight = nil
-            return [.closeLink(ClientError(.timedOut, "the heartbeat ping got no reply in time: the link is dead"))]
+            return [.closeLink(ClientError(.timedOut, "the heartbeat ping got no reply and nothing arrived for \(quiet): the link is dead"))]
         }
     }
 
@@ -245,28 +315,28 @@ public struct ConnectionStateMachine {
             let remaining = configuration.heartbeatInterval - quiet
             return [.scheduleHeartbeat(after: remaining > .zero ? remaining : configuration.heartbeatInterval)]
         }
-        let sequence = allocate(.ping)
+        let sequence = allocate(.ping, at: now)
         pingInFlight = sequence
         return [
             .scheduleHeartbeat(after: configuration.heartbeatInterval),
-            .sendPing(sequence: sequence, timeout: configuration.heartbeatTimeout),
+            .sendPing(sequence: sequence, timeout: min(configuration.heartbeatTimeout, configuration.unansweredTimeout)),
         ]
     }
 
     // MARK: - Helpers
 
-    private mutating func allocate(_ purpose: Purpose) -> UInt32 {
+    private mutating func allocate(_ purpose: Purpose, at now: Duration, command: Command? = nil) -> UInt32 {
         repeat {
             lastSequence = lastSequence == .max ? 1 : lastSequence + 1
         } while pending[lastSequence] != nil
-        pending[lastSequence] = purpose
+        pending[lastSequence] = Request(purpose: purpose, sentAt: now, command: command)
         return lastSequence
     }
 
+    /// Fails the callers still waiting (not those already told `timedOut`), in sequence order.
     private mutating func failAll(_ error: ClientError) -> [Action] {
-        let callers = pending.filter { $0.value == .caller }.keys.sorted()
+        let callers = pending.filter { $0.value.purpose == .caller && !$0.value.abandoned }.keys.sorted()
         pending.removeAll()
-        callerCommands.removeAll()
         pingInFlight = nil
         return callers.isEmpty ? [] : [.failRequests(callers, error)]
     }

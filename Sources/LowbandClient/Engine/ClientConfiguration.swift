@@ -30,4 +30,21 @@ public struct ClientConfiguration: Hashable, Sendable {
         self.screen = screen
         self.logCapacity = logCapacity
     }
+
+    /// The longest an outbox task waits, counting only time its session is up, once it is at
+    /// the head of its chat's queue (the sends before it in that chat are resolved, its upload
+    /// is done): by then it is resolved — sent, or refused for good — or the session has ended.
+    ///
+    /// `connection.unansweredTimeout + outbox.retryBackoff.maximumDelay`: an attempt starts as
+    /// soon as the task is at the head (or the session starts), or within the retry back-off
+    /// cap after a transient failure (the server busy, too many requests in flight); a request
+    /// unanswered for `unansweredTimeout` closes the link. It holds while the server does not
+    /// answer the task with another transient error, and when `outbox.requestTimeout` is at
+    /// least `connection.unansweredTimeout` (the defaults: 30 s each, so 90 s): a shorter
+    /// request timeout could fail attempts on a slow link that still answers, and retry them
+    /// without end. A chat's k-th pending send is therefore resolved within k bounds of
+    /// session time. See docs/CLIENT.md, "Liveness bound".
+    public var outboxLivenessBound: Duration {
+        connection.unansweredTimeout + outbox.retryBackoff.maximumDelay
+    }
 }

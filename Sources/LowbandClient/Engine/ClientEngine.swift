@@ -22,7 +22,7 @@ public protocol ClientEngineObserver: AnyObject {
 ///
 /// The initializer is the one place where the services are made and wired, by hand, each
 /// getting what it needs through its initializer, in dependency order: log → cache →
-/// stores → connection → outbox → history. No container, no reflection: reading it top to
+/// stores → connection → outbox → read marker → history. No container, no reflection: reading it top to
 /// bottom is reading the engine's object graph (a start-up benchmark compares this with a DI
 /// container). Everything runs on `scheduler`; nothing reads the wall clock or the global
 /// random generator.
@@ -36,6 +36,7 @@ public final class ClientEngine {
     public let sync: SyncStore
     public let connection: Connection
     public let outbox: Outbox
+    public let reads: ReadMarker
     public let history: HistoryService
     private let workClock: any WorkClock
     private var screens: [WeakScreen] = []
@@ -82,20 +83,25 @@ public final class ClientEngine {
         self.outbox = Outbox(
             store: outboxStore, sender: connection, scheduler: scheduler, configuration: configuration.outbox,
             generator: root.derived(3), log: log)
+        self.reads = ReadMarker(
+            store: ReadStore(writer: database.writer), sender: connection, scheduler: scheduler,
+            backoff: configuration.outbox.retryBackoff, generator: root.derived(4), log: log)
         self.history = HistoryService(store: messages, sender: connection, scheduler: scheduler, log: log)
 
         connection.observer = self
         outbox.observer = self
     }
 
-    /// Resumes the stored outbox and starts connecting.
+    /// Resumes the stored outbox and the owed read positions, and starts connecting.
     public func start() {
         outbox.start()
+        reads.start()
         connection.start()
     }
 
     public func stop() {
         outbox.stop()
+        reads.stop()
         connection.stop()
     }
 
@@ -103,6 +109,19 @@ public final class ClientEngine {
     @discardableResult
     public func send(text: String, to chatID: Int64, attachment: OutgoingAttachment? = nil) throws(ClientError) -> OutboxTask {
         try outbox.enqueueMessage(chatID: chatID, text: text, attachment: attachment)
+    }
+
+    /// Marks `chatID` read up to message `upTo` (one the cache holds): the position and the
+    /// chat's unread count change in the cache at once, and the server is told when a session
+    /// is up — after a lost link or a restart too, until it has acknowledged it. Idempotent; a
+    /// position at or below the current one changes nothing.
+    ///
+    /// - Returns: whether the read position moved.
+    /// - Throws: ``ClientError`` `.unknownMessage` when the cache holds no such message in the
+    ///   chat; `.database` when the cache fails.
+    @discardableResult
+    public func markRead(chatID: Int64, upTo: Int64) throws(ClientError) -> Bool {
+        try reads.markRead(chatID: chatID, upTo: upTo)
     }
 
     /// A screen for `chatID`, fed by the cache-first history and live messages. Call
@@ -116,7 +135,8 @@ public final class ClientEngine {
         return screen
     }
 
-    private var openScreens: [ChatScreenModel] {
+    /// The chat screens opened with ``openChat(_:)`` that are still alive, in opening order.
+    public var openScreens: [ChatScreenModel] {
         screens.compactMap(\.screen)
     }
 
@@ -143,6 +163,7 @@ extension ClientEngine: ConnectionObserver {
                 record(.error, "databaseFailed", "cannot apply the login reply: \(error)")
             }
             outbox.connectionDidLogIn()
+            reads.pump()
             for screen in openScreens { screen.connectionDidLogIn() }
         case .push(let frame):
             handlePush(frame)
@@ -167,7 +188,7 @@ extension ClientEngine: ConnectionObserver {
             case .pushContactChanged:
                 try sync.apply(contact: frame.decode(ContactChangedPush.self).contact)
             case .pushReadReceipt:
-                _ = try frame.decode(ReadReceiptPush.self)
+                try reads.store.apply(receipt: frame.decode(ReadReceiptPush.self))
             default:
                 record(.warning, "unknownPush", "push \(frame.command) #\(frame.sequence) is not in this client's catalogue; dropped")
             }

@@ -32,6 +32,8 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let database = Code("database")
         /// Stored data contradicts itself (e.g. an outbox task whose dependency is missing).
         public static let inconsistentState = Code("inconsistentState")
+        /// The call names a chat or message the cache does not hold.
+        public static let unknownMessage = Code("unknownMessage")
     }
 
     public var code: Code

@@ -8,18 +8,22 @@ public struct HistoryPage: Hashable, Sendable {
     /// Oldest first.
     public var messages: [Message]
     public var source: Source
-    /// No message is older than this page.
+    /// No message is older than this page (pages of older messages).
     public var reachesStart: Bool
+    /// No message is newer than this page, as far as the last login and the live messages
+    /// since tell (pages of newer messages).
+    public var reachesEnd: Bool
     /// The last delivery for this request.
     public var isFinal: Bool
     /// Why the server part is missing (offline, timed out, refused); the cached part stands.
     public var error: ClientError?
 
-    public init(chatID: Int64, messages: [Message], source: Source, reachesStart: Bool, isFinal: Bool, error: ClientError? = nil) {
+    public init(chatID: Int64, messages: [Message], source: Source, reachesStart: Bool, reachesEnd: Bool = false, isFinal: Bool, error: ClientError? = nil) {
         self.chatID = chatID
         self.messages = messages
         self.source = source
         self.reachesStart = reachesStart
+        self.reachesEnd = reachesEnd
         self.isFinal = isFinal
         self.error = error
     }
@@ -30,4 +34,15 @@ public protocol HistoryLoading: AnyObject {
     /// Delivers the page of `count` messages older than `anchor` (nil: the newest page), in
     /// one or two parts on the scheduler; the last has `isFinal`.
     func loadPage(chatID: Int64, olderThan anchor: Int64?, count: Int, deliver: @escaping (HistoryPage) -> Void)
+
+    /// Delivers up to `count` messages newer than `anchor`, oldest first, in one or two parts
+    /// on the scheduler; the last has `isFinal`, and `reachesEnd` when nothing newer is known.
+    func loadPage(chatID: Int64, newerThan anchor: Int64, count: Int, deliver: @escaping (HistoryPage) -> Void)
+}
+
+extension HistoryLoading {
+    /// A source that cannot page forward: one empty, final page that reaches the end.
+    public func loadPage(chatID: Int64, newerThan anchor: Int64, count: Int, deliver: @escaping (HistoryPage) -> Void) {
+        deliver(HistoryPage(chatID: chatID, messages: [], source: .cache, reachesStart: false, reachesEnd: true, isFinal: true))
+    }
 }

@@ -11,9 +11,14 @@ public final class HistoryService: HistoryLoading {
     public private(set) var statistics = Statistics()
 
     public struct Statistics: Hashable, Sendable {
+        /// Pages of older messages (scrolling up), by where they came from.
         public var pagesFromCache = 0
         public var pagesFromServer = 0
         public var pagesFromBoth = 0
+        /// Pages of newer messages (catching up after a login): the cache alone sufficed, or
+        /// the server was asked (with or without a cached part first).
+        public var newerPagesFromCache = 0
+        public var newerPagesFromServer = 0
         /// Server pages that closed a gap between two chunks.
         public var gapsClosed = 0
         public var serverFailures = 0
@@ -53,6 +58,39 @@ public final class HistoryService: HistoryLoading {
         sender.send(request, timeout: nil) { [weak self] result in
             guard let self else { return }
             deliver(self.serverPart(request, result))
+        }
+    }
+
+    /// Newer messages: the cache's part when the chunk holding `anchor` continues above it,
+    /// then, unless that reaches the chat's newest known message, the server's page newer than
+    /// the last one shown (stored, so it joins the chunk).
+    public func loadPage(chatID: Int64, newerThan anchor: Int64, count: Int, deliver: @escaping (HistoryPage) -> Void) {
+        let cached: (messages: [Message], reachesNewest: Bool)
+        do {
+            cached = try store.newer(chatID: chatID, than: anchor, count: count)
+        } catch {
+            let failure = ClientError(.database, "cannot read the history of chat \(chatID): \(error)")
+            log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "databaseFailed", message: failure.message))
+            scheduler.execute { deliver(HistoryPage(chatID: chatID, messages: [], source: .cache, reachesStart: false, isFinal: true, error: failure)) }
+            return
+        }
+        let complete = cached.reachesNewest || cached.messages.count >= count
+        if !cached.messages.isEmpty || complete {
+            let page = HistoryPage(chatID: chatID, messages: cached.messages, source: .cache, reachesStart: false, reachesEnd: cached.reachesNewest, isFinal: complete)
+            scheduler.execute { deliver(page) }
+        }
+        guard !complete else {
+            statistics.newerPagesFromCache += 1
+            return
+        }
+        statistics.newerPagesFromServer += 1
+        let request = HistoryRequest(chatID: chatID, anchor: cached.messages.last?.id ?? anchor, direction: .newer, count: count - cached.messages.count)
+        sender.send(request, timeout: nil) { [weak self] result in
+            guard let self else { return }
+            var page = self.serverPart(request, result)
+            page.reachesEnd = page.error == nil && page.reachesStart
+            page.reachesStart = false
+            deliver(page)
         }
     }
 

@@ -19,7 +19,7 @@ public final class Outbox {
     private var generator: SeededGenerator
     private let log: ClientLog
     private var running: Set<Int64> = []
-    private var retryTimer: ScheduledWork?
+    private var retryTimer: (at: Duration, work: ScheduledWork)?
     private var started = false
 
     public init(store: OutboxStore, sender: any RequestSender, scheduler: any Scheduler, configuration: OutboxConfiguration = OutboxConfiguration(), generator: SeededGenerator, log: ClientLog) {
@@ -42,7 +42,7 @@ public final class Outbox {
 
     public func stop() {
         started = false
-        if let retryTimer { scheduler.cancel(retryTimer) }
+        if let retryTimer { scheduler.cancel(retryTimer.work) }
         retryTimer = nil
     }
 
@@ -51,7 +51,7 @@ public final class Outbox {
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil) throws(ClientError) -> OutboxTask {
         let tasks: [OutboxTask]
         do {
-            tasks = try store.enqueueMessage(chatID: chatID, text: text, attachment: attachment)
+            tasks = try store.enqueueMessage(chatID: chatID, text: text, attachment: attachment, storedAt: scheduler.now)
         } catch {
             throw ClientError(.database, "cannot store the message for chat \(chatID): \(error)")
         }
@@ -265,14 +265,21 @@ public final class Outbox {
             record(.error, "databaseFailed", "cannot count the attempt of task \(task.id): \(error)")
         }
         emit(.willRetry(taskID: task.id, error: error))
-        // Lost with the link: the next login pumps. Failed while the session is up (a
-        // timeout): try again after a back-off, so a slow server is not hammered.
-        guard sender.isLoggedIn, retryTimer == nil else { return }
+        // Lost with the link: the next login pumps. Failed while the session is up (the
+        // server was busy, too many requests): try again after a back-off, so a slow server
+        // is not hammered. One timer serves every task; an earlier retry moves it forward.
+        guard sender.isLoggedIn else { return }
         let delay = configuration.retryBackoff.delay(attempt: task.attempts, using: &generator)
-        retryTimer = scheduler.schedule(after: delay) { [weak self] in
+        let at = scheduler.now + delay
+        if let retryTimer {
+            guard at < retryTimer.at else { return }
+            scheduler.cancel(retryTimer.work)
+        }
+        let work = scheduler.schedule(at: at) { [weak self] in
             self?.retryTimer = nil
             self?.pump()
         }
+        retryTimer = (at, work)
     }
 
     private func fail(_ task: OutboxTask, _ error: ClientError) {

@@ -16,9 +16,11 @@ public final class OutboxStore {
     /// Stores a message to send (and its upload, if it has an attachment) in one transaction,
     /// with its client id. Nothing goes on the wire before this returns.
     ///
+    /// - Parameter storedAt: the engine's scheduler time, kept with the tasks (nil: unknown).
     /// - Returns: the send task, then the upload task if any.
-    public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil) throws -> [OutboxTask] {
-        try writer.write { db in
+    public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
+        let stamp = storedAt.map { Backoff.nanoseconds($0) }
+        return try writer.write { db in
             let number = try Int64.fetchOne(db, sql: "SELECT clientIDCount FROM syncState WHERE id = 1") ?? 0
             try db.execute(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1", arguments: [number + 1])
             let clientID = clientIDs.clientID(number: number)
@@ -29,15 +31,15 @@ public final class OutboxStore {
                     id: uploadID, kind: attachment.kind, size: Int64(attachment.data.count), width: attachment.width,
                     height: attachment.height, duration: attachment.duration, url: "")
                 try db.execute(
-                    sql: "INSERT INTO outboxTask (kind, state, chatID, attachment, uploadID, totalSize) VALUES ('upload', 'pending', ?, ?, ?, ?)",
-                    arguments: [chatID, try CacheRows.encodeJSON(template), uploadID, attachment.data.count])
+                    sql: "INSERT INTO outboxTask (kind, state, chatID, attachment, uploadID, totalSize, storedAt) VALUES ('upload', 'pending', ?, ?, ?, ?, ?)",
+                    arguments: [chatID, try CacheRows.encodeJSON(template), uploadID, attachment.data.count, stamp])
                 let id = db.lastInsertedRowID
                 try db.execute(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)", arguments: [id, Data(attachment.data)])
                 uploadTaskID = id
             }
             try db.execute(
-                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text) VALUES ('send', 'pending', ?, ?, ?, ?)",
-                arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text])
+                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)",
+                arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text, stamp])
             let sendID = db.lastInsertedRowID
             return try [sendID, uploadTaskID].compactMap { $0 }.map { try Self.task(db, id: $0)! }
         }
@@ -47,6 +49,13 @@ public final class OutboxStore {
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id").map(Self.task)
+        }
+    }
+
+    /// Tasks not done (pending, then failed ones too), oldest first: what is still owed.
+    public func unfinishedTasks() throws -> [OutboxTask] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id").map(Self.task)
         }
     }
 
@@ -130,7 +139,7 @@ public final class OutboxStore {
     /// outbox is read at every launch and a lookup by name costs more than the value.
     static let columns = """
         id, kind, state, dependsOn, chatID, clientID, text, attachment, uploadID, totalSize, acknowledgedOffset, url, \
-        messageID, attempts, lastError
+        messageID, attempts, lastError, storedAt
         """
 
     /// A task from a row of ``columns``.
@@ -143,6 +152,7 @@ public final class OutboxStore {
         let state: String = try row.decode(atIndex: 2)
         let clientID: Int64? = try row.decode(atIndex: 5)
         let attachment: String? = try row.decode(atIndex: 7)
+        let storedAt: Int64? = try row.decode(atIndex: 15)
         return OutboxTask(
             id: id,
             kind: OutboxTask.Kind(rawValue: kind) ?? .send,
@@ -158,7 +168,8 @@ public final class OutboxStore {
             url: try row.decode(atIndex: 11),
             messageID: try row.decode(atIndex: 12),
             attempts: try row.decode(atIndex: 13),
-            lastError: try row.decode(atIndex: 14)
+            lastError: try row.decode(atIndex: 14),
+            storedAt: storedAt.map { .nanoseconds($0) }
         )
     }
 }

@@ -37,6 +37,9 @@ public struct OutboxTask: Hashable, Sendable {
     public var messageID: Int64?
     public var attempts: Int
     public var lastError: String?
+    /// The engine's scheduler time when the task was stored (nil for tasks stored before the
+    /// cache recorded it). Times from an earlier process are on that process's clock.
+    public var storedAt: Duration?
 }
 
 /// An attachment's bytes and description, before upload.

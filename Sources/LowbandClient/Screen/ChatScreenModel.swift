@@ -6,7 +6,9 @@ public import LowbandWire
 ///
 /// The list changes only through the ``ScreenUpdateQueue``. Pages come from a
 /// ``HistoryLoading`` (cache first); older pages are prefetched while the reader scrolls up.
-/// New messages arrive at the bottom. Confined to its scheduler.
+/// New messages arrive at the bottom: live, and after every login the screen catches up with
+/// what was written while it was offline, page by page of newer messages, by itself.
+/// Confined to its scheduler.
 public final class ChatScreenModel {
     public let chatID: Int64
     public let configuration: ScreenConfiguration
@@ -20,6 +22,10 @@ public final class ChatScreenModel {
     public private(set) var isLoading = false
     public private(set) var scrollStalls = 0
     public private(set) var pagesRequested = 0
+    /// Pages of newer messages asked for while catching up after logins.
+    public private(set) var newerPagesRequested = 0
+    /// True while newer messages are being fetched after a login.
+    public private(set) var isCatchingUp = false
     public private(set) var visibilityEvents: [VisibilityEvent] = []
     /// Called for each visibility event as it happens.
     public var onVisible: ((VisibilityEvent) -> Void)?
@@ -33,6 +39,11 @@ public final class ChatScreenModel {
     /// The oldest message delivered by a page, possibly still waiting on the queue: where the
     /// next page starts, so a page is never asked for twice.
     private var pagedOldestID: Int64?
+    /// The newest message handed to the list (a page, a live message), possibly still waiting
+    /// on the queue: where catching up starts.
+    private var newestHandedID: Int64?
+    /// A login came while there was nothing to catch up from yet, or while catching up.
+    private var catchUpAgain = false
 
     public init(
         chatID: Int64,
@@ -82,14 +93,35 @@ public final class ChatScreenModel {
         }
     }
 
-    /// A session is up again: retry a page that failed for lack of one.
+    /// A session is up again: retry a page that failed for lack of one, and catch up with
+    /// what was written while the screen was offline.
     public func connectionDidLogIn() {
         if lastLoadFailed { loadOlder() }
+        catchUp()
+    }
+
+    /// Fetches the messages newer than the newest one handed to the list — the cache's first
+    /// (the login's delta sync, live messages), then the server's — and adds them at the
+    /// bottom, page after page, until none newer is known. Runs after every login; one fetch
+    /// at a time (a call during one runs again when it ends).
+    public func catchUp() {
+        // An empty chat read to its start catches up from its beginning.
+        guard !isCatchingUp, let anchor = newestHandedID ?? (reachesStart ? 0 : nil) else {
+            catchUpAgain = true
+            return
+        }
+        catchUpAgain = false
+        isCatchingUp = true
+        newerPagesRequested += 1
+        history.loadPage(chatID: chatID, newerThan: anchor, count: configuration.pageSize) { [weak self] page in
+            self?.receivedNewer(page)
+        }
     }
 
     /// A message arrived live (push, or the reply to our own send) at scheduler time `arrivedAt`.
     public func messageArrived(_ message: Message, at arrivedAt: Duration) {
         guard message.chatID == chatID else { return }
+        newestHandedID = max(newestHandedID ?? message.id, message.id)
         queue.enqueue("message") { [weak self] in
             guard let self else { return .zero }
             return self.place(message, arrivedAt: arrivedAt)
@@ -137,12 +169,30 @@ public final class ChatScreenModel {
             lastLoadFailed = page.error != nil
         }
         if page.reachesStart { reachesStart = true }
-        guard let oldest = page.messages.first?.id else { return }
-        pagedOldestID = min(pagedOldestID ?? oldest, oldest)
-        queue.enqueue("page") { [weak self] in
-            guard let self else { return .zero }
-            return self.insertAtTop(page.messages, arrivedAt: arrivedAt)
+        if let oldest = page.messages.first?.id, let newest = page.messages.last?.id {
+            pagedOldestID = min(pagedOldestID ?? oldest, oldest)
+            newestHandedID = max(newestHandedID ?? newest, newest)
+            queue.enqueue("page") { [weak self] in
+                guard let self else { return .zero }
+                return self.insertAtTop(page.messages, arrivedAt: arrivedAt)
+            }
         }
+        if page.isFinal, catchUpAgain { catchUp() }
+    }
+
+    private func receivedNewer(_ page: HistoryPage) {
+        let arrivedAt = scheduler.now
+        if let newest = page.messages.map(\.id).max() {
+            newestHandedID = max(newestHandedID ?? newest, newest)
+            queue.enqueue("newer") { [weak self] in
+                guard let self else { return .zero }
+                return page.messages.reduce(Duration.zero) { longest, message in max(longest, self.place(message, arrivedAt: arrivedAt)) }
+            }
+        }
+        guard page.isFinal else { return }
+        isCatchingUp = false
+        // A failure (the link went again) waits for the next login, unless one came meanwhile.
+        if catchUpAgain || page.error == nil && !page.reachesEnd && !page.messages.isEmpty { catchUp() }
     }
 
     private func insertAtTop(_ messages: [Message], arrivedAt: Duration) -> Duration {

@@ -11,8 +11,9 @@ struct InvariantBounds: Hashable {
     /// full queue each way drain, and the message crosses the link twice.
     var settle: Duration
     /// An outbox task may wait at most this long while its client's session is up and the
-    /// network delivers: its request's time-out, the longest retry back-off, the worst
-    /// retransmission stall and a full queue each way.
+    /// network delivers: the engine's own bound (``LowbandClient/ClientConfiguration/outboxLivenessBound``:
+    /// an unanswered request closes the link, plus the longest retry back-off) plus the
+    /// network's worst case (a send behind the worst stall and a full queue).
     var liveness: Duration
 
     init(profile: NetworkProfile, client: ClientConfiguration = ClientConfiguration(token: "", databasePath: "", seed: 0)) {
@@ -31,7 +32,7 @@ struct InvariantBounds: Hashable {
         let network = oneWay * 2 + worstStall + drain + wake + profile.connectDelay.upperBound
         settle = connection.heartbeatInterval + connection.heartbeatTimeout + connection.backoff.maximumDelay
             + connection.loginTimeout + network
-        liveness = client.outbox.requestTimeout + client.outbox.retryBackoff.maximumDelay + network
+        liveness = client.outboxLivenessBound + network
     }
 
     /// The time a full queue of `queue` bytes takes to leave at the link's rate.

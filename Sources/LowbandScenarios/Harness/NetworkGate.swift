@@ -156,6 +156,18 @@ final class ScenarioLink: FrameLink, FrameLinkDelegate {
         delegate?.link(self, didReceive: frame)
     }
 
+    func link(_ link: any FrameLink, didReceiveBytes count: Int) {
+        // A suspended app sees nothing arrive, bytes included.
+        if let device, device.isSuspended {
+            device.execute { [weak self] in
+                guard let self else { return }
+                self.delegate?.link(self, didReceiveBytes: count)
+            }
+            return
+        }
+        delegate?.link(self, didReceiveBytes: count)
+    }
+
     func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
         gate?.unregister(self)
         if let device, device.isSuspended {

@@ -15,9 +15,9 @@ import LowbandWire
 /// Each client (a rider) talks with the other member of a direct chat, who writes through the
 /// server. Every 4–12 s (seeded) one of them writes. `delivery_delay` is, for the rider's
 /// messages, the time until the server's acknowledgement reaches the rider; for the partner's,
-/// the time until the message is visible on the rider's screen. The engine does not page newer
-/// messages by itself, so after every reconnect the rider's app opens the chat again (its
-/// newest page brings what the blackout held back).
+/// the time until the message is visible on the rider's screen. The screen stays open from the
+/// first login on; after every reconnect it catches up by itself with what the blackout held
+/// back.
 final class SubwayScenario: Scenario {
     static let blackouts = OutageProfile(kind: .blackout, start: .seconds(30) ... .seconds(30), duration: .seconds(45) ... .seconds(90), every: .seconds(120) ... .seconds(120))
 
@@ -79,10 +79,9 @@ final class SubwayScenario: Scenario {
             client.onEvent = { [weak self, weak rider] event in
                 guard let self, let rider else { return }
                 switch event {
-                case .synced:
-                    let first = rider.screen == nil
+                case .synced where rider.screen == nil:
                     self.openChat(rider)
-                    if first { self.scheduleNext(rider) }
+                    self.scheduleNext(rider)
                 case .outbox(.sent(_, let message)):
                     self.acknowledged(message, rider: rider)
                 default:

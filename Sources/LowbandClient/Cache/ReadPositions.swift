@@ -1,0 +1,113 @@
+import GRDB
+import LowbandWire
+
+/// Read positions and unread counts inside the caller's transaction: the one place that
+/// moves them, so every path (a live message, the user reading, a receipt, a login) keeps the
+/// same rules.
+///
+/// The unread messages of a chat are always its newest `unreadCount` messages from other
+/// members (the server counts those above the user's position). The count is the server's at
+/// each login, then kept here:
+/// - a new live message from another member above the position adds one;
+/// - a position moving to `p` leaves `min(count, others' messages above p)`: exact when the
+///   cache holds every message above `p` (the chunk holding `p` reaches the chat's last
+///   message), else the count less the cached messages of others the move passed, but never
+///   below the cached ones still above `p`; 0 once `p` reaches the last message;
+/// - a login reply's count is taken as is, less what this device read and the server has not
+///   acknowledged yet; a count of 0 tells the position is the chat's last message.
+/// It is never negative, and a position never moves backwards.
+enum ReadPositions {
+    /// The device's read position of a chat and what the server has acknowledged of it.
+    struct Position: Hashable {
+        var readUpTo: Int64
+        var acknowledgedUpTo: Int64
+    }
+
+    static func position(_ db: Database, chatID: Int64) throws -> Position? {
+        try Row.fetchOne(db, sql: "SELECT readUpTo, readAcknowledgedUpTo FROM chat WHERE id = ?", arguments: [chatID]).map {
+            Position(readUpTo: $0[0], acknowledgedUpTo: $0[1])
+        }
+    }
+
+    static func userID(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT userID FROM syncState WHERE id = 1")
+    }
+
+    /// A message was stored live (a push, or the reply to our send); `wasKnown` if the cache
+    /// had it before. The server treats its sender as having read it.
+    static func messageStored(_ db: Database, _ message: Message, wasKnown: Bool) throws {
+        guard !wasKnown, let position = try position(db, chatID: message.chatID) else { return }
+        if message.senderID == (try userID(db)) {
+            try move(db, chatID: message.chatID, to: message.id, acknowledged: true)
+        } else if message.id > position.readUpTo {
+            try db.execute(sql: "UPDATE chat SET unreadCount = unreadCount + 1 WHERE id = ?", arguments: [message.chatID])
+        }
+    }
+
+    /// Moves the chat's read position forward to `upTo` (never back) and recounts the unread
+    /// messages; `acknowledged` when the server already holds it (a receipt of ours, our own
+    /// message, or the reply to a markRead).
+    ///
+    /// - Returns: whether the device's read position moved.
+    @discardableResult
+    static func move(_ db: Database, chatID: Int64, to upTo: Int64, acknowledged: Bool) throws -> Bool {
+        guard let position = try position(db, chatID: chatID) else { return false }
+        if acknowledged, upTo > position.acknowledgedUpTo {
+            try db.execute(sql: "UPDATE chat SET readAcknowledgedUpTo = ? WHERE id = ?", arguments: [upTo, chatID])
+        }
+        guard upTo > position.readUpTo else { return false }
+        let unread = try unread(db, chatID: chatID, readingFrom: position.readUpTo, to: upTo)
+        try db.execute(sql: "UPDATE chat SET readUpTo = ?, unreadCount = ? WHERE id = ?", arguments: [upTo, unread, chatID])
+        return true
+    }
+
+    /// A chat from a login reply was just stored with the server's unread count: take off what
+    /// this device read that the server does not know yet; a count of 0 places the position at
+    /// the last message (the server moves it there for the sender, or it was all read).
+    static func loginApplied(_ db: Database, chatID: Int64) throws {
+        guard let position = try position(db, chatID: chatID),
+              let row = try Row.fetchOne(db, sql: "SELECT unreadCount, lastMessageID FROM chat WHERE id = ?", arguments: [chatID])
+        else { return }
+        let count: Int = row[0]
+        let last: Int64? = row[1]
+        if count == 0, let last, last > position.readUpTo {
+            try db.execute(sql: "UPDATE chat SET readUpTo = ?, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?) WHERE id = ?", arguments: [last, last, chatID])
+            return
+        }
+        guard position.readUpTo > position.acknowledgedUpTo else { return }
+        let unread = try unread(db, chatID: chatID, readingFrom: position.acknowledgedUpTo, to: position.readUpTo)
+        try db.execute(sql: "UPDATE chat SET unreadCount = ? WHERE id = ?", arguments: [unread, chatID])
+    }
+
+    /// The unread count once the position moves from `from` to `upTo` (see the type's rules).
+    private static func unread(_ db: Database, chatID: Int64, readingFrom from: Int64, to upTo: Int64) throws -> Int {
+        guard let row = try Row.fetchOne(db, sql: "SELECT unreadCount, lastMessageID FROM chat WHERE id = ?", arguments: [chatID]) else { return 0 }
+        let count: Int = row[0]
+        guard let last: Int64 = row[1], upTo < last else { return 0 }
+        let above = try othersMessages(db, chatID: chatID, above: upTo, upTo: last)
+        if let chunk = try MessageStore.loadChunks(db, chatID: chatID).chunk(containing: upTo), chunk.newestID >= last {
+            return min(count, above)
+        }
+        let passed = try othersMessages(db, chatID: chatID, above: from, upTo: upTo)
+        return min(count, max(above, count - passed))
+    }
+
+    /// Another member's receipt: their position moves forward only.
+    static func storeReceipt(_ db: Database, _ receipt: ReadReceiptPush) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO readReceipt (chatID, readerID, messageID, readAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT (chatID, readerID) DO UPDATE SET messageID = excluded.messageID, readAt = excluded.readAt
+                WHERE excluded.messageID > readReceipt.messageID
+                """,
+            arguments: [receipt.chatID, receipt.readerID, receipt.messageID, receipt.readAt])
+    }
+
+    /// Cached messages of others in `above+1 ... upTo`.
+    private static func othersMessages(_ db: Database, chatID: Int64, above: Int64, upTo: Int64) throws -> Int {
+        let userID = try userID(db) ?? 0
+        return try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM message WHERE chatID = ? AND id > ? AND id <= ? AND senderID != ?",
+            arguments: [chatID, above, upTo, userID]) ?? 0
+    }
+}
