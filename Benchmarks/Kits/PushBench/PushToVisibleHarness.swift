@@ -302,7 +302,13 @@ private struct Parts {
         if let client {
             try await client.stop()
             let scheduler = client.scheduler
-            teardown.pendingClientWork = try await scheduler.eventLoop.submit { scheduler.pendingCount }.get()
+            // Work the stop itself made due now (failing completions) runs first: one turn of
+            // the scheduler behind it; what is left after that is timers that outlived the stop.
+            teardown.pendingClientWork = try await scheduler.eventLoop.flatSubmit {
+                let turned = scheduler.eventLoop.makePromise(of: Int.self)
+                scheduler.execute { turned.succeed(scheduler.pendingCount) }
+                return turned.futureResult
+            }.get()
         }
         if let proxy {
             await proxy.stop()
