@@ -107,4 +107,34 @@ import Testing
         #expect(options.faults.description == "outage,reset")
         #expect(throws: ScenarioError.self) { try ScenarioOptions(reproducing: "lowband run --bogus", searchPath: [ScenarioFixtures.profiles]) }
     }
+
+    @Test(arguments: FaultKind.allCases)
+    func everyFaultKindIsPlayedAndReplays(_ kind: FaultKind) throws {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: 6, clients: 3, seconds: 300)
+        options.faults = FaultPlan(.kinds([kind]))
+        let first = try VirtualRun.run(options)
+        let second = try VirtualRun.run(options)
+        #expect(Fingerprint.of(first) == Fingerprint.of(second))
+        // Outages and handovers are the shaper's own lines; every other kind leaves its notes.
+        if kind == .outage || kind == .handover {
+            #expect(first.trace.contains { $0.contains("\"event\":\"outage-start\"") && $0.contains(kind == .outage ? "blackout" : "handover") })
+        } else {
+            #expect(first.trace.contains { $0.contains("\"detail\":\"fault: ") })
+        }
+        #expect(first.record.invariants.count == InvariantChecker.promises.count)
+    }
+
+    @Test func aToxicSlowsTheMessagesUnderIt() throws {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: 6, clients: 4, seconds: 600)
+        let calm = try VirtualRun.run(options)
+        options.faults = FaultPlan(.kinds([.toxicLatency]))
+        let slowed = try VirtualRun.run(options)
+        let added = FaultPlan(.kinds([.toxicLatency])).schedule(seed: 6, duration: .seconds(600), clients: 4)
+        #expect(!added.isEmpty)
+        func mean(_ output: ScenarioOutput) -> Double {
+            output.breakdowns.map(\.totalMilliseconds).reduce(0, +) / Double(max(1, output.breakdowns.count))
+        }
+        // At least half a second more on every message under the toxic makes the mean longer.
+        #expect(mean(slowed) > mean(calm))
+    }
 }

@@ -1,11 +1,22 @@
+import LowbandProxy
 import LowbandRunReport
+import LowbandShaper
+import LowbandTransport
 
-/// What the injector needs of the network: the in-memory network in virtual time.
+/// What the injector needs of the network: the in-memory network in virtual time, whose
+/// toxics, partitions and resets are the socket proxy's own state machine.
 protocol FaultNetwork: AnyObject {
     /// Resets every connection of the device.
     func cut()
+    /// Resets the connection of one client's link.
+    func reset(_ link: any FrameLink)
     /// While true, new connections fail as refused (the server is down).
     var refusesConnections: Bool { get set }
+    func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic
+    func removeToxic(named name: String) throws(ProxyError)
+    /// Holds `direction`'s bytes until ``heal()``.
+    func partition(_ direction: Direction)
+    func heal()
 }
 
 /// Plays a ``FaultPlan`` on a run: at each planned instant it resets connections, takes the
@@ -76,6 +87,56 @@ final class FaultInjector {
             guard let client = target(fault) else { return }
             context.note(.note, "fault: phone clock jumps \(seconds(fault.skew)) s", client: client.index)
             client.device.skew(by: fault.skew)
+        case .connectionReset:
+            guard let client = target(fault), let link = client.connector.current?.inner else { return }
+            context.note(.note, "fault: the client's connection reset", client: client.index)
+            network.reset(link)
+        case .partition:
+            context.note(.note, "fault: \(fault.direction.rawValue) cut off for \(seconds(fault.length)) s")
+            context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
+            network.partition(fault.direction)
+            context.scheduler.schedule(after: fault.length) { [weak self] in
+                guard let self else { return }
+                self.network.heal()
+                self.context.note(.note, "fault: partition healed")
+            }
+        case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicTimeout, .toxicResetPeer, .toxicLimitData:
+            toxic(fault)
+        }
+    }
+
+    private var toxics = 0
+
+    /// Adds the fault's toxic (the proxy's own, on every connection) for its length.
+    private func toxic(_ fault: PlannedFault) {
+        let type: ToxicType
+        switch fault.kind {
+        case .toxicLatency: type = .latency
+        case .toxicBandwidth: type = .bandwidth
+        case .toxicSlicer: type = .slicer
+        case .toxicTimeout: type = .timeout
+        case .toxicResetPeer: type = .resetPeer
+        default: type = .limitData
+        }
+        toxics += 1
+        let name = "fault-\(toxics)-\(type.rawValue)"
+        let attributes = fault.attributes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        do {
+            _ = try network.addToxic(Toxic(name: name, type: type, stream: fault.direction, attributes: fault.attributes))
+        } catch {
+            context.note(.note, "fault: toxic \(type.rawValue) refused: \(error)")
+            return
+        }
+        context.note(.note, "fault: toxic \(type.rawValue) on \(fault.direction.rawValue) (\(attributes)) for \(seconds(fault.length)) s")
+        // Toxics that drop data or close connections take the network away meanwhile; the
+        // others only slow it down, and the checks keep watching.
+        if [.timeout, .resetPeer, .limitData].contains(type) {
+            context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
+        }
+        context.scheduler.schedule(after: fault.length) { [weak self] in
+            guard let self else { return }
+            try? self.network.removeToxic(named: name)
+            self.context.note(.note, "fault: toxic \(type.rawValue) removed")
         }
     }
 

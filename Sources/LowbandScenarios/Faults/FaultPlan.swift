@@ -19,6 +19,23 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case appSuspend = "app-suspend"
     /// One phone's clock jumps by up to two hours either way.
     case clockSkew = "clock-skew"
+    /// One client's connection is reset.
+    case connectionReset = "connection-reset"
+    /// One direction is cut off for 5–60 s: its bytes are held, not dropped, then arrive in order.
+    case partition
+    /// The proxy's toxics, the same code as `lowband proxy`'s, on every connection for a while:
+    /// 0.5–3 s of extra latency (± up to 0.5 s) for 10–120 s,
+    case toxicLatency = "toxic-latency"
+    /// a 1–20 KB/s bandwidth limit for 10–120 s,
+    case toxicBandwidth = "toxic-bandwidth"
+    /// data sliced into 64–512-byte pieces 1–20 ms apart for 10–120 s,
+    case toxicSlicer = "toxic-slicer"
+    /// data dropped and the connection closed after 1–10 s (timeout) for 5–30 s,
+    case toxicTimeout = "toxic-timeout"
+    /// connections reset 0–2 s after data arrives (reset_peer) for 5–30 s,
+    case toxicResetPeer = "toxic-reset-peer"
+    /// connections closed after 1–50 KB (limit_data) for 10–60 s.
+    case toxicLimitData = "toxic-limit-data"
 
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -119,6 +136,10 @@ struct PlannedFault: Hashable {
     var client: Int?
     /// The clock skew, for `clock-skew`.
     var skew: Duration = .zero
+    /// The direction, for `partition` and the toxics.
+    var direction: Direction = .downstream
+    /// The toxic's attributes, in toxiproxy's units.
+    var attributes: [String: Int64] = [:]
 }
 
 extension FaultPlan {
@@ -149,6 +170,36 @@ extension FaultPlan {
                     fault.client = generator.index(below: clients)
                     let magnitude = generator.duration(in: .seconds(1) ... .seconds(7_200))
                     fault.skew = generator.next() >> 63 == 1 ? magnitude : .zero - magnitude
+                case .connectionReset:
+                    fault.client = generator.index(below: clients)
+                case .partition:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(5) ... .seconds(60))
+                case .toxicLatency:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(10) ... .seconds(120))
+                    fault.attributes = ["latency": generator.integer(in: 500 ... 3_000), "jitter": generator.integer(in: 0 ... 500)]
+                case .toxicBandwidth:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(10) ... .seconds(120))
+                    fault.attributes = ["rate": generator.integer(in: 1 ... 20)]
+                case .toxicSlicer:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(10) ... .seconds(120))
+                    let size = generator.integer(in: 64 ... 512)
+                    fault.attributes = ["average_size": size, "size_variation": size / 2, "delay": generator.integer(in: 1_000 ... 20_000)]
+                case .toxicTimeout:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(5) ... .seconds(30))
+                    fault.attributes = ["timeout": generator.integer(in: 1_000 ... 10_000)]
+                case .toxicResetPeer:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(5) ... .seconds(30))
+                    fault.attributes = ["timeout": generator.integer(in: 0 ... 2_000)]
+                case .toxicLimitData:
+                    fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
+                    fault.length = generator.duration(in: .seconds(10) ... .seconds(60))
+                    fault.attributes = ["bytes": generator.integer(in: 1_000 ... 50_000)]
                 }
                 faults.append(fault)
             }
@@ -166,5 +217,12 @@ extension FaultPlan {
                 start: fault.at ... fault.at, duration: fault.length ... fault.length))
         }
         return shaped
+    }
+}
+
+extension SeededGenerator {
+    /// An integer drawn uniformly from `range`.
+    mutating func integer(in range: ClosedRange<Int64>) -> Int64 {
+        range.lowerBound + Int64(index(below: Int(range.upperBound - range.lowerBound) + 1))
     }
 }

@@ -64,6 +64,8 @@ final class GatedConnector: FrameConnector {
     /// The app's scheduler: while it is suspended its links hold what arrives and what it sends.
     private let device: DeviceScheduler?
     let counter = FrameCounter()
+    /// The link made last, while it is open (the `connection-reset` fault resets it).
+    private(set) weak var current: ScenarioLink?
 
     init(inner: any FrameConnector, gate: NetworkGate, scheduler: any Scheduler, ledger: RunLedger, owner: Int, device: DeviceScheduler?) {
         self.inner = inner
@@ -86,7 +88,7 @@ final class GatedConnector: FrameConnector {
         let ledger = self.ledger
         let owner = self.owner
         let device = self.device
-        inner.connect { result in
+        inner.connect { [weak self] result in
             switch result {
             case .success(let link):
                 guard gate.isOpen else {
@@ -95,6 +97,7 @@ final class GatedConnector: FrameConnector {
                     return
                 }
                 let wrapped = ScenarioLink(inner: link, gate: gate, counter: counter, ledger: ledger, owner: owner, device: device)
+                self?.current = wrapped
                 gate.register(wrapped)
                 completion(.success(wrapped))
             case .failure(let error):
@@ -108,7 +111,8 @@ final class GatedConnector: FrameConnector {
 /// closed by the gate.
 final class ScenarioLink: FrameLink, FrameLinkDelegate {
     weak var delegate: (any FrameLinkDelegate)?
-    private let inner: any FrameLink
+    /// The network's link it wraps.
+    let inner: any FrameLink
     private weak var gate: NetworkGate?
     private let counter: FrameCounter
     private let ledger: RunLedger

@@ -1,5 +1,6 @@
 import LowbandClient
 import LowbandDeterminism
+import LowbandProxy
 import LowbandServer
 import LowbandShaper
 import LowbandSimulation
@@ -76,4 +77,8 @@ enum VirtualRun {
     }
 }
 
-extension InMemoryNetwork: FaultNetwork {}
+extension InMemoryNetwork: FaultNetwork {
+    func reset(_ link: any FrameLink) {
+        if let link = link as? InMemoryLink { reset(link) }
+    }
+}
