@@ -35,7 +35,9 @@ import Testing
         let proxy = ShapingProxy(configuration: .init(upstream: ProxyEndpoint(host: "127.0.0.1", port: echo.port)), scheduler: scheduler)
         try await echo.serving {
             let port = try #require(try await proxy.start().port)
-            try await proxy.addToxic(Toxic(type: .latency, stream: .upstream, attributes: ["latency": 300]))
+            // A latency far longer than a loaded machine's scheduling delays, so the bytes are
+            // surely still held when the test looks (300 ms failed under the parallel suite).
+            try await proxy.addToxic(Toxic(type: .latency, stream: .upstream, attributes: ["latency": 3_000]))
             let client = try await TestPeers.connect(port: port)
             let started = scheduler.now
             try await client.executeThenClose { inbound, outbound in
@@ -43,14 +45,14 @@ import Testing
                 try await outbound.write(ByteBuffer(string: "ping"))
                 // While the toxic holds the bytes, the proxy's wake-up is the scheduler's work.
                 var held = false
-                while !held, scheduler.now - started < .milliseconds(250) {
+                while !held, scheduler.now - started < .milliseconds(2_500) {
                     held = await proxy.statistics.bufferedBytes == 4
                 }
                 #expect(held)
                 #expect(try await scheduler.eventLoop.submit { scheduler.pendingCount }.get() == 1)
                 #expect(try await TestPeers.read(4, from: &iterator) == ByteBuffer(string: "ping"))
             }
-            #expect(scheduler.now - started >= .milliseconds(300))
+            #expect(scheduler.now - started >= .milliseconds(3_000))
             await proxy.stop()
         }
     }
