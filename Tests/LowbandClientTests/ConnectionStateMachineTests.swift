@@ -208,4 +208,19 @@ import Testing
             Issue.record("delivered"); return
         }
     }
+
+    /// Found by `lowband explore` (seed 466, `--faults toxic-reset-peer`): a link that lost its
+    /// login reply but kept delivering pushes. The login waited for its reply while the pushes
+    /// kept the link busy, and the cache took them as continuing what it had, hiding the gap
+    /// for good. The server sends the reply before any push, so a push first means the reply
+    /// was lost: the link is dropped, and the next login's delta sync brings what was pushed.
+    @Test func aPushBeforeTheLoginReplyDropsTheLink() {
+        var machine = Machine(configuration: configuration, generator: SeededGenerator(seed: 1))
+        _ = machine.start()
+        _ = machine.linkOpened(now: .zero)
+        let early = machine.received(flags: .push, command: .pushNewMessage, sequence: 1, now: .seconds(1))
+        guard case .closeLink(let error) = early.first, early.count == 1 else { Issue.record("\(early)"); return }
+        #expect(error.message.contains("before the login reply"))
+        #expect(!machine.isLoggedIn)
+    }
 }

@@ -206,6 +206,13 @@ public struct ConnectionStateMachine {
         }
         lastReceived = now
         if flags.contains(.push) {
+            // The server sends the login reply before any push, so a push first means the reply
+            // was lost on the way: the login would wait for it while pushes keep the link busy,
+            // and the cache would take them as continuing what it had (hiding the gap for
+            // good). Drop the link; the next login's delta sync brings what was pushed.
+            guard state == .connected else {
+                return [.closeLink(ClientError(.connectionLost, "\(command) push #\(sequence) arrived before the login reply: the reply was lost; reconnecting"))]
+            }
             return [.deliverPush]
         }
         guard flags.contains(.response) else {

@@ -104,7 +104,7 @@ struct InvariantChecker {
         for message in newMessages() {
             guard let storedAt = serverStoreTime(of: message), let members = context.server.core.memberIDs(of: message.chatID) else { continue }
             for client in context.clients where !client.isDead && client.userID != message.senderID && members.contains(client.userID) {
-                let loggedInAfter = (ledger.logins[client.index] ?? []).first { $0.requestArrivedAt >= storedAt && $0.replyArrivedAt != nil }
+                let loggedInAfter = (ledger.logins[client.index] ?? []).first { $0.requestArrivedAt >= storedAt && $0.applied }
                 let settled = storedAt + bounds.settle
                 let stayedOnline = settled <= end && (online[client.index]?.covers(storedAt ..< settled) ?? false)
                 guard loggedInAfter != nil || stayedOnline else { continue }

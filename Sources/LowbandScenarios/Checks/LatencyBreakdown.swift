@@ -70,7 +70,7 @@ struct LatencyBreakdown {
             downlink = Crossing(sentAt: leftServer, arrivedAt: arrived.time, placement: ledger.resolved(arrived.placement))
             applied = ledger.applied[key] ?? arrived.time
             carrier = "push"
-        } else if let login = (ledger.logins[receiver] ?? []).first(where: { $0.requestArrivedAt >= storedAtServer && $0.replyArrivedAt != nil }),
+        } else if let login = (ledger.logins[receiver] ?? []).first(where: { $0.requestArrivedAt >= storedAtServer && $0.applied }),
                   let replySent = login.replySentAt, let replyArrived = login.replyArrivedAt {
             requestAtServer = login.requestArrivedAt
             leftServer = replySent

@@ -60,6 +60,9 @@ final class RunLedger {
         var replySentAt: Duration?
         var replyPlacement: FramePlacement?
         var replyArrivedAt: Duration?
+        /// The engine applied the reply (a link the engine had already given up on delivers a
+        /// reply the engine never reads).
+        var applied = false
     }
 
     private(set) var stored: [ClientKey: Stored] = [:]
@@ -194,6 +197,11 @@ final class RunLedger {
         switch event {
         case .synced:
             syncs[client, default: []].append(time)
+            if var exchanges = logins[client],
+               let index = exchanges.lastIndex(where: { $0.replyArrivedAt != nil && !$0.applied && ($0.replyArrivedAt ?? .zero) <= time }) {
+                exchanges[index].applied = true
+                logins[client] = exchanges
+            }
             if sessions[client]?.last?.end == nil, sessions[client]?.isEmpty == false { return }
             sessions[client, default: []].append(Session(start: time))
         case .disconnected, .stopped:
