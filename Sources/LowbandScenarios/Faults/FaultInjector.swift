@@ -133,10 +133,18 @@ final class FaultInjector {
         if [.timeout, .resetPeer, .limitData].contains(type) {
             context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
         }
+        let drops = [.timeout, .resetPeer, .limitData].contains(type)
         context.scheduler.schedule(after: fault.length) { [weak self] in
             guard let self else { return }
             try? self.network.removeToxic(named: name)
             self.context.note(.note, "fault: toxic \(type.rawValue) removed")
+            // As in toxiproxy, a toxic removed before it closed its connection leaves the
+            // bytes it dropped missing from a stream that goes on: a gap TCP never makes. The
+            // connections it may have touched are reset instead, as a broken TCP stream is.
+            if drops {
+                self.network.cut()
+                self.context.note(.note, "fault: the connections the toxic dropped data on were reset")
+            }
         }
     }
 
