@@ -13,7 +13,7 @@ import Testing
         "lowband run --scenario crowd --profile edge --seed 313 --clients 5 --duration 600s --virtual-time --faults app-kill",
         // A reset_peer toxic dropped a login reply but not the pushes behind it: the login waited
         // while pushes kept the link busy, and the cache took them as continuing what it had,
-        // hiding a message for good (acknowledged_lost; 67 of 1,000 swarm seeds).
+        // hiding a message for good (acknowledged_lost; 69 of 1,000 swarm seeds).
         "lowband run --scenario crowd --profile edge --seed 466 --clients 4 --duration 600s --virtual-time --faults toxic-reset-peer",
         "lowband run --scenario crowd --profile edge --seed 965 --clients 3 --duration 300s --virtual-time --faults toxic-reset-peer",
     ]
