@@ -87,6 +87,9 @@ final class RunContext {
         probe.watch("client \(index) outbox requests in flight", client: index, cap: chatCount + configuration.outbox.maximumConcurrentUploads) { [weak client] in
             client?.engine.outbox.runningCount
         }
+        probe.watch("client \(index) requests in flight", client: index, cap: configuration.connection.maximumPendingRequests) { [weak client] in
+            client?.engine.connection.pendingRequestCount
+        }
         probe.watch("client \(index) work held while suspended", client: index, cap: Self.suspendedWorkCap) { [weak device] in
             device?.deferredCount
         }
