@@ -15,13 +15,6 @@ struct FramePlacement: Hashable {
     var clientPort: Int? = nil
 }
 
-/// One crossing of the network: handed over at one end, arrived at the other.
-struct FrameCrossing {
-    var sentAt: Duration
-    var arrivedAt: Duration
-    var placement: FramePlacement?
-}
-
 /// Everything a run's checks and latency breakdown need, recorded as it happens: frames at
 /// both ends of every link (the engines' side and the server's side), the engines' events and
 /// the sessions. Confined to the run's scheduler, like everything it observes.
@@ -66,7 +59,8 @@ final class RunLedger {
     }
 
     private(set) var stored: [ClientKey: Stored] = [:]
-    private(set) var storedOrder: [Int: Int] = [:]
+    /// How many messages each client has stored so far (the next one's order).
+    private var storedOrder: [Int: Int] = [:]
     private(set) var acknowledged: [ClientKey: Duration] = [:]
     /// Every sendMessage frame an engine handed to its link, in order.
     private(set) var sendAttempts: [ClientKey: [(time: Duration, placement: FramePlacement?)]] = [:]
