@@ -17,8 +17,12 @@ public enum LatencyStage: String, Sendable, Hashable, Codable, CaseIterable {
     /// The receiver had no session when the message was stored: until its next login reached
     /// the server (its delta sync then carried the message).
     case resyncWait = "resync_wait"
+    /// The push (or login reply) handed to the network, waiting behind other bytes for the
+    /// downlink's bottleneck or for the link to come back.
     case downlinkQueue = "downlink_queue"
+    /// Held because a piece of the connection's downlink was lost (retransmission time-outs).
     case downlinkLossStalls = "downlink_loss_stalls"
+    /// Serialisation of its last piece at the downlink's rate plus propagation, jitter and outages.
     case downlinkTransit = "downlink_transit"
     /// In the receiving engine: decoding the frame and storing the message in its cache.
     case clientStore = "client_store"
