@@ -16,6 +16,9 @@ import Testing
         // hiding a message for good (acknowledged_lost; 69 of 1,000 swarm seeds).
         "lowband run --scenario crowd --profile edge --seed 466 --clients 4 --duration 600s --virtual-time --faults toxic-reset-peer",
         "lowband run --scenario crowd --profile edge --seed 965 --clients 3 --duration 300s --virtual-time --faults toxic-reset-peer",
+        // The rider's message was acknowledged after the partner's newer one was on screen and
+        // took its echo's place below it: the screen disagreed with the server's order (order).
+        "lowband run --scenario subway --profile edge --seed 12 --clients 1 --duration 300s --virtual-time --faults outage,handover,connection-reset,partition,toxic-latency,toxic-bandwidth,toxic-reset-peer",
     ]
 
     @Test(arguments: commands)

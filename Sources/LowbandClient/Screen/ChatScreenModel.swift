@@ -219,15 +219,16 @@ public final class ChatScreenModel {
             return .zero
         }
         if let clientID = message.clientID, let index = rows.firstIndex(where: { $0.id == .outgoing(clientID) }) {
-            rows[index] = row
+            // The local echo becomes the stored message, in the server's order: a message
+            // stored before others already shown (its acknowledgement came late) moves up
+            // among them, so every device shows the chat alike.
+            rows.remove(at: index)
+            let target = position(of: message)
+            rows.insert(row, at: target)
             announce(row.id, arrivedAt: arrivedAt)
-            return .zero
+            return target == index ? .zero : configuration.insertAnimation
         }
-        // Below every delivered message, above the local echoes still sending.
-        let insertAt = rows.firstIndex { existing in
-            if case .outgoing = existing.id { return true }
-            return existing.message.id > message.id
-        } ?? rows.endIndex
+        let insertAt = position(of: message)
         if insertAt == 0, !rows.isEmpty, !reachesStart {
             // Older than everything shown: it belongs to a page not loaded yet.
             return .zero
@@ -235,6 +236,15 @@ public final class ChatScreenModel {
         rows.insert(row, at: insertAt)
         announce(row.id, arrivedAt: arrivedAt)
         return configuration.appendAnimation
+    }
+
+    /// Where a delivered message goes: below every delivered message with a smaller id, above
+    /// the newer ones and the local echoes still sending.
+    private func position(of message: Message) -> Int {
+        rows.firstIndex { existing in
+            if case .outgoing = existing.id { return true }
+            return existing.message.id > message.id
+        } ?? rows.endIndex
     }
 
     private func announce(_ row: ScreenRow.ID, arrivedAt: Duration?) {
