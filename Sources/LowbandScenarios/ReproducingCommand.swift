@@ -5,11 +5,11 @@ extension ScenarioOptions {
     /// The options of a `lowband run` command as `lowband run` and `lowband explore` print it
     /// (`lowband run --scenario crowd --profile edge --seed 17 --clients 5 --duration 600s
     /// --virtual-time --faults reset,app-kill`): how a failing seed becomes a regression test in
-    /// one step. Durations are `Ns`, `Nms`, `Nm` or `Nh`.
+    /// one step.
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` naming the word it cannot read.
     public init(reproducing command: String, searchPath: [String]? = nil) throws(ScenarioError) {
-        var words = command.split(separator: " ").map(String.init)[...]
+        var words = CommandWords.split(command)[...]
         if words.first == "lowband" { words = words.dropFirst() }
         if words.first == "run" { words = words.dropFirst() }
         var scenario = ScenarioName.pushToVisible
@@ -35,7 +35,13 @@ extension ScenarioOptions {
                 let text = try value(word)
                 guard let parsed = Int(text) else { throw ScenarioError(.invalidOptions, "--clients '\(text)' is not a number") }
                 clients = parsed
-            case "--duration": duration = try Self.duration(try value(word))
+            case "--duration":
+                let text = try value(word)
+                do {
+                    duration = try RunDuration.parse(text)
+                } catch {
+                    throw ScenarioError(.invalidOptions, "--duration: \(error)")
+                }
             case "--virtual-time": virtualTime = true
             case "--faults": faults = try FaultPlan(parsing: try value(word))
             default: throw ScenarioError(.invalidOptions, "'\(word)' is not an option this reads in '\(command)'")
@@ -50,13 +56,5 @@ extension ScenarioOptions {
         self.init(
             scenario: scenario, profile: profile, profileName: profileName, seed: seed,
             clients: clients ?? (scenario == .crowd ? 10 : 1), duration: duration, virtualTime: virtualTime, command: command, faults: faults)
-    }
-
-    private static func duration(_ text: String) throws(ScenarioError) -> Duration {
-        let units: [(String, Int64)] = [("ms", 1_000_000), ("s", 1_000_000_000), ("m", 60_000_000_000), ("h", 3_600_000_000_000)]
-        for (suffix, nanoseconds) in units where text.hasSuffix(suffix) {
-            if let count = Int64(text.dropLast(suffix.count)), count > 0 { return .nanoseconds(count * nanoseconds) }
-        }
-        throw ScenarioError(.invalidOptions, "--duration '\(text)' is not a duration such as 600s")
     }
 }

@@ -101,6 +101,13 @@ import Testing
         }
     }
 
+    @Test func commandWordsReadBackWhatWasQuoted() {
+        let words = ["lowband", "run", "--profile", "/tmp/my phone's link.yaml", "--seed", "3", ""]
+        let line = CommandWords.join(words)
+        #expect(line == "lowband run --profile '/tmp/my phone'\\''s link.yaml' --seed 3 ''")
+        #expect(CommandWords.split(line) == words)
+    }
+
     @Test func aReproducingCommandReadsBack() throws {
         let options = try ScenarioOptions(reproducing: "lowband run --scenario subway --profile 3g --seed 12 --clients 3 --duration 90s --virtual-time --faults outage,reset", searchPath: [ScenarioFixtures.profiles])
         #expect(options.scenario == .subway && options.seed == 12 && options.clients == 3 && options.duration == .seconds(90) && options.virtualTime)

@@ -180,12 +180,7 @@ public struct RunCommand: AsyncParsableCommand {
         parts += ["--seed", String(seed), "--clients", String(clients), "--duration", RunDuration.format(duration)]
         if virtualTime { parts.append("--virtual-time") }
         if !faults.isNone { parts += ["--faults", faults.description] }
-        return parts.map(Self.shellQuoted).joined(separator: " ")
-    }
-
-    private static func shellQuoted(_ word: String) -> String {
-        let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./,:=".contains($0) }
-        return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return CommandWords.join(parts)
     }
 
     /// One line on stderr.

@@ -99,11 +99,7 @@ enum RunOutputs {
             ? "invariants: all \(record.invariants.count) held (\(record.invariants.map { "\($0.name) \($0.checked)" }.joined(separator: ", ")) cases)\n"
             : "INVARIANTS BROKEN: \(broken.map { "\($0.name) ×\($0.violations)" }.joined(separator: ", "))\n"
         for violation in record.violations.prefix(limit) {
-            var place: [String] = [String(format: "t=%.3fs", violation.seconds)]
-            if let client = violation.client { place.append("client \(client)") }
-            if let chat = violation.chat { place.append("chat \(chat)") }
-            if let message = violation.message { place.append("message \(message)") }
-            text += "  \(violation.invariant) [\(place.joined(separator: " "))]: \(violation.detail)\n"
+            text += "  \(violation.summary)\n"
         }
         let total = broken.reduce(0) { $0 + $1.violations }
         if total > limit { text += "  … \(total - limit) more in record.json and report.html\n" }

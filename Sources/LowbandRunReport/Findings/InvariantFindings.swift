@@ -1,3 +1,5 @@
+import Foundation
+
 /// One promise a messenger makes, as checked at the end of a run: how many cases were checked
 /// and how many broke it.
 public struct InvariantCheck: Sendable, Hashable, Codable {
@@ -44,5 +46,19 @@ public struct InvariantViolation: Sendable, Hashable, Codable {
         self.clientID = clientID
         self.detail = detail
         self.traceLines = traceLines
+    }
+
+    /// Where and when, in words: `t=412.300s client 3 chat 67 message 2051`.
+    public var place: String {
+        var words = [String(format: "t=%.3fs", seconds)]
+        if let client { words.append("client \(client)") }
+        if let chat { words.append("chat \(chat)") }
+        if let message { words.append("message \(message)") }
+        return words.joined(separator: " ")
+    }
+
+    /// One line: `liveness [t=412.300s client 3 chat 67]: what was wrong`.
+    public var summary: String {
+        "\(invariant) [\(place)]: \(detail)"
     }
 }

@@ -129,7 +129,7 @@ public enum Explorer {
         }
         return SeedOutcome(
             seed: seed, faults: runOptions.faults.description, clients: runOptions.clients, durationSeconds: runOptions.duration.seconds,
-            broken: broken, firstViolation: record.violations.first.map(describe) ?? "", wallMilliseconds: wall, traceHash: hash,
+            broken: broken, firstViolation: record.violations.first?.summary ?? "", wallMilliseconds: wall, traceHash: hash,
             determinism: determinism, command: runOptions.command, shrunk: shrunk)
     }
 
@@ -180,23 +180,8 @@ public enum Explorer {
     /// The `lowband run` command of one seed.
     public static func command(scenario: ScenarioName, profile: String, seed: UInt64, clients: Int, duration: Duration, faults: FaultPlan) -> String {
         var parts = ["lowband", "run", "--scenario", scenario.rawValue, "--profile", profile, "--seed", String(seed),
-                     "--clients", String(clients), "--duration", format(duration), "--virtual-time"]
+                     "--clients", String(clients), "--duration", RunDuration.format(duration), "--virtual-time"]
         if !faults.isNone { parts += ["--faults", faults.description] }
-        return parts.joined(separator: " ")
-    }
-
-    /// `600s`, or `1500ms` for a duration that is not whole seconds.
-    static func format(_ duration: Duration) -> String {
-        let nanoseconds = duration.nanosecondsClamped
-        if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
-        return "\(max(1, nanoseconds / 1_000_000))ms"
-    }
-
-    static func describe(_ violation: InvariantViolation) -> String {
-        var place = [String(format: "t=%.3fs", violation.seconds)]
-        if let client = violation.client { place.append("client \(client)") }
-        if let chat = violation.chat { place.append("chat \(chat)") }
-        if let message = violation.message { place.append("message \(message)") }
-        return "\(violation.invariant) [\(place.joined(separator: " "))]: \(violation.detail)"
+        return CommandWords.join(parts)
     }
 }

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Parses `--duration`: a number with a unit (`500ms`, `60s`, `5m`, `5min`, `1h`), or a plain
-/// number of seconds.
-enum RunDuration {
-    struct ParseError: Error, CustomStringConvertible {
-        var text: String
-        var description: String {
+/// number of seconds; shared by `lowband run`, `lowband explore` and the commands they print.
+public enum RunDuration {
+    public struct ParseError: Error, CustomStringConvertible {
+        public var text: String
+        public var description: String {
             "invalid duration '\(text)': give a number with a unit, e.g. 500ms, 60s, 5m, 1h (a plain number is seconds)"
         }
     }
 
-    static func parse(_ text: String) throws(ParseError) -> Duration {
+    public static func parse(_ text: String) throws(ParseError) -> Duration {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600)]
         var number = Substring(trimmed)
@@ -24,7 +24,7 @@ enum RunDuration {
     }
 
     /// `duration` the way `--duration` takes it back: whole seconds as `60s`, else milliseconds.
-    static func format(_ duration: Duration) -> String {
+    public static func format(_ duration: Duration) -> String {
         let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
         if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
         return "\(nanoseconds / 1_000_000)ms"
