@@ -88,6 +88,15 @@ package struct ProxyStateMachine {
 
     package var openConnections: [Int] { order }
 
+    /// Whether a new client's handshake would cross the link at `now` (on the proxy's
+    /// timeline), and until when: the socket proxy completes no handshake while it is down.
+    package mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
+        switch shaper.reachability(at: local(now)) {
+        case .up(let until): .up(until: until.map { global($0) })
+        case .down(let until): .down(until: global(until))
+        }
+    }
+
     /// Whether `number` is a connection not yet closed.
     package func hasConnection(_ number: Int) -> Bool {
         connections[number] != nil
