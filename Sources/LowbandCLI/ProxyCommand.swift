@@ -53,6 +53,18 @@ public struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "The proxy's name in the control API.")
     public var name: String = "lowband"
 
+    @Option(
+        name: .customLong("api-profile-dir"),
+        help: ArgumentHelp(
+            "A directory whose .yaml profile files control API requests may load by path (repeatable).",
+            discussion: "Without it the API loads only profile names from the profile directories, never a path."
+        )
+    )
+    public var apiProfileDirectories: [String] = []
+
+    @Flag(help: "Allow --api on an address other machines can reach (anything but localhost, 127.x.x.x, ::1); prints a warning.")
+    public var apiAllowRemote = false
+
     public init() {}
 
     public func validate() throws {
@@ -64,6 +76,11 @@ public struct ProxyCommand: AsyncParsableCommand {
             throw ValidationError(error.message)
         }
         if name.isEmpty { throw ValidationError("--name must not be empty") }
+        if let api = try? apiEndpoint, !api.isLoopback, !apiAllowRemote {
+            throw ValidationError(
+                "--api \(api) is reachable from other machines, and the control API can create proxies and load profiles: pass --api-allow-remote to allow it"
+            )
+        }
         if trace != nil && upstream == nil {
             throw ValidationError("--trace records the proxy's link, so it needs --upstream")
         }
@@ -115,10 +132,18 @@ public struct ProxyCommand: AsyncParsableCommand {
             let created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
             Self.log("proxy \(name) listening on \(created.listen) → \(created.upstream) (\(created.profile), seed \(created.seed))")
         }
-        let control = try apiEndpoint.map { ControlServer(registry: registry, configuration: .init(listen: $0)) }
+        let control = try apiEndpoint.map { endpoint in
+            ControlServer(
+                registry: registry,
+                configuration: .init(listen: endpoint, profiles: APIProfileAccess(directories: apiProfileDirectories), log: { Self.log($0) })
+            )
+        }
         if let control {
             let address = try await control.start()
             Self.log("control API listening on \(address.ipAddress ?? "?"):\(address.port ?? 0)")
+            if let endpoint = try apiEndpoint, !endpoint.isLoopback {
+                Self.log("warning: the control API on \(endpoint) can be reached from other machines; anyone who reaches it can create proxies")
+            }
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let control {

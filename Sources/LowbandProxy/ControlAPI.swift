@@ -41,6 +41,10 @@ struct APIError: Codable, Hashable {
 struct ControlAPI: Sendable {
     let registry: ProxyRegistry
     let version: String
+    /// The profiles requests may load.
+    var profiles = APIProfileAccess()
+    /// Where details the API does not answer with go (the proxy's stderr in `lowband proxy`).
+    var log: @Sendable (String) -> Void = { _ in }
 
     func respond(to request: ControlRequest) async -> ControlResponse {
         do {
@@ -146,8 +150,8 @@ struct ControlAPI: Sendable {
             if resource == "seed" && input.seed == nil {
                 throw ProxyError(.missingField, "missing required field: seed")
             }
-            let description = try await registry.setLink(named: name, profile: resource == "seed" ? nil : input.profile, seed: input.seed)
-            return .json(status: 200, body: Self.encode(description))
+            let profile = resource == "seed" ? nil : input.profile
+            return .json(status: 200, body: Self.encode(try await setLink(of: name, profile: profile, seed: input.seed)))
 
         case "stats":
             try allow(method, ["GET"])
@@ -168,6 +172,29 @@ struct ControlAPI: Sendable {
 
         default:
             throw ProxyError(.routeNotFound, "no such endpoint: \(method) /proxies/\(name)/\(resource)")
+        }
+    }
+
+    /// Switches a proxy's link to a profile the API may load. A profile that cannot be loaded
+    /// gets one generic answer naming what was asked for: the loader's message can quote the
+    /// file, so it goes to ``log`` only.
+    private func setLink(of name: String, profile: String?, seed: UInt64?) async throws(ProxyError) -> ProxyDescription {
+        guard let profile else {
+            return try await registry.setLink(named: name, profile: nil, seed: seed)
+        }
+        let refusal = ProxyError(
+            .unknownProfile,
+            "'\(profile)' is not a valid profile: give a name from GET /profiles, or a .yaml file under a directory the proxy was started with --api-profile-dir"
+        )
+        guard profiles.allows(profile) else {
+            log("control API: refused profile '\(profile)' for proxy '\(name)': not a profile name and not under an --api-profile-dir")
+            throw refusal
+        }
+        do {
+            return try await registry.setLink(named: name, profile: profile, seed: seed)
+        } catch where error.code == .unknownProfile {
+            log("control API: cannot load profile '\(profile)' for proxy '\(name)': \(error.message)")
+            throw refusal
         }
     }
 

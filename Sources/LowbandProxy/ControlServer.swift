@@ -8,23 +8,40 @@ import Synchronization
 ///
 /// Existing toxiproxy clients work unchanged against it; see docs/PROXY.md for the routes and
 /// the Lowband additions (profiles, seeds, event streams). Request bodies are capped
-/// (``Configuration/maximumBodyBytes``, 413 beyond); malformed HTTP gets 400 and a close.
+/// (``Configuration/maximumBodyBytes``, 413 beyond), so are event streams
+/// (``Configuration/maximumEventStreams``, 503 beyond); malformed HTTP gets 400 and a close.
+/// Requests load profiles only as ``Configuration/profiles`` allows.
 public final class ControlServer: Sendable {
     public struct Configuration: Sendable {
         /// Where the API listens; toxiproxy's default is 8474.
         public var listen: ProxyEndpoint
+        /// A request body over this many bytes is refused with 413.
         public var maximumBodyBytes: Int
+        /// `GET /proxies/{proxy}/events` streams served at once, over all proxies; one more is
+        /// refused with 503.
+        public var maximumEventStreams: Int
+        /// The profiles `POST /proxies/{proxy}/profile` may load.
+        public var profiles: APIProfileAccess
         /// What `GET /version` reports.
         public var version: String
+        /// Receives what the API keeps out of its answers (why a profile was refused); one line
+        /// each.
+        public var log: @Sendable (String) -> Void
 
         public init(
             listen: ProxyEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8474),
             maximumBodyBytes: Int = 1024 * 1024,
-            version: String = "lowband-0.1.0"
+            maximumEventStreams: Int = 32,
+            profiles: APIProfileAccess = APIProfileAccess(),
+            version: String = "lowband-0.1.0",
+            log: @escaping @Sendable (String) -> Void = { _ in }
         ) {
             self.listen = listen
             self.maximumBodyBytes = maximumBodyBytes
+            self.maximumEventStreams = maximumEventStreams
+            self.profiles = profiles
             self.version = version
+            self.log = log
         }
     }
 
@@ -106,14 +123,14 @@ public final class ControlServer: Sendable {
         guard let listener else {
             throw ProxyError(.listenFailed, "the control API on \(configuration.listen) is already running")
         }
-        let api = ControlAPI(registry: registry, version: configuration.version)
-        let maximumBodyBytes = configuration.maximumBodyBytes
+        let api = ControlAPI(registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log)
+        let limits = Limits(body: configuration.maximumBodyBytes, eventStreams: configuration.maximumEventStreams)
         do {
             try await withThrowingDiscardingTaskGroup { group in
                 try await listener.executeThenClose { inbound in
                     for try await connection in inbound {
                         group.addTask {
-                            await Self.serve(connection, api: api, maximumBodyBytes: maximumBodyBytes)
+                            await Self.serve(connection, api: api, limits: limits)
                         }
                     }
                 }
@@ -126,7 +143,33 @@ public final class ControlServer: Sendable {
 
     // MARK: Serving one connection
 
-    private static func serve(_ connection: Connection, api: ControlAPI, maximumBodyBytes: Int) async {
+    /// The caps every connection's requests are held to, and the event streams being served.
+    private final class Limits: Sendable {
+        let body: Int
+        let eventStreams: Int
+        private let streaming = Mutex(0)
+
+        init(body: Int, eventStreams: Int) {
+            self.body = body
+            self.eventStreams = eventStreams
+        }
+
+        /// Takes an event-stream slot; false when all are taken.
+        func startStream() -> Bool {
+            streaming.withLock { count in
+                guard count < eventStreams else { return false }
+                count += 1
+                return true
+            }
+        }
+
+        func endStream() {
+            streaming.withLock { $0 -= 1 }
+        }
+    }
+
+    private static func serve(_ connection: Connection, api: ControlAPI, limits: Limits) async {
+        let maximumBodyBytes = limits.body
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var head: HTTPRequestHead?
@@ -163,7 +206,14 @@ public final class ControlServer: Sendable {
                         } else {
                             let response = await api.respond(to: request(requestHead, body: body))
                             if case .events(let proxy, let limit) = response {
-                                try await streamEvents(of: proxy, limit: limit, to: requestHead, outbound)
+                                guard limits.startStream() else {
+                                    let error = ProxyError(.tooManyEventStreams, "too many event streams: at most \(limits.eventStreams) are served at once; close one first")
+                                    try await reply(.error(error), to: requestHead, keepAlive: keepAlive, outbound)
+                                    if !keepAlive { return }
+                                    continue
+                                }
+                                defer { limits.endStream() }
+                                try await streamEvents(of: proxy, limit: limit, to: requestHead, closed: connection.channel.closeFuture, outbound)
                                 return
                             }
                             try await reply(response, to: requestHead, keepAlive: keepAlive, outbound)
@@ -233,9 +283,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Streams the proxy's events, one JSON line each, until `limit`, the client leaves, the
-    /// proxy is deleted or the server stops.
+    /// proxy is deleted or the server stops. A client that leaves ends the stream at once, not
+    /// at the next event, so it frees its slot even on a quiet proxy.
     private static func streamEvents(
-        of proxy: ShapingProxy, limit: Int?, to head: HTTPRequestHead,
+        of proxy: ShapingProxy, limit: Int?, to head: HTTPRequestHead, closed: EventLoopFuture<Void>,
         _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     ) async throws {
         let events = proxy.events()
@@ -243,12 +294,28 @@ public final class ControlServer: Sendable {
         headers.add(name: "Content-Type", value: "application/x-ndjson")
         headers.add(name: "Connection", value: "close")
         try await outbound.write(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers)))
-        var sent = 0
-        for await event in events {
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(string: event.jsonLine + "\n"))))
-            sent += 1
-            if let limit, sent >= limit { break }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // `closed` cannot be cancelled, so wait on a promise that cancelling completes.
+                let gone = closed.eventLoop.makePromise(of: Void.self)
+                closed.cascade(to: gone)
+                await withTaskCancellationHandler {
+                    try? await gone.futureResult.get()
+                } onCancel: {
+                    gone.succeed(())
+                }
+            }
+            group.addTask {
+                var sent = 0
+                for await event in events {
+                    try await outbound.write(.body(.byteBuffer(ByteBuffer(string: event.jsonLine + "\n"))))
+                    sent += 1
+                    if let limit, sent >= limit { break }
+                }
+                try await outbound.write(.end(nil))
+            }
+            try await group.next()
+            group.cancelAll()
         }
-        try await outbound.write(.end(nil))
     }
 }

@@ -37,6 +37,15 @@ public struct ProxyEndpoint: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
+
+    /// Whether only this machine can reach the endpoint: `localhost`, 127.0.0.0/8 or `::1`.
+    /// Any other host (`0.0.0.0`, a LAN address, a name) may be reachable from elsewhere.
+    public var isLoopback: Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
 }
 
 extension String {

@@ -37,6 +37,11 @@ final class ProxyEngine {
     /// Writes of the current `perform`, per socket: written and flushed together at its end.
     private var batches: [WriteBatch] = []
     private var stopping = false
+    /// The listener drops handshakes: the link is down (see ``HandshakeGate``).
+    private var gateShut = false
+    /// The gate was shut at least once, so accepted sockets may carry its filter.
+    private var gateUsed = false
+    private var gateTimer: ScheduledWork?
 
     private struct WriteBatch {
         let number: Int
@@ -122,6 +127,7 @@ final class ProxyEngine {
                 }
                 // Like toxiproxy, the proxy reports (and later re-binds) the address it got.
                 self.configuration.listen = ProxyEndpoint(host: ip, port: port)
+                self.updateGate()
                 return address
             }
             .nonisolated()
@@ -139,6 +145,9 @@ final class ProxyEngine {
         if let timer { scheduler.cancel(timer) }
         timer = nil
         timerDeadline = nil
+        if let gateTimer { scheduler.cancel(gateTimer) }
+        gateTimer = nil
+        gateShut = false
         // Handlers are copied out first: closing fires callbacks that change `sockets`.
         let handlers = sockets.keys.sorted().flatMap { number in
             [sockets[number]?.client?.handler, sockets[number]?.upstream?.handler].compactMap { $0 }
@@ -195,6 +204,7 @@ final class ProxyEngine {
     func setLink(_ link: ProxyLink) {
         configuration.link = link
         perform(machine.replaceShaper(link.makeShaper(observer), description: link.description, at: now()))
+        updateGate()
     }
 
     // MARK: Socket events
@@ -204,6 +214,7 @@ final class ProxyEngine {
             handler.close(reset: false)
             return
         }
+        if gateUsed { HandshakeGate.clear(channel) }
         let peer = channel.remoteAddress.map(Self.format) ?? "?"
         let (number, actions) = machine.accept(description: "\(peer) → \(configuration.upstream)", at: now())
         handler.number = number
@@ -411,6 +422,34 @@ final class ProxyEngine {
             self.timer = nil
             self.timerDeadline = nil
             self.perform(self.machine.advance(to: self.now()))
+        }
+    }
+
+    // MARK: Blackouts
+
+    /// Shuts the listener's handshakes while the link is down, as a dead network loses SYNs,
+    /// and opens them when it comes back; checks again at the next change of the link.
+    private func updateGate() {
+        if let gateTimer { scheduler.cancel(gateTimer) }
+        gateTimer = nil
+        guard let listener, HandshakeGate.isSupported else { return }
+        let shut: Bool
+        let change: ShaperInstant?
+        switch machine.reachability(at: now()) {
+        case .up(let until):
+            (shut, change) = (false, until)
+        case .down(let until):
+            (shut, change) = (true, until)
+        }
+        if shut != gateShut, HandshakeGate.set(shut, on: listener) {
+            gateShut = shut
+            gateUsed = gateUsed || shut
+        }
+        guard let change, change.nanoseconds < Self.never else { return }
+        let deadline = max(origin + .nanoseconds(change.nanoseconds), scheduler.now + .microseconds(100))
+        gateTimer = scheduler.schedule(at: deadline) {
+            self.gateTimer = nil
+            self.updateGate()
         }
     }
 

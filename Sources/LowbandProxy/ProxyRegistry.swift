@@ -18,6 +18,8 @@ public actor ProxyRegistry {
         /// The profile names ``makeLink`` knows, for `GET /profiles`.
         public var availableProfiles: @Sendable () -> [String]
         public var limits: ShapingProxy.Limits
+        /// The most proxies at once; creating one more fails with `tooManyProxies` (429).
+        public var maximumProxies: Int
         /// Receives each proxy's status lines with the proxy's name.
         public var statusHandler: (@Sendable (_ proxy: String, _ line: String) -> Void)?
 
@@ -29,8 +31,10 @@ public actor ProxyRegistry {
             },
             availableProfiles: @escaping @Sendable () -> [String] = ProxyRegistry.profileNames,
             limits: ShapingProxy.Limits = ShapingProxy.Limits(),
+            maximumProxies: Int = 100,
             statusHandler: (@Sendable (_ proxy: String, _ line: String) -> Void)? = nil
         ) {
+            self.maximumProxies = maximumProxies
             self.defaultProfile = defaultProfile
             self.defaultSeed = defaultSeed
             self.makeLink = makeLink
@@ -81,7 +85,8 @@ public actor ProxyRegistry {
     /// Creates and (when enabled, the default) starts a proxy.
     ///
     /// - Throws: `ProxyError`: `missingField` or `badEndpoint` (400), `proxyExists` (409),
-    ///   `listenFailed` (500), `unknownProfile` (400) when `profile` names no profile.
+    ///   `listenFailed` (500), `unknownProfile` (400) when `profile` names no profile,
+    ///   `tooManyProxies` (429) when ``Configuration/maximumProxies`` exist already.
     @discardableResult
     public func create(
         _ specification: ProxySpecification, profile: String? = nil, seed: UInt64? = nil
@@ -89,6 +94,9 @@ public actor ProxyRegistry {
         let (name, listen, upstream) = try Self.validate(specification)
         guard entries[name] == nil else {
             throw ProxyError(.proxyExists, "proxy already exists: '\(name)'")
+        }
+        guard entries.count < configuration.maximumProxies else {
+            throw ProxyError(.tooManyProxies, "too many proxies: at most \(configuration.maximumProxies) may exist; delete one first")
         }
         let link = try configuration.makeLink(name, profile ?? configuration.defaultProfile, seed ?? configuration.defaultSeed)
         var statusHandler: (@Sendable (String) -> Void)?

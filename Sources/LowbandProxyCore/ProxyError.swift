@@ -28,6 +28,10 @@ public struct ProxyError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let proxyExists = Code(name: "proxyExists", httpStatus: 409)
         public static let toxicExists = Code(name: "toxicExists", httpStatus: 409)
         public static let bodyTooLarge = Code(name: "bodyTooLarge", httpStatus: 413)
+        /// The registry holds its maximum number of proxies.
+        public static let tooManyProxies = Code(name: "tooManyProxies", httpStatus: 429)
+        /// The control API serves its maximum number of event streams.
+        public static let tooManyEventStreams = Code(name: "tooManyEventStreams", httpStatus: 503)
         public static let listenFailed = Code(name: "listenFailed", httpStatus: 500)
         public static let notRunning = Code(name: "notRunning", httpStatus: 500)
     }

@@ -88,6 +88,15 @@ package struct ProxyStateMachine {
 
     package var openConnections: [Int] { order }
 
+    /// Whether a new client's handshake would cross the link at `now` (on the proxy's
+    /// timeline), and until when: the socket proxy completes no handshake while it is down.
+    package mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
+        switch shaper.reachability(at: local(now)) {
+        case .up(let until): .up(until: until.map { global($0) })
+        case .down(let until): .down(until: global(until))
+        }
+    }
+
     /// Whether `number` is a connection not yet closed.
     package func hasConnection(_ number: Int) -> Bool {
         connections[number] != nil
@@ -146,6 +155,9 @@ package struct ProxyStateMachine {
         }
         connections.values[index].phase = .open
         emit(.connect, now, connection: number)
+        // What the client sent (and whether it ended) while the connect was under way goes
+        // out now, in order.
+        for direction in Direction.allCases { submit(number, direction, at: now) }
         dirty.append(number)
         step(now)
         return takeActions()
@@ -160,9 +172,10 @@ package struct ProxyStateMachine {
         return takeActions()
     }
 
-    /// Bytes read from a side's socket.
+    /// Bytes read from a side's socket. Before the upstream connection is up (a socket's end
+    /// is read to its EOF even while reading is paused) they are kept and go out once it is.
     package mutating func received(_ buffer: ByteBuffer, on number: Int, from side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
-        guard let index = connections.index(forKey: number), inPlace(index, { $0.phase == .open }) else {
+        guard let index = connections.index(forKey: number) else {
             return takeActions()
         }
         let direction = side.outgoing
@@ -183,7 +196,8 @@ package struct ProxyStateMachine {
         return takeActions()
     }
 
-    /// The side's peer ended its stream (TCP FIN).
+    /// The side's peer ended its stream (TCP FIN). Before the upstream connection is up the
+    /// end waits, behind the bytes before it, and is forwarded once it is.
     package mutating func inputClosed(_ number: Int, side: ProxySide, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number) else { return takeActions() }
         let direction = side.outgoing
@@ -209,14 +223,21 @@ package struct ProxyStateMachine {
         return takeActions()
     }
 
-    /// A socket closed. After an error (a reset, a failed write) the connection ends at once.
-    /// A clean close (the peer's FIN after we had shut that socket's output) only ends what
-    /// flows toward it: bytes it sent before are still delivered, then its end is forwarded.
+    /// A socket closed. After an error (a reset, a failed write), or before the upstream
+    /// connection is up, the connection ends at once. A clean close (the peer's FIN after we
+    /// had shut that socket's output) only ends what flows toward it: bytes it sent before are
+    /// still delivered, then its end is forwarded.
     package mutating func socketClosed(_ number: Int, side: ProxySide, error: String?, at now: ShaperInstant) -> [ProxyAction] {
         guard let index = connections.index(forKey: number) else { return takeActions() }
         let who = side == .client ? "client" : "upstream"
         if let error {
             remove(number, at: now, reset: false, reason: "\(who): \(error)")
+            step(now)
+            return takeActions()
+        }
+        if inPlace(index, { $0.phase != .open }) {
+            // Gone before its upstream was: nothing can flow any more, as after a lost SYN.
+            remove(number, at: now, reset: false, reason: "\(who) closed before the upstream connected")
             step(now)
             return takeActions()
         }
@@ -354,10 +375,10 @@ package struct ProxyStateMachine {
         dirty.append(number)
     }
 
-    /// Hands the direction's released, unsubmitted bytes to the shaper unless its queue is full
-    /// or the direction is partitioned.
+    /// Hands the direction's released, unsubmitted bytes to the shaper unless its queue is full,
+    /// the direction is partitioned or the upstream connection is not up yet.
     mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
-        guard !isPartitioned(direction), let index = connections.index(forKey: number) else { return }
+        guard !isPartitioned(direction), let index = connections.index(forKey: number), inPlace(index, { $0.phase == .open }) else { return }
         let (unsubmitted, full, id) = inPlace(index) { ($0[direction].unsubmitted, $0[direction].shaperFull, $0.shaperID) }
         guard unsubmitted > 0, !full else { return }
         let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
@@ -426,6 +447,8 @@ package struct ProxyStateMachine {
         for number in touched {
             guard let index = connections.index(forKey: number) else { continue }
             var closeNow = false
+            // Ends wait for the upstream socket: forwarded before it exists, they would be lost.
+            let isOpen = inPlace(index) { $0.phase == .open }
             // A partition holds ends and closes too: they travel behind the held bytes.
             for direction in Direction.allCases where !isPartitioned(direction) {
                 let (empty, closeReleased, endReleased, outputShut) = inPlace(index) {
@@ -434,7 +457,7 @@ package struct ProxyStateMachine {
                 guard empty else { continue }
                 if closeReleased {
                     closeNow = true
-                } else if endReleased && !outputShut {
+                } else if endReleased && !outputShut && isOpen {
                     connections.values[index][direction].outputShut = true
                     actions.append(.shutdownOutput(number, direction.destination))
                     emit(.end, now, connection: number, direction: direction)

@@ -85,4 +85,24 @@ public protocol TrafficShaper {
 
     /// Forgets a connection; its undelivered bytes are discarded.
     mutating func close(_ id: ConnectionID, at now: ShaperInstant)
+
+    /// Whether a new connection's handshake would cross the link at `now`, and until when that
+    /// holds. The socket proxy stops completing handshakes while the link is down. Defaults to
+    /// always up.
+    mutating func reachability(at now: ShaperInstant) -> ShaperReachability
+}
+
+/// Whether the link carries a connection's handshake, as ``TrafficShaper/reachability(at:)``
+/// answers.
+public enum ShaperReachability: Hashable, Sendable {
+    /// Handshakes get through; an outage starts at `until` (nil: none is scheduled).
+    case up(until: ShaperInstant?)
+    /// An outage holds everything until `until` (``ShaperInstant/never``: for good).
+    case down(until: ShaperInstant)
+}
+
+extension TrafficShaper {
+    public mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
+        .up(until: nil)
+    }
 }

@@ -40,6 +40,21 @@ import Testing
         #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--seed", "-1"]) }
     }
 
+    @Test func aRemoteAPIAddressNeedsItsFlag() throws {
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--api", "0.0.0.0:8474"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--api", "192.168.1.5:8474"]) }
+        #expect(try parse(["--api", "0.0.0.0:8474", "--api-allow-remote"]).apiAllowRemote)
+        #expect(try parse(["--api", "localhost:8474"]).apiEndpoint != nil)
+        #expect(try parse(["--api", "[::1]:8474", "--listen", "127.0.0.2:0"]).apiEndpoint != nil)
+        #expect(try parse(["--api-profile-dir", "a", "--api-profile-dir", "b"]).apiProfileDirectories == ["a", "b"])
+    }
+
+    @Test func aRemoteAPIAddressWithoutItsFlagIsOneErrorLine() throws {
+        let result = try ExternalProcess.run(lowband, ["proxy", "--api", "0.0.0.0:0"])
+        #expect(result.status != 0)
+        #expect(result.stderrText.contains("--api-allow-remote"), "\(result.stderrText)")
+    }
+
     // MARK: The built binary
 
     @Test func anUnknownProfileIsOneErrorLine() throws {

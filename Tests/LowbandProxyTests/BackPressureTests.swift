@@ -1,6 +1,7 @@
 import LowbandProxy
 import LowbandShaper
 import NIOCore
+import NIOPosix
 import Testing
 
 /// Memory stays bounded whatever the peers do: a client pushing 50 MB at an upstream that never
@@ -57,6 +58,39 @@ import Testing
                         print("back-pressure (\(name)): paused after \(statistics.upstreamBytes) B delivered upstream, peak buffered \(statistics.peakBufferedBytes) B (bound \(limits.perDirectionBound) B)")
                     }
                 }
+            }
+        }
+    }
+
+    @Test(arguments: ["perfect", "shaped"])
+    func aClientThatNeverReadsHoldsBackAFloodingUpstream(link name: String) async throws {
+        let source = try await TestPeers.sourceServer(count: Self.total)
+        let limits = ShapingProxy.Limits()
+        let link: ProxyLink =
+            name == "perfect"
+            ? .perfect()
+            : .network(ProxyHarness.steadyProfile(downRate: 100_000_000, upRate: 100_000_000, downDelay: .milliseconds(20), upDelay: .milliseconds(20)))
+        try await source.serving {
+            try await ProxyHarness.withProxy(upstreamPort: source.port, link: link, limits: limits) { proxy, port in
+                let events = proxy.events()
+                // A client that never reads: its kernel buffer fills, then the proxy's.
+                let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .channelOption(.autoRead, value: false)
+                    .connect(host: "127.0.0.1", port: port)
+                    .get()
+                var pause: ProxyEvent?
+                for await event in events where event.kind == .pause && event.detail == "client not reading" {
+                    pause = event
+                    break
+                }
+                let statistics = await proxy.statistics
+                try await TestPeers.reset(client)
+                #expect(pause?.direction == .downstream)
+                #expect(statistics.peakBufferedBytes <= limits.perDirectionBound)
+                #expect(statistics.downstreamBytes < Self.total / 2, "the upstream was held back, not drained into memory")
+                #expect(await eventually { await proxy.statistics.openConnections == 0 })
+                #expect(await proxy.statistics.bufferedBytes == 0)
+                print("back-pressure (\(name), client not reading): paused after \(statistics.downstreamBytes) B delivered to the client, peak buffered \(statistics.peakBufferedBytes) B (bound \(limits.perDirectionBound) B)")
             }
         }
     }
