@@ -293,6 +293,7 @@ let package = Package(
                 "LowbandServerStore",
                 "LowbandServer",
                 "LowbandFixtures",
+                "LowbandDeterminism",
                 "LowbandClient",
                 "LowbandTransport",
                 "LowbandWire",

@@ -112,7 +112,6 @@ public struct ServerCommand: AsyncParsableCommand {
         let shown = host(server.host) + ":\(server.port)"
         var text = "listening on \(shown)\n"
         text += "seed \(seed): \(world.users.count) users, \(world.chats.count) chats, \(storage.messageCount) messages\n"
-        text += storage.summary
         var chatCounts = [Int](repeating: 0, count: world.users.count + 1)
         for chat in world.chats {
             for member in chat.memberIDs { chatCounts[Int(member)] += 1 }
@@ -120,6 +119,7 @@ public struct ServerCommand: AsyncParsableCommand {
         for user in world.users.prefix(showTokens) {
             text += "user \(user.id) \(user.name): token \(user.token) (\(chatCounts[Int(user.id)]) chats)\n"
         }
+        text += storage.summary
         text += "stop with Ctrl-C\n"
         return text
     }
