@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
         .library(name: "LowbandSimulation", targets: ["LowbandSimulation"]),
         .library(name: "LowbandServer", targets: ["LowbandServer"]),
+        .library(name: "LowbandServerStore", targets: ["LowbandServerStore"]),
         .library(name: "LowbandClient", targets: ["LowbandClient"]),
         .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
@@ -117,6 +118,18 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The server's durable data (`lowband server --data`): SQLite (GRDB) behind the server's
+        // store seam, so the server itself knows no SQLite.
+        .target(
+            name: "LowbandServerStore",
+            dependencies: [
+                "LowbandServer",
+                "LowbandWire",
+                "LowbandFixtures",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
         // The offline-first client engine: connection, SQLite cache, chunks, outbox, chat screen.
         .target(
             name: "LowbandClient",
@@ -179,6 +192,7 @@ let package = Package(
                 "LowbandShaper",
                 "LowbandProxy",
                 "LowbandServer",
+                "LowbandServerStore",
                 "LowbandClient",
                 "LowbandTransport",
                 "LowbandScenarios",
@@ -268,6 +282,23 @@ let package = Package(
                 "LowbandTransport",
                 "LowbandSimulation",
                 "LowbandTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LowbandServerStoreTests",
+            dependencies: [
+                "LowbandServerStore",
+                "LowbandServer",
+                "LowbandFixtures",
+                "LowbandDeterminism",
+                "LowbandClient",
+                "LowbandTransport",
+                "LowbandWire",
+                "LowbandTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

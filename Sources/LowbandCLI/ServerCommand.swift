@@ -1,6 +1,9 @@
 public import ArgumentParser
 import Dispatch
+import Foundation
+import LowbandFixtures
 import LowbandServer
+import LowbandServerStore
 import LowbandTransport
 
 #if canImport(Glibc)
@@ -21,8 +24,11 @@ public struct ServerCommand: AsyncParsableCommand {
             Generates users, contacts, direct and group chats with history from the seed (the same \
             seed gives the same data and the same login tokens), listens, prints the bound address \
             and the tokens of the first users, and serves the Lowband wire protocol until SIGINT or \
-            SIGTERM. Port 0 picks a free port. See docs/SERVER.md and docs/PROTOCOL.md.
-            """
+            SIGTERM. Port 0 picks a free port. With --data DIR the data lives in SQLite in DIR and \
+            a restart on it (after a stop or a kill -9) continues: nothing acknowledged is lost. \
+            See docs/SERVER.md and docs/PROTOCOL.md.
+            """,
+        subcommands: [ServerInspectCommand.self]
     )
 
     @Option(help: ArgumentHelp("Address to listen on, HOST:PORT (IPv6 as [::1]:PORT); port 0 picks one.", valueName: "host:port"))
@@ -42,6 +48,12 @@ public struct ServerCommand: AsyncParsableCommand {
 
     @Option(help: "Users whose login tokens are printed.")
     public var showTokens: Int = 5
+
+    @Option(help: ArgumentHelp(
+        "Keep the data in this directory (created when missing): users, chats, messages and uploads survive a restart or kill -9. A later start must pass the same seed and shape. Without it the data is in memory and uploads go to a temporary folder.",
+        valueName: "dir"
+    ))
+    public var data: String?
 
     public init() {}
 
@@ -74,14 +86,17 @@ public struct ServerCommand: AsyncParsableCommand {
             world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat)
         )
         let server: MessengerSocketServer
+        let storage: ServerStorage
         do {
-            server = try await MessengerSocketServer.start(configuration: configuration, listener: .init(host: host, port: port))
+            storage = try ServerStorage(data: data, configuration: configuration)
+            server = try await MessengerSocketServer.start(core: storage.core, listener: .init(host: host, port: port))
         } catch {
             signals.cancel()
             throw CommandIO.failure(error, command: name)
         }
+        defer { storage.removeTemporaryFiles() }
         do {
-            try CommandIO.write(banner(server))
+            try CommandIO.write(banner(server, storage: storage))
             let signal = await signals.next()
             try CommandIO.write("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping\n")
             try await server.stop()
@@ -92,12 +107,11 @@ public struct ServerCommand: AsyncParsableCommand {
         }
     }
 
-    private func banner(_ server: MessengerSocketServer) -> String {
+    private func banner(_ server: MessengerSocketServer, storage: ServerStorage) -> String {
         let world = server.world
-        let messages = world.chats.reduce(0) { $0 + $1.messages.count }
         let shown = host(server.host) + ":\(server.port)"
         var text = "listening on \(shown)\n"
-        text += "seed \(seed): \(world.users.count) users, \(world.chats.count) chats, \(messages) messages\n"
+        text += "seed \(seed): \(world.users.count) users, \(world.chats.count) chats, \(storage.messageCount) messages\n"
         var chatCounts = [Int](repeating: 0, count: world.users.count + 1)
         for chat in world.chats {
             for member in chat.memberIDs { chatCounts[Int(member)] += 1 }
@@ -105,6 +119,7 @@ public struct ServerCommand: AsyncParsableCommand {
         for user in world.users.prefix(showTokens) {
             text += "user \(user.id) \(user.name): token \(user.token) (\(chatCounts[Int(user.id)]) chats)\n"
         }
+        text += storage.summary
         text += "stop with Ctrl-C\n"
         return text
     }

@@ -44,6 +44,21 @@ public struct MessengerWorld: Sendable, Hashable {
         /// Other users in the address book, ascending.
         public var contactIDs: [Int64]
 
+        public init(
+            id: Int64, token: String, name: String, phone: String, avatar: String?, status: String?,
+            profileUpdatedAt: ServerTime, settings: Settings, contactIDs: [Int64]
+        ) {
+            self.id = id
+            self.token = token
+            self.name = name
+            self.phone = phone
+            self.avatar = avatar
+            self.status = status
+            self.profileUpdatedAt = profileUpdatedAt
+            self.settings = settings
+            self.contactIDs = contactIDs
+        }
+
         /// The user as a contact in someone else's address book.
         public var contact: Contact {
             Contact(id: id, name: name, phone: phone, avatar: avatar, status: status, updatedAt: profileUpdatedAt)

@@ -50,8 +50,17 @@ public final class MessengerSocketServer: Sendable {
         listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
         eventLoop: (any EventLoop)? = nil
     ) async throws -> MessengerSocketServer {
+        try await start(core: ServerCore(configuration: configuration), listener: listenerConfiguration, eventLoop: eventLoop)
+    }
+
+    /// Starts a server on `core` (e.g. one on a data directory) and listens.
+    public static func start(
+        core: ServerCore,
+        listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
+        eventLoop: (any EventLoop)? = nil
+    ) async throws -> MessengerSocketServer {
+        let configuration = core.configuration
         let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
-        let core = ServerCore(configuration: configuration)
         let scheduler = EventLoopScheduler(eventLoop: eventLoop)
         var listening = listenerConfiguration
         listening.frame = configuration.frame

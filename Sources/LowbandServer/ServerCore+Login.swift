@@ -12,8 +12,9 @@ extension ServerCore {
         guard request.lastSync >= 0 else {
             throw ErrorReply(.badRequest, "lastSync \(request.lastSync) is negative: pass 0 or the serverTime of a previous login reply")
         }
-        attach(session, to: userID)
         let serverTime = clock.syncPoint(at: now)
+        try commit(.syncPoint(serverTime))
+        attach(session, to: userID)
         return changes(for: userID, since: request.lastSync, serverTime: serverTime)
     }
 

@@ -10,7 +10,7 @@ extension ServerCore {
         }
         let (index, _) = try memberChat(request.chatID, userID: userID)
         try validate(text: request.text, attachments: request.attachments)
-        let message = append(text: request.text, attachments: request.attachments, clientID: request.clientID, from: userID, toChat: index, at: now)
+        let message = try append(text: request.text, attachments: request.attachments, clientID: request.clientID, from: userID, toChat: index, at: now)
         sentMessages[key] = MessageReference(chatID: message.chatID, index: chats[index].messages.count - 1)
         let pushes = pushes(NewMessagePush(message: message), to: chats[index].memberIDs, excluding: session)
         return (message, pushes)
@@ -30,7 +30,7 @@ extension ServerCore {
         }
         let (index, _) = try memberChat(chatID, userID: userID)
         try validate(text: text, attachments: attachments)
-        let message = append(text: text, attachments: attachments, clientID: clientID, from: userID, toChat: index, at: now)
+        let message = try append(text: text, attachments: attachments, clientID: clientID, from: userID, toChat: index, at: now)
         if let clientID {
             sentMessages[ClientMessageKey(userID: userID, clientID: clientID)] = MessageReference(chatID: chatID, index: chats[index].messages.count - 1)
         }
@@ -47,6 +47,7 @@ extension ServerCore {
         }
         guard request.messageID > chats[index].readUpTo[member] else { return [] }
         let stamp = clock.stamp(at: now)
+        try commit(.read(chatID: request.chatID, userID: userID, upTo: request.messageID, at: stamp))
         chats[index].readUpTo[member] = request.messageID
         chats[index].readUpdatedAt[member] = stamp
         let receipt = ReadReceiptPush(chatID: request.chatID, readerID: userID, messageID: request.messageID, readAt: stamp)
@@ -85,10 +86,12 @@ extension ServerCore {
         }
     }
 
-    private mutating func append(text: String, attachments: [Attachment], clientID: UInt64?, from userID: Int64, toChat index: Int, at now: Duration) -> Message {
+    /// Stores the message (in the store first: nothing changes when that fails) and returns it.
+    private mutating func append(text: String, attachments: [Attachment], clientID: UInt64?, from userID: Int64, toChat index: Int, at now: Duration) throws(ErrorReply) -> Message {
         let stamp = clock.stamp(at: now)
-        lastMessageID += 1
-        let message = Message(id: lastMessageID, chatID: chats[index].id, senderID: userID, clientID: clientID, text: text, sentAt: stamp, attachments: attachments)
+        let message = Message(id: lastMessageID + 1, chatID: chats[index].id, senderID: userID, clientID: clientID, text: text, sentAt: stamp, attachments: attachments)
+        try commit(.message(message))
+        lastMessageID = message.id
         chats[index].messages.append(message)
         chats[index].updatedAt = stamp
         if let member = chats[index].memberIndex(userID) {

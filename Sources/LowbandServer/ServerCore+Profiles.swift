@@ -10,8 +10,11 @@ extension ServerCore {
             throw ErrorReply(.payloadTooLarge, "a status is at most \(configuration.limits.textBytes) bytes")
         }
         let index = Int(userID - 1)
-        users[index].profile.status = status
-        users[index].profile.profileUpdatedAt = clock.stamp(at: now)
+        var profile = users[index].profile
+        profile.status = status
+        profile.profileUpdatedAt = clock.stamp(at: now)
+        try commit(.profile(profile))
+        users[index].profile = profile
         let outbound = pushes(ContactChangedPush(contact: users[index].profile.contact), to: users[index].contactOf)
         statistics.pushes += outbound.count
         return outbound
@@ -22,8 +25,11 @@ extension ServerCore {
     public mutating func updateSettings(of userID: Int64, at now: Duration, _ change: (inout Settings) -> Void) throws(ErrorReply) {
         guard user(userID) != nil else { throw ErrorReply(.notFound, "there is no user \(userID)") }
         let index = Int(userID - 1)
-        change(&users[index].profile.settings)
-        users[index].profile.settings.updatedAt = clock.stamp(at: now)
+        var profile = users[index].profile
+        change(&profile.settings)
+        profile.settings.updatedAt = clock.stamp(at: now)
+        try commit(.profile(profile))
+        users[index].profile = profile
     }
 
     /// The server time at the scheduler's `now` (what a ping would answer).

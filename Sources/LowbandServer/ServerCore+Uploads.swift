@@ -1,4 +1,3 @@
-import Foundation
 import LowbandWire
 
 extension ServerCore {
@@ -25,8 +24,11 @@ extension ServerCore {
             guard users[Int(userID - 1)].activeUploads < limits.concurrentUploadsPerUser else {
                 throw ErrorReply(.tooManyRequests, "\(limits.concurrentUploadsPerUser) uploads are already in progress: finish one first")
             }
+            let upload = UploadState(number: lastUploadNumber + 1, totalSize: request.totalSize)
+            try commit(.upload(upload.record(key)))
+            lastUploadNumber = upload.number
             users[Int(userID - 1)].activeUploads += 1
-            uploads[key] = UploadState(totalSize: request.totalSize)
+            uploads[key] = upload
             return try uploadChunk(request, userID: userID)
         }
         guard upload.totalSize == request.totalSize else {
@@ -41,16 +43,49 @@ extension ServerCore {
         guard storedUploadBytes + request.data.count <= limits.storedUploadBytes else {
             throw ErrorReply(.payloadTooLarge, "the server holds \(storedUploadBytes) bytes of uploads, its limit is \(limits.storedUploadBytes): try again later")
         }
-        uploads[key] = nil  // keep the buffer uniquely referenced while appending
-        upload.data.append(contentsOf: request.data)
-        storedUploadBytes += request.data.count
+        // The bytes first, then the record of the new offset: what is acknowledged is stored.
+        do {
+            try uploadStorage.write(request.data, toUpload: upload.number, at: upload.acknowledgedOffset)
+        } catch {
+            throw ErrorReply(.internalError, "the server could not store a piece of upload \(request.uploadID): \(error.message); resume from offset \(upload.acknowledgedOffset)")
+        }
+        upload.acknowledgedOffset += Int64(request.data.count)
+        upload.checksum.add(request.data)
         if upload.acknowledgedOffset == upload.totalSize {
+            try verify(upload, key: key, piece: request.data.count)
+            upload.url = "https://cdn.lowband.test/uploads/\(userID)/\(uploadsStarted + 1)"
+        }
+        try commit(.upload(upload.record(key)))
+        storedUploadBytes += request.data.count
+        if upload.complete {
             uploadsStarted += 1
-            upload.url = "https://cdn.lowband.test/uploads/\(userID)/\(uploadsStarted)"
             users[Int(userID - 1)].activeUploads -= 1
         }
         uploads[key] = upload
         return reply(for: upload, id: request.uploadID)
+    }
+
+    /// Checks a finished upload's stored bytes against what was received (size and checksum);
+    /// on a mismatch drops the upload, so the client's next piece starts it again from 0.
+    private mutating func verify(_ upload: UploadState, key: UploadKey, piece: Int) throws(ErrorReply) {
+        let stored: [UInt8]
+        do {
+            stored = try uploadStorage.bytes(ofUpload: upload.number)
+        } catch {
+            throw ErrorReply(.internalError, "the server could not read back upload \(key.uploadID): \(error.message)")
+        }
+        let checksum = UploadChecksum.of(stored)
+        guard Int64(stored.count) != upload.totalSize || checksum != upload.checksum.value else { return }
+        try commit(.uploadDropped(userID: key.userID, uploadID: key.uploadID))
+        try? uploadStorage.remove(upload: upload.number)
+        // The last piece was never counted.
+        storedUploadBytes -= Int(upload.acknowledgedOffset) - piece
+        uploads[key] = nil
+        users[Int(key.userID - 1)].activeUploads -= 1
+        throw ErrorReply(
+            .internalError,
+            "upload \(key.uploadID) was stored as \(stored.count) bytes with checksum \(String(checksum, radix: 16)), not the \(upload.totalSize) received with \(String(upload.checksum.value, radix: 16)): it was dropped, upload it again from offset 0"
+        )
     }
 
     /// How much of an upload the server holds (0 for one it does not know).
@@ -64,9 +99,9 @@ extension ServerCore {
 
     /// An upload of `userID` as the server holds it; nil if it never began.
     public func upload(_ uploadID: String, of userID: Int64) -> StoredUpload? {
-        uploads[UploadKey(userID: userID, uploadID: uploadID)].map { upload in
-            StoredUpload(uploadID: uploadID, totalSize: upload.totalSize, data: upload.data, url: upload.url)
-        }
+        guard let upload = uploads[UploadKey(userID: userID, uploadID: uploadID)] else { return nil }
+        let data = (try? uploadStorage.bytes(ofUpload: upload.number)) ?? []
+        return StoredUpload(uploadID: uploadID, totalSize: upload.totalSize, data: data, url: upload.url, checksum: upload.checksum.value)
     }
 
     private func validate(uploadID: String) throws(ErrorReply) {

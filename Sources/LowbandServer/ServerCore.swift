@@ -33,6 +33,12 @@ public struct ServerCore: Sendable {
     var sessions: [SessionID: SessionState] = [:]
     var lastSessionID: UInt64 = 0
     var lastMessageID: Int64
+    /// Where every change goes before it is answered (nothing, for a server in memory).
+    var store: any ServerStore
+    /// Where upload bytes are kept.
+    var uploadStorage: any UploadStorage
+    /// The highest upload number handed out (names an upload's bytes in the storage).
+    var lastUploadNumber: Int64
 
     /// A server whose data is the world of `configuration`'s seed and shape.
     public init(configuration: ServerConfiguration = ServerConfiguration()) {
@@ -41,29 +47,10 @@ public struct ServerCore: Sendable {
 
     /// A server starting from `world` (its seed and shape win over the configuration's).
     public init(configuration: ServerConfiguration, world: MessengerWorld) {
-        self.configuration = configuration
-        self.world = world
-        clock = ServerClock(epoch: configuration.epoch)
-        var chatIDs = [[Int64]](repeating: [], count: world.users.count)
-        var contactOf = [[Int64]](repeating: [], count: world.users.count)
-        for chat in world.chats {
-            for member in chat.memberIDs { chatIDs[Int(member - 1)].append(chat.id) }
-        }
-        for user in world.users {
-            for contact in user.contactIDs { contactOf[Int(contact - 1)].append(user.id) }
-        }
-        users = world.users.map { user in
-            UserState(profile: user, chatIDs: chatIDs[Int(user.id - 1)], contactOf: contactOf[Int(user.id - 1)])
-        }
-        for user in world.users { userIDsByToken[user.token] = user.id }
-        chats = world.chats.map { chat in
-            let updatedAt = chat.messages.last?.sentAt ?? configuration.epoch - 86_400_000
-            return ChatState(
-                id: chat.id, kind: chat.kind, title: chat.title, memberIDs: chat.memberIDs, messages: chat.messages,
-                updatedAt: updatedAt, readUpTo: chat.readUpTo, readUpdatedAt: chat.memberIDs.map { _ in updatedAt }
-            )
-        }
-        lastMessageID = world.chats.lazy.compactMap { $0.messages.last?.id }.max() ?? 0
+        self.init(
+            configuration: configuration, world: world, snapshot: ServerSnapshot(world: world, epoch: configuration.epoch),
+            store: MemoryServerStore(), uploadStorage: MemoryUploadStorage()
+        )
     }
 
     // MARK: Sessions

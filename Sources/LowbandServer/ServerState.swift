@@ -15,21 +15,10 @@ struct UserState: Sendable {
     var activeUploads = 0
 }
 
-/// A chat as the server holds it.
-struct ChatState: Sendable {
-    var id: Int64
-    var kind: Chat.Kind
-    var title: String?
-    /// Ascending.
-    var memberIDs: [Int64]
-    /// Oldest first; ids ascend.
-    var messages: [Message]
-    /// When the shared content (a new message) last changed.
-    var updatedAt: ServerTime
-    /// Per member (same order as `memberIDs`): newest message read, and when that changed.
-    var readUpTo: [Int64]
-    var readUpdatedAt: [ServerTime]
+/// A chat as the server holds it: the same record a store keeps.
+typealias ChatState = StoredChat
 
+extension StoredChat {
     func memberIndex(_ userID: Int64) -> Int? {
         var low = 0
         var high = memberIDs.count
@@ -85,13 +74,36 @@ struct UploadKey: Hashable, Sendable {
     var uploadID: String
 }
 
-/// An attachment upload: the bytes held so far, in order.
+/// An attachment upload: how much is held (the bytes are in the core's ``UploadStorage``).
 struct UploadState: Sendable {
+    /// Names the bytes in the upload storage.
+    var number: Int64
     var totalSize: Int64
-    var data: [UInt8] = []
+    var acknowledgedOffset: Int64 = 0
+    /// FNV-1a of the bytes held.
+    var checksum = UploadChecksum()
     var url: String?
     var complete: Bool { url != nil }
-    var acknowledgedOffset: Int64 { Int64(data.count) }
+
+    init(number: Int64, totalSize: Int64) {
+        self.number = number
+        self.totalSize = totalSize
+    }
+
+    init(_ record: StoredUploadRecord) {
+        number = record.number
+        totalSize = record.totalSize
+        acknowledgedOffset = record.acknowledgedOffset
+        checksum = UploadChecksum(value: record.checksum)
+        url = record.url
+    }
+
+    func record(_ key: UploadKey) -> StoredUploadRecord {
+        StoredUploadRecord(
+            userID: key.userID, uploadID: key.uploadID, number: number, totalSize: totalSize,
+            acknowledgedOffset: acknowledgedOffset, checksum: checksum.value, url: url
+        )
+    }
 }
 
 /// A connection's state: who it is logged in as, and its push counter.
@@ -108,4 +120,6 @@ public struct StoredUpload: Hashable, Sendable {
     public var data: [UInt8]
     /// Where the finished attachment lives; nil until complete.
     public var url: String?
+    /// FNV-1a (64-bit) of `data`, checked against the stored bytes when the upload finished.
+    public var checksum: UInt64
 }

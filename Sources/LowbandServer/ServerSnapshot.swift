@@ -1,0 +1,98 @@
+package import LowbandFixtures
+package import LowbandWire
+
+/// A server's whole data at one moment: what a store seeds itself with and what it loads back.
+///
+/// A fresh server is the snapshot of its seeded world (``init(world:epoch:)``); a restarted one
+/// is what its store read back. ``ServerCore`` is built from either the same way.
+package struct ServerSnapshot: Sendable, Hashable {
+    /// Ascending ids from 1.
+    package var users: [MessengerWorld.User]
+    /// Ascending ids from 1.
+    package var chats: [StoredChat]
+    /// Uploads begun and not dropped, by user then upload id.
+    package var uploads: [StoredUploadRecord]
+    /// The latest server time handed out (a change's stamp or a login's sync point); the
+    /// restored clock starts there, so time never goes back across a restart.
+    package var clock: ServerTime
+
+    package init(users: [MessengerWorld.User], chats: [StoredChat], uploads: [StoredUploadRecord], clock: ServerTime) {
+        self.users = users
+        self.chats = chats
+        self.uploads = uploads
+        self.clock = clock
+    }
+
+    /// The data of a freshly seeded `world` whose clock starts at `epoch`: chats changed last
+    /// with their newest message (a day before the epoch when empty).
+    package init(world: MessengerWorld, epoch: ServerTime) {
+        users = world.users
+        chats = world.chats.map { chat in
+            let updatedAt = chat.messages.last?.sentAt ?? epoch - 86_400_000
+            return StoredChat(
+                id: chat.id, kind: chat.kind, title: chat.title, memberIDs: chat.memberIDs, messages: chat.messages,
+                updatedAt: updatedAt, readUpTo: chat.readUpTo, readUpdatedAt: chat.memberIDs.map { _ in updatedAt }
+            )
+        }
+        uploads = []
+        clock = epoch
+    }
+}
+
+/// A chat with its members' read positions, as a store holds it.
+package struct StoredChat: Sendable, Hashable {
+    package var id: Int64
+    package var kind: Chat.Kind
+    /// A group's title; nil for a direct chat.
+    package var title: String?
+    /// Ascending.
+    package var memberIDs: [Int64]
+    /// Oldest first; ids ascend.
+    package var messages: [Message]
+    /// When the shared content (a new message) last changed.
+    package var updatedAt: ServerTime
+    /// Per member (same order as `memberIDs`): newest message read, and when that changed.
+    package var readUpTo: [Int64]
+    package var readUpdatedAt: [ServerTime]
+
+    package init(
+        id: Int64, kind: Chat.Kind, title: String?, memberIDs: [Int64], messages: [Message],
+        updatedAt: ServerTime, readUpTo: [Int64], readUpdatedAt: [ServerTime]
+    ) {
+        self.id = id
+        self.kind = kind
+        self.title = title
+        self.memberIDs = memberIDs
+        self.messages = messages
+        self.updatedAt = updatedAt
+        self.readUpTo = readUpTo
+        self.readUpdatedAt = readUpdatedAt
+    }
+}
+
+/// An upload's record: everything but its bytes, which live in an ``UploadStorage``.
+package struct StoredUploadRecord: Sendable, Hashable {
+    package var userID: Int64
+    package var uploadID: String
+    /// Names the upload's bytes in the storage; unique, increasing in the order uploads began.
+    package var number: Int64
+    package var totalSize: Int64
+    /// Bytes held (and acknowledged).
+    package var acknowledgedOffset: Int64
+    /// FNV-1a (64-bit) of the bytes held.
+    package var checksum: UInt64
+    /// Where the finished attachment lives; nil until complete.
+    package var url: String?
+
+    package init(userID: Int64, uploadID: String, number: Int64, totalSize: Int64, acknowledgedOffset: Int64, checksum: UInt64, url: String?) {
+        self.userID = userID
+        self.uploadID = uploadID
+        self.number = number
+        self.totalSize = totalSize
+        self.acknowledgedOffset = acknowledgedOffset
+        self.checksum = checksum
+        self.url = url
+    }
+
+    package var complete: Bool { url != nil }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+public import LowbandServer
+
+/// Reads a data directory's messages back, for `lowband server inspect` and for checks that
+/// nothing acknowledged was lost or duplicated. Reading works while a server runs on the
+/// directory (WAL: a reader sees the last commit).
+public enum ServerDataExport {
+    /// One stored message.
+    public struct Row: Sendable, Hashable, Codable {
+        public var chatID: Int64
+        public var messageID: Int64
+        public var senderID: Int64
+        /// The sending client's id (the idempotency key with the sender); nil for seeded messages.
+        public var clientID: UInt64?
+        public var sentAt: Int64
+        public var text: String
+    }
+
+    /// Every message of the directory's data (or of `chatID`), by chat then message id: each
+    /// chat's server order.
+    public static func messages(in directory: String, chatID: Int64? = nil) throws(ServerStoreError) -> [Row] {
+        let path = ServerDataDirectory.databasePath(in: directory)
+        let queue = try ServerDatabase.open(path: path, readOnly: true)
+        do {
+            return try queue.read { db in
+                var sql = "SELECT chat_id, id, sender_id, client_id, sent_at, text FROM messages"
+                var arguments: StatementArguments = []
+                if let chatID {
+                    sql += " WHERE chat_id = ?"
+                    arguments = [chatID]
+                }
+                return try GRDB.Row.fetchAll(db, sql: sql + " ORDER BY chat_id, id", arguments: arguments).map { row in
+                    Row(
+                        chatID: row[0], messageID: row[1], senderID: row[2], clientID: (row[3] as Int64?).map { UInt64(bitPattern: $0) },
+                        sentAt: row[4], text: row[5]
+                    )
+                }
+            }
+        } catch {
+            throw ServerStoreError(.unreadable, "cannot read the messages in \(path): \(error)")
+        }
+    }
+
+    /// `rows` as CSV with a header: chat_id,message_id,sender_id,client_id,sent_at,text (text
+    /// quoted when it holds a comma, quote or line break).
+    public static func csv(_ rows: [Row]) -> String {
+        var text = "chat_id,message_id,sender_id,client_id,sent_at,text\n"
+        for row in rows {
+            text += "\(row.chatID),\(row.messageID),\(row.senderID),\(row.clientID.map(String.init) ?? ""),\(row.sentAt),\(field(row.text))\n"
+        }
+        return text
+    }
+
+    private static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
