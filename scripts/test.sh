@@ -21,7 +21,8 @@ fi
 # and under the parallel suite (headless Chromium, socket scenarios) a starved test saw the
 # client finish all 300 sends, or the whole upload, before it could act.
 # ProxyDescriptorTests counts the process's open file descriptors, so nothing else may run.
-timed='FidelityTests|ToxiproxyPythonTests|SocketClientTests|ProxyDescriptorTests'
+# SoakCommandTests runs 22 processes (server, proxy, 20 clients) and kills them on a schedule.
+timed='FidelityTests|ToxiproxyPythonTests|SocketClientTests|ProxyDescriptorTests|SoakCommandTests'
 swift test --skip-build --skip "$timed"
 swift test --skip-build --no-parallel --filter "$timed"
 

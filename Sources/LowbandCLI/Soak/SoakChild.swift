@@ -1,0 +1,120 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One `lowband` child process of a soak: its stdout and stderr appended to a log file, killed
+/// with SIGKILL when the chaos driver says so, and restarted by starting a new one.
+///
+/// Output goes to a file rather than a pipe, so a child never blocks on a full pipe and what it
+/// printed before a `kill -9` stays readable for the audit.
+final class SoakChild {
+    /// What the child is, e.g. `server` or `client 7`, for the summary and errors.
+    let name: String
+    let log: String
+    private let process: Process
+
+    /// Starts `executable` with `arguments`, appending its output to `log` after a header line.
+    init(name: String, executable: String, arguments: [String], log: String) throws {
+        self.name = name
+        self.log = log
+        if !FileManager.default.fileExists(atPath: log) {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+        }
+        guard let handle = FileHandle(forWritingAtPath: log) else {
+            throw CommandIO.IOError(description: "cannot write the log \(log)")
+        }
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("--- start: \(([executable] + arguments).joined(separator: " "))\n".utf8))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw CommandIO.IOError(description: "cannot start \(name) (\(executable)): \(error)")
+        }
+        self.process = process
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// The exit status, or nil while it runs; a signal's death reads as 128 + the signal.
+    var exitStatus: Int32? {
+        guard !process.isRunning else { return nil }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// `kill -9`, then waits (up to 10 s) until the kernel has reaped it.
+    func kill() async {
+        deliver(SIGKILL, to: process.processIdentifier)
+        _ = await waitForExit(within: .seconds(10))
+        append("--- killed with SIGKILL\n")
+    }
+
+    /// Adds a line of the soak's own to the log, between the child's lines.
+    private func append(_ line: String) {
+        guard let handle = FileHandle(forWritingAtPath: log) else { return }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data(line.utf8))
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited within `grace`.
+    func stop(grace: Duration = .seconds(5)) async {
+        guard process.isRunning else { return }
+        deliver(SIGTERM, to: process.processIdentifier)
+        if !(await waitForExit(within: grace)) { await kill() }
+    }
+
+    /// Whether the process exited within `limit`.
+    func waitForExit(within limit: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    /// The log's last `count` lines, for an error message.
+    func tail(_ count: Int = 5) -> String {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(count).joined(separator: "\n")
+    }
+
+    /// Waits (up to `limit`) for a line of this start's output containing `marker`, and returns
+    /// the word that follows it (e.g. the address after "listening on ").
+    func word(after marker: String, within limit: Duration) async throws -> String {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let current = text.components(separatedBy: "--- start: ").last ?? ""
+            if let range = current.range(of: marker) {
+                let rest = current[range.upperBound...]
+                if let word = rest.split(whereSeparator: { $0 == " " || $0 == "\n" }).first {
+                    return String(word)
+                }
+            }
+            if let status = exitStatus {
+                throw CommandIO.IOError(description: "\(name) exited with status \(status) before printing '\(marker)': \(tail())")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw CommandIO.IOError(description: "\(name) printed no '\(marker)' within \(limit): \(tail())")
+    }
+}
+
+/// Sends `signal` to `pid` (file scope, where `kill` is the C function, not the method).
+private func deliver(_ signal: Int32, to pid: Int32) {
+    _ = kill(pid, signal)
+}

@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+
+/// What one soak client's SQLite cache holds at the end: its outbox (every message it stored,
+/// sent or not) and the chat rows it shows.
+///
+/// Read straight from the file with SQL, read-only, after the client process has exited: the
+/// cache is the client's own record of what it promised the user, independent of its stdout.
+struct SoakClientDatabase {
+    struct Task {
+        var id: Int64
+        var chatID: Int64
+        var clientID: UInt64?
+        var text: String
+        var state: String
+        /// The server's id, once acknowledged.
+        var messageID: Int64?
+    }
+
+    struct Row {
+        var chatID: Int64
+        var id: Int64
+        var senderID: Int64
+        var text: String
+    }
+
+    var path: String
+    /// Send tasks in the order they were stored.
+    var tasks: [Task]
+    /// Message rows, by chat then id (the order the chat shows them).
+    var rows: [Row]
+
+    /// Reads the cache at `path`; a file that was never created reads as empty.
+    static func read(_ path: String) throws -> SoakClientDatabase {
+        guard FileManager.default.fileExists(atPath: path) else { return SoakClientDatabase(path: path, tasks: [], rows: []) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        return try queue.read { db in
+            guard try db.tableExists("outboxTask") else { return SoakClientDatabase(path: path, tasks: [], rows: []) }
+            let tasks = try GRDB.Row.fetchAll(db, sql: "SELECT id, chatID, clientID, text, state, messageID FROM outboxTask WHERE kind = 'send' ORDER BY id").map { row in
+                Task(id: row["id"], chatID: row["chatID"], clientID: (row["clientID"] as Int64?).map { UInt64(bitPattern: $0) }, text: row["text"] ?? "", state: row["state"], messageID: row["messageID"])
+            }
+            let rows = try GRDB.Row.fetchAll(db, sql: "SELECT chatID, id, senderID, text FROM message ORDER BY chatID, id").map { row in
+                Row(chatID: row["chatID"], id: row["id"], senderID: row["senderID"], text: row["text"])
+            }
+            return SoakClientDatabase(path: path, tasks: tasks, rows: rows)
+        }
+    }
+
+    /// How many send tasks the cache holds (what a restart must not store again).
+    static func storedCount(_ path: String) throws -> Int {
+        try read(path).tasks.count
+    }
+}

@@ -1,0 +1,118 @@
+public import ArgumentParser
+import Foundation
+import LowbandFixtures
+import LowbandScenarios
+
+/// `lowband soak`: a chaos soak of real processes — server, proxy, clients — with `kill -9`s,
+/// checked at the end from the server's data and every client's cache.
+public struct SoakCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Chaos soak: a server on --data, a proxy on a hostile profile and many clients, killed -9 and restarted; nothing acknowledged may be lost.",
+        discussion: """
+            Starts `lowband server --data`, `lowband proxy` on --profile in front of it, and one \
+            `lowband client` process per writer (its own SQLite cache), which together store --messages \
+            messages in group chats. A seeded chaos driver kills a random client with SIGKILL about \
+            every --client-kill-every and restarts it (it resumes its outbox), kills and restarts the \
+            server --server-kills times, and restarts the proxy --proxy-restarts times. When every \
+            outbox is empty it reads the server's data and every cache and counts what was lost, \
+            duplicated, reordered, shown differently or left unsent: all must be 0 (exit 0), else exit 3. \
+            Writes results.csv (soak.* rows) and the processes' logs into --out. See docs/SOAK.md.
+            """
+    )
+
+    @Option(help: "Client processes (one user each).")
+    public var clients: Int = 20
+
+    @Option(help: "Messages stored by all clients together.")
+    public var messages: Int = 10_000
+
+    @Option(help: "Seed of the data, the writers' chats and every chaos decision.")
+    public var seed: UInt64 = 1
+
+    @Option(help: "The proxy's profile: a name from `lowband profiles list` or a YAML file.")
+    public var profile: String = "flapping"
+
+    @Option(name: .customLong("client-kill-every"), help: "Mean time between client kills (30s, 2m…).")
+    public var clientKillEvery: String = "30s"
+
+    @Option(name: .customLong("server-kills"), help: "How many times the server is killed with SIGKILL and restarted.")
+    public var serverKills: Int = 3
+
+    @Option(name: .customLong("server-kill-every"), help: "Mean time between server kills.")
+    public var serverKillEvery: String = "60s"
+
+    @Option(name: .customLong("proxy-restarts"), help: "How many times the proxy is killed and restarted.")
+    public var proxyRestarts: Int = 1
+
+    @Option(help: "Give up (exit 1) when the clients have not finished by then.")
+    public var deadline: String = "30m"
+
+    @Option(help: "The output folder: logs, databases, results.csv (emptied first).")
+    public var out: String = "reports/soak"
+
+    public init() {}
+
+    static let name = "lowband soak"
+
+    public func validate() throws {
+        guard (1 ... 200).contains(clients) else { throw ValidationError("--clients must be 1...200, not \(clients)") }
+        guard (1 ... 1_000_000).contains(messages) else { throw ValidationError("--messages must be 1...1000000, not \(messages)") }
+        guard (0 ... 100).contains(serverKills) else { throw ValidationError("--server-kills must be 0...100, not \(serverKills)") }
+        guard (0 ... 100).contains(proxyRestarts) else { throw ValidationError("--proxy-restarts must be 0...100, not \(proxyRestarts)") }
+        for (flag, text) in [("--client-kill-every", clientKillEvery), ("--server-kill-every", serverKillEvery), ("--deadline", deadline)] {
+            do {
+                guard try RunDuration.parse(text) > .zero else { throw ValidationError("\(flag) must be longer than 0, not \(text)") }
+            } catch let error as RunDuration.ParseError {
+                throw ValidationError("\(flag): \(error)")
+            }
+        }
+    }
+
+    public func run() async throws {
+        let plan: SoakPlan
+        do {
+            plan = SoakPlan(
+                clients: clients, messages: messages, seed: seed, profile: profile,
+                clientKillEvery: try RunDuration.parse(clientKillEvery), serverKills: serverKills,
+                serverKillEvery: try RunDuration.parse(serverKillEvery), proxyRestarts: proxyRestarts,
+                deadline: try RunDuration.parse(deadline))
+        } catch {
+            throw CommandIO.failure(error, command: Self.name)
+        }
+        let world = MessengerWorld(seed: seed, shape: SoakCast.shape(clients: clients))
+        let cast = SoakCast(world: world, clients: clients, messages: messages, seed: seed)
+        let files = SoakDriver.Files(directory: out)
+        let status = SoakStatus()
+        let tally: SoakDriver.Tally
+        let audit: SoakAudit
+        do {
+            try? FileManager.default.removeItem(atPath: out)
+            for folder in ["logs", "clients"] {
+                try FileManager.default.createDirectory(atPath: "\(out)/\(folder)", withIntermediateDirectories: true)
+            }
+            try CommandIO.write("lowband soak: \(clients) clients, \(messages) messages, \(profile), seed \(seed); kills: a client every ~\(clientKillEvery), the server \(serverKills)×, the proxy \(proxyRestarts)×\n")
+            let driver = SoakDriver(plan: plan, cast: cast, files: files, executable: try Self.executable(), progress: status.show)
+            tally = try await driver.run()
+            status.finish()
+            let server = try SoakServerData.messages(in: files.serverData)
+            let databases = try cast.writers.map { (name: "client \($0.label)", database: try SoakClientDatabase.read(files.database($0))) }
+            audit = SoakAudit(server: server, clients: databases)
+            try SoakReport.writeCSV(audit: audit, tally: tally, plan: plan, to: "\(out)/results.csv")
+        } catch {
+            status.finish()
+            throw CommandIO.failure(error, command: Self.name)
+        }
+        try CommandIO.write(SoakReport.summary(audit: audit, tally: tally, plan: plan, out: out))
+        if !audit.passed { throw ExitCode(3) }
+    }
+
+    /// This binary's own path, so the children are the same build.
+    static func executable() throws -> String {
+        let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw CommandIO.IOError(description: "cannot find this program's own executable (\(path))")
+        }
+        return path
+    }
+}

@@ -1,0 +1,50 @@
+@testable import LowbandCLI
+import LowbandWire
+import Testing
+
+/// The soak's verdict: each kind of broken promise is counted, and a clean run counts nothing.
+@Suite struct SoakAuditTests {
+    private func message(_ chat: Int64, _ id: Int64, _ text: String, from sender: Int64 = 1) -> Message {
+        Message(id: id, chatID: chat, senderID: sender, text: text, sentAt: 0)
+    }
+
+    private func task(_ id: Int64, _ chat: Int64, _ text: String, _ messageID: Int64?, state: String = "done") -> SoakClientDatabase.Task {
+        SoakClientDatabase.Task(id: id, chatID: chat, clientID: UInt64(id), text: text, state: state, messageID: messageID)
+    }
+
+    @Test func aCleanRunPasses() {
+        let server = [message(3, 10, "c00g0-0"), message(3, 11, "c01g0-0", from: 2), message(3, 12, "c00g0-1")]
+        let first = SoakClientDatabase(path: "a", tasks: [task(1, 3, "c00g0-0", 10), task(2, 3, "c00g0-1", 12)], rows: [.init(chatID: 3, id: 10, senderID: 1, text: "c00g0-0")])
+        let second = SoakClientDatabase(path: "b", tasks: [task(1, 3, "c01g0-0", 11)], rows: [])
+        let audit = SoakAudit(server: server, clients: [("client c00", first), ("client c01", second)])
+        #expect(audit.passed)
+        #expect(audit.stored == 3 && audit.acknowledged == 3)
+        #expect(audit.problems.isEmpty)
+    }
+
+    @Test func countsEveryKindOfBrokenPromise() {
+        let server = [
+            message(3, 10, "c00g0-0"), message(3, 11, "c00g0-0"),  // applied twice
+            message(3, 12, "c00g0-2"), message(3, 13, "c00g0-1"),  // stored 1 then 2, ids 13 then 12
+            message(4, 5, "server text"),
+        ]
+        let client = SoakClientDatabase(
+            path: "a",
+            tasks: [
+                task(1, 3, "c00g0-0", 10),
+                task(2, 3, "c00g0-1", 13),
+                task(3, 3, "c00g0-2", 12),
+                task(4, 3, "c00g0-3", 14),  // acknowledged, not on the server
+                task(5, 3, "c00g0-4", nil, state: "pending"),
+            ],
+            rows: [.init(chatID: 4, id: 5, senderID: 1, text: "phone text"), .init(chatID: 4, id: 6, senderID: 1, text: "ghost")])
+        let audit = SoakAudit(server: server, clients: [("client c00", client)])
+        #expect(!audit.passed)
+        #expect(audit.duplicated == 1)
+        #expect(audit.outOfOrder == 1)
+        #expect(audit.lost == 1)
+        #expect(audit.unsent == 1)
+        #expect(audit.diverged == 2)
+        #expect(audit.problems.contains { $0.contains("c00g0-3") && $0.contains("does not hold it") })
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import LowbandCLI
+import LowbandTestSupport
+import Testing
+
+/// `lowband soak`, short: real server, proxy and client processes killed with SIGKILL, and
+/// nothing acknowledged lost, duplicated or reordered. Runs in the serial pass (scripts/test.sh):
+/// it starts 22 processes and needs the clients to get CPU time between kills.
+@Suite struct SoakCommandTests {
+    private let lowband = BuiltProducts.path(of: "lowband")
+
+    @Test func aShortSoakLosesNothingThroughEveryKill() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-soak-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let result = try ExternalProcess.run(lowband, [
+            "soak", "--clients", "20", "--messages", "500", "--profile", "flapping", "--seed", "3",
+            "--client-kill-every", "2s", "--server-kills", "2", "--server-kill-every", "6s", "--proxy-restarts", "1",
+            "--deadline", "4m", "--out", directory,
+        ])
+        let output = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 0, "\(output)\n\(String(decoding: result.stderr, as: UTF8.self))")
+        #expect(output.contains("PASS: 500 messages stored by 20 clients, 500 acknowledged"))
+        let rows = try BenchmarkCSV.read(from: "\(directory)/results.csv")
+        func value(_ metric: String) -> Double? { rows.first { $0.metric == metric }?.p50 }
+        for metric in ["soak.lost", "soak.duplicated", "soak.out_of_order", "soak.diverged", "soak.unsent"] {
+            #expect(value(metric) == 0, "\(metric)")
+        }
+        #expect(value("soak.stored") == 500 && value("soak.acknowledged") == 500)
+        #expect(value("soak.server_kills") == 2 && value("soak.proxy_restarts") == 1)
+        #expect((value("soak.client_kills") ?? 0) >= 1)
+        // The server really was killed and came back on its data, twice.
+        let serverLog = try String(contentsOfFile: "\(directory)/logs/server.log", encoding: .utf8)
+        #expect(serverLog.components(separatedBy: "--- killed with SIGKILL").count == 3)
+        #expect(serverLog.components(separatedBy: ": restored, last message id").count == 3)
+    }
+
+    @Test(arguments: [
+        ["--clients", "0"], ["--messages", "0"], ["--server-kills", "-1"], ["--client-kill-every", "0s"], ["--deadline", "soon"],
+    ])
+    func refusesBadOptions(_ arguments: [String]) {
+        #expect(throws: (any Error).self) { try SoakCommand.parse(arguments) }
+    }
+}
