@@ -229,6 +229,7 @@ let package = Package(
                 "LowbandTransport",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
