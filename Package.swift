@@ -337,6 +337,7 @@ let package = Package(
             name: "LowbandCLITests",
             dependencies: [
                 "LowbandCLI",
+                "LowbandServer",
                 "LowbandTestSupport",
                 "LowbandTransport",
                 "LowbandWire",
