@@ -12,6 +12,11 @@ public import LowbandWire
 /// scheduler it is confined to one thread: accept, the link callbacks and every method run
 /// there. Its links are held until they close.
 ///
+/// It enforces the configuration's ``ConnectionLimits`` — the connection and per-user session
+/// caps, idle and login timeouts, the login back-off and, on links that are
+/// ``LowbandTransport/FlowControlledFrameLink``s, the outbound limits — on its scheduler's
+/// clock, reporting every connection it refuses or closes to ``onEvent``.
+///
 /// In memory:
 ///
 /// ```swift

@@ -38,6 +38,21 @@ public final class NonReadingClient: Sendable {
         }.get()
     }
 
+    /// Writes `frame` `count` times over (encoded once; the server does not mind repeated
+    /// sequence numbers, and this side never reads the replies anyway).
+    public func send(repeating frame: Frame, count: Int) async throws {
+        let one = try encoder.bytes(of: frame)
+        var buffer = channel.allocator.buffer(capacity: one.readableBytes * count)
+        for _ in 0 ..< count {
+            buffer.writeImmutableBuffer(one)
+        }
+        let channel = self.channel
+        let bytes = buffer
+        try await channel.eventLoop.submit {
+            channel.writeAndFlush(bytes, promise: nil)
+        }.get()
+    }
+
     /// Whether the connection is still open, as far as this side knows.
     public var isActive: Bool { channel.isActive }
 

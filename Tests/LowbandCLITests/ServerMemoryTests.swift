@@ -64,17 +64,11 @@ import Testing
                 unanswered += 1
             }
         }
-        var sequence: UInt32 = 1
-        try await slow.send([try Frame.request(LoginRequest(token: attacker.token, lastSync: 0), sequence: sequence)])
+        try await slow.send([try Frame.request(LoginRequest(token: attacker.token, lastSync: 0), sequence: 1)])
+        let request = try Frame.request(HistoryRequest(chatID: chat.id, anchor: nil, direction: .older, count: 200), sequence: 2)
         // 400,000 requests in 40 batches over about 5 s.
         for _ in 0 ..< 40 {
-            var batch: [Frame] = []
-            batch.reserveCapacity(10_000)
-            for _ in 0 ..< 10_000 {
-                sequence += 1
-                batch.append(try Frame.request(HistoryRequest(chatID: chat.id, anchor: nil, direction: .older, count: 200), sequence: sequence))
-            }
-            try await slow.send(batch)
+            try await slow.send(repeating: request, count: 10_000)
             peak = max(peak, Self.residentBytes(of: pid) ?? 0)
             await ask(HistoryRequest(chatID: goodChat.id, anchor: nil, direction: .older, count: 50))
         }
