@@ -244,6 +244,7 @@ let package = Package(
                 "LowbandTransport",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -368,6 +369,7 @@ let package = Package(
             name: "LowbandCLITests",
             dependencies: [
                 "LowbandCLI",
+                "LowbandServer",
                 "LowbandTestSupport",
                 "LowbandTransport",
                 "LowbandWire",

@@ -2,7 +2,8 @@ public import ArgumentParser
 import Dispatch
 import Foundation
 import LowbandFixtures
-import LowbandServer
+import LowbandScenarios
+public import LowbandServer
 import LowbandServerStore
 import LowbandTransport
 
@@ -55,6 +56,21 @@ public struct ServerCommand: AsyncParsableCommand {
     ))
     public var data: String?
 
+    @Option(help: "Connections served at once; more are closed when accepted.")
+    public var maxConnections: Int = ConnectionLimits().maximumConnections
+
+    @Option(help: "Sessions per user; a login over it closes the user's oldest session.")
+    public var sessionsPerUser: Int = ConnectionLimits().sessionsPerUser
+
+    @Option(help: ArgumentHelp("Close a connection with no frame either way for this long (e.g. 90s, 5m).", valueName: "duration"))
+    public var idleTimeout: String = "90s"
+
+    @Option(help: ArgumentHelp("Unsent reply bytes at which a session stops being read (read again under half).", valueName: "bytes"))
+    public var outboundLimit: Int = ConnectionLimits().outbound.highWaterMark
+
+    @Option(help: ArgumentHelp("Close a session over the outbound limit whose client takes nothing for this long.", valueName: "duration"))
+    public var outboundStallTimeout: String = "30s"
+
     public init() {}
 
     /// The most messages the server generates (memory stays in the hundreds of megabytes).
@@ -68,6 +84,7 @@ public struct ServerCommand: AsyncParsableCommand {
         guard (0 ... 1_000).contains(chatsPerUser) else { throw ValidationError("--chats-per-user must be 0...1000, not \(chatsPerUser)") }
         guard (0 ... 100_000).contains(messagesPerChat) else { throw ValidationError("--messages-per-chat must be 0...100000, not \(messagesPerChat)") }
         guard (0 ... 1_000).contains(showTokens) else { throw ValidationError("--show-tokens must be 0...1000, not \(showTokens)") }
+        _ = try connectionLimits()
         guard users * chatsPerUser <= Self.maximumChatMemberships else {
             throw ValidationError("--users × --chats-per-user must stay under \(Self.maximumChatMemberships)")
         }
@@ -83,13 +100,15 @@ public struct ServerCommand: AsyncParsableCommand {
         let signals = ShutdownSignals([SIGINT, SIGTERM])
         let configuration = ServerConfiguration(
             seed: seed,
-            world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat)
+            world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat),
+            connections: try connectionLimits()
         )
         let server: MessengerSocketServer
         let storage: ServerStorage
         do {
             storage = try ServerStorage(data: data, configuration: configuration)
-            server = try await MessengerSocketServer.start(core: storage.core, listener: .init(host: host, port: port))
+            server = try await MessengerSocketServer.start(
+                core: storage.core, listener: .init(host: host, port: port), onEvent: Self.log)
         } catch {
             signals.cancel()
             throw CommandIO.failure(error, command: name)
@@ -126,6 +145,32 @@ public struct ServerCommand: AsyncParsableCommand {
 
     private func host(_ host: String) -> String {
         host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// The connection limits the options ask for.
+    public func connectionLimits() throws -> ConnectionLimits {
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
+        guard sessionsPerUser >= 1 else { throw ValidationError("--sessions-per-user must be at least 1, not \(sessionsPerUser)") }
+        guard outboundLimit >= 1024 else { throw ValidationError("--outbound-limit must be at least 1024 bytes, not \(outboundLimit)") }
+        let idle = try Self.positive(idleTimeout, option: "--idle-timeout")
+        let stall = try Self.positive(outboundStallTimeout, option: "--outbound-stall-timeout")
+        return ConnectionLimits(
+            maximumConnections: maxConnections, sessionsPerUser: sessionsPerUser, idleTimeout: idle,
+            outbound: OutboundLimits(highWaterMark: outboundLimit, lowWaterMark: outboundLimit / 2), outboundStallTimeout: stall,
+            outboundHardLimit: max(ConnectionLimits().outboundHardLimit, outboundLimit * 8))
+    }
+
+    private static func positive(_ text: String, option: String) throws -> Duration {
+        guard let duration = try? RunDuration.parse(text), duration > .zero else {
+            throw ValidationError("\(option) must be a positive duration such as 500ms, 90s or 5m, not '\(text)'")
+        }
+        return duration
+    }
+
+    /// Prints what the server did to a connection on its own, one line on stderr.
+    @Sendable private static func log(_ event: ServerEvent) {
+        let line = Array("lowband server: \(event)\n".utf8)
+        line.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
     }
 
     /// Splits `HOST:PORT` (IPv6 in brackets).

@@ -12,6 +12,11 @@ public import LowbandWire
 /// scheduler it is confined to one thread: accept, the link callbacks and every method run
 /// there. Its links are held until they close.
 ///
+/// It enforces the configuration's ``ConnectionLimits`` — the connection and per-user session
+/// caps, idle and login timeouts, the login back-off and, on links that are
+/// ``LowbandTransport/FlowControlledFrameLink``s, the outbound limits — on its scheduler's
+/// clock, reporting every connection it refuses or closes to ``onEvent``.
+///
 /// In memory:
 ///
 /// ```swift
@@ -24,10 +29,25 @@ public import LowbandWire
 public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
     public let scheduler: any Scheduler
     /// The state and logic; read it for ids, messages and uploads.
-    public private(set) var core: ServerCore
-    private var links: [SessionID: any FrameLink] = [:]
+    public internal(set) var core: ServerCore
+    /// Hears every connection the server refuses or closes on its own, with the reason.
+    public var onEvent: ((ServerEvent) -> Void)?
+    var connections: [SessionID: Connection] = [:]
     /// Looked up, never iterated.
-    private var sessionsByLink: [ObjectIdentifier: SessionID] = [:]
+    var sessionsByLink: [ObjectIdentifier: SessionID] = [:]
+
+    /// A served link and its standing against the connection limits.
+    struct Connection {
+        let link: any FrameLink
+        /// The link, when it can stop reading and say what it has not yet written.
+        let flow: (any FlowControlledFrameLink)?
+        var standing: SessionGuard
+        var timer: ScheduledWork?
+        var timerDeadline: Duration?
+        var peakQueuedBytes = 0
+        /// Failed logins whose delayed answer has not gone out yet.
+        var pendingLoginAnswers = 0
+    }
 
     public init(core: ServerCore, scheduler: any Scheduler) {
         self.core = core
@@ -43,39 +63,94 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
     public var world: MessengerWorld { core.world }
 
     /// Connections being served.
-    public var connectionCount: Int { links.count }
+    public var connectionCount: Int { connections.count }
+
+    var limits: ConnectionLimits { core.configuration.connections }
 
     // MARK: Transport
 
+    /// Serves `link` as a new session, or closes it at once when ``ConnectionLimits/maximumConnections``
+    /// are open already.
     public func accept(_ link: any FrameLink) {
+        guard connections.count < limits.maximumConnections else {
+            report(nil, .connectionLimit, "\(connections.count) connections are open; the limit is \(limits.maximumConnections)")
+            link.close()
+            return
+        }
         let session = core.openSession()
-        links[session] = link
+        connections[session] = Connection(
+            link: link, flow: link as? any FlowControlledFrameLink, standing: SessionGuard(limits: limits, openedAt: scheduler.now))
         sessionsByLink[ObjectIdentifier(link)] = session
         link.delegate = self
+        arm(session)
     }
 
     public func link(_ link: any FrameLink, didReceive frame: Frame) {
+        guard let session = sessionsByLink[ObjectIdentifier(link)], connections[session] != nil else { return }
+        connections[session]?.standing.active(at: scheduler.now)
+        let outbound = core.handle(frame, from: session, at: scheduler.now)
+        guard frame.command == .login, let reply = outbound.first, reply.session == session else {
+            send(outbound)
+            return
+        }
+        if reply.frame.flags.contains(.error) {
+            answerFailedLogin(session, with: outbound)
+        } else {
+            connections[session]?.standing.loginSucceeded()
+            send(outbound)
+            enforceSessionLimit(after: session)
+        }
+    }
+
+    public func link(_ link: any FrameLink, didReceiveBytes count: Int) {
         guard let session = sessionsByLink[ObjectIdentifier(link)] else { return }
-        send(core.handle(frame, from: session, at: scheduler.now))
+        connections[session]?.standing.active(at: scheduler.now)
+    }
+
+    public func link(_ link: any FrameLink, didCrossOutboundLimit isOver: Bool) {
+        guard let session = sessionsByLink[ObjectIdentifier(link)], let flow = connections[session]?.flow else { return }
+        connections[session]?.standing.outboundLimitCrossed(isOver: isOver, at: scheduler.now, written: flow.outboundBytesWritten)
+        arm(session)
     }
 
     public func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
         guard let session = sessionsByLink.removeValue(forKey: ObjectIdentifier(link)) else { return }
-        links[session] = nil
+        if let timer = connections.removeValue(forKey: session)?.timer { scheduler.cancel(timer) }
         core.closeSession(session)
     }
 
     /// Closes every connection (clients see the close), as a server going down would. Their
     /// sessions end when the links report the close.
     public func disconnectAll() {
-        for session in links.keys.sorted() {
-            links[session]?.close()
+        for session in connections.keys.sorted() {
+            connections[session]?.link.close()
         }
     }
 
-    private func send(_ outbound: [Outbound]) {
+    /// Every connection served, by session ascending: who it is and what it has yet to be sent.
+    public var connectionSnapshots: [ConnectionSnapshot] {
+        connections.keys.sorted().compactMap { session in
+            guard let connection = connections[session] else { return nil }
+            return ConnectionSnapshot(
+                session: session, userID: core.userID(of: session),
+                queuedOutboundBytes: connection.flow?.queuedOutboundBytes ?? 0,
+                peakQueuedOutboundBytes: connection.peakQueuedBytes,
+                isReadingHeld: connection.flow?.isReadingHeld ?? false,
+                lastActivity: connection.standing.lastActivity)
+        }
+    }
+
+    func send(_ outbound: [Outbound]) {
         for item in outbound {
-            links[item.session]?.send(item.frame)
+            guard let connection = connections[item.session] else { continue }
+            connection.link.send(item.frame)
+            connections[item.session]?.standing.active(at: scheduler.now)
+            guard let flow = connection.flow else { continue }
+            let queued = flow.queuedOutboundBytes
+            if queued > connection.peakQueuedBytes { connections[item.session]?.peakQueuedBytes = queued }
+            if queued >= limits.outboundHardLimit {
+                disconnect(item.session, .outboundHardLimit, "\(queued) bytes unsent; the hard limit is \(limits.outboundHardLimit)")
+            }
         }
     }
 

@@ -45,28 +45,36 @@ public final class MessengerSocketServer: Sendable {
     ///   - listener: host and port (port 0 picks a free one; default 127.0.0.1:0). Its frame
     ///     configuration is replaced by `configuration.frame`.
     ///   - eventLoop: where the server runs; nil for one of NIO's shared loops.
+    ///   - onEvent: hears every connection the server refuses or closes on its own, with the
+    ///     reason (on the event loop; keep it short).
     public static func start(
         configuration: ServerConfiguration = ServerConfiguration(),
         listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
-        eventLoop: (any EventLoop)? = nil
+        eventLoop: (any EventLoop)? = nil,
+        onEvent: (@Sendable (ServerEvent) -> Void)? = nil
     ) async throws -> MessengerSocketServer {
-        try await start(core: ServerCore(configuration: configuration), listener: listenerConfiguration, eventLoop: eventLoop)
+        try await start(core: ServerCore(configuration: configuration), listener: listenerConfiguration, eventLoop: eventLoop, onEvent: onEvent)
     }
 
-    /// Starts a server on `core` (e.g. one on a data directory) and listens.
+    /// Starts a server on `core` (e.g. one on a data directory) and listens; the parameters are
+    /// those of ``start(configuration:listener:eventLoop:onEvent:)``.
     public static func start(
         core: ServerCore,
         listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
-        eventLoop: (any EventLoop)? = nil
+        eventLoop: (any EventLoop)? = nil,
+        onEvent: (@Sendable (ServerEvent) -> Void)? = nil
     ) async throws -> MessengerSocketServer {
         let configuration = core.configuration
         let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
         let scheduler = EventLoopScheduler(eventLoop: eventLoop)
         var listening = listenerConfiguration
         listening.frame = configuration.frame
+        listening.outboundLimits = configuration.connections.outbound
         let listener = SocketFrameListener(scheduler: scheduler, configuration: listening)
         let server = try await eventLoop.submit {
-            NIOLoopBoundBox(MessengerServer(core: core, scheduler: scheduler), eventLoop: eventLoop)
+            let server = MessengerServer(core: core, scheduler: scheduler)
+            server.onEvent = onEvent
+            return NIOLoopBoundBox(server, eventLoop: eventLoop)
         }.get()
         let port = try await listener.start { server.value }
         return MessengerSocketServer(world: core.world, scheduler: scheduler, port: port, host: listening.host, listener: listener, server: server)
@@ -103,5 +111,10 @@ public final class MessengerSocketServer: Sendable {
     /// Connections being served.
     public var connectionCount: Int {
         get async throws { try await withServer { $0.connectionCount } }
+    }
+
+    /// Every connection served, by session: who, and how many reply bytes it has yet to be sent.
+    public var connections: [ConnectionSnapshot] {
+        get async throws { try await withServer { $0.connectionSnapshots } }
     }
 }

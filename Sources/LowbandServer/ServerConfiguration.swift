@@ -12,19 +12,23 @@ public struct ServerConfiguration: Sendable, Hashable {
     public var epoch: ServerTime
     /// Must match the transport's: replies are kept under its maximum payload length.
     public var frame: FrameConfiguration
+    /// Caps on connections and sessions: idle and login timeouts, back-pressure, login back-off.
+    public var connections: ConnectionLimits
 
     public init(
         seed: UInt64 = 1,
         world: MessengerWorld.Shape = MessengerWorld.Shape(),
         limits: ServerLimits = ServerLimits(),
         epoch: ServerTime = MessengerFixtures.epoch,
-        frame: FrameConfiguration = FrameConfiguration()
+        frame: FrameConfiguration = FrameConfiguration(),
+        connections: ConnectionLimits = ConnectionLimits()
     ) {
         self.seed = seed
         self.world = world
         self.limits = limits
         self.epoch = epoch
         self.frame = frame
+        self.connections = connections
     }
 }
 

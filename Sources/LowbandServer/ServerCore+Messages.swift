@@ -4,11 +4,15 @@ extension ServerCore {
     /// Stores a message from a session (idempotent on the user's `clientID`) and pushes it.
     mutating func send(_ request: SendMessageRequest, userID: Int64, session: SessionID, at now: Duration) throws(ErrorReply) -> (Message, [Outbound]) {
         let key = ClientMessageKey(userID: userID, clientID: request.clientID)
+        // Membership first: a client id used in one chat must not carry a send into another.
+        let (index, _) = try memberChat(request.chatID, userID: userID)
         if let sent = sentMessages[key] {
+            guard sent.chatID == request.chatID else {
+                throw ErrorReply(.badRequest, "client id \(request.clientID) already names a message in chat \(sent.chatID): a retry names the same chat; a new message needs a new client id")
+            }
             // A retry: the same reply, no new message, no new pushes.
             return (chats[Int(sent.chatID - 1)].messages[sent.index], [])
         }
-        let (index, _) = try memberChat(request.chatID, userID: userID)
         try validate(text: request.text, attachments: request.attachments)
         let message = try append(text: request.text, attachments: request.attachments, clientID: request.clientID, from: userID, toChat: index, at: now)
         sentMessages[key] = MessageReference(chatID: message.chatID, index: chats[index].messages.count - 1)

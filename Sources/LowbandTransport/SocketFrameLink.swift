@@ -14,12 +14,25 @@ public import NIOCore
 /// delegate before returning from the callback that hands you the link (the acceptor's
 /// `accept` or the connector's completion): frames that arrive while it is nil are dropped.
 /// Call ``send(_:)`` and ``close()`` on the channel's event loop (checked).
-public final class SocketFrameLink: FrameLink {
+///
+/// Installed with ``OutboundLimits`` (the server's side), the link is a
+/// ``FlowControlledFrameLink``: it stops reading while its unsent bytes are over the high
+/// water mark, and a caller may hold its reading. Without them it reads whatever comes.
+public final class SocketFrameLink: FlowControlledFrameLink {
     public weak var delegate: (any FrameLinkDelegate)?
     public let channel: any Channel
     private let loopScheduler: EventLoopScheduler
     private let counter: SocketByteCounter
+    private let gate: ReadGate
+    private let outboundLimits: OutboundLimits?
     private var context: ChannelHandlerContext?
+    private var heldByCaller = false
+    private var overOutboundLimit = false
+    /// Frames decoded while reading was held, oldest first from `heldStart`; bounded by what
+    /// one read of the socket brings, since the socket is not read while held.
+    private var heldFrames: [Frame] = []
+    private var heldStart = 0
+    private var delivering = false
     private var closeReported = false
     private var closeError: (any Error)?
     fileprivate var onActive: ((SocketFrameLink) -> Void)?
@@ -51,10 +64,12 @@ public final class SocketFrameLink: FrameLink {
     /// This side's address (its port joins the link to a proxy's connection), if known.
     public var localAddress: SocketAddress? { channel.localAddress }
 
-    private init(channel: any Channel, scheduler: EventLoopScheduler, counter: SocketByteCounter) {
+    private init(channel: any Channel, scheduler: EventLoopScheduler, counter: SocketByteCounter, gate: ReadGate, outboundLimits: OutboundLimits?) {
         self.channel = channel
         self.loopScheduler = scheduler
         self.counter = counter
+        self.gate = gate
+        self.outboundLimits = outboundLimits
     }
 
     /// Adds the counter, the frame codec and the link's handler to `channel`'s pipeline and
@@ -62,21 +77,29 @@ public final class SocketFrameLink: FrameLink {
     ///
     /// - Parameters:
     ///   - scheduler: must run on the channel's event loop; it becomes the link's ``scheduler``.
+    ///   - outboundLimits: when to stop reading because the far side does not take what it is
+    ///     sent; nil reads regardless (a client's side).
     ///   - onActive: called once the channel is active (an accepted connection is ready).
     ///   - onInactive: called when the channel has closed, before the delegate hears of it.
     public static func install(
         on channel: any Channel,
         scheduler: EventLoopScheduler,
         configuration: FrameConfiguration = FrameConfiguration(),
+        outboundLimits: OutboundLimits? = nil,
         onActive: ((SocketFrameLink) -> Void)? = nil,
         onInactive: ((SocketFrameLink) -> Void)? = nil
     ) throws -> SocketFrameLink {
         precondition(scheduler.eventLoop === channel.eventLoop, "SocketFrameLink: the scheduler must run on the channel's event loop")
         let counter = SocketByteCounter()
-        let link = SocketFrameLink(channel: channel, scheduler: scheduler, counter: counter)
+        let gate = ReadGate()
+        let link = SocketFrameLink(channel: channel, scheduler: scheduler, counter: counter, gate: gate, outboundLimits: outboundLimits)
         link.onActive = onActive
         link.onInactive = onInactive
         let pipeline = channel.pipeline.syncOperations
+        if let outboundLimits, let options = channel.syncOptions {
+            try options.setOption(.writeBufferWaterMark, value: .init(low: outboundLimits.lowWaterMark, high: outboundLimits.highWaterMark))
+        }
+        try pipeline.addHandler(gate)
         try pipeline.addHandler(counter)
         try pipeline.addHandler(ByteProgressHandler(link: link))
         try pipeline.addFrameCodec(configuration: configuration)
@@ -90,6 +113,58 @@ public final class SocketFrameLink: FrameLink {
         framesSent.frames += 1
         framesSent.payloadBytes += frame.payload.count
         context.writeAndFlush(NIOAny(frame), promise: nil)
+        if outboundLimits != nil, !overOutboundLimit, !channel.isWritable {
+            writabilityChanged(isWritable: false)
+        }
+    }
+
+    // MARK: Flow control
+
+    public var queuedOutboundBytes: Int {
+        (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
+    }
+
+    public var outboundBytesWritten: Int { counter.written - queuedOutboundBytes }
+
+    public var isOverOutboundLimit: Bool { overOutboundLimit }
+
+    public var isReadingHeld: Bool { heldByCaller || overOutboundLimit }
+
+    public func holdReading() {
+        channel.eventLoop.preconditionInEventLoop()
+        heldByCaller = true
+        gate.setHeld(true)
+    }
+
+    public func releaseReading() {
+        channel.eventLoop.preconditionInEventLoop()
+        heldByCaller = false
+        readingMayResume()
+    }
+
+    /// Delivers frames that waited while reading was held, then lets the socket be read.
+    private func readingMayResume() {
+        guard !isReadingHeld, !delivering else { return }
+        delivering = true
+        while !isReadingHeld, !closeReported, heldStart < heldFrames.count {
+            let frame = heldFrames[heldStart]
+            heldStart += 1
+            deliver(frame)
+        }
+        if heldStart == heldFrames.count {
+            heldFrames.removeAll(keepingCapacity: false)
+            heldStart = 0
+        }
+        delivering = false
+        if !isReadingHeld { gate.setHeld(false) }
+    }
+
+    private func writabilityChanged(isWritable: Bool) {
+        guard outboundLimits != nil, overOutboundLimit == isWritable, !closeReported else { return }
+        overOutboundLimit = !isWritable
+        if overOutboundLimit { gate.setHeld(true) }
+        delegate?.link(self, didCrossOutboundLimit: overOutboundLimit)
+        readingMayResume()
     }
 
     public func close() {
@@ -112,6 +187,18 @@ public final class SocketFrameLink: FrameLink {
 
     fileprivate func received(_ frame: Frame) {
         guard !closeReported else { return }
+        if isReadingHeld || heldStart < heldFrames.count {
+            heldFrames.append(frame)
+            return
+        }
+        deliver(frame)
+    }
+
+    fileprivate func channelWritabilityChanged(isWritable: Bool) {
+        writabilityChanged(isWritable: isWritable)
+    }
+
+    private func deliver(_ frame: Frame) {
         framesReceived.frames += 1
         framesReceived.payloadBytes += frame.payload.count
         delegate?.link(self, didReceive: frame)
@@ -130,6 +217,8 @@ public final class SocketFrameLink: FrameLink {
     fileprivate func channelInactive() {
         guard !closeReported else { return }
         closeReported = true
+        heldFrames = []
+        heldStart = 0
         onActive = nil
         let hook = onInactive
         onInactive = nil
@@ -172,6 +261,11 @@ private final class FrameLinkHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         link.received(unwrapInboundIn(data))
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        link.channelWritabilityChanged(isWritable: context.channel.isWritable)
+        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -21,12 +21,18 @@ public final class SocketFrameListener: Sendable {
         public var frame: FrameConfiguration
         /// Pending connections the kernel queues before `accept`.
         public var backlog: Int32
+        /// When an accepted link stops reading because its client does not read; nil: never.
+        public var outboundLimits: OutboundLimits?
 
-        public init(host: String = "127.0.0.1", port: Int = 0, frame: FrameConfiguration = FrameConfiguration(), backlog: Int32 = 256) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 0, frame: FrameConfiguration = FrameConfiguration(), backlog: Int32 = 256,
+            outboundLimits: OutboundLimits? = nil
+        ) {
             self.host = host
             self.port = port
             self.frame = frame
             self.backlog = backlog
+            self.outboundLimits = outboundLimits
         }
     }
 
@@ -125,6 +131,7 @@ public final class SocketFrameListener: Sendable {
         let state = self.state
         let scheduler = self.scheduler
         let frame = configuration.frame
+        let outboundLimits = configuration.outboundLimits
         return ServerBootstrap(group: eventLoop, childGroup: eventLoop)
             .serverChannelOption(.backlog, value: configuration.backlog)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -134,7 +141,7 @@ public final class SocketFrameListener: Sendable {
                     state.value.nextLinkID += 1
                     let id = state.value.nextLinkID
                     _ = try SocketFrameLink.install(
-                        on: channel, scheduler: scheduler, configuration: frame,
+                        on: channel, scheduler: scheduler, configuration: frame, outboundLimits: outboundLimits,
                         onActive: { link in
                             guard let acceptor = state.value.acceptor else {
                                 link.close()

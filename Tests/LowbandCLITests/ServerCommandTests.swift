@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LowbandCLI
+import LowbandServer
 import LowbandTestSupport
 import LowbandTransport
 import LowbandWire
@@ -31,9 +32,22 @@ import Testing
         #expect(try ServerCommand.parse(["--listen", "[::1]:4000"]).listen == "[::1]:4000")
     }
 
+    @Test func parsesItsConnectionLimits() throws {
+        let command = try ServerCommand.parse([
+            "--max-connections", "50", "--sessions-per-user", "3", "--idle-timeout", "2m", "--outbound-limit", "65536", "--outbound-stall-timeout", "10s",
+        ])
+        let limits = try command.connectionLimits()
+        #expect(limits.maximumConnections == 50 && limits.sessionsPerUser == 3)
+        #expect(limits.idleTimeout == .seconds(120) && limits.outboundStallTimeout == .seconds(10))
+        #expect(limits.outbound == OutboundLimits(highWaterMark: 65536, lowWaterMark: 32768))
+        #expect(try ServerCommand.parse([]).connectionLimits() == ConnectionLimits())
+    }
+
     @Test(arguments: [
         ["--listen", "127.0.0.1"], ["--listen", "127.0.0.1:70000"], ["--listen", ":80"], ["--users", "1"],
         ["--chats-per-user", "-1"], ["--users", "100000", "--chats-per-user", "100", "--messages-per-chat", "100"],
+        ["--max-connections", "0"], ["--sessions-per-user", "0"], ["--idle-timeout", "0s"], ["--idle-timeout", "soon"],
+        ["--outbound-limit", "100"], ["--outbound-stall-timeout", "-1s"],
     ])
     func refusesBadOptions(_ arguments: [String]) {
         #expect(throws: (any Error).self) { try ServerCommand.parse(arguments) }
@@ -64,6 +78,21 @@ import Testing
         let (stopped, _) = try await child.lines { $0 == "stopped" }
         #expect(stopped == "stopped")
         #expect(try await child.exitStatus() == 0)
+    }
+
+    @Test func aConnectionOverTheCapIsClosedAndLoggedOnStderr() async throws {
+        let child = try ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2", "--max-connections", "1"])
+        let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
+        let port = try #require(Int(listening.split(separator: ":").last ?? ""))
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let first = try await LoopClient.connect(port: port, loop: loop)
+        let second = try await LoopClient.connect(port: port, loop: loop)
+        _ = try await second.closed()
+        _ = try await first.send(Ping(clientTime: 0))
+        try await first.close()
+        child.send(SIGINT)
+        #expect(try await child.exitStatus() == 0)
+        #expect(child.stderrText.contains("lowband server: refused a connection: connection-limit: 1 connections are open; the limit is 1\n"), "\(child.stderrText)")
     }
 
     @Test func SIGTERMStopsItToo() async throws {

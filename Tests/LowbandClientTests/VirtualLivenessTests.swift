@@ -93,6 +93,27 @@ import Testing
         #expect(engine.connection.statistics.loginReplyPayloadBytes.count == 1)
     }
 
+    /// The server closes a connection with no frame either way for 90 s: an engine with the
+    /// default heartbeat sitting idle, or only hearing pushes, is never closed by it.
+    @Test func anIdleEngineKeepsItsConnectionPastTheServersIdleTimeout() throws {
+        let world = try VirtualWorld()
+        var closes: [ServerEvent] = []
+        world.server.onEvent = { closes.append($0) }
+        let (engine, _) = try world.makeEngine(connection: ConnectionConfiguration())
+        engine.start()
+        #expect(world.run(until: { engine.connection.isLoggedIn }))
+        world.run(until: { false }, limit: .seconds(900))
+        let chat = try #require(world.chats(of: 1).first)
+        let writer = try #require(chat.memberIDs.first { $0 != 1 })
+        for index in 0 ..< 40 {
+            try world.server.post("news \(index)", in: chat.id, from: writer)
+            world.run(until: { false }, limit: .seconds(19))
+        }
+        #expect(closes.isEmpty, "\(closes)")
+        #expect(engine.connection.statistics.logins == 1 && engine.connection.statistics.disconnects == 0)
+        #expect(engine.connection.statistics.pings >= 40, "idle, the engine pings every 20 s")
+    }
+
     @Test func aLargePageStillArrivingDoesNotMakeTheHeartbeatGiveUp() throws {
         let shape = MessengerWorld.Shape(users: 6, chatsPerUser: 2, messagesPerChat: 400)
         let probe = try VirtualWorld(shape: shape)

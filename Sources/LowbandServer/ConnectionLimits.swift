@@ -1,0 +1,56 @@
+public import LowbandTransport
+
+/// Caps on connections and sessions, so no client — slow, idle, guessing or greedy — can make
+/// the server buffer without bound or keep others out. Every argument has a default;
+/// docs/SERVER.md has the table of what a client sees at each cap.
+///
+/// Times are on the server's scheduler, so they hold in virtual time as on sockets.
+public struct ConnectionLimits: Sendable, Hashable {
+    /// Connections served at once; a connection over it is closed as soon as it is accepted.
+    public var maximumConnections: Int
+    /// Sessions logged in as one user at once; a login over it closes that user's oldest
+    /// session (the newest is the device in use; an old one is often a half-open leftover of a
+    /// reconnect).
+    public var sessionsPerUser: Int
+    /// A connection with no frame either way (and no byte arriving) for this long is closed.
+    /// The client engine pings after 20 s without news, so it is never idle this long.
+    public var idleTimeout: Duration
+    /// A connection not logged in this long after it was accepted is closed.
+    public var loginTimeout: Duration
+    /// Unsent reply bytes above which a session stops being read, and below which it is read
+    /// again (socket links only: the in-memory network has no such buffer).
+    public var outbound: OutboundLimits
+    /// A session over the outbound high mark whose client takes none of it for this long is
+    /// closed (a slow client that still reads is only not read from).
+    public var outboundStallTimeout: Duration
+    /// Unsent bytes at which a session is closed at once: pushes from other users keep coming
+    /// while it is not read.
+    public var outboundHardLimit: Int
+    /// The delay before answering a connection's first failed login; each further failure
+    /// doubles it. The connection is not read meanwhile.
+    public var loginFailureDelay: Duration
+    /// Failed logins after which a connection is closed (after its answer).
+    public var loginFailuresPerConnection: Int
+
+    public init(
+        maximumConnections: Int = 4096,
+        sessionsPerUser: Int = 10,
+        idleTimeout: Duration = .seconds(90),
+        loginTimeout: Duration = .seconds(30),
+        outbound: OutboundLimits = OutboundLimits(),
+        outboundStallTimeout: Duration = .seconds(30),
+        outboundHardLimit: Int = 8 << 20,
+        loginFailureDelay: Duration = .milliseconds(250),
+        loginFailuresPerConnection: Int = 5
+    ) {
+        self.maximumConnections = max(1, maximumConnections)
+        self.sessionsPerUser = max(1, sessionsPerUser)
+        self.idleTimeout = max(.milliseconds(1), idleTimeout)
+        self.loginTimeout = max(.milliseconds(1), loginTimeout)
+        self.outbound = outbound
+        self.outboundStallTimeout = max(.milliseconds(1), outboundStallTimeout)
+        self.outboundHardLimit = max(outbound.highWaterMark, outboundHardLimit)
+        self.loginFailureDelay = max(.zero, loginFailureDelay)
+        self.loginFailuresPerConnection = max(1, loginFailuresPerConnection)
+    }
+}

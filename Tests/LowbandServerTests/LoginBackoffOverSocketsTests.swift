@@ -1,0 +1,40 @@
+import LowbandServer
+import LowbandTestSupport
+import LowbandTransport
+import LowbandWire
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+/// The login back-off over a socket: pipelined bad tokens do not get their delays in parallel,
+/// because the connection is not read while a failed login's answer waits.
+@Suite struct LoginBackoffOverSocketsTests {
+    let loop = MultiThreadedEventLoopGroup.singleton.any()
+
+    @Test func pipelinedBadTokensAreAnsweredOneDelayAfterAnother() async throws {
+        let limits = ConnectionLimits(loginFailureDelay: .milliseconds(50), loginFailuresPerConnection: 5)
+        let events = Mutex<[ServerEvent]>([])
+        let server = try await MessengerSocketServer.start(
+            configuration: ServerConfiguration(seed: 7, connections: limits), onEvent: { event in events.withLock { $0.append(event) } })
+        let client = try await LoopClient.connect(port: server.port, loop: loop)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let codes = try await withThrowingTaskGroup(of: ErrorReply.Code.self) { group in
+            for attempt in 0 ..< 5 {
+                group.addTask {
+                    let frame = try await client.send(raw: Frame.request(LoginRequest(token: "lb1-guess\(attempt)", lastSync: 0), sequence: UInt32(attempt + 1)))
+                    return try frame.decode(ErrorReply.self).code
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let elapsed = clock.now - started
+        #expect(codes == Array(repeating: .unauthorized, count: 5))
+        // 50 + 100 + 200 + 400 + 800 ms, one after another; in parallel it would be 800 ms.
+        #expect(elapsed >= .milliseconds(1550), "all five answered after \(elapsed)")
+        _ = try await client.closed()
+        #expect(events.withLock { $0.map(\.reason) } == [.loginFailures])
+        try await server.stop()
+    }
+}
