@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 import LowbandFixtures
 import LowbandScenarios
+import LowbandShaper
 
 /// `lowband soak`: a chaos soak of real processes — server, proxy, clients — with `kill -9`s,
 /// checked at the end from the server's data and every client's cache.
@@ -73,7 +74,7 @@ public struct SoakCommand: AsyncParsableCommand {
         let plan: SoakPlan
         do {
             plan = SoakPlan(
-                clients: clients, messages: messages, seed: seed, profile: profile,
+                clients: clients, messages: messages, seed: seed, profile: try Self.profileArgument(profile),
                 clientKillEvery: try RunDuration.parse(clientKillEvery), serverKills: serverKills,
                 serverKillEvery: try RunDuration.parse(serverKillEvery), proxyRestarts: proxyRestarts,
                 deadline: try RunDuration.parse(deadline))
@@ -105,6 +106,22 @@ public struct SoakCommand: AsyncParsableCommand {
         }
         try CommandIO.write(SoakReport.summary(audit: audit, tally: tally, plan: plan, out: out))
         if !audit.passed { throw ExitCode(3) }
+    }
+
+    /// What to pass the proxy for `profile`: the absolute path of its file, so the proxy finds
+    /// the same profile whatever its directory; the name itself for a built-in one. Loading it
+    /// here first makes a bad profile one error before any process starts.
+    static func profileArgument(_ profile: String) throws -> String {
+        _ = try NetworkProfile.load(named: profile)
+        if NetworkProfile.isPath(profile) {
+            return URL(fileURLWithPath: profile).standardizedFileURL.path
+        }
+        for directory in ProfileDirectory.searchPath() {
+            for suffix in [".yaml", ".yml"] where FileManager.default.fileExists(atPath: "\(directory)/\(profile)\(suffix)") {
+                return URL(fileURLWithPath: "\(directory)/\(profile)\(suffix)").standardizedFileURL.path
+            }
+        }
+        return profile
     }
 
     /// This binary's own path, so the children are the same build.
