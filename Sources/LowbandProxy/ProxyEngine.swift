@@ -490,9 +490,10 @@ final class ProxyEngine {
         return AdaptiveRecvByteBufferAllocator(minimum: min(64, maximum), initial: min(2048, maximum), maximum: maximum)
     }
 
+    /// NIO requires `1 <= low <= high` (and stops the process otherwise).
     private static func watermark(_ limits: ShapingProxy.Limits) -> ChannelOptions.Types.WriteBufferWaterMark {
         let high = max(limits.writeBufferHigh, 1)
-        return ChannelOptions.Types.WriteBufferWaterMark(low: min(max(limits.writeBufferLow, 0), high), high: high)
+        return ChannelOptions.Types.WriteBufferWaterMark(low: min(max(limits.writeBufferLow, 1), high), high: high)
     }
 
     static func format(_ address: SocketAddress) -> String {
