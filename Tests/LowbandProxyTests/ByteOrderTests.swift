@@ -14,7 +14,7 @@ import Testing
     /// reordered at 66,000, the first MTU piece past the 64 KiB watermark, in 10 of 90 loaded
     /// runs). Tiny reads (64 B, so one link piece is many writes), a 2-byte watermark (every
     /// batch crosses it) and a delay-only link (every read burst falls due 1 ms later, at its
-    /// own instant) make the callback find bytes due many times per megabyte: 10 of 10 runs
+    /// own instant) make the callback find bytes due within the first kilobyte: 10 of 10 runs
     /// failed before the fix, with bytes reordered and the tail lost.
     @Test func bytesDueWhileABatchIsBeingWrittenGoOutBehindIt() async throws {
         let echo = try await TestPeers.echoServer()
@@ -26,7 +26,7 @@ import Testing
             )
         )
         let limits = ShapingProxy.Limits(readSize: 64, writeBufferHigh: 2, writeBufferLow: 1)
-        let size = 1_000_000
+        let size = 100_000
         try await echo.serving {
             try await ProxyHarness.withProxy(upstreamPort: echo.port, link: link, limits: limits) { proxy, port in
                 let client = try await TestPeers.connect(port: port)
