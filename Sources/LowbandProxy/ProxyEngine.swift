@@ -36,6 +36,12 @@ final class ProxyEngine {
     private var peakBuffered = 0
     /// Writes of the current `perform`, per socket: written and flushed together at its end.
     private var batches: [WriteBatch] = []
+    /// A `perform` is carrying out actions. Socket calls report back into the engine at once
+    /// (a write crossing the high watermark, a flush draining below the low one, a close), and
+    /// the clock has moved on by then, so the machine may answer with bytes that follow the
+    /// batch being written: its answer waits in `deferred` until that batch is out.
+    private var performing = false
+    private var deferred: [ProxyAction] = []
     private var stopping = false
     /// The listener drops handshakes: the link is down (see ``HandshakeGate``).
     private var gateShut = false
@@ -254,7 +260,30 @@ final class ProxyEngine {
 
     // MARK: Actions
 
+    /// Carries out the machine's actions in the order it returned them, including those of
+    /// events that socket calls fire meanwhile (see ``performing``).
     private func perform(_ actions: [ProxyAction]) {
+        guard !performing else {
+            deferred += actions
+            return
+        }
+        performing = true
+        var actions = actions
+        while true {
+            carryOut(actions)
+            peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
+            guard !deferred.isEmpty else { break }
+            actions = []
+            swap(&actions, &deferred)
+        }
+        performing = false
+        for event in observer.drain() {
+            publish(machine.proxyEvent(for: event))
+        }
+        scheduleWakeup()
+    }
+
+    private func carryOut(_ actions: [ProxyAction]) {
         for action in actions {
             switch action {
             case .connect(let number):
@@ -281,11 +310,6 @@ final class ProxyEngine {
             }
         }
         writeBatches(of: nil)
-        for event in observer.drain() {
-            publish(machine.proxyEvent(for: event))
-        }
-        peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
-        scheduleWakeup()
     }
 
     private func write(_ buffer: ByteBuffer, to number: Int, _ side: ProxySide) {
@@ -466,9 +490,10 @@ final class ProxyEngine {
         return AdaptiveRecvByteBufferAllocator(minimum: min(64, maximum), initial: min(2048, maximum), maximum: maximum)
     }
 
+    /// NIO requires `1 <= low <= high` (and stops the process otherwise).
     private static func watermark(_ limits: ShapingProxy.Limits) -> ChannelOptions.Types.WriteBufferWaterMark {
         let high = max(limits.writeBufferHigh, 1)
-        return ChannelOptions.Types.WriteBufferWaterMark(low: min(max(limits.writeBufferLow, 0), high), high: high)
+        return ChannelOptions.Types.WriteBufferWaterMark(low: min(max(limits.writeBufferLow, 1), high), high: high)
     }
 
     static func format(_ address: SocketAddress) -> String {

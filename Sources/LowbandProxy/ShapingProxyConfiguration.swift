@@ -45,7 +45,7 @@ extension ShapingProxy {
         public var readsPerWakeup: Int
         /// A destination socket is "not writable" above this many unsent bytes: its source stops.
         public var writeBufferHigh: Int
-        /// ... and writable again below this many.
+        /// ... and writable again below this many (at least 1, at most `writeBufferHigh`).
         public var writeBufferLow: Int
         /// Reading stops while the toxics of a direction hold this many bytes.
         public var toxicBuffer: Int

@@ -46,7 +46,10 @@ import Testing
                     return try await TestPeers.readToEnd(from: &iterator)
                 }
                 #expect(echoed.readableBytes == 0)
-                #expect(upstream.connections == [RecordingServer.Connection(received: Array("hi".utf8), sawEnd: true, closed: true)])
+                // The upstream's socket is closed (its FIN is what ended the client's stream) a
+                // moment before its channelInactive records it, on another thread: wait for that.
+                let recorded = [RecordingServer.Connection(received: Array("hi".utf8), sawEnd: true, closed: true)]
+                #expect(await eventually { upstream.connections == recorded }, "\(upstream.connections)")
                 #expect(await eventually { await proxy.statistics.openConnections == 0 })
             }
         }

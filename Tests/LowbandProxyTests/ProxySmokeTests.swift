@@ -29,6 +29,22 @@ import Testing
         }
     }
 
+    /// NIO takes no watermark under 1 byte (it stops the process); `Limits` allows 0.
+    @Test func zeroWriteBufferLimitsAreRaisedToTheSmallestNIOTakes() async throws {
+        let echo = try await TestPeers.echoServer()
+        try await echo.serving {
+            let limits = ShapingProxy.Limits(writeBufferHigh: 0, writeBufferLow: 0)
+            try await ProxyHarness.withProxy(upstreamPort: echo.port, limits: limits) { _, port in
+                let client = try await TestPeers.connect(port: port)
+                try await client.executeThenClose { inbound, outbound in
+                    var iterator = inbound.makeAsyncIterator()
+                    try await outbound.write(TestPeers.pattern(10_000))
+                    #expect(try await TestPeers.read(10_000, from: &iterator) == TestPeers.pattern(10_000))
+                }
+            }
+        }
+    }
+
     @Test func aProxySetsItsTimersOnTheSchedulerItIsGiven() async throws {
         let echo = try await TestPeers.echoServer()
         let scheduler = EventLoopScheduler(eventLoop: MultiThreadedEventLoopGroup.singleton.next())
