@@ -78,6 +78,7 @@ for name in "${targets[@]}"; do
     parallel=()
     [ "$jobs" -gt 1 ] && parallel=(-fork="$jobs" -ignore_crashes=0)
     echo "fuzz: $name for ${seconds}s" >&2
+    began=$(date +%s)
     set +e
     "$bin/$name" "$work" "Fuzz/Corpus/$name" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=32 \
@@ -85,13 +86,14 @@ for name in "${targets[@]}"; do
         "${parallel[@]}" "${extra[@]}" >"$log" 2>&1
     code=$?
     set -e
+    took=$(( $(date +%s) - began ))
     runs=$(awk '/^stat::number_of_executed_units:/ { sum += $2 } END { print sum + 0 }' "$log")
     if [ "$code" -ne 0 ]; then
-        echo "fuzz: $name: FINDING after $runs executions (exit $code); log: $log" >&2
+        echo "fuzz: $name: FINDING after $runs executions in ${took} s (exit $code); log: $log" >&2
         grep -E 'fuzz finding|ERROR: |Fatal error|SUMMARY|Test unit written|artifact_prefix' "$log" | head -20 >&2 || true
         status=1
     else
-        echo "fuzz: $name: $runs executions in ${seconds}s, no finding" >&2
+        echo "fuzz: $name: $runs executions in ${took} s, no finding" >&2
     fi
 done
 exit "$status"
