@@ -14,6 +14,7 @@ import PackageDescription
 // - LowbandTransport: frame links (the transport seam) and their SwiftNIO sockets.
 // - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
+// - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer), on LowbandRunReport.
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
 
@@ -41,6 +42,7 @@ let package = Package(
         .library(name: "LowbandServerStore", targets: ["LowbandServerStore"]),
         .library(name: "LowbandClient", targets: ["LowbandClient"]),
         .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
+        .library(name: "LowbandReports", targets: ["LowbandReports"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
         .executable(name: "lowband", targets: ["lowband"]),
     ],
@@ -197,6 +199,7 @@ let package = Package(
                 "LowbandTransport",
                 "LowbandScenarios",
                 "LowbandRunReport",
+                "LowbandReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -207,6 +210,14 @@ let package = Package(
         // The record of a `lowband run` and its self-contained HTML report (SVG charts).
         .target(
             name: "LowbandRunReport",
+            swiftSettings: strict
+        ),
+        // The one benchmark CSV schema: rows, the strict reader and the writer, the metric rules.
+        // A library of its own so the fuzz targets (Fuzz/) and other tools read reports as
+        // `lowband compare` does.
+        .target(
+            name: "LowbandReports",
+            dependencies: ["LowbandRunReport"],
             swiftSettings: strict
         ),
         // `lowband run`'s scenarios: server, proxy and client engines in one process, on sockets
@@ -369,6 +380,7 @@ let package = Package(
             name: "LowbandCLITests",
             dependencies: [
                 "LowbandCLI",
+                "LowbandReports",
                 "LowbandServer",
                 "LowbandTestSupport",
                 "LowbandTransport",
@@ -480,6 +492,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandReportsTests", dependencies: ["LowbandReports"], swiftSettings: strict),
         .testTarget(
             name: "LowbandScenariosTests",
             dependencies: [

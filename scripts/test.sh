@@ -29,6 +29,10 @@ timed='FidelityTests|ToxiproxyPythonTests|SocketClientTests|ProxyDescriptorTests
 swift test --skip-build --skip "$timed"
 swift test --skip-build --no-parallel --filter "$timed"
 
+# Every decoder's libFuzzer target for 10 s on its committed seeds (docs/FUZZING.md): a
+# release build of the nested package Fuzz/ with ASan, then 100 s of fuzzing; a finding fails CI.
+scripts/fuzz.sh all --time 10
+
 # The start-up benchmark suite (release build) against the committed baseline: allocation and
 # instruction counts are gated at 10%; ratios measured within the run at 50%, because the
 # wall-clock ones move by up to 40% on a shared 2-core machine (the counts they are made of are

@@ -1,4 +1,5 @@
 public import ArgumentParser
+public import LowbandReports
 
 /// `lowband compare`: the regression gate between a baseline benchmark report and a current one.
 ///

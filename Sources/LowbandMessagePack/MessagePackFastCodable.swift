@@ -74,12 +74,22 @@ extension MessagePackReader {
     ///
     /// A str key comes back as its bytes. An integer key (a field no hand-written type has) is
     /// consumed and matches no name, so its value is skipped as unknown; any other kind fails
-    /// with `.unsupportedKey`, as it does in ``MessagePackDecoder``.
+    /// with `.unsupportedKey`, and a str key that is not UTF-8, known or not, with
+    /// `.invalidUTF8`, as both do in ``MessagePackDecoder``.
     public mutating func readMapKey() throws(MessagePackError) -> MessagePackName {
         let start = offset
         switch try peekKind() {
         case .string:
-            return MessagePackName(utf8: try readStringBytes())
+            let range = try readStringRange()
+            let valid = bytes.withUnsafeBufferPointer { input in
+                let utf8 = UnsafeBufferPointer(rebasing: input[range])
+                return utf8.allSatisfy { $0 < 0x80 } || Self.validatedString(utf8) != nil
+            }
+            guard valid else {
+                offset = start
+                throw MessagePackError(.invalidUTF8, "map key of \(range.count) bytes is not valid UTF-8", offset: start)
+            }
+            return MessagePackName(utf8: bytes[range])
         case .int:
             try skipValue()
             return MessagePackName(utf8: [], isInteger: true)

@@ -15,6 +15,10 @@ public struct MahimahiTrace: Sendable, Hashable {
     /// Bytes one opportunity carries in Mahimahi.
     public static let bytesPerOpportunity = 1500
 
+    /// The largest timestamp accepted: 10^9 ms, about 11.6 days (Mahimahi's own traces last
+    /// minutes). The shaper works in Int64 nanoseconds; a larger period would overflow them.
+    public static let maximumMilliseconds: Int64 = 1_000_000_000
+
     /// - Throws: ``ProfileError`` (`invalidTrace`) naming `file` and the line at fault.
     public init(text: String, file: String) throws(ProfileError) {
         var values: [Int64] = []
@@ -25,6 +29,9 @@ public struct MahimahiTrace: Sendable, Hashable {
             if entry.isEmpty { continue }
             guard let value = Int64(entry), value >= 0 else {
                 throw ProfileError(.invalidTrace, file: file, line: lineNumber, reason: "'\(entry)' is not a millisecond timestamp (a whole number ≥ 0)")
+            }
+            guard value <= Self.maximumMilliseconds else {
+                throw ProfileError(.invalidTrace, file: file, line: lineNumber, reason: "timestamp \(value) ms is beyond the longest period accepted, \(Self.maximumMilliseconds) ms (about 11.6 days)")
             }
             if let previous = values.last, value < previous {
                 throw ProfileError(.invalidTrace, file: file, line: lineNumber, reason: "timestamp \(value) comes after \(previous); a trace must not go back in time")

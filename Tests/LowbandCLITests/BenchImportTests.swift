@@ -1,5 +1,6 @@
 import Foundation
 import LowbandCLI
+import LowbandReports
 import Testing
 
 /// `lowband bench import`: package-benchmark's influx export becomes rows of the one schema, with

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LowbandCLI
+import LowbandReports
 import LowbandTestSupport
 import Testing
 

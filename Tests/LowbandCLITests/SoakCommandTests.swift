@@ -1,5 +1,6 @@
 import Foundation
 import LowbandCLI
+import LowbandReports
 import LowbandTestSupport
 import Testing
 

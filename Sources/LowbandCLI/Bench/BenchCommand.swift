@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+public import LowbandReports
 
 /// `lowband bench`: turns package-benchmark's results into the one benchmark report schema.
 ///

@@ -1,3 +1,5 @@
+public import LowbandReports
+
 /// The figures issue 5 promises, checked against a report.
 ///
 /// Each target matches rows of a report (a suite, a metric, benchmarks with a given ending) and

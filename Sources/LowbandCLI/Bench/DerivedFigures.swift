@@ -1,3 +1,5 @@
+public import LowbandReports
+
 /// Ratios between benchmarks of one run, added to a report as rows of their own.
 ///
 /// Comparisons are only fair within one run on one machine, so every ratio here is computed from

@@ -1,3 +1,5 @@
+public import LowbandReports
+
 /// Reads the Influx CSV that package-benchmark writes (`swift package benchmark --format influx`)
 /// and turns it into rows of the one benchmark schema (``BenchmarkRow``).
 ///

@@ -2,6 +2,7 @@ import Foundation
 import LowbandRunReport
 import LowbandScenarios
 import Synchronization
+import LowbandReports
 
 /// What `lowband explore` writes and prints.
 enum ExploreOutputs {

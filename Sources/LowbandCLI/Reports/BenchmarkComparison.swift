@@ -1,3 +1,5 @@
+public import LowbandReports
+
 /// How `lowband compare` judges a change: the thresholds and the statistic it reads.
 public struct ComparisonPolicy: Sendable, Hashable {
     /// The largest change for the worse, as a fraction (0.10 = 10%), that a deterministic metric

@@ -1,4 +1,5 @@
 import Foundation
+public import LowbandReports
 
 /// A plain-text table with aligned columns, for terminals and CI logs.
 struct TextTable {

@@ -6,6 +6,7 @@ import LowbandMessagePack
 import LowbandWire
 import NIOCore
 import NIOPosix
+import LowbandReports
 
 /// `lowband roundtrip`: one realistic login reply through codec, compression, framing and a
 /// real loopback socket, with the size of every stage.

@@ -4,6 +4,7 @@ import LowbandRunReport
 import LowbandScenarios
 import LowbandShaper
 import Synchronization
+import LowbandReports
 
 /// `lowband run`: a whole client–proxy–server system on a chosen network, doing what a
 /// messenger user does, with a live status line, a summary table and a report folder.

@@ -1,6 +1,7 @@
 import Foundation
 import LowbandRunReport
 import LowbandScenarios
+import LowbandReports
 
 /// What `lowband run` writes into its output folder, and the tables it prints.
 enum RunOutputs {

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandReports
 
 /// The soak's one-screen summary and its rows in the benchmark CSV schema.
 enum SoakReport {

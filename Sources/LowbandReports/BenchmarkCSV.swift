@@ -80,11 +80,17 @@ public enum BenchmarkCSV {
         try numberedRows(Array(text.utf8), file: file).map(\.row)
     }
 
+    /// The rows of `bytes`, a file's contents as read; bytes that are not UTF-8 are an
+    /// `invalidUTF8` error naming their line.
+    public static func parse(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [BenchmarkRow] {
+        try numberedRows(bytes, file: file).map(\.row)
+    }
+
     /// The rows of the file at `path`, each with the line it starts on.
-    static func numberedRows(from path: String) throws(BenchmarkCSVError) -> [(line: Int, row: BenchmarkRow)] {
+    package static func numberedRows(from path: String) throws(BenchmarkCSVError) -> [(line: Int, row: BenchmarkRow)] {
         var bytes: [UInt8] = []
         do {
-            try CommandIO.forEachInputChunk(from: path) { chunk in
+            try FileChunks.forEach(in: path) { chunk in
                 guard bytes.count + chunk.count <= maximumFileBytes else {
                     throw BenchmarkCSVError(
                         code: .tooLarge, file: path, line: nil,
@@ -96,15 +102,14 @@ public enum BenchmarkCSV {
         } catch let error as BenchmarkCSVError {
             throw error
         } catch {
-            // CommandIO's message names the path; the error's description names it already.
-            let message = "\(error)".replacingOccurrences(of: " \(path):", with: ":")
-            throw BenchmarkCSVError(code: .unreadable, file: path, line: nil, message: message)
+            // The error's description names the path already.
+            throw BenchmarkCSVError(code: .unreadable, file: path, line: nil, message: "\(error)")
         }
         return try numberedRows(bytes, file: path)
     }
 
     /// The rows of `bytes`, each with the line it starts on.
-    static func numberedRows(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [(line: Int, row: BenchmarkRow)] {
+    package static func numberedRows(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [(line: Int, row: BenchmarkRow)] {
         guard bytes.count <= maximumFileBytes else {
             throw BenchmarkCSVError(code: .tooLarge, file: file, line: nil, message: "file is larger than \(maximumFileBytes / (1024 * 1024)) MiB")
         }

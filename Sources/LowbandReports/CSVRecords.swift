@@ -1,10 +1,10 @@
 /// Splits RFC 4180 CSV bytes into records of fields, strictly: every deviation is an error
 /// naming the file and line.
-struct CSVRecords {
+package struct CSVRecords {
     /// One record: its fields and the line it starts on.
-    struct Record {
-        var line: Int
-        var fields: [String]
+    package struct Record {
+        package var line: Int
+        package var fields: [String]
     }
 
     private static let quote = UInt8(ascii: "\"")
@@ -25,7 +25,7 @@ struct CSVRecords {
     }
 
     /// The records of `bytes`; a final line ending is optional, a blank line is an error.
-    static func split(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [Record] {
+    package static func split(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [Record] {
         try checkLineLengths(bytes, file: file)
         var parser = CSVRecords(bytes: bytes, file: file)
         var records: [Record] = []

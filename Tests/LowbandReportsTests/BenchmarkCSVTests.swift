@@ -1,5 +1,5 @@
 import Foundation
-import LowbandCLI
+import LowbandReports
 import Testing
 
 /// The benchmark CSV schema: writing, strict reading, and the metric rules.
@@ -82,6 +82,18 @@ import Testing
         expectError("\(Self.header)\n\(good)\n\"s,b,m\n", line: 3, code: .malformed, containing: "never closed")
         // A quoted line break moves the following rows' line numbers on.
         expectError("\(Self.header)\n\"two\nlines\",b,m,ms,1,2,3,1,4,5,\(Self.tail)\ns,b,m,ms,x,2,3,1,4,5,\(Self.tail)\n", line: 4, code: .invalidValue, containing: "'p50'")
+    }
+
+    @Test func bytesThatAreNotUTF8AreRefusedWithTheirLine() {
+        let good = "s,b,m,ms,1,2,3,1,4,5,\(Self.tail)\n"
+        let bytes = Array("\(Self.header)\n\(good)".utf8) + [0x78, 0xC3, 0x28] + Array(",b,m,ms,1,2,3,1,4,5,\(Self.tail)\n".utf8)
+        #expect {
+            try BenchmarkCSV.parse(bytes, file: "report.csv")
+        } throws: { error in
+            let error = error as? BenchmarkCSVError
+            return error?.code == .invalidUTF8 && error?.line == 3 && error?.file == "report.csv"
+        }
+        #expect(throws: Never.self) { try BenchmarkCSV.parse(Array("\(Self.header)\n\(good)".utf8), file: "report.csv") }
     }
 
     @Test func readerCapsLineAndFileSizes() throws {
