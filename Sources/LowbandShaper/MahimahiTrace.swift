@@ -47,9 +47,7 @@ public struct MahimahiTrace: Sendable, Hashable {
 
     /// Reads the trace at `path`.
     public init(contentsOf path: String) throws(ProfileError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProfileError(.unreadableFile, file: path, reason: "cannot read the trace file")
-        }
+        let data = try BoundedFileRead.read(path, maximumBytes: BoundedFileRead.maximumTraceBytes, what: "trace")
         try self.init(text: String(decoding: data, as: UTF8.self), file: path)
     }
 

@@ -6,10 +6,7 @@ extension NetworkProfile {
     /// A `trace:` path in it is resolved against the file's directory.
     /// - Throws: ``ProfileError`` naming the file, the key and the reason.
     public init(contentsOf path: String) throws(ProfileError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            throw ProfileError(.unreadableFile, file: path, reason: reason)
-        }
+        let data = try BoundedFileRead.read(path, maximumBytes: BoundedFileRead.maximumProfileBytes, what: "profile")
         let directory = (path as NSString).deletingLastPathComponent
         try self.init(yaml: String(decoding: data, as: UTF8.self), name: Self.name(ofFile: path), file: path, directory: directory.isEmpty ? "." : directory)
     }
