@@ -8,6 +8,11 @@ struct ControlRequest: Sendable {
     var segments: [String]
     var query: [String: String]
     var body: [UInt8]
+
+    /// `POST /proxies/lowband/profile`: the request as error messages name it.
+    var endpoint: String {
+        "\(method) /\(segments.joined(separator: "/"))"
+    }
 }
 
 /// What the server sends back.
@@ -77,12 +82,12 @@ struct ControlAPI: Sendable {
                 let all = await registry.list()
                 return .json(status: 200, body: Self.encodeProxyMap(all))
             }
-            let specification = try decode(ProxySpecification.self, request.body)
+            let specification = try ControlRequestBody.proxy(request.body, new: true, endpoint: request.endpoint)
             return .json(status: 201, body: Self.encode(try await registry.create(specification)))
 
         case 1 where path[0] == "populate":
             try allow(method, ["POST"])
-            let specifications = try decode([ProxySpecification].self, request.body)
+            let specifications = try ControlRequestBody.proxies(request.body, endpoint: request.endpoint)
             let (proxies, error) = await registry.populate(specifications)
             let body = PopulateResult(proxies: proxies, error: error?.message, status: error?.code.httpStatus)
             return .json(status: error?.code.httpStatus ?? 201, body: Self.encode(body))
@@ -97,7 +102,7 @@ struct ControlAPI: Sendable {
                 return .noContent
             default:
                 _ = try await registry.proxy(named: path[1])
-                let specification = try decode(ProxySpecification.self, request.body)
+                let specification = try ControlRequestBody.proxy(request.body, new: false, endpoint: request.endpoint)
                 return .json(status: 200, body: Self.encode(try await registry.update(named: path[1], specification)))
             }
 
@@ -118,8 +123,8 @@ struct ControlAPI: Sendable {
                 try await proxy.removeToxic(named: name)
                 return .noContent
             default:
-                let update = try decode(ToxicUpdate.self, request.body)
-                let toxic = try await proxy.updateToxic(named: name, attributes: update.attributes ?? [:], toxicity: update.toxicity)
+                let update = try ControlRequestBody.toxicUpdate(request.body, endpoint: request.endpoint)
+                let toxic = try await proxy.updateToxic(named: name, attributes: update.attributes, toxicity: update.toxicity)
                 return .json(status: 200, body: Self.encode(toxic))
             }
 
@@ -137,7 +142,7 @@ struct ControlAPI: Sendable {
             if method == "GET" {
                 return .json(status: 200, body: Self.encode(try await proxy.toxics))
             }
-            let toxic = try decode(ToxicInput.self, request.body).toxic()
+            let toxic = try ControlRequestBody.toxic(request.body, endpoint: request.endpoint)
             return .json(status: 200, body: Self.encode(try await proxy.addToxic(toxic)))
 
         case "profile", "seed":
@@ -146,12 +151,8 @@ struct ControlAPI: Sendable {
                 return .json(status: 200, body: Self.encode(try await registry.describe(named: name)))
             }
             _ = try await registry.proxy(named: name)
-            let input = try decode(LinkInput.self, request.body)
-            if resource == "seed" && input.seed == nil {
-                throw ProxyError(.missingField, "missing required field: seed")
-            }
-            let profile = resource == "seed" ? nil : input.profile
-            return .json(status: 200, body: Self.encode(try await setLink(of: name, profile: profile, seed: input.seed)))
+            let input = try ControlRequestBody.link(request.body, route: resource == "seed" ? .setSeed : .setProfile, endpoint: request.endpoint)
+            return .json(status: 200, body: Self.encode(try await setLink(of: name, profile: input.profile, seed: input.seed)))
 
         case "stats":
             try allow(method, ["GET"])
@@ -204,14 +205,6 @@ struct ControlAPI: Sendable {
         }
     }
 
-    private func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws(ProxyError) -> Value {
-        do {
-            return try JSONDecoder().decode(type, from: Data(body))
-        } catch {
-            throw ProxyError(.badRequest, "bad request body: \(Self.describe(error))")
-        }
-    }
-
     // MARK: JSON
 
     static func encode(_ value: some Encodable) -> [UInt8] {
@@ -232,19 +225,5 @@ struct ControlAPI: Sendable {
         }
         bytes.append(UInt8(ascii: "}"))
         return bytes
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
-        case DecodingError.keyNotFound(let key, _):
-            return "missing field '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "\(path.isEmpty ? "body" : "field '\(path)'"): \(context.debugDescription)"
-        default:
-            return "\(error)"
-        }
     }
 }

@@ -38,6 +38,56 @@ struct ToxicUpdate: Decodable {
 struct LinkInput: Decodable {
     var profile: String?
     var seed: UInt64?
+
+    private enum CodingKeys: String, CodingKey {
+        case profile, seed
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        profile = try container.decodeIfPresent(String.self, forKey: .profile)
+        seed = try container.decodeUnsigned(forKey: .seed)
+    }
+}
+
+/// The keys of a JSON object, sorted; decoding fails for anything but an object.
+struct BodyKeys: Decodable {
+    var keys: [String]
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).sorted()
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A `UInt64` field (absent or null: nil). Anything else — a negative number, a fraction,
+    /// text — is a ``ProxyError`` naming the field, its range and what was given
+    /// (`seed must be 0...18446744073709551615, not -1`); the decoder's own message would
+    /// not say which.
+    func decodeUnsigned(forKey key: Key) throws -> UInt64? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        if let value = try? decode(UInt64.self, forKey: key) { return value }
+        let given: String
+        if let number = try? decode(Int64.self, forKey: key) {
+            given = String(number)
+        } else if let number = try? decode(Double.self, forKey: key) {
+            given = String(number)
+        } else if let flag = try? decode(Bool.self, forKey: key) {
+            given = String(flag)
+        } else if let text = try? decode(String.self, forKey: key) {
+            given = JSONText.quoted(text)
+        } else {
+            given = "an object or array"
+        }
+        throw ProxyError(.badRequest, "\(key.stringValue) must be 0...\(UInt64.max), not \(given)")
+    }
 }
 
 struct PopulateResult: Encodable {

@@ -5,8 +5,10 @@ import Foundation
 ///
 /// It needs no socket and no registry, so any bytes can be tried against it (the `control-body`
 /// fuzz target in Fuzz/ does). Every failure is a ``ProxyError`` with HTTP status 400 and
-/// toxiproxy's wording (`bad request body: …`, `missing required field: name`); what depends on
-/// the registry (a proxy that exists, a profile name it knows) is left to the route.
+/// toxiproxy's wording (`bad request body: …`, `missing required field: name`); a key the route
+/// does not know is refused with the keys it knows, a value out of range with its range. What
+/// depends on the registry (a proxy that exists, a profile name it knows) is left to the route.
+/// The control API decodes every body through here.
 public enum ControlRequestBody: Hashable, Sendable {
     /// `POST /proxies`, `POST|PATCH /proxies/{proxy}`.
     case proxy(ProxySpecification)
@@ -22,41 +24,126 @@ public enum ControlRequestBody: Hashable, Sendable {
     /// The routes that take a JSON body.
     public enum Route: String, Hashable, Sendable, CaseIterable {
         case createProxy, updateProxy, populate, addToxic, updateToxic, setProfile, setSeed
+
+        /// The keys a body of this route may have. Proxies and toxics take every key toxiproxy's
+        /// clients send: the Go client posts its whole proxy, `toxics` included (ignored, as
+        /// toxiproxy does), and a toxic update may carry the whole toxic (only `attributes` and
+        /// `toxicity` change).
+        public var knownKeys: [String] {
+            switch self {
+            case .createProxy, .updateProxy, .populate: ["name", "listen", "upstream", "enabled", "toxics"]
+            case .addToxic, .updateToxic: ["name", "type", "stream", "toxicity", "attributes"]
+            case .setProfile: ["profile", "seed"]
+            case .setSeed: ["seed"]
+            }
+        }
+
+        /// The endpoint, for messages when the request's own path is not at hand.
+        var endpoint: String {
+            switch self {
+            case .createProxy: "POST /proxies"
+            case .updateProxy: "POST /proxies/{proxy}"
+            case .populate: "POST /populate"
+            case .addToxic: "POST /proxies/{proxy}/toxics"
+            case .updateToxic: "POST /proxies/{proxy}/toxics/{toxic}"
+            case .setProfile: "POST /proxies/{proxy}/profile"
+            case .setSeed: "POST /proxies/{proxy}/seed"
+            }
+        }
     }
 
-    /// Decodes `body` as `route` reads it and checks what needs no proxy.
+    /// Decodes `body` as `route` reads it and checks what needs no proxy; `endpoint` (`POST
+    /// /proxies/lowband/profile`) names the request in messages.
     ///
-    /// - Throws: ``ProxyError`` — `badRequest` for JSON that is not the route's shape,
-    ///   `missingField`, `badEndpoint`, `invalidStream`, `invalidToxicType`, `invalidAttribute`.
-    public init(decoding body: [UInt8], for route: Route) throws(ProxyError) {
+    /// - Throws: ``ProxyError`` — `badRequest` for JSON that is not the route's shape, a key
+    ///   the route does not know or a seed out of range, `missingField`, `badEndpoint`,
+    ///   `invalidStream`, `invalidToxicType`, `invalidAttribute` (an unknown attribute, or a
+    ///   value out of its range).
+    public init(decoding body: [UInt8], for route: Route, endpoint: String? = nil) throws(ProxyError) {
+        let endpoint = endpoint ?? route.endpoint
         switch route {
-        case .createProxy:
-            let specification = try Self.decode(ProxySpecification.self, body)
-            try Self.checkNew(specification)
-            self = .proxy(specification)
-        case .updateProxy:
-            let specification = try Self.decode(ProxySpecification.self, body)
-            try Self.checkEndpoints(specification)
-            self = .proxy(specification)
+        case .createProxy, .updateProxy:
+            self = .proxy(try Self.proxy(body, new: route == .createProxy, endpoint: endpoint))
         case .populate:
-            let specifications = try Self.decode([ProxySpecification].self, body)
-            for specification in specifications { try Self.checkNew(specification) }
-            self = .proxies(specifications)
+            self = .proxies(try Self.proxies(body, endpoint: endpoint))
         case .addToxic:
-            self = .toxic(try Self.decode(ToxicInput.self, body).toxic().validated())
+            self = .toxic(try Self.toxic(body, endpoint: endpoint))
         case .updateToxic:
-            // The attributes are checked by the proxy, against the toxic they are merged into.
-            let update = try Self.decode(ToxicUpdate.self, body)
-            if let toxicity = update.toxicity, !toxicity.isFinite {
-                throw ProxyError(.invalidAttribute, "toxicity must be a number between 0 and 1")
-            }
-            self = .toxicUpdate(attributes: update.attributes ?? [:], toxicity: update.toxicity)
+            let update = try Self.toxicUpdate(body, endpoint: endpoint)
+            self = .toxicUpdate(attributes: update.attributes, toxicity: update.toxicity)
         case .setProfile, .setSeed:
-            let input = try Self.decode(LinkInput.self, body)
-            if route == .setSeed, input.seed == nil {
-                throw ProxyError(.missingField, "missing required field: seed")
+            let link = try Self.link(body, route: route, endpoint: endpoint)
+            self = .link(profile: link.profile, seed: link.seed)
+        }
+    }
+
+    // MARK: Per route
+
+    /// `POST /proxies` (`new`: name and upstream required) or `POST|PATCH /proxies/{proxy}`.
+    static func proxy(_ body: [UInt8], new: Bool, endpoint: String) throws(ProxyError) -> ProxySpecification {
+        try checkKeys(body, .createProxy, endpoint: endpoint)
+        let specification = try decode(ProxySpecification.self, body)
+        if new { try checkNew(specification) } else { try checkEndpoints(specification) }
+        return specification
+    }
+
+    /// `POST /populate`: every proxy as `POST /proxies` needs it; errors say which one.
+    static func proxies(_ body: [UInt8], endpoint: String) throws(ProxyError) -> [ProxySpecification] {
+        try checkKeys(body, .populate, endpoint: endpoint)
+        let specifications = try decode([ProxySpecification].self, body)
+        for (index, specification) in specifications.enumerated() {
+            do {
+                try checkNew(specification)
+            } catch {
+                var error = error
+                error.message += " at proxy \(index + 1)"
+                throw error
             }
-            self = .link(profile: route == .setSeed ? nil : input.profile, seed: input.seed)
+        }
+        return specifications
+    }
+
+    /// `POST /proxies/{proxy}/toxics`: the toxic as it will be added.
+    static func toxic(_ body: [UInt8], endpoint: String) throws(ProxyError) -> Toxic {
+        try checkKeys(body, .addToxic, endpoint: endpoint)
+        return try decode(ToxicInput.self, body).toxic().validated()
+    }
+
+    /// `PATCH /proxies/{proxy}/toxics/{toxic}`: the attributes are checked by the proxy, against
+    /// the toxic they are merged into.
+    static func toxicUpdate(_ body: [UInt8], endpoint: String) throws(ProxyError) -> (attributes: [String: Int64], toxicity: Double?) {
+        try checkKeys(body, .updateToxic, endpoint: endpoint)
+        let update = try decode(ToxicUpdate.self, body)
+        if let toxicity = update.toxicity, !(toxicity.isFinite && (0 ... 1).contains(toxicity)) {
+            throw ProxyError(.invalidAttribute, "toxicity must be 0...1, not \(toxicity)")
+        }
+        return (update.attributes ?? [:], update.toxicity)
+    }
+
+    /// `POST /proxies/{proxy}/profile` (either field) or `POST /proxies/{proxy}/seed` (seed
+    /// required).
+    static func link(_ body: [UInt8], route: Route, endpoint: String) throws(ProxyError) -> (profile: String?, seed: UInt64?) {
+        try checkKeys(body, route, endpoint: endpoint)
+        let input = try decode(LinkInput.self, body)
+        if route == .setSeed, input.seed == nil {
+            throw ProxyError(.missingField, "missing required field: seed")
+        }
+        return (route == .setSeed ? nil : input.profile, input.seed)
+    }
+
+    // MARK: Checks
+
+    /// Refuses a key `route` does not know, naming it, the endpoint and the keys it knows. The
+    /// keys are sorted first, so the one named does not depend on hashing.
+    private static func checkKeys(_ body: [UInt8], _ route: Route, endpoint: String) throws(ProxyError) {
+        let objects = route == .populate ? try decode([BodyKeys].self, body) : [try decode(BodyKeys.self, body)]
+        let known = route.knownKeys
+        for (index, object) in objects.enumerated() {
+            guard let unknown = object.keys.first(where: { !known.contains($0) }) else { continue }
+            let place = route == .populate ? "proxy \(index + 1) in the body" : "the body"
+            throw ProxyError(
+                .badRequest,
+                "unknown key '\(unknown)' in \(place) of \(endpoint); known keys: \(known.joined(separator: ", "))")
         }
     }
 
@@ -80,6 +167,9 @@ public enum ControlRequestBody: Hashable, Sendable {
     static func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws(ProxyError) -> Value {
         do {
             return try JSONDecoder().decode(type, from: Data(body))
+        } catch let error as ProxyError {
+            // A field's own check (a seed out of range) says it better than the decoder would.
+            throw error
         } catch {
             throw ProxyError(.badRequest, "bad request body: \(describe(error))")
         }

@@ -84,7 +84,7 @@ final class ProxyEngine {
         self.observer = observer
         self.origin = scheduler.now
         self.machine = ProxyStateMachine(
-            shaper: configuration.link.makeShaper(observer),
+            shaper: configuration.link.makeShaper(Self.sink(of: configuration.link, observer, frame: .start)),
             seed: configuration.toxicSeed,
             toxicBufferLimit: configuration.limits.toxicBuffer,
             linkBufferLimit: configuration.limits.linkBuffer,
@@ -207,10 +207,21 @@ final class ProxyEngine {
         perform(machine.removeAllToxics(at: now()))
     }
 
+    /// Switches to `link` like a handover. Its trace gets a `link` line, then the new shaper's
+    /// decisions on the same timeline and numbers (the connections still open are opened again).
     func setLink(_ link: ProxyLink) {
         configuration.link = link
-        perform(machine.replaceShaper(link.makeShaper(observer), description: link.description, at: now()))
+        let now = now()
+        link.trace?.record(ShaperEvent(time: now, kind: .link, detail: link.description))
+        let shaper = link.makeShaper(Self.sink(of: link, observer, frame: machine.traceFrame(startingAt: now)))
+        perform(machine.replaceShaper(shaper, description: link.description, at: now))
         updateGate()
+    }
+
+    /// Where a shaper of `link` reports: the link's trace and the live events, both on the
+    /// proxy's timeline and connection numbers.
+    private static func sink(of link: ProxyLink, _ observer: ShaperObserver, frame: ShaperTraceFrame) -> any ShaperTraceSink {
+        FramedTraceSink(TraceTee.combine(link.trace, observer) ?? observer, frame: frame)
     }
 
     // MARK: Socket events
@@ -278,7 +289,7 @@ final class ProxyEngine {
         }
         performing = false
         for event in observer.drain() {
-            publish(machine.proxyEvent(for: event))
+            publish(ProxyEvent(placed: event))
         }
         scheduleWakeup()
     }

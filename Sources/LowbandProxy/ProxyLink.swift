@@ -1,26 +1,39 @@
 public import LowbandShaper
 
-/// The link a proxy's simulated device uses: a name and seed for reports, and how to make the
-/// ``TrafficShaper`` that decides when bytes move. All connections of a proxy share one shaper.
+/// The link a proxy's simulated device uses: a name and seed for reports, where its decisions
+/// are traced, and how to make the ``TrafficShaper`` that decides when bytes move. All
+/// connections of a proxy share one shaper.
 public struct ProxyLink: Sendable, CustomStringConvertible {
     /// The profile's name (`edge`, `3g`, `perfect`, or any label for a custom shaper).
     public var profile: String
     public var seed: UInt64
-    /// Makes a fresh shaper whenever the link starts. The proxy passes an observer that puts
-    /// the shaper's decisions into its live event stream; a shaper that can trace should report
-    /// to it (a custom one may ignore it).
-    public var makeShaper: @Sendable (_ observer: (any ShaperTraceSink)?) -> any TrafficShaper
+    /// What the profile was asked for by: a name or a file path. A seed change loads it again
+    /// from here, so a link loaded from a file keeps its file. Defaults to ``profile``.
+    public var source: String
+    /// Receives the link's decisions on the proxy's timeline: time since the proxy started,
+    /// connections numbered from 1 in accept order as in its events, a `link` line at each
+    /// switch, and both continuing across switches (see ``LowbandShaper/ShaperTraceFrame``).
+    public var trace: (any ShaperTraceSink)?
+    /// Makes a fresh shaper whenever the link starts or is switched to. The proxy passes the
+    /// sink its decisions go to (``trace`` and the live event stream, already placed on the
+    /// proxy's timeline); a shaper that can trace should report to it (a custom one may ignore it).
+    public var makeShaper: @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper
 
-    public init(profile: String, seed: UInt64 = 0, makeShaper: @escaping @Sendable (_ observer: (any ShaperTraceSink)?) -> any TrafficShaper) {
+    public init(
+        profile: String, seed: UInt64 = 0, source: String? = nil, trace: (any ShaperTraceSink)? = nil,
+        makeShaper: @escaping @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper
+    ) {
         self.profile = profile
         self.seed = seed
+        self.source = source ?? profile
+        self.trace = trace
         self.makeShaper = makeShaper
     }
 
     /// A link playing `profile` with random decisions from `seed`, tracing to `trace`.
     public static func network(_ profile: NetworkProfile, seed: UInt64 = 0, trace: (any ShaperTraceSink)? = nil) -> ProxyLink {
-        ProxyLink(profile: profile.name, seed: seed) { observer in
-            NetworkShaper(profile: profile, seed: seed, trace: TraceTee.combine(trace, observer))
+        ProxyLink(profile: profile.name, seed: seed, trace: trace) { sink in
+            NetworkShaper(profile: profile, seed: seed, trace: sink)
         }
     }
 

@@ -98,7 +98,7 @@ public actor ProxyRegistry {
         guard entries.count < configuration.maximumProxies else {
             throw ProxyError(.tooManyProxies, "too many proxies: at most \(configuration.maximumProxies) may exist; delete one first")
         }
-        let link = try configuration.makeLink(name, profile ?? configuration.defaultProfile, seed ?? configuration.defaultSeed)
+        let link = try makeLink(name, profile ?? configuration.defaultProfile, seed ?? configuration.defaultSeed)
         var statusHandler: (@Sendable (String) -> Void)?
         if let handler = configuration.statusHandler {
             statusHandler = { line in handler(name, line) }
@@ -232,12 +232,13 @@ public actor ProxyRegistry {
         }
     }
 
-    /// Switches a proxy's device to another profile and/or seed (nil keeps the current one).
+    /// Switches a proxy's device to another profile and/or seed (nil keeps the current one: the
+    /// profile is loaded again from where it came from, a file path included).
     @discardableResult
     public func setLink(named name: String, profile: String?, seed: UInt64?) async throws(ProxyError) -> ProxyDescription {
         guard let entry = entries[name] else { throw Self.notFound(name) }
         let current = try await entry.proxy.link
-        let link = try configuration.makeLink(name, profile ?? current.profile, seed ?? current.seed)
+        let link = try makeLink(name, profile ?? current.source, seed ?? current.seed)
         try await entry.proxy.setLink(link)
         return try await describe(named: name)
     }
@@ -253,6 +254,13 @@ public actor ProxyRegistry {
     }
 
     // MARK: Helpers
+
+    /// The configured link for `profile`, remembering that it was asked for by `profile`.
+    private func makeLink(_ proxy: String, _ profile: String, _ seed: UInt64) throws(ProxyError) -> ProxyLink {
+        var link = try configuration.makeLink(proxy, profile, seed)
+        link.source = profile
+        return link
+    }
 
     private func describe(_ proxy: ShapingProxy, enabled: Bool) async throws(ProxyError) -> ProxyDescription {
         let configuration = try await proxy.configuration

@@ -80,6 +80,14 @@ public struct ProxyEvent: Hashable, Sendable {
         self.detail = detail
     }
 
+    /// A shaper decision already placed on the proxy's timeline and numbering (a
+    /// ``LowbandShaper/FramedTraceSink`` did that).
+    public init(placed event: ShaperEvent) {
+        self.init(
+            time: event.time - .zero, kind: Kind(rawValue: event.kind.name), connection: event.connection?.index,
+            direction: event.direction, bytes: event.bytes, duration: event.delay, detail: event.detail)
+    }
+
     /// The one-line status printed for connection opens, refusals and closes; nil for others.
     ///
     /// `#3 open 127.0.0.1:51234 → 127.0.0.1:8080`, `#3 close after 2.1 s, up 1204 B, down 88123 B`.

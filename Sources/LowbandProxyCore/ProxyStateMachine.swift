@@ -102,22 +102,11 @@ package struct ProxyStateMachine {
         connections[number] != nil
     }
 
-    /// The shaper's id of an open connection (its `conn` in the shaper's trace).
-    package func shaperConnection(of number: Int) -> ConnectionID? {
-        connections[number]?.shaperID
-    }
-
-    /// A shaper decision as a proxy event: proxy time and connection number.
-    package func proxyEvent(for event: ShaperEvent) -> ProxyEvent {
-        ProxyEvent(
-            time: global(event.time) - .zero,
-            kind: ProxyEvent.Kind(rawValue: event.kind.name),
-            connection: event.connection.flatMap { numberByShaperID[$0] },
-            direction: event.direction,
-            bytes: event.bytes,
-            duration: event.delay,
-            detail: event.detail
-        )
+    /// Where a shaper started at `now` to replace the current one (``replaceShaper(_:description:at:)``)
+    /// sits on the proxy's timeline and numbering: it opens the open connections again, in
+    /// order, then numbers new ones on from the next number.
+    package func traceFrame(startingAt now: ShaperInstant) -> ShaperTraceFrame {
+        ShaperTraceFrame(origin: now, carried: order, firstNew: nextNumber)
     }
 
     // MARK: Connection events

@@ -32,8 +32,8 @@ public struct Toxic: Hashable, Sendable, Codable {
     /// This toxic with every attribute of its type present (missing ones 0) and no others,
     /// as toxiproxy reports it.
     ///
-    /// - Throws: `ProxyError` (`invalidToxicType`, `invalidAttribute`) when the type is unknown
-    ///   or a value is out of range.
+    /// - Throws: `ProxyError` (`invalidToxicType`, `invalidAttribute`) when the type is unknown,
+    ///   an attribute is not one of the type's, or a value is out of range.
     public func validated() throws(ProxyError) -> Toxic {
         var normalized = self
         normalized.attributes = [:]
@@ -42,6 +42,12 @@ public struct Toxic: Hashable, Sendable, Codable {
         }
         if name.isEmpty { normalized.name = "\(type.rawValue)_\(stream.rawValue)" }
         _ = try ToxicEffect(normalized)
+        // Sorted, so the key named does not depend on hashing.
+        if let unknown = attributes.keys.sorted().first(where: { !type.attributeNames.contains($0) }) {
+            throw ProxyError(
+                .invalidAttribute,
+                "toxic '\(normalized.name)': unknown attribute '\(unknown)' of a \(type.rawValue) toxic; known attributes: \(type.attributeNames.joined(separator: ", "))")
+        }
         return normalized
     }
 

@@ -21,7 +21,7 @@ enum ToxicEffect: Hashable {
             guard number >= 0, number <= maximum else {
                 throw ProxyError(
                     .invalidAttribute,
-                    "toxic '\(toxic.name)': attribute \(key) must be between 0 and \(maximum) (got \(number))"
+                    "toxic '\(toxic.name)': attribute \(key) must be 0...\(maximum), not \(number)"
                 )
             }
             return number
@@ -29,8 +29,8 @@ enum ToxicEffect: Hashable {
         func milliseconds(_ key: String) throws(ProxyError) -> Duration {
             .milliseconds(try value(key, maximum: Self.maximumMilliseconds))
         }
-        guard toxic.toxicity.isFinite else {
-            throw ProxyError(.invalidAttribute, "toxic '\(toxic.name)': toxicity must be a number between 0 and 1")
+        guard toxic.toxicity.isFinite, (0 ... 1).contains(toxic.toxicity) else {
+            throw ProxyError(.invalidAttribute, "toxic '\(toxic.name)': toxicity must be 0...1, not \(toxic.toxicity)")
         }
         switch toxic.type {
         case .latency:

@@ -29,6 +29,10 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let backpressure = Kind("backpressure")
         /// `.resumeReading` was emitted: the queue has room again.
         public static let resume = Kind("resume")
+        /// The owner switched to another link (`detail`: its profile and seed); the new shaper's
+        /// decisions follow, on the same timeline and connection numbers (``ShaperTraceFrame``).
+        /// Written by the owner, never by a shaper.
+        public static let link = Kind("link")
     }
 
     public var time: ShaperInstant
@@ -80,9 +84,11 @@ public final class ShaperTraceRecorder: ShaperTraceSink {
 
 /// Writes each event as one JSON line with a fixed key order, every key always present:
 ///
-///     {"t_ns":412000000,"event":"deliver","conn":0,"dir":"downstream","bytes":1500,"delay_ns":400000000,"queued":null,"detail":null}
+///     {"t_ns":412000000,"event":"deliver","conn":1,"dir":"downstream","bytes":1500,"delay_ns":400000000,"queued":null,"detail":null}
 ///
-/// Times and delays are integer nanoseconds, so the same run gives byte-identical text.
+/// Times and delays are integer nanoseconds, so the same run gives byte-identical text. `conn` is
+/// whatever the event carries: the shaper's own id (from 0), or the owner's number (from 1) when
+/// the writer sits behind a ``FramedTraceSink``, as it does in the proxy and in runs.
 public final class JSONLinesTraceWriter: ShaperTraceSink {
     private enum Output {
         case memory([String])

@@ -100,9 +100,12 @@ public final class InMemoryNetwork {
             linkBufferLimit: .max, at: .zero)
     }
 
-    /// A network shaped by `profile`, its decisions (and its toxics') drawn from `seed`.
+    /// A network shaped by `profile`, its decisions (and its toxics') drawn from `seed`; `trace`
+    /// gets them as the proxy's `--trace` does: time since the network was made, connections
+    /// numbered from 1 as in ``onEvent``.
     public convenience init(scheduler: VirtualScheduler, profile: NetworkProfile, seed: UInt64, trace: (any ShaperTraceSink)? = nil, frame: FrameConfiguration = FrameConfiguration()) {
-        self.init(scheduler: scheduler, configuration: Configuration(frame: frame, shaper: NetworkShaper(profile: profile, seed: seed, trace: trace), toxicSeed: seed))
+        let placed = trace.map { FramedTraceSink($0, frame: .start) as any ShaperTraceSink }
+        self.init(scheduler: scheduler, configuration: Configuration(frame: frame, shaper: NetworkShaper(profile: profile, seed: seed, trace: placed), toxicSeed: seed))
     }
 
     /// A connector whose links end at `acceptor` (typically a server on the same scheduler).
@@ -153,7 +156,7 @@ public final class InMemoryNetwork {
         let (number, actions) = machine.accept(description: "connection #\(pipe.index)", at: now)
         pipe.number = number
         pipesByNumber[number] = pipe
-        if configuration.shaper != nil { pipe.shaperID = machine.shaperConnection(of: number) }
+        if configuration.shaper != nil { pipe.traceConnection = number }
         perform(actions)
     }
 
@@ -211,7 +214,7 @@ public final class InMemoryNetwork {
         }
         pipe.flows[direction.index].sent += TrafficCount(frames: 1, bytes: bytes.readableBytes, payloadBytes: frame.payload.count)
         onFrame?(InMemoryFrameEvent(
-            kind: .sent, time: scheduler.now, connection: pipe.index, shaperConnection: pipe.shaperID?.index, direction: direction,
+            kind: .sent, time: scheduler.now, connection: pipe.index, traceConnection: pipe.traceConnection, direction: direction,
             streamEnd: pipe.flows[direction.index].sent.bytes, wireBytes: bytes.readableBytes, frame: frame))
         pipe.flows[direction.index].outbox.append(bytes)
         read(pipe, direction)
@@ -267,7 +270,7 @@ public final class InMemoryNetwork {
             pipe.flows[slot].delivered.payloadBytes += frame.payload.count
             pipe.flows[slot].decodedBytes += wireBytes
             onFrame?(InMemoryFrameEvent(
-                kind: .delivered, time: scheduler.now, connection: pipe.index, shaperConnection: pipe.shaperID?.index, direction: direction,
+                kind: .delivered, time: scheduler.now, connection: pipe.index, traceConnection: pipe.traceConnection, direction: direction,
                 streamEnd: pipe.flows[slot].decodedBytes, wireBytes: wireBytes, frame: frame))
             onDelivery?(InMemoryDelivery(time: scheduler.now, connection: pipe.index, direction: direction, command: frame.command, flags: frame.flags, sequence: frame.sequence, wireBytes: wireBytes, payloadBytes: frame.payload.count))
             link.deliver(frame)
@@ -391,8 +394,9 @@ public struct InMemoryFrameEvent {
     public var time: Duration
     /// The connection's index in its network.
     public var connection: Int
-    /// The shaper's number for the connection (its `conn` in the trace); nil without a shaper.
-    public var shaperConnection: Int?
+    /// The connection's `conn` in the trace (its number in the network's events, from 1); nil
+    /// without a shaper.
+    public var traceConnection: Int?
     public var direction: Direction
     /// Bytes of the direction's stream up to and including this frame: the frame is the bytes
     /// `streamEnd - wireBytes ..< streamEnd`, the same bytes the shaper's trace counts. A toxic

@@ -19,8 +19,9 @@ final class InMemoryPipe {
     var phase = Phase.connecting
     /// The connection's number in the network's state machine.
     var number = 0
-    /// The shaper's id, when the network is shaped by a profile (nil on a latency-only network).
-    var shaperID: ConnectionID?
+    /// The connection's `conn` in the trace, when the network is shaped by a profile (nil on a
+    /// latency-only network): its ``number``.
+    var traceConnection: Int?
     /// Set when the network turned the connect down on purpose (``InMemoryNetwork/refusesConnections``).
     var refused = false
     /// Held until the connection is up (or fails).

@@ -84,6 +84,24 @@ import Testing
         }
     }
 
+    @Test func aSeedChangeKeepsAProfileLoadedFromAFile() async throws {
+        let (root, _, allowed) = try files()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let configuration = ControlServer.Configuration(profiles: APIProfileAccess(directories: [allowed]))
+        try await withServer(configuration) { port in
+            _ = try await HTTPTestClient.request("POST", "/proxies", port: port, body: #"{"name":"phone","upstream":"127.0.0.1:9","listen":"127.0.0.1:0"}"#)
+            #expect(try await setProfile(allowed + "/fast.yaml", port: port).status == 200)
+            // Once: "no profile named 'fast'" — the seed change looked the file's name up.
+            let reseeded = try await HTTPTestClient.request("POST", "/proxies/phone/seed", port: port, body: #"{"seed":5}"#)
+            #expect(reseeded.status == 200, "\(reseeded.text)")
+            #expect(reseeded.object?["profile"] as? String == "fast")
+            #expect(reseeded.object?["seed"] as? Int == 5)
+            let misspelt = try await HTTPTestClient.request("POST", "/proxies/phone/profile", port: port, body: #"{"profil":"3g"}"#)
+            #expect(misspelt.status == 400)
+            #expect(misspelt.object?["error"] as? String == "unknown key 'profil' in the body of POST /proxies/phone/profile; known keys: profile, seed")
+        }
+    }
+
     @Test func withoutAllowedDirectoriesOnlyNamesLoad() async throws {
         let (root, _, allowed) = try files()
         defer { try? FileManager.default.removeItem(atPath: root) }

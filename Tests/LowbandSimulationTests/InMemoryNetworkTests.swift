@@ -216,7 +216,7 @@ import Testing
         #expect(events.filter { $0.kind == .delivered }.count == 24, "12 requests and 12 echoes")
         for direction in Direction.allCases {
             let mine = events.filter { $0.direction == direction }
-            let shaperID = try #require(mine.first?.shaperConnection)
+            let shaperID = try #require(mine.first?.traceConnection)
             let shaped = trace.events.filter { $0.connection?.index == shaperID && $0.direction == direction }
             for kind in [InMemoryFrameEvent.Kind.sent, .delivered] {
                 let frames = mine.filter { $0.kind == kind }

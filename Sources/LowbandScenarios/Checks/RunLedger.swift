@@ -2,11 +2,11 @@ import LowbandClient
 import LowbandShaper
 import LowbandWire
 
-/// Where the network had a frame: the shaper's connection, the direction and the frame's end in
+/// Where the network had a frame: the connection (its `conn` in the trace), the direction and the frame's end in
 /// that direction's byte stream (in virtual time; on sockets the proxy's numbering is not
 /// joined to the links, so frames carry no placement there).
 struct FramePlacement: Hashable {
-    /// The shaper's connection index (`conn` in the trace); on sockets resolved from
+    /// The connection's number (`conn` in the trace); on sockets resolved from
     /// ``clientPort`` at the end of the run (-1 until then).
     var connection: Int
     var direction: Direction
@@ -87,16 +87,16 @@ final class RunLedger {
     /// The placement the network reported for the frame being sent or delivered right now.
     private var pendingPlacement: (placement: FramePlacement, command: Command, sequence: UInt32)?
 
-    /// On sockets: the shaper's connection index of a client port (set by the socket run).
-    var shaperConnection: (Int) -> Int? = { _ in nil }
+    /// On sockets: the trace's `conn` (the proxy's number) of a client port (set by the socket run).
+    var traceConnection: (Int) -> Int? = { _ in nil }
 
     init() {}
 
-    /// `placement` with its shaper connection known, if it can be.
+    /// `placement` with its trace connection known, if it can be.
     func resolved(_ placement: FramePlacement?) -> FramePlacement? {
         guard var placement else { return nil }
         if let port = placement.clientPort {
-            guard let connection = shaperConnection(port) else { return nil }
+            guard let connection = traceConnection(port) else { return nil }
             placement.connection = connection
             placement.clientPort = nil
         }

@@ -91,7 +91,7 @@ enum SocketRun {
     ) async throws -> ScenarioOutput {
         let promise = loop.makePromise(of: ScenarioOutput.self)
         let state = try await loop.submit {
-            ledger.value.shaperConnection = { ports.shaperConnection(forClientPort: $0) }
+            ledger.value.traceConnection = { ports.traceConnection(forClientPort: $0) }
             let context = RunContext(
                 options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
                 directory: directory, workClock: ContinuousWorkClock(),
@@ -144,8 +144,8 @@ private final class SocketRunState {
 }
 
 /// Which proxy connection each client port opened, from the proxy's `open` events
-/// (`127.0.0.1:51234 → 127.0.0.1:8080`). The proxy numbers connections from 1 in the order it
-/// accepts them, the order in which its shaper opens them, which numbers from 0.
+/// (`127.0.0.1:51234 → 127.0.0.1:8080`): the proxy numbers connections from 1 in the order it
+/// accepts them, in its events and its trace alike.
 final class ProxyPorts: Sendable {
     private let numbers = Mutex<[Int: Int]>([:])
 
@@ -156,7 +156,7 @@ final class ProxyPorts: Sendable {
         numbers.withLock { $0[port] = number }
     }
 
-    func shaperConnection(forClientPort port: Int) -> Int? {
-        numbers.withLock { $0[port] }.map { $0 - 1 }
+    func traceConnection(forClientPort port: Int) -> Int? {
+        numbers.withLock { $0[port] }
     }
 }

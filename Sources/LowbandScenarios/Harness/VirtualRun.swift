@@ -31,7 +31,7 @@ enum VirtualRun {
             let network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: options.seed, trace: trace)
             let ledger = RunLedger()
             network.onFrame = { event in
-                guard let connection = event.shaperConnection else { return }
+                guard let connection = event.traceConnection else { return }
                 ledger.place(
                     FramePlacement(connection: connection, direction: event.direction, streamEnd: event.streamEnd),
                     command: event.frame.command, sequence: event.frame.sequence)
