@@ -2,12 +2,13 @@
 # Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
 # System: liblz4-dev, libsqlite3-dev and zlib1g-dev (linked; zlib by the compression benchmark), lz4 (interop peer in tests), pkg-config,
 #   chromium (renders `lowband run`'s HTML report in the report tests; large, ~100 MB download).
-# Python: msgpack, lz4 and toxiproxy-python (reference peers and clients the tests use).
+# Python: msgpack, lz4, toxiproxy-python and prometheus-client (reference peers, clients and the
+#   Prometheus text parser the tests use).
 set -euo pipefail
 
 apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev lz4 pkg-config chromium)
 # pip package = Python module it provides
-python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy)
+python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client)
 
 missing=()
 for package in "${apt_packages[@]}"; do

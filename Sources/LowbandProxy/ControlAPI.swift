@@ -19,6 +19,8 @@ struct ControlRequest: Sendable {
 enum ControlResponse: Sendable {
     /// A JSON body with this status.
     case json(status: Int, body: [UInt8])
+    /// A text body (`/metrics`) with this status and content type.
+    case text(status: Int, contentType: String, body: [UInt8])
     /// 204 No Content.
     case noContent
     /// A stream of the proxy's events as JSON lines, `limit` of them at most.
@@ -42,7 +44,8 @@ struct APIError: Codable, Hashable {
 /// `GET|POST|PATCH|DELETE /proxies/{proxy}/toxics/{toxic}`.
 /// Lowband: `GET /profiles`, `GET|POST /proxies/{proxy}/profile` (`{"profile": "edge", "seed": 7}`),
 /// `POST /proxies/{proxy}/seed` (`{"seed": 8}`), `GET /proxies/{proxy}/stats`,
-/// `GET /proxies/{proxy}/events[?limit=N]` (chunked JSON lines).
+/// `GET /proxies/{proxy}/events[?limit=N]` (chunked JSON lines), and `GET /metrics` (Prometheus
+/// text, with toxiproxy's byte counters; see ``ProxyMetrics``).
 struct ControlAPI: Sendable {
     let registry: ProxyRegistry
     let version: String
@@ -66,6 +69,11 @@ struct ControlAPI: Sendable {
         case 1 where path[0] == "version":
             try allow(method, ["GET"])
             return .json(status: 200, body: Self.encode(["version": version]))
+
+        case 1 where path[0] == "metrics":
+            try allow(method, ["GET"])
+            let samples = await registry.metricsSamples()
+            return .text(status: 200, contentType: ProxyMetrics.contentType, body: ProxyMetrics.exposition(samples))
 
         case 1 where path[0] == "reset":
             try allow(method, ["POST"])

@@ -105,6 +105,11 @@ struct StatisticsJSON: Encodable {
     var downstreamBytes: Int
     var bufferedBytes: Int
     var peakBufferedBytes: Int
+    var receivedUpstreamBytes: Int
+    var receivedDownstreamBytes: Int
+    var lossStalls: Int
+    var lossStallSeconds: Double
+    var outages: [String: Int]
 
     init(_ statistics: ProxyStatistics) {
         acceptedConnections = statistics.acceptedConnections
@@ -115,6 +120,11 @@ struct StatisticsJSON: Encodable {
         downstreamBytes = statistics.downstreamBytes
         bufferedBytes = statistics.bufferedBytes
         peakBufferedBytes = statistics.peakBufferedBytes
+        receivedUpstreamBytes = statistics.receivedUpstreamBytes
+        receivedDownstreamBytes = statistics.receivedDownstreamBytes
+        lossStalls = statistics.lossStalls
+        lossStallSeconds = Double(statistics.lossStallTime.nanosecondsClamped) / 1e9
+        outages = statistics.outages
     }
 
     enum CodingKeys: String, CodingKey {
@@ -126,5 +136,10 @@ struct StatisticsJSON: Encodable {
         case downstreamBytes = "downstream_bytes"
         case bufferedBytes = "buffered_bytes"
         case peakBufferedBytes = "peak_buffered_bytes"
+        case receivedUpstreamBytes = "received_upstream_bytes"
+        case receivedDownstreamBytes = "received_downstream_bytes"
+        case lossStalls = "loss_stalls"
+        case lossStallSeconds = "loss_stall_seconds"
+        case outages
     }
 }

@@ -271,15 +271,26 @@ public final class ControlServer: Sendable {
             try await outbound.write(.head(HTTPResponseHead(version: head.version, status: .noContent, headers: headers)))
             try await outbound.write(.end(nil))
         case .json(let status, let body):
-            headers.add(name: "Content-Type", value: "application/json")
-            headers.add(name: "Content-Length", value: String(body.count))
-            let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
-            try await outbound.write(.head(responseHead))
-            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
-            try await outbound.write(.end(nil))
+            try await write(body, status: status, contentType: "application/json", headers, to: head, outbound)
+        case .text(let status, let contentType, let body):
+            try await write(body, status: status, contentType: contentType, headers, to: head, outbound)
         case .events:
             break
         }
+    }
+
+    /// A whole body with its length.
+    private static func write(
+        _ body: [UInt8], status: Int, contentType: String, _ headers: HTTPHeaders, to head: HTTPRequestHead,
+        _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
+        var headers = headers
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: String(body.count))
+        let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        try await outbound.write(.head(responseHead))
+        try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body))))
+        try await outbound.write(.end(nil))
     }
 
     /// Streams the proxy's events, one JSON line each, until `limit`, the client leaves, the

@@ -180,6 +180,10 @@ final class ProxyEngine {
         var statistics = machine.statistics
         statistics.bufferedBytes += pendingOutbound
         statistics.peakBufferedBytes = max(peakBuffered, statistics.bufferedBytes)
+        let counts = observer.counts
+        statistics.lossStalls = counts.lossStalls
+        statistics.lossStallTime = counts.lossStallTime
+        statistics.outages = counts.outages
         return statistics
     }
 

@@ -152,6 +152,16 @@ public actor ProxyRegistry {
         return descriptions
     }
 
+    /// Every proxy with its statistics, sorted by name: what `GET /metrics` shows.
+    func metricsSamples() async -> [ProxyMetrics.Sample] {
+        var samples: [ProxyMetrics.Sample] = []
+        for name in entries.keys.sorted() {
+            guard let entry = entries[name], let description = try? await describe(entry.proxy, enabled: entry.enabled) else { continue }
+            samples.append(ProxyMetrics.Sample(description: description, statistics: await entry.proxy.statistics))
+        }
+        return samples
+    }
+
     /// Changes a proxy's fields. A new listen address or upstream restarts it (dropping its
     /// connections, as toxiproxy does); `enabled` false stops it, true starts it again.
     @discardableResult

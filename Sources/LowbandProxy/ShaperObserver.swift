@@ -2,7 +2,7 @@ import LowbandShaper
 import Synchronization
 
 /// Collects the shaper decisions worth showing live — loss stalls, outages, radio wake-ups —
-/// while somebody watches the proxy's events. The shaper calls it inside its own calls, so it
+/// while somebody watches the proxy's events, and counts stalls and outages always. The shaper calls it inside its own calls, so it
 /// only stores; the engine drains it afterwards and publishes the events.
 final class ShaperObserver: ShaperTraceSink {
     /// Kinds the proxy's own events do not already show.
@@ -12,15 +12,37 @@ final class ShaperObserver: ShaperTraceSink {
     /// Kept between drains at most; a drain happens after every socket event and timer.
     static let capacity = 4096
 
+    /// The link's own counts, kept whether or not anybody watches: `/stats` and `/metrics`.
+    struct Counts: Sendable {
+        var lossStalls = 0
+        var lossStallTime: Duration = .zero
+        var outages: [String: Int] = [:]
+    }
+
     private let broadcast: ProxyEventBroadcast
     private let pending = Mutex<[ShaperEvent]>([])
+    private let counted = Mutex(Counts())
+
+    /// What the link has done so far, across profile switches (the new shaper reports here too).
+    var counts: Counts { counted.withLock { $0 } }
 
     init(broadcast: ProxyEventBroadcast) {
         self.broadcast = broadcast
     }
 
     func record(_ event: ShaperEvent) {
-        guard Self.forwarded.contains(event.kind), broadcast.hasSubscribers else { return }
+        guard Self.forwarded.contains(event.kind) else { return }
+        if event.kind == .lossStall || event.kind == .outageStart {
+            counted.withLock { counts in
+                if event.kind == .lossStall {
+                    counts.lossStalls += 1
+                    counts.lossStallTime += event.delay ?? .zero
+                } else {
+                    counts.outages[event.detail ?? "outage", default: 0] += 1
+                }
+            }
+        }
+        guard broadcast.hasSubscribers else { return }
         pending.withLock { pending in
             if pending.count < Self.capacity { pending.append(event) }
         }

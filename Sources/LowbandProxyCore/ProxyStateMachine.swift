@@ -171,6 +171,10 @@ package struct ProxyStateMachine {
         let count = buffer.readableBytes
         guard count > 0 else { return takeActions() }
         statistics.bufferedBytes += count
+        switch direction {
+        case .upstream: statistics.receivedUpstreamBytes += count
+        case .downstream: statistics.receivedDownstreamBytes += count
+        }
         connections.values[index][direction].bytesRead += count
         if connections.values[index][direction].toxics.isEmpty {
             connections.values[index][direction].link.append(buffer)

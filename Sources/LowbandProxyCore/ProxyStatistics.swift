@@ -8,6 +8,10 @@ public struct ProxyStatistics: Hashable, Sendable {
     public var refusedConnections = 0
     /// Connections reset by the link or a toxic.
     public var resetConnections = 0
+    /// Bytes read from clients (client → server), delivered or not.
+    public var receivedUpstreamBytes = 0
+    /// Bytes read from upstreams (server → client), delivered or not.
+    public var receivedDownstreamBytes = 0
     /// Bytes delivered client → server.
     public var upstreamBytes = 0
     /// Bytes delivered server → client.
@@ -17,6 +21,14 @@ public struct ProxyStatistics: Hashable, Sendable {
     public var bufferedBytes = 0
     /// The most ``bufferedBytes`` has been since the proxy started.
     public var peakBufferedBytes = 0
+    /// Pieces the link lost, each stalling its connection and direction for a retransmission
+    /// timeout.
+    public var lossStalls = 0
+    /// The stalls' retransmission timeouts added up.
+    public var lossStallTime: Duration = .zero
+    /// Outage windows that began, by kind (`blackout`, `handover`, …), as the trace's
+    /// `outage-start` lines count them: a handover inside a blackout is two.
+    public var outages: [String: Int] = [:]
 
     public init() {}
 }
