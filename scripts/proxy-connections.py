@@ -50,7 +50,7 @@ async def main():
     upstream = await asyncio.start_server(echo, "127.0.0.1", 0, backlog=4096)
     upstream_port = upstream.sockets[0].getsockname()[1]
     proxy = subprocess.Popen(
-        [options.lowband, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{upstream_port}", "--profile", options.profile],
+        [options.lowband, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{upstream_port}", "--profile", options.profile, "--no-api"],
         stderr=subprocess.PIPE, text=True)
     port = None
     while port is None:

@@ -41,7 +41,7 @@ public struct ClientCommand: AsyncParsableCommand {
     @Option(help: "Seed of the engine's random choices (client ids, jitter); drawn at random and printed when absent.")
     var seed: UInt64?
 
-    @Option(help: "Give up (exit 1) when the outbox is not empty after this many seconds.")
+    @Option(help: "Give up (exit 1) when the outbox is not empty after this many seconds; what is stored stays for the next run.")
     var timeout: Int = 60
 
     @Flag(help: "Print the engine's log on stderr.")
@@ -50,14 +50,13 @@ public struct ClientCommand: AsyncParsableCommand {
     public init() {}
 
     public func validate() throws {
-        guard endpoint != nil else { throw ValidationError("--server must be host:port, not \(server)") }
+        _ = try AddressOption.parse(server, option: "--server", allowsPortZero: false)
         guard (1 ... 86_400).contains(timeout) else { throw ValidationError("--timeout must be 1...86400 seconds, not \(timeout)") }
     }
 
     var endpoint: (host: String, port: Int)? {
-        guard let colon = server.lastIndex(of: ":"), let port = Int(server[server.index(after: colon)...]), (1 ... 65_535).contains(port) else { return nil }
-        let host = String(server[..<colon])
-        return host.isEmpty ? nil : (host, port)
+        guard let endpoint = try? AddressOption.parse(server, option: "--server", allowsPortZero: false) else { return nil }
+        return (endpoint.host, endpoint.port)
     }
 
     /// `lowband client … send`: stores `--count` messages in the outbox, then runs until sent.
@@ -168,6 +167,7 @@ private final class ClientRun: ClientEngineObserver {
     private var sent = 0
     private var failed = 0
     private var synced = false
+    private var lastDisconnect: String?
 
     init(settings: Settings, eventLoop: any EventLoop, finish: @escaping (Outcome) -> Void) throws {
         let scheduler = EventLoopScheduler(eventLoop: eventLoop)
@@ -188,7 +188,9 @@ private final class ClientRun: ClientEngineObserver {
         }
         engine.scheduler.schedule(after: settings.timeout) { [weak self] in
             guard let self else { return }
-            self.complete(succeeded: false, "timed out after \(self.settings.timeout) with \(self.pendingCount) tasks pending")
+            var problem = "gave up after \(self.settings.timeout.components.seconds) s (--timeout) with \(self.pendingCount) task(s) still in the outbox; they stay there for the next run"
+            if let reason = self.lastDisconnect { problem += "; last connection error: \(reason)" }
+            self.complete(succeeded: false, problem)
         }
         engine.start()
     }
@@ -212,6 +214,7 @@ private final class ClientRun: ClientEngineObserver {
             synced = true
             line("synced full=\(outcome.wasFullSync) chats=\(outcome.chatsChanged) contacts=\(outcome.contactsChanged)")
         case .disconnected(let error):
+            lastDisconnect = "\(error)"
             line("disconnected \(error)")
         case .stopped(let error):
             complete(succeeded: false, "stopped: \(error)")

@@ -17,9 +17,12 @@ import Synchronization
 /// `lowband proxy`: the shaping TCP proxy, and its toxiproxy-compatible control API.
 ///
 /// With `--upstream` it proxies `--listen` → `--upstream` through one simulated device on the
-/// `--profile` link; with `--api` the control API serves too. Without `--upstream` it starts just
-/// the API (on 127.0.0.1:8474 unless `--api` says otherwise), as `toxiproxy-server` does.
-/// SIGINT or SIGTERM stops it cleanly: listeners close, connections close, exit status 0.
+/// `--profile` link. The control API serves on 127.0.0.1:8474 unless `--api` says otherwise or
+/// `--no-api` turns it off, as `toxiproxy-server` does; without `--upstream` only the API runs.
+/// When the API was not asked for by `--api` and 8474 is taken, the proxy warns and runs
+/// without it; an address given with `--api` that cannot be bound is an error. Every address is
+/// bound before the first "listening on" line. SIGINT or SIGTERM stops it cleanly: listeners
+/// close, connections close, exit status 0.
 public struct ProxyCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "proxy",
@@ -47,8 +50,11 @@ public struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "Write the link's decisions to this file as JSON lines.")
     public var trace: String?
 
-    @Option(help: "Serve the control API on this address (host:port); default 127.0.0.1:8474 when there is no --upstream.")
+    @Option(help: "Serve the control API on this address (host:port); default 127.0.0.1:8474, skipped with a warning when that is taken.")
     public var api: String?
+
+    @Flag(name: .customLong("no-api"), help: "Run the proxy without the control API (needs --upstream).")
+    public var noAPI = false
 
     @Option(help: "The proxy's name in the control API.")
     public var name: String = "lowband"
@@ -68,14 +74,12 @@ public struct ProxyCommand: AsyncParsableCommand {
     public init() {}
 
     public func validate() throws {
-        do {
-            _ = try ProxyEndpoint(parsing: listen)
-            if let upstream { _ = try ProxyEndpoint(parsing: upstream) }
-            if let api { _ = try ProxyEndpoint(parsing: api) }
-        } catch {
-            throw ValidationError(error.message)
-        }
+        _ = try AddressOption.parse(listen, option: "--listen")
+        if let upstream { _ = try AddressOption.parse(upstream, option: "--upstream", allowsPortZero: false) }
+        if let api { _ = try AddressOption.parse(api, option: "--api") }
         if name.isEmpty { throw ValidationError("--name must not be empty") }
+        if noAPI, api != nil { throw ValidationError("--api and --no-api cannot be combined") }
+        if noAPI, upstream == nil { throw ValidationError("--no-api leaves nothing to run without --upstream") }
         if let api = try? apiEndpoint, !api.isLoopback, !apiAllowRemote {
             throw ValidationError(
                 "--api \(api) is reachable from other machines, and the control API can create proxies and load profiles: pass --api-allow-remote to allow it"
@@ -89,10 +93,18 @@ public struct ProxyCommand: AsyncParsableCommand {
     /// Where the control API listens, if it runs.
     public var apiEndpoint: ProxyEndpoint? {
         get throws {
-            if let api { return try ProxyEndpoint(parsing: api) }
-            return upstream == nil ? ProxyEndpoint(host: "127.0.0.1", port: 8474) : nil
+            if noAPI { return nil }
+            if let api { return try AddressOption.parse(api, option: "--api") }
+            return Self.defaultAPIEndpoint
         }
     }
+
+    /// toxiproxy's address, where its clients look by default.
+    public static let defaultAPIEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8474)
+
+    /// Whether a control API that cannot be bound stops the command: it was asked for with
+    /// `--api`, or it is all there is to run.
+    var apiIsRequired: Bool { api != nil || upstream == nil }
 
     public func run() async throws {
         let command = "lowband proxy"
@@ -128,19 +140,37 @@ public struct ProxyCommand: AsyncParsableCommand {
         let signals = SignalWatcher(SIGINT, SIGTERM)
         defer { signals.cancel() }
 
-        if let upstream {
-            let created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
-            Self.log("proxy \(name) listening on \(created.listen) → \(created.upstream) (\(created.profile), seed \(created.seed))")
-        }
-        let control = try apiEndpoint.map { endpoint in
+        // Every address is bound before anything says "listening", so a taken port is the
+        // only line a failed start prints.
+        var control = try apiEndpoint.map { endpoint in
             ControlServer(
                 registry: registry,
                 configuration: .init(listen: endpoint, profiles: APIProfileAccess(directories: apiProfileDirectories), log: { Self.log($0) })
             )
         }
-        if let control {
-            let address = try await control.start()
-            Self.log("control API listening on \(address.ipAddress ?? "?"):\(address.port ?? 0)")
+        var apiAddress: SocketAddress?
+        do {
+            apiAddress = try await control?.start()
+        } catch let error as ProxyError where !apiIsRequired {
+            Self.log("warning: no control API: \(error.message); pass --api HOST:PORT for another address, or --no-api")
+            control = nil
+        } catch let error as ProxyError {
+            throw CommandIO.IOError(description: "--api: \(error.message)")
+        }
+        var created: ProxyDescription?
+        if let upstream {
+            do {
+                created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
+            } catch {
+                guard error.code == .listenFailed else { throw error }
+                throw CommandIO.IOError(description: "--listen: \(error.message)")
+            }
+        }
+        if let created {
+            Self.log("proxy \(name) listening on \(created.listen) → \(created.upstream) (\(created.profile), seed \(created.seed))")
+        }
+        if let apiAddress {
+            Self.log("control API listening on \(apiAddress.ipAddress ?? "?"):\(apiAddress.port ?? 0)")
             if let endpoint = try apiEndpoint, !endpoint.isLoopback {
                 Self.log("warning: the control API on \(endpoint) can be reached from other machines; anyone who reaches it can create proxies")
             }

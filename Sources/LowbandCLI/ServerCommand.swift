@@ -62,13 +62,13 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: "Sessions per user; a login over it closes the user's oldest session.")
     public var sessionsPerUser: Int = ConnectionLimits().sessionsPerUser
 
-    @Option(help: ArgumentHelp("Close a connection with no frame either way for this long (e.g. 90s, 5m).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Close a connection with no frame either way for this long (e.g. 90s, 5m).", valueName: "duration"))
     public var idleTimeout: String = "90s"
 
     @Option(help: ArgumentHelp("Unsent reply bytes at which a session stops being read (read again under half).", valueName: "bytes"))
     public var outboundLimit: Int = ConnectionLimits().outbound.highWaterMark
 
-    @Option(help: ArgumentHelp("Close a session over the outbound limit whose client takes nothing for this long.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Close a session over the outbound limit whose client takes nothing for this long.", valueName: "duration"))
     public var outboundStallTimeout: String = "30s"
 
     public init() {}
@@ -107,11 +107,18 @@ public struct ServerCommand: AsyncParsableCommand {
         let storage: ServerStorage
         do {
             storage = try ServerStorage(data: data, configuration: configuration)
+        } catch {
+            signals.cancel()
+            throw CommandIO.failure(error, command: name)
+        }
+        do {
             server = try await MessengerSocketServer.start(
                 core: storage.core, listener: .init(host: host, port: port), onEvent: Self.log)
         } catch {
             signals.cancel()
-            throw CommandIO.failure(error, command: name)
+            storage.removeTemporaryFiles()
+            let reason = (error as? TransportError).map(\.message) ?? "cannot listen on \(listen): \(SystemErrorText.describe(error))"
+            throw CommandIO.failure("--listen: \(reason)", command: name)
         }
         defer { storage.removeTemporaryFiles() }
         do {
@@ -175,15 +182,8 @@ public struct ServerCommand: AsyncParsableCommand {
 
     /// Splits `HOST:PORT` (IPv6 in brackets).
     static func address(_ text: String) throws -> (host: String, port: Int) {
-        guard let colon = text.lastIndex(of: ":") else {
-            throw ValidationError("--listen must be HOST:PORT (e.g. 127.0.0.1:0), not '\(text)'")
-        }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (0 ... 65_535).contains(port) else {
-            throw ValidationError("--listen must be HOST:PORT with a port 0...65535 (e.g. 127.0.0.1:0), not '\(text)'")
-        }
-        return (host, port)
+        let endpoint = try AddressOption.parse(text, option: "--listen")
+        return (endpoint.host, endpoint.port)
     }
 }
 

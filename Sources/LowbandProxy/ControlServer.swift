@@ -95,7 +95,7 @@ public final class ControlServer: Sendable {
                     }
                 }
         } catch {
-            throw ProxyError(.listenFailed, "cannot listen on \(listen) for the control API: \(error)")
+            throw ProxyError(.listenFailed, "cannot listen on \(listen) for the control API: \(ProxyEngine.describe(error))")
         }
         let bound = listener.channel.localAddress
         let kept = state.withLock { state in

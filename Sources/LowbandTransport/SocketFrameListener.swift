@@ -83,7 +83,9 @@ public final class SocketFrameListener: Sendable {
             channel = try await bootstrap().bind(host: configuration.host, port: port).get()
         } catch {
             try? await eventLoop.submit { state.value.acceptor = nil }.get()
-            throw TransportError(.bindFailed, "cannot listen on \(configuration.host):\(port): \(error)")
+            // In words ("Address already in use"), not NIO's `bind(descriptor:ptr:bytes:): …) (errno: 98)`.
+            let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+            throw TransportError(.bindFailed, "cannot listen on \(configuration.host):\(port): \(reason)")
         }
         let bound = channel.localAddress?.port ?? port
         try await eventLoop.submit {

@@ -25,11 +25,15 @@ import Testing
         #expect(try command.apiEndpoint?.description == "127.0.0.1:8474")
     }
 
-    @Test func withoutAnUpstreamOnlyTheAPIRuns() throws {
+    @Test func theAPIIsOn8474UnlessToldOtherwise() throws {
         let apiOnly = try parse([])
         #expect(apiOnly.upstream == nil)
         #expect(try apiOnly.apiEndpoint?.description == "127.0.0.1:8474")
-        #expect(try parse(["--upstream", "127.0.0.1:8080"]).apiEndpoint == nil, "no API unless asked for")
+        let proxy = try parse(["--upstream", "127.0.0.1:8080"])
+        #expect(try proxy.apiEndpoint?.description == "127.0.0.1:8474", "as toxiproxy-server: the API runs beside the proxy")
+        #expect(try parse(["--upstream", "127.0.0.1:8080", "--no-api"]).apiEndpoint == nil)
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--no-api"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--upstream", "127.0.0.1:8080", "--no-api", "--api", "127.0.0.1:0"]) }
     }
 
     @Test func impossibleArgumentsAreRejected() {

@@ -34,7 +34,7 @@ import Testing
         #expect(command.scenario == "crowd" && command.profile == "3g" && command.seed == 9 && command.clients == 4)
         #expect(command.duration == "5m" && command.virtualTime && command.out == "x")
         let defaults = try RunCommand.parse([])
-        #expect(defaults.scenario == "push-to-visible" && defaults.profile == "edge" && defaults.seed == 1 && !defaults.virtualTime)
+        #expect(defaults.scenario == "push-to-visible" && defaults.profileNames == ["edge"] && defaults.seed == 1 && !defaults.virtualTime)
         #expect(try RunCommand.parse(["--profiles", "gprs, edge,3g"]).profileNames == ["gprs", "edge", "3g"])
     }
 

@@ -30,6 +30,7 @@ import Testing
         let defaults = try ServerCommand.parse([])
         #expect(defaults.listen == "127.0.0.1:0" && defaults.users == 20)
         #expect(try ServerCommand.parse(["--listen", "[::1]:4000"]).listen == "[::1]:4000")
+        #expect(try ServerCommand.parse(["--listen", ":4000"]).listen == ":4000", "one host:port form for every command: a bare :port is 127.0.0.1, as in toxiproxy")
     }
 
     @Test func parsesItsConnectionLimits() throws {
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--listen", "127.0.0.1"], ["--listen", "127.0.0.1:70000"], ["--listen", ":80"], ["--users", "1"],
+        ["--listen", "127.0.0.1"], ["--listen", "127.0.0.1:70000"], ["--listen", "::1:80"], ["--users", "1"],
         ["--chats-per-user", "-1"], ["--users", "100000", "--chats-per-user", "100", "--messages-per-chat", "100"],
         ["--max-connections", "0"], ["--sessions-per-user", "0"], ["--idle-timeout", "0s"], ["--idle-timeout", "soon"],
         ["--outbound-limit", "100"], ["--outbound-stall-timeout", "-1s"],

@@ -45,7 +45,7 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
     @Option(help: "Client engines per run (default 5 for crowd, else the scenario's minimum).")
     public var clients: Int?
 
-    @Option(help: "Virtual duration of each run: 10m, 600s… (default: the scenario's).")
+    @Option(parsing: .unconditional, help: "Virtual duration of each run: 10m, 600s… (default: the scenario's).")
     public var duration: String?
 
     @Option(help: "Seeds run at once (default: the machine's cores).")
@@ -88,6 +88,11 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
             throw CommandIO.failure(error, command: Self.name)
         }
         let directory = out ?? "reports/explore-\(options.scenario.rawValue)-\(RunOutputs.fileSafe(profile))"
+        do {
+            try OutputDirectory.prepare(directory, option: "--out")
+        } catch {
+            throw CommandIO.failure(error, command: Self.name)
+        }
         let total = options.seeds.seeds.count
         try CommandIO.write("""
             lowband explore: \(options.scenario) on \(profile), seeds \(seeds)\(shard.map { " (shard \($0))" } ?? ""): \(total) runs of \
@@ -126,7 +131,7 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
                 outcomes, to: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)", suite: "explore.\(options.scenario.rawValue)",
                 benchmark: profile, elapsed: ContinuousClock.now - started)
         } catch {
-            throw CommandIO.failure("cannot write the results into \(directory): \(error)", command: Self.name)
+            throw CommandIO.failure("cannot write the results into \(directory): \(SystemErrorText.describe(error))", command: Self.name)
         }
         let failed = outcomes.filter(\.failed)
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
@@ -184,7 +189,7 @@ public struct ExploreMergeCommand: AsyncParsableCommand {
         do {
             try ExploreOutputs.write(outcomes, to: out, title: "lowband explore: \(scenario) on \(profile), \(directories.count) folders merged", suite: "explore.\(scenario)", benchmark: profile)
         } catch {
-            throw CommandIO.failure("cannot write the results into \(out): \(error)", command: Self.name)
+            throw CommandIO.failure("cannot write the results into \(out): \(SystemErrorText.describe(error))", command: Self.name)
         }
         try CommandIO.write(ExploreOutputs.summary(outcomes, total: outcomes.count) + "results in \(out)/: explore.csv, explore.html, results.csv\n")
     }

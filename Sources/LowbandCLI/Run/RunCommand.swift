@@ -26,10 +26,10 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "The scenario (\(ScenarioName.allCases.map(\.rawValue).joined(separator: ", "))).")
     public var scenario: String = ScenarioName.pushToVisible.rawValue
 
-    @Option(help: "A profile name from `lowband profiles list`, or a profile YAML file.")
-    public var profile: String = "edge"
+    @Option(help: "A profile name from `lowband profiles list`, or a profile YAML file (default edge).")
+    public var profile: String?
 
-    @Option(help: "Several profiles, comma-separated: one run each and one comparison table (overrides --profile).")
+    @Option(help: "Several profiles, comma-separated: one run each and one comparison table (instead of --profile).")
     public var profiles: String?
 
     @Option(help: "Seeds the world, the network's decisions, the client engines and the workload.")
@@ -38,7 +38,7 @@ public struct RunCommand: AsyncParsableCommand {
     @Option(help: "Client engines (default 1; 10 for crowd).")
     public var clients: Int?
 
-    @Option(help: "How long the run lasts: 60s, 5m, 1h, 500ms (default 60s; 300s for subway).")
+    @Option(parsing: .unconditional, help: "How long the run lasts: 60s, 5m, 1h, 500ms (default 60s; 300s for subway).")
     public var duration: String?
 
     @Option(help: "The output folder (default reports/run-<scenario>-<profile>-seed<N>).")
@@ -58,15 +58,33 @@ public struct RunCommand: AsyncParsableCommand {
 
     static let name = "lowband run"
 
-    /// The profiles to run, in order: `--profiles` split at commas, else `--profile`.
+    /// The profiles to run, in order: `--profiles` split at commas, else `--profile` (edge).
     public var profileNames: [String] {
         if let profiles {
             return profiles.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
-        return [profile]
+        return [profile ?? "edge"]
     }
 
     public init() {}
+
+    public func validate() throws {
+        if profile != nil, profiles != nil {
+            throw ValidationError("--profile and --profiles cannot be combined: put every profile in --profiles, e.g. --profiles gprs,edge")
+        }
+        if profiles != nil, profileNames.isEmpty {
+            throw ValidationError("--profiles is empty; give names such as gprs,edge,3g")
+        }
+        if let duration {
+            let parsed: Duration
+            do {
+                parsed = try RunDuration.parse(duration)
+            } catch {
+                throw ValidationError("--duration: \(error)")
+            }
+            guard parsed > .zero else { throw ValidationError("--duration must be positive, not '\(duration)'") }
+        }
+    }
 
     public func run() async throws {
         let scenarioName: ScenarioName
@@ -80,7 +98,6 @@ public struct RunCommand: AsyncParsableCommand {
             throw CommandIO.failure(error, command: Self.name)
         }
         let names = profileNames
-        guard !names.isEmpty else { throw CommandIO.failure("--profiles is empty; give names such as gprs,edge,3g", command: Self.name) }
         let clientCount = clients ?? (scenarioName == .crowd ? 10 : 1)
         let resolvedDuration = runDuration ?? scenarioName.defaultDuration
         let command = reproducingCommand(scenario: scenarioName, clients: clientCount, duration: resolvedDuration, faults: faultPlan.resolved(seed: seed))
@@ -105,6 +122,11 @@ public struct RunCommand: AsyncParsableCommand {
             runs.append(options)
         }
         let directory = out ?? "reports/run-\(scenarioName.rawValue)-\(names.map(RunOutputs.fileSafe).joined(separator: "-"))-seed\(seed)"
+        do {
+            try OutputDirectory.prepare(directory, option: "--out")
+        } catch {
+            throw CommandIO.failure(error, command: Self.name)
+        }
 
         // Ctrl-C is caught before anything is printed, so a signal never kills a started run.
         // Only Ctrl-C triggers the signal, so `stop.isStopped` says whether the user stopped it.
@@ -159,7 +181,7 @@ public struct RunCommand: AsyncParsableCommand {
         do {
             written = try RunOutputs.write(outputs, to: directory, environment: RunEnvironment.current())
         } catch {
-            throw CommandIO.failure("cannot write the results into \(directory): \(error)", command: Self.name)
+            throw CommandIO.failure("cannot write the results into \(directory): \(SystemErrorText.describe(error))", command: Self.name)
         }
         let partial = stop.isStopped || records.contains(where: \.partial)
         try CommandIO.write("\n\(partial ? "stopped: partial results" : "results") in \(directory)/: \(written.map { ($0 as NSString).lastPathComponent }.joined(separator: ", "))\n")
@@ -176,7 +198,7 @@ public struct RunCommand: AsyncParsableCommand {
         if profiles != nil {
             parts += ["--profiles", profileNames.joined(separator: ",")]
         } else {
-            parts += ["--profile", profile]
+            parts += ["--profile", profileNames[0]]
         }
         parts += ["--seed", String(seed), "--clients", String(clients), "--duration", RunDuration.format(duration)]
         if virtualTime { parts.append("--virtual-time") }

@@ -34,19 +34,19 @@ public struct SoakCommand: AsyncParsableCommand {
     @Option(help: "The proxy's profile: a name from `lowband profiles list` or a YAML file.")
     public var profile: String = "flapping"
 
-    @Option(name: .customLong("client-kill-every"), help: "Mean time between client kills (30s, 2m…).")
+    @Option(name: .customLong("client-kill-every"), parsing: .unconditional, help: "Mean time between client kills (30s, 2m…).")
     public var clientKillEvery: String = "30s"
 
     @Option(name: .customLong("server-kills"), help: "How many times the server is killed with SIGKILL and restarted.")
     public var serverKills: Int = 3
 
-    @Option(name: .customLong("server-kill-every"), help: "Mean time between server kills.")
+    @Option(name: .customLong("server-kill-every"), parsing: .unconditional, help: "Mean time between server kills.")
     public var serverKillEvery: String = "60s"
 
     @Option(name: .customLong("proxy-restarts"), help: "How many times the proxy is killed and restarted.")
     public var proxyRestarts: Int = 1
 
-    @Option(help: "Give up (exit 1) when the clients have not finished by then.")
+    @Option(parsing: .unconditional, help: "Give up (exit 1) when the clients have not finished by then.")
     public var deadline: String = "30m"
 
     @Option(help: "The output folder: logs, databases, results.csv (emptied first).")
@@ -90,7 +90,7 @@ public struct SoakCommand: AsyncParsableCommand {
         do {
             try? FileManager.default.removeItem(atPath: out)
             for folder in ["logs", "clients"] {
-                try FileManager.default.createDirectory(atPath: "\(out)/\(folder)", withIntermediateDirectories: true)
+                try OutputDirectory.prepare("\(out)/\(folder)", option: "--out")
             }
             try CommandIO.write("lowband soak: \(clients) clients, \(messages) messages, \(profile), seed \(seed); kills: a client every ~\(clientKillEvery), the server \(serverKills)×, the proxy \(proxyRestarts)×\n")
             let driver = SoakDriver(plan: plan, cast: cast, files: files, executable: try Self.executable(), progress: status.show)

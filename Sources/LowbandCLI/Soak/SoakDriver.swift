@@ -168,7 +168,7 @@ final class SoakDriver {
     private func startProxy(listen: String) async throws {
         let child = try SoakChild(
             name: "proxy", executable: executable,
-            arguments: ["proxy", "--listen", listen, "--upstream", serverAddress, "--profile", plan.profile, "--seed", String(plan.seed)],
+            arguments: ["proxy", "--listen", listen, "--upstream", serverAddress, "--profile", plan.profile, "--seed", String(plan.seed), "--no-api"],
             log: files.log("proxy"))
         proxy = child
         proxyAddress = try await child.word(after: "listening on ", within: .seconds(30))

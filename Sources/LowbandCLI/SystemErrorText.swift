@@ -1,0 +1,21 @@
+import Foundation
+import NIOCore
+
+/// A system error in words: `Address already in use`, not NIO's
+/// `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)` or Foundation's
+/// `Error Domain=NSCocoaErrorDomain Code=4 …` dump.
+enum SystemErrorText {
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError {
+            return String(cString: strerror(error.errnoCode))
+        }
+        if let error = error as? CocoaError {
+            let path = error.filePath.map { "\($0): " } ?? ""
+            if let underlying = error.underlying as? POSIXError {
+                return path + String(cString: strerror(underlying.code.rawValue))
+            }
+            return path + error.localizedDescription
+        }
+        return "\(error)"
+    }
+}
