@@ -97,7 +97,7 @@ import Testing
 
     @Test func anOutPathThatIsAFileIsRefusedBeforeTheRun() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-out-file-\(getpid())").path
-        FileManager.default.createFile(atPath: file, contents: Data())
+        try #require(FileManager.default.createFile(atPath: file, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "\(file)/run"])
         #expect(result.status == 1)
