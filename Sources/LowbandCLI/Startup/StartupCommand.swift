@@ -1,0 +1,139 @@
+public import ArgumentParser
+import Foundation
+import LowbandReports
+import LowbandScenarios
+
+/// `lowband startup`: how long any program takes from launch to a line that says it is ready.
+public struct StartupCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "startup",
+        abstract: "Time any program from launch to the first output line matching --until, N times; CSV for lowband compare.",
+        discussion: """
+            Runs PROGRAM --warmup times unmeasured, then --runs times, one at a time: each run is \
+            timed from posix_spawn to the first line of its stdout or stderr that matches --until \
+            (a regular expression), then stopped (SIGTERM to its process group, SIGKILL after 5 s). \
+            Writes rows in the benchmark CSV schema (suite startup, benchmark --name): \
+            time_to_marker in ms and peak_rss_at_marker in bytes, with p50/p90/p99/min/max over \
+            the runs, so `lowband compare` can gate them. A run whose program exits first, prints \
+            no matching line within --timeout, or cannot be started ends the command with one \
+            error line and exit 1.
+
+            Example: lowband startup --runs 20 --until 'listening on' -- lowband server --listen 127.0.0.1:0
+            """
+    )
+
+    @Option(help: "Measured runs.")
+    public var runs: Int = 20
+
+    @Option(help: "Unmeasured runs first (warm the page cache and any on-disk state).")
+    public var warmup: Int = 2
+
+    @Option(help: "The longest a run may take to print the marker (e.g. 30s, 500ms).")
+    public var timeout: String = "30s"
+
+    @Option(help: "A regular expression; the first output line it matches marks the program ready.")
+    public var until: String
+
+    @Option(help: "The benchmark's name in the CSV (default: the program's file name).")
+    public var name: String?
+
+    @Option(help: "The CSV file to write.")
+    public var out: String = "reports/startup-program.csv"
+
+    @Argument(parsing: .captureForPassthrough, help: "-- PROGRAM ARGS…: the program to time and its arguments.")
+    public var command: [String] = []
+
+    public init() {}
+
+    static let commandName = "lowband startup"
+
+    public func validate() throws {
+        guard (1 ... 10_000).contains(runs) else { throw ValidationError("--runs must be 1...10000, not \(runs)") }
+        guard (0 ... 1_000).contains(warmup) else { throw ValidationError("--warmup must be 0...1000, not \(warmup)") }
+        guard !program.isEmpty else { throw ValidationError("give the program to time after --, e.g. -- lowband server") }
+        do {
+            _ = try Regex(until)
+        } catch {
+            throw ValidationError("--until '\(until)' is not a regular expression: \(error)")
+        }
+        guard (try? RunDuration.parse(timeout)).map({ $0 > .zero }) == true else {
+            throw ValidationError("--timeout must be a positive duration like 30s or 500ms, not '\(timeout)'")
+        }
+    }
+
+    /// The program and its arguments, without the `--` that separates them from ours.
+    private var program: [String] {
+        command.first == "--" ? Array(command.dropFirst()) : command
+    }
+
+    public func run() throws {
+        let executable: String
+        let marker: Regex<AnyRegexOutput>
+        let limit: Duration
+        do {
+            executable = try ExecutableSearch.resolve(program[0])
+            marker = try Regex(until)
+            limit = try RunDuration.parse(timeout)
+        } catch {
+            throw CommandIO.failure(error, command: Self.commandName)
+        }
+        do {
+            let folder = (out as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try OutputDirectory.prepare(folder, option: "--out") }
+        } catch {
+            throw CommandIO.failure(error, command: Self.commandName)
+        }
+        let launch = ProgramLaunch(executable: executable, arguments: Array(program.dropFirst()), marker: marker, pattern: until, timeout: limit)
+        let benchmark = name ?? (program[0] as NSString).lastPathComponent
+        let environment = RunEnvironment.current()
+
+        let progress = StartupProgress()
+        var samples: [ProgramLaunch.Sample] = []
+        let total = warmup + runs
+        for index in 0 ..< total {
+            let measured = index >= warmup
+            let sample: ProgramLaunch.Sample
+            do {
+                sample = try launch.run()
+            } catch {
+                progress.finish()
+                let which = measured ? "run \(index - warmup + 1) of \(runs)" : "warm-up run \(index + 1) of \(warmup)"
+                throw CommandIO.failure("\(which): \(error.description)", command: Self.commandName)
+            }
+            if measured { samples.append(sample) }
+            progress.show(StartupSummary.progressLine(index: index, warmup: warmup, runs: runs, sample: sample))
+        }
+        progress.finish()
+
+        let rows = StartupSummary.rows(benchmark: benchmark, samples: samples, environment: environment)
+        do {
+            try BenchmarkCSV.write(rows: rows, to: out)
+            try CommandIO.write(StartupSummary.report(benchmark: benchmark, samples: samples, rows: rows, out: out))
+        } catch {
+            throw CommandIO.failure(error, command: Self.commandName)
+        }
+    }
+}
+
+/// Finds a program the way a shell does: a name with a `/` is a path, any other is looked up
+/// on `PATH`.
+enum ExecutableSearch {
+    struct NotFound: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func resolve(_ name: String) throws(NotFound) -> String {
+        let files = FileManager.default
+        if name.contains("/") {
+            guard files.fileExists(atPath: name) else { throw NotFound(description: "cannot start \(name): no such file") }
+            guard files.isExecutableFile(atPath: name) else { throw NotFound(description: "cannot start \(name): not executable") }
+            return name
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if files.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw NotFound(description: "cannot start \(name): not found on PATH")
+    }
+}

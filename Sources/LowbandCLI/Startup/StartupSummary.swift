@@ -1,0 +1,70 @@
+import Foundation
+import LowbandReports
+import LowbandRunReport
+
+/// What `lowband startup` writes: CSV rows over the measured runs, the table it prints, and
+/// the progress line.
+enum StartupSummary {
+    static let suite = "startup"
+
+    static func rows(benchmark: String, samples: [ProgramLaunch.Sample], environment: RunEnvironment) -> [BenchmarkRow] {
+        var rows = [
+            BenchmarkRow(
+                suite: suite, benchmark: benchmark, metric: "time_to_marker", unit: "ms",
+                samples: samples.map { milliseconds($0.timeToMarker) },
+                environment: environment
+            )
+        ]
+        // Only when every run could read it: a partial column would summarise other runs.
+        let peaks = samples.compactMap(\.peakResidentBytes)
+        if peaks.count == samples.count {
+            rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "peak_rss_at_marker", unit: "bytes", samples: peaks.map(Double.init), environment: environment))
+        }
+        return rows
+    }
+
+    static func progressLine(index: Int, warmup: Int, runs: Int, sample: ProgramLaunch.Sample) -> String {
+        let time = String(format: "%.1f ms", milliseconds(sample.timeToMarker))
+        if index < warmup { return "warm-up \(index + 1)/\(warmup): \(time)" }
+        return "run \(index - warmup + 1)/\(runs): \(time)"
+    }
+
+    /// `program: time to 'listening on' over 20 runs: p50 41.2 ms, p90 …` and where the CSV went.
+    static func report(benchmark: String, samples: [ProgramLaunch.Sample], rows: [BenchmarkRow], out: String) -> String {
+        var text = "\(benchmark): \(samples.count) runs\n"
+        for row in rows {
+            let format: (Double) -> String = row.unit == "bytes"
+                ? { String(format: "%.1f MB", $0 / 1_048_576) }
+                : { String(format: "%.1f ms", $0) }
+            let figures = [("p50", row.p50), ("p90", row.p90), ("p99", row.p99), ("min", row.min), ("max", row.max)]
+                .map { "\($0.0) \(format($0.1))" }.joined(separator: ", ")
+            text += "  \(row.metric.padding(toLength: 20, withPad: " ", startingAt: 0)) \(figures)\n"
+        }
+        if let line = samples.last?.line {
+            text += "  marker line: \(line.count > 120 ? String(line.prefix(120)) + "…" : line)\n"
+        }
+        return text + "wrote \(out)\n"
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+/// The progress line on stderr: rewritten in place on a terminal, a line per run otherwise.
+struct StartupProgress {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+
+    func show(_ line: String) {
+        write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
+    }
+
+    /// Ends the in-place line before other output.
+    func finish() {
+        if isTerminal { write("\r\u{1B}[K") }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}
