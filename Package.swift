@@ -94,6 +94,10 @@ let package = Package(
         .target(
             name: "LowbandShaper",
             dependencies: ["LowbandDeterminism", .product(name: "Yams", package: "Yams")],
+            exclude: ["Profiles/README.md"],
+            // The shipped profiles are compiled into the library: a program using it finds them by
+            // name wherever it runs, with no files to install and no directory walking.
+            resources: [.embedInCode("Profiles")],
             swiftSettings: strict
         ),
         // Frame links: the transport seam and its SwiftNIO sockets. No link model, no YAML: the

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import Foundation
 public import LowbandShaper
 
 /// `lowband profiles`: the network profiles on the search path, and what each one sets.
@@ -8,9 +9,10 @@ public struct ProfilesCommand: ParsableCommand {
         abstract: "List network profiles and show their figures with sources.",
         discussion: """
             Profiles are YAML files (profiles/README.md). They are looked up in $LOWBAND_PROFILES \
-            (colon-separated directories), then ./profiles, then the first profiles/ directory \
-            found walking up from the lowband executable. Wherever a name is expected, a file \
-            path (containing '/' or ending in .yaml/.yml) works too.
+            (colon-separated directories), then ./profiles, then among the profiles shipped \
+            inside lowband (Lowband's own and the presets of Network Link Conditioner, Chrome \
+            DevTools, sitespeed.io throttle, comcast and Facebook ATC). Wherever a name is \
+            expected, a file path (containing '/' or ending in .yaml/.yml) works too.
             """,
         subcommands: [List.self, Show.self]
     )
@@ -28,17 +30,13 @@ public struct ProfilesCommand: ParsableCommand {
 
         public func run() throws {
             let name = "lowband profiles list"
-            let searchPath = ProfileDirectory.searchPath()
-            let files = NetworkProfile.available(in: searchPath)
-            guard !files.isEmpty else {
-                let looked = searchPath.isEmpty ? "no profiles directory exists" : "none in \(searchPath.joined(separator: ", "))"
-                throw CommandIO.failure("no profiles found (\(looked)); set \(ProfileDirectory.environmentVariable) to a directory of .yaml files", command: name)
-            }
-            var rows: [(String, String)] = []
+            let files = NetworkProfile.available(in: ProfileDirectory.searchPath())
+            var rows: [Row] = []
             var failures: [ProfileError] = []
             for file in files {
                 do {
-                    rows.append((file.name, try NetworkProfile(contentsOf: file.path).summary))
+                    let profile = try file.load()
+                    rows.append(Row(name: file.name, summary: profile.summary, group: Self.group(of: profile, file)))
                 } catch {
                     failures.append(error)
                 }
@@ -52,12 +50,49 @@ public struct ProfilesCommand: ParsableCommand {
             if !failures.isEmpty { throw ExitCode.failure }
         }
 
-        /// Names padded to one column, then the descriptions.
-        public static func render(_ rows: [(name: String, summary: String)]) -> String {
+        /// One profile as the list shows it.
+        public struct Row: Sendable, Hashable {
+            public var name: String
+            public var summary: String
+            public var group: String
+
+            public init(name: String, summary: String, group: String) {
+                self.name = name
+                self.summary = summary
+                self.group = group
+            }
+        }
+
+        /// Lowband's own profiles first, then each tool's presets, then the user's own files;
+        /// inside a group by name.
+        static func group(of profile: NetworkProfile, _ file: ProfileFile) -> String {
+            if let group = profile.group { return group }
+            // ./profiles in a checkout holds the shipped files themselves.
+            let isShippedCopy = ShippedProfiles.yaml(named: file.name).map { shipped in
+                FileManager.default.contents(atPath: file.path).map { String(decoding: $0, as: UTF8.self) } == shipped
+            } ?? false
+            return file.isShipped || isShippedCopy ? ownGroup : "Your profiles"
+        }
+
+        static let ownGroup = "Lowband"
+
+        /// A heading per group, then names padded to one column and the descriptions.
+        public static func render(_ rows: [Row]) -> String {
             let width = rows.map(\.name.count).max() ?? 0
-            return rows.map { row in
-                row.name + String(repeating: " ", count: width - row.name.count + 2) + row.summary + "\n"
-            }.joined()
+            let groups = Set(rows.map(\.group)).sorted { first, second in
+                if (first == ownGroup) != (second == ownGroup) { return first == ownGroup }
+                if (first == "Your profiles") != (second == "Your profiles") { return second == "Your profiles" }
+                return first < second
+            }
+            var text = ""
+            for (index, group) in groups.enumerated() {
+                if index > 0 { text += "\n" }
+                text += group + ":\n"
+                for row in rows where row.group == group {
+                    text += "  " + row.name + String(repeating: " ", count: width - row.name.count + 2) + row.summary + "\n"
+                }
+            }
+            return text
         }
     }
 

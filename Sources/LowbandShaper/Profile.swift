@@ -8,6 +8,10 @@ public struct NetworkProfile: Sendable, Hashable {
     public var name: String
     /// One line saying what network this is.
     public var summary: String
+    /// Where the figures come from as a whole, when the profile is another tool's preset
+    /// (`Network Link Conditioner`, `Chrome DevTools`, …); `lowband profiles list` groups by it.
+    /// Nil for Lowband's own profiles.
+    public var group: String?
     /// The largest piece the link moves at once, in bytes (1500, as Ethernet and Mahimahi).
     public var mtu: Int
     public var downlink: LinkProfile

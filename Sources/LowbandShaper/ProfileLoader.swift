@@ -18,8 +18,9 @@ extension NetworkProfile {
         self = try parser.parse(yaml: yaml, name: name)
     }
 
-    /// Loads a profile by name from the first directory of `searchPath` that has it, or from a
-    /// file when `nameOrPath` is one (it contains `/` or ends in `.yaml`/`.yml`).
+    /// Loads a profile by name from the first directory of `searchPath` that has it, then from
+    /// the shipped ones (``ShippedProfiles``), or from a file when `nameOrPath` is one (it
+    /// contains `/` or ends in `.yaml`/`.yml`).
     ///
     /// - Throws: ``ProfileError`` — `profileNotFound` lists the names that do exist.
     public static func load(named nameOrPath: String, searchPath: [String] = ProfileDirectory.searchPath()) throws(ProfileError) -> NetworkProfile {
@@ -34,14 +35,17 @@ extension NetworkProfile {
                 }
             }
         }
+        if let shipped = try ShippedProfiles.profile(named: nameOrPath) {
+            return shipped
+        }
         let known = available(in: searchPath).map(\.name)
-        let looked = searchPath.isEmpty ? "no profile directory was found (set \(ProfileDirectory.environmentVariable))" : "looked in \(searchPath.joined(separator: ", "))"
-        let names = known.isEmpty ? "" : "; known profiles: \(known.joined(separator: ", "))"
-        throw ProfileError(.profileNotFound, file: nameOrPath, reason: "no profile named '\(nameOrPath)' (\(looked))\(names)")
+        let looked = searchPath.isEmpty ? "the shipped profiles" : "\(searchPath.joined(separator: ", ")) and the shipped profiles"
+        throw ProfileError(.profileNotFound, file: nameOrPath, reason: "no profile named '\(nameOrPath)' (looked in \(looked)); known profiles: \(known.joined(separator: ", "))")
     }
 
-    /// The profile files on `searchPath`, sorted by name; a name in an earlier directory hides
-    /// the same name in later ones. The files are not parsed.
+    /// The profile files on `searchPath` and the shipped profiles, sorted by name; a name in an
+    /// earlier directory hides the same name in later ones and in the shipped set. The files
+    /// are not parsed.
     public static func available(in searchPath: [String] = ProfileDirectory.searchPath()) -> [ProfileFile] {
         var found: [ProfileFile] = []
         for directory in searchPath {
@@ -52,6 +56,9 @@ extension NetworkProfile {
                     found.append(ProfileFile(name: name, path: "\(directory)/\(entry)"))
                 }
             }
+        }
+        for name in ShippedProfiles.names where !found.contains(where: { $0.name == name }) {
+            found.append(ProfileFile(name: name, path: ShippedProfiles.file(of: name), isShipped: true))
         }
         return found.sorted { $0.name < $1.name }
     }
@@ -70,13 +77,27 @@ extension NetworkProfile {
     }
 }
 
-/// A profile file found on the search path.
+/// A profile file found on the search path, or a shipped profile.
 public struct ProfileFile: Sendable, Hashable {
     public var name: String
+    /// The file's path; `<shipped>/NAME.yaml` for a shipped profile.
     public var path: String
+    /// Compiled into the library (``ShippedProfiles``), not read from a directory.
+    public var isShipped: Bool
 
-    public init(name: String, path: String) {
+    public init(name: String, path: String, isShipped: Bool = false) {
         self.name = name
         self.path = path
+        self.isShipped = isShipped
+    }
+}
+
+extension ProfileFile {
+    /// Parses the profile, from its file or from the library.
+    public func load() throws(ProfileError) -> NetworkProfile {
+        if isShipped, let profile = try ShippedProfiles.profile(named: name) {
+            return profile
+        }
+        return try NetworkProfile(contentsOf: path)
     }
 }

@@ -31,7 +31,7 @@ struct ProfileParser {
         guard let root else {
             throw ProfileError(.invalidYAML, file: file, reason: "the file is empty; a profile needs at least description, downlink and uplink")
         }
-        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "mtu", "downlink", "uplink", "connect", "wakeup", "outages", "resets", "timeline", "source"])
+        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "downlink", "uplink", "connect", "wakeup", "outages", "resets", "timeline", "source"])
         record(fields)
         let summary = try text(fields.required("description"), key: "description")
         var mtu = 1500
@@ -43,6 +43,7 @@ struct ProfileParser {
         let downlink = try link(fields.required("downlink"), path: "downlink", base: nil)
         let uplink = try link(fields.required("uplink"), path: "uplink", base: nil)
         var profile = NetworkProfile(name: name, summary: summary, mtu: mtu, downlink: downlink, uplink: uplink, file: file)
+        if let node = fields["group"] { profile.group = try text(node, key: "group") }
         if let node = fields["connect"] {
             let connect = try Fields(node, path: "connect", parser: self, allowed: ["delay", "source"])
             record(connect)

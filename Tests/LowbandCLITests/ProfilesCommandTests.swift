@@ -8,7 +8,10 @@ import Testing
 /// on users' own files.
 @Suite struct ProfilesCommandTests {
     private let lowband = BuiltProducts.path(of: "lowband")
-    private static let shippedNames = ["3g", "edge", "flapping", "gprs", "handover", "lte", "offline", "perfect", "subway", "very-bad-network"]
+    private static let ownNames = ["3g", "edge", "flapping", "gprs", "handover", "offline", "perfect", "subway"]
+    private static let groups = [
+        "Lowband", "Chrome DevTools", "Facebook ATC", "Network Link Conditioner", "comcast", "sitespeed.io throttle",
+    ]
 
     /// This process's environment with `LOWBAND_PROFILES` set (or removed when nil).
     private func environment(profiles: String?) -> [String: String] {
@@ -57,12 +60,30 @@ import Testing
 
     // MARK: The binary
 
-    @Test func listsTheShippedProfilesSortedWithDescriptions() throws {
+    /// The profile lines of `list`'s output under each group heading.
+    private func grouped(_ output: String) -> [(group: String, lines: [String])] {
+        var groups: [(group: String, lines: [String])] = []
+        for line in output.split(separator: "\n") {
+            if !line.hasPrefix(" ") {
+                groups.append((String(line.dropLast()), []))
+            } else if !groups.isEmpty {
+                groups[groups.count - 1].lines.append(String(line.dropFirst(2)))
+            }
+        }
+        return groups
+    }
+
+    @Test func listsTheShippedProfilesGroupedBySourceWithDescriptions() throws {
         let result = try ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
-        let lines = result.stdoutText.split(separator: "\n")
-        #expect(lines.map { String($0.split(separator: " ")[0]) } == Self.shippedNames)
+        let groups = grouped(result.stdoutText)
+        #expect(groups.map(\.group) == Self.groups, "Lowband's own first, then each tool's presets")
+        let names = groups.map { $0.lines.map { String($0.split(separator: " ")[0]) } }
+        #expect(names.first == Self.ownNames)
+        #expect(names.allSatisfy { $0 == $0.sorted() })
+        #expect(names[3] == ["lte", "nlc-3g", "nlc-edge", "very-bad-network"])
+        let lines = groups.flatMap(\.lines)
         #expect(lines.allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).count > 3 }, "each has a description")
         #expect(lines.contains { $0.hasPrefix("edge") && $0.contains("150/60 kbit/s") })
         // Descriptions start in one column.
@@ -81,11 +102,13 @@ import Testing
         try write(profileText(downlinkLoss: "150%"), to: "\(directory)/broken.yaml")
         let result = try ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: directory))
         #expect(result.status == 1)
-        let lines = result.stdoutText.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("edge ") && $0.hasSuffix("my own edge") }, "the user's edge hides the shipped one")
-        #expect(lines.contains { $0.hasPrefix("mine ") })
-        #expect(lines.contains { $0.hasPrefix("gprs ") }, "the shipped profiles are still listed")
-        #expect(!lines.contains { $0.hasPrefix("broken") })
+        let groups = grouped(result.stdoutText)
+        let own = try #require(groups.last)
+        #expect(own.group == "Your profiles")
+        #expect(own.lines.contains { $0.hasPrefix("edge ") && $0.hasSuffix("my own edge") }, "the user's edge hides the shipped one")
+        #expect(own.lines.contains { $0.hasPrefix("mine ") })
+        #expect(groups.first?.lines.contains { $0.hasPrefix("gprs ") } == true, "the shipped profiles are still listed")
+        #expect(!groups.flatMap(\.lines).contains { $0.hasPrefix("broken") })
         #expect(result.stderrText == "lowband profiles list: error: \(directory)/broken.yaml:5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
     }
 
@@ -94,7 +117,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderrText)")
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("edge: EDGE (2.5G)") == true)
-        #expect(lines[1].hasPrefix("file: ") && lines[1].hasSuffix("/profiles/edge.yaml"))
+        #expect(lines[1].hasPrefix("file: ") && lines[1].hasSuffix("/edge.yaml"))
         let rate = try #require(lines.first { $0.hasPrefix("downlink.rate ") })
         #expect(rate.contains("150 kbit/s") && rate.contains("3GPP TS 43.064"))
         let loss = try #require(lines.first { $0.hasPrefix("downlink.loss.rto ") })
@@ -122,7 +145,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderrText)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(object["name"] as? String == "handover")
-        #expect((object["file"] as? String)?.hasSuffix("/profiles/handover.yaml") == true)
+        #expect((object["file"] as? String)?.hasSuffix("/handover.yaml") == true)
         let figures = try #require(object["figures"] as? [[String: Any]])
         #expect(figures.first?["key"] as? String == "mtu")
         let edgeRate = try #require(figures.first { $0["key"] as? String == "timeline.segments[1].downlink.rate" })
@@ -153,11 +176,16 @@ import Testing
         let result = try ExternalProcess.run(lowband, ["profiles", "show", "edgy"], environment: environment(profiles: nil))
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband profiles show: error: edgy: no profile named 'edgy'"))
-        #expect(result.stderrText.contains("known profiles: 3g, edge, flapping, gprs"))
+        #expect(result.stderrText.contains("known profiles: 3g, atc-2g-rural, atc-2g-urban"))
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
 
     @Test func renderingIsPureAndAligned() {
-        #expect(ProfilesCommand.List.render([("a", "first"), ("long-name", "second")]) == "a          first\nlong-name  second\n")
+        let rows = [
+            ProfilesCommand.List.Row(name: "a", summary: "first", group: "Your profiles"),
+            ProfilesCommand.List.Row(name: "long-name", summary: "second", group: "Lowband"),
+            ProfilesCommand.List.Row(name: "b", summary: "third", group: "comcast"),
+        ]
+        #expect(ProfilesCommand.List.render(rows) == "Lowband:\n  long-name  second\n\ncomcast:\n  b          third\n\nYour profiles:\n  a          first\n")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The repository's `profiles/` directory and scratch directories for profile tests.
+/// The repository's `profiles/` directory (a link to Sources/LowbandShaper/Profiles, whose files
+/// are compiled into the library) and scratch directories for profile tests.
 enum ProfileFiles {
     static let shipped: String = {
         URL(fileURLWithPath: #filePath)
@@ -8,7 +9,11 @@ enum ProfileFiles {
             .appendingPathComponent("profiles").path
     }()
 
-    static let shippedNames = ["3g", "edge", "flapping", "gprs", "handover", "lte", "offline", "perfect", "subway", "very-bad-network"]
+    static let shippedNames = [
+        "3g", "atc-2g-rural", "atc-2g-urban", "atc-edge-lossy", "comcast-3g", "comcast-edge", "comcast-gprs",
+        "devtools-3g", "devtools-slow-4g", "edge", "flapping", "gprs", "handover", "lte", "nlc-3g", "nlc-edge",
+        "offline", "perfect", "sitespeed-2g", "sitespeed-3g", "sitespeed-3gslow", "subway", "very-bad-network",
+    ]
 
     /// A fresh empty directory, removed by the caller with `remove`.
     static func scratch() throws -> String {

@@ -250,7 +250,7 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error.code == .profileNotFound)
-            #expect(error.reason.contains("known profiles: 3g, edge, flapping"))
+            #expect(error.reason.contains("known profiles: 3g, atc-2g-rural, atc-2g-urban"))
         }
         #expect(throws: ProfileError.self) { try NetworkProfile.load(named: "/no/such/file.yaml", searchPath: []) }
     }
