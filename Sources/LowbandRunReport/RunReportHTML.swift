@@ -12,12 +12,14 @@
 /// `chart-timeline-<profile>`; `<profile>` is the profile's name reduced to lowercase letters,
 /// digits and dashes, and `<n>` counts a profile's violations from 1 in time order.
 public enum RunReportHTML {
-    /// The report of `records` (one per profile, in the order they ran). The output depends only
-    /// on `records`, so one seed gives one report byte for byte.
-    public static func render(records: [RunRecord]) -> String {
+    /// The report of `records` (one per profile, in the order they ran), with the commit, host
+    /// and start of the run under the command that reproduces it when `provenance` is given.
+    /// The output depends only on its arguments, so one seed gives one report byte for byte
+    /// apart from the provenance line.
+    public static func render(records: [RunRecord], provenance: ReportProvenance? = nil) -> String {
         let slugs = HTMLEscaping.uniqueSlugs(records.map(\.profile))
         let latencyMetric = LatencyMetricChoice.name(in: records)
-        var body: [String] = [header(records, slugs: slugs)]
+        var body: [String] = [header(records, slugs: slugs, provenance: provenance)]
         if records.isEmpty {
             body.append("<p class=\"no-data\">This run recorded no results: no profile finished or started measuring.</p>")
         } else {
@@ -53,7 +55,7 @@ public enum RunReportHTML {
         return "lowband run — \(distinct(records.map(\.scenario)).joined(separator: ", ")) on \(records.map(\.profile).joined(separator: ", "))"
     }
 
-    private static func header(_ records: [RunRecord], slugs: [String]) -> String {
+    private static func header(_ records: [RunRecord], slugs: [String], provenance: ReportProvenance?) -> String {
         let scenarios = distinct(records.map(\.scenario))
         var html = "<header><h1>lowband run: \(HTMLEscaping.escape(scenarios.isEmpty ? "no results" : scenarios.joined(separator: ", ")))</h1>"
         if !records.isEmpty {
@@ -78,9 +80,10 @@ public enum RunReportHTML {
                 + ": the figures below are what was measured until then.</div>"
         }
         let commands = distinct(records.map(\.command)).filter { !$0.isEmpty }
-        if !commands.isEmpty {
+        if !commands.isEmpty || provenance != nil {
             html += "<section id=\"reproduce\"><h3>Reproduce</h3>"
             html += commands.map { "<pre class=\"command\"><code>\(HTMLEscaping.escape($0))</code></pre>" }.joined()
+            html += provenance?.html() ?? ""
             html += "</section>"
         }
         return html
