@@ -56,6 +56,19 @@ import Testing
         #expect(record.values("delivery_delay").count >= 10)
     }
 
+    /// Seed 1 on EDGE has a handover inside a blackout: the table, the caption and the bands
+    /// must all count it as one outage, the one definition of `Outages`.
+    @Test func subwayCountsOverlappingCausesAsOneOutage() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.subway, seconds: 300))
+        let record = output.record
+        let causes = record.timeline.count { $0.kind == .outageStart }
+        let outages = Outages.count(in: record.timeline, runEnd: record.durationSeconds)
+        #expect(causes > outages, "the fixture has overlapping causes: \(causes) starts, \(outages) outages")
+        #expect(record.count("outages") == Double(outages))
+        let report = RunReportHTML.render(records: [record])
+        #expect(report.contains("Timeline of edge: \(outages) outages,"))
+    }
+
     @Test func launchByPushContentPushIsFaster() async throws {
         let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.launchByPush, seconds: 120))
         let record = output.record

@@ -151,7 +151,7 @@ final class SubwayScenario: Scenario {
                 RunMetric(name: "delivery_delay", unit: "ms", values: delays),
                 RunMetric(name: "reconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.reconnects })]),
                 RunMetric(name: "disconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.disconnects })]),
-                RunMetric(name: "outages", unit: "count", values: [Double(context.trace.count(of: .outageStart))]),
+                RunMetric(name: "outages", unit: "count", values: [Double(Outages.count(in: context.trace.timeline, runEnd: context.now.seconds))]),
                 RunMetric(name: "messages", unit: "count", values: [Double(written)]),
                 RunMetric(name: "undelivered", unit: "count", values: [Double(composedAt.count + postedAt.count)]),
             ],
