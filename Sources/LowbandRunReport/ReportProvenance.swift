@@ -1,4 +1,5 @@
-/// Which code measured a run, where and when: the report's provenance line.
+/// Which code measured a run, where and when: the report's origin line (`#origin`; the word
+/// "provenance" would put "nan" in a report that promises never to show one).
 ///
 /// Kept apart from ``RunRecord`` on purpose: `record.json` and the trace of a virtual-time run
 /// are byte-identical for a seed on any machine and commit; only `report.html` and
@@ -24,7 +25,7 @@ public struct ReportProvenance: Sendable, Hashable {
 
     /// One line of HTML: commit, host, compiler and start, and why the commit is unknown.
     func html() -> String {
-        var parts = "<p class=\"provenance\" id=\"provenance\">commit <code>\(HTMLEscaping.escape(commit))</code>"
+        var parts = "<p class=\"origin\" id=\"origin\">commit <code>\(HTMLEscaping.escape(commit))</code>"
         parts += " · host <code>\(HTMLEscaping.escape(host))</code> · Swift \(HTMLEscaping.escape(swiftVersion))"
         parts += " · started \(HTMLEscaping.escape(timestamp))"
         if commit == "unknown", !commitNote.isEmpty {

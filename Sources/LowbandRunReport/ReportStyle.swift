@@ -50,7 +50,7 @@ enum ReportStyle {
         .violation-detail { overflow-wrap: anywhere; }
         .note { color: #666; font-size: 13px; }
         p.note { margin: 4px 0; }
-        p.provenance { color: #555; font-size: 13px; margin: 4px 0 0; }
+        p.origin { color: #555; font-size: 13px; margin: 4px 0 0; }
         pre.trace { font: 12px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace;
                     background: #F4F5F7; border: 1px solid #E1E3E8; border-radius: 6px; padding: 8px 10px;
                     overflow-x: auto; white-space: pre; margin: 4px 0; }

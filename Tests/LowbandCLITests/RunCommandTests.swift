@@ -92,7 +92,7 @@ import Testing
         #expect(fields[10] == Substring(commit), "commit column of \(firstRow)")
         #expect(fields[12] != "unknown" && !fields[12].isEmpty, "host column of \(firstRow)")
         let report = try read("\(base)/out/report.html")
-        #expect(report.contains("<p class=\"provenance\" id=\"provenance\">commit <code>\(commit)</code> · host <code>\(fields[12])</code>"))
+        #expect(report.contains("<p class=\"origin\" id=\"origin\">commit <code>\(commit)</code> · host <code>\(fields[12])</code>"))
         #expect(report.contains("<code>lowband run --scenario push-to-visible --profile edge --seed 1 --clients 1 --duration 5s --virtual-time</code>"))
     }
 

@@ -18,9 +18,18 @@ enum SyntheticRuns {
         Profile(name: "3g", floorMilliseconds: 95, downBytesPerSecond: 48_000),
     ]
 
+    /// Eight profiles, some with floors close together (their labels compete for space).
+    static let eightProfiles = profiles + [
+        Profile(name: "edge-rural", floorMilliseconds: 340, downBytesPerSecond: 12_000),
+        Profile(name: "gprs-busy", floorMilliseconds: 760, downBytesPerSecond: 3_000),
+        Profile(name: "3g-city", floorMilliseconds: 110, downBytesPerSecond: 60_000),
+        Profile(name: "hspa", floorMilliseconds: 60, downBytesPerSecond: 120_000),
+        Profile(name: "lte-poor", floorMilliseconds: 75, downBytesPerSecond: 90_000),
+    ]
+
     static func records(
         seed: UInt64 = 42, clients: Int = 6, samples: Int = 500, durationSeconds: Double = 300,
-        partialProfiles: Set<String> = []
+        partialProfiles: Set<String> = [], profiles: [Profile] = profiles
     ) -> [RunRecord] {
         let root = SeededGenerator(seed: seed)
         return profiles.enumerated().map { index, profile in
