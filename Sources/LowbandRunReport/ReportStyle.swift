@@ -62,6 +62,9 @@ enum ReportStyle {
         svg .row-label { font-size: 11px; fill: #444; }
         svg .total-label { font-size: 11px; fill: #333; paint-order: stroke; stroke: #FFF; stroke-width: 3px; }
         svg .mark-violation:target path { stroke: #000; stroke-width: 2; }
+        dl.glossary { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 14px; max-width: 960px; }
+        dl.glossary dt { font-weight: 600; }
+        dl.glossary dd { margin: 0; color: #444; }
         footer { margin-top: 40px; color: #888; font-size: 12px; }
         """
 }

@@ -69,6 +69,20 @@ import Testing
         #expect(report.contains("Timeline of edge: \(outages) outages,"))
     }
 
+    /// Every figure any scenario reports is defined in the report's glossary, and every
+    /// scenario's floor, or its absence, is explained.
+    @Test(arguments: ScenarioName.allCases)
+    func everyMetricIsDefinedAndTheFloorExplained(_ scenario: ScenarioName) async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(scenario, clients: scenario == .crowd ? 2 : 1, seconds: 30))
+        let report = RunReportHTML.render(records: [output.record])
+        #expect(report.contains("<section id=\"glossary\">"))
+        for metric in output.record.metrics {
+            #expect(report.contains("<dt id=\"metric-\(metric.name.replacingOccurrences(of: "_", with: "-"))\"><code>\(metric.name)</code></dt><dd>"), "\(metric.name)")
+        }
+        #expect(!report.contains("no description in this version"))
+        #expect(report.contains("<p class=\"note floor-note\">\(output.record.floorMilliseconds == nil ? "No floor" : "Floor") (\(scenario.rawValue)): "))
+    }
+
     @Test func launchByPushContentPushIsFaster() async throws {
         let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.launchByPush, seconds: 120))
         let record = output.record
