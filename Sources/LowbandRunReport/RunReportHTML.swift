@@ -9,6 +9,7 @@
 /// `chart-latency`, `glossary` (every term and metric of the run; a metric's entry is
 /// `metric-<name>`), `origin` (commit, host and start), `partial-banner`, `violations-banner`, `invariants-<profile>`,
 /// `violation-<profile>-<n>` and its timeline mark `mark-violation-<profile>-<n>`,
+/// `chart-latency-time-<profile>` (each sample at the time it began, over the outages),
 /// `chart-stages-<profile>`, `chart-waterfall-<profile>`, `chart-traffic-<profile>`,
 /// `chart-timeline-<profile>`; `<profile>` is the profile's name reduced to lowercase letters,
 /// digits and dashes, and `<n>` counts a profile's violations from 1 in time order.
@@ -97,6 +98,10 @@ public enum RunReportHTML {
         html += "<h2>\(HTMLEscaping.escape(record.profile))\(record.partial ? "<span class=\"badge\">PARTIAL</span>" : "")</h2>"
         html += SummaryTable.profile(record, latencyMetric: latencyMetric)
         html += InvariantSection.render(record: record, slug: slug)
+        if let latencyMetric {
+            html += "<h3>\(HTMLEscaping.escape(LatencyMetricChoice.readable(latencyMetric))) over time</h3>"
+                + LatencyTimeChart.figure(record: record, slug: slug, metricName: latencyMetric)
+        }
         html += "<h3>Where the time went</h3>" + StageChart.section(record: record, slug: slug)
         html += "<h3>Slowest deliveries, stage by stage</h3>" + WaterfallChart.figure(record: record, slug: slug)
         html += "<h3>Bytes over time</h3>" + TrafficChart.figure(record: record, slug: slug)

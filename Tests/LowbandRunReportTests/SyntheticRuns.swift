@@ -73,7 +73,7 @@ enum SyntheticRuns {
                 durationSeconds: durationSeconds, partial: partialProfiles.contains(profile.name),
                 floorMilliseconds: profile.floorMilliseconds,
                 metrics: [
-                    RunMetric(name: "push_to_visible", unit: "ms", values: latencies),
+                    RunMetric(name: "push_to_visible", unit: "ms", values: latencies, startSeconds: latencies.indices.map { Double($0) * durationSeconds / Double(samples) }),
                     RunMetric(name: "reconnect_time", unit: "s", values: (0..<reconnects).map { _ in Double.random(in: 0.4...6, using: &random) }),
                     RunMetric(name: "bytes_down", unit: "bytes", values: [Double(traffic.reduce(0) { $0 + $1.downBytes })]),
                     RunMetric(name: "reconnects", unit: "count", values: [Double(reconnects)]),
