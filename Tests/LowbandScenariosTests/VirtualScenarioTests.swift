@@ -65,6 +65,10 @@ import Testing
         let outages = Outages.count(in: record.timeline, runEnd: record.durationSeconds)
         #expect(causes > outages, "the fixture has overlapping causes: \(causes) starts, \(outages) outages")
         #expect(record.count("outages") == Double(outages))
+        let delays = try #require(record.metric(named: "delivery_delay"))
+        let starts = try #require(delays.startSeconds, "each sample's start is kept for the latency-over-time chart")
+        #expect(starts.count == delays.values.count)
+        #expect(starts.allSatisfy { $0 >= 0 && $0 <= record.durationSeconds })
         let report = RunReportHTML.render(records: [record])
         #expect(report.contains("Timeline of edge: \(outages) outages,"))
     }
