@@ -10,7 +10,8 @@ public import Foundation
 
 /// Where and when a benchmark ran: the environment columns of every ``BenchmarkRow``.
 public struct RunEnvironment: Sendable, Hashable {
-    /// The short git commit of the working directory's checkout, or `unknown` outside one.
+    /// The short git commit of the checkout the `lowband` binary was built in (else of the
+    /// working directory's checkout), or `unknown` when neither is one — see ``commitNote``.
     public var commit: String
     /// The Swift compiler that built this binary, e.g. `6.3` — see ``compilerVersion``.
     public var swiftVersion: String
@@ -18,20 +19,44 @@ public struct RunEnvironment: Sendable, Hashable {
     public var host: String
     /// When the run started, ISO-8601 in UTC, e.g. `2025-01-31T12:00:00Z`.
     public var timestamp: String
+    /// Where ``commit`` came from, or why it is `unknown`, in words for a report: e.g.
+    /// `the git checkout at /src/lowband (holds the lowband binary)`. Not a CSV column.
+    public var commitNote: String
 
-    public init(commit: String = "unknown", swiftVersion: String = RunEnvironment.compilerVersion, host: String = "unknown", timestamp: String) {
+    public init(commit: String = "unknown", swiftVersion: String = RunEnvironment.compilerVersion, host: String = "unknown", timestamp: String, commitNote: String = "") {
         self.commit = commit
         self.swiftVersion = swiftVersion
         self.host = host
         self.timestamp = timestamp
+        self.commitNote = commitNote
     }
 
     /// The environment of this process, for a run that starts at `date`.
     ///
-    /// Runs `git rev-parse --short HEAD` in the current directory (a few milliseconds; call it
-    /// once per run, before measuring). Never fails: what cannot be found is `unknown`.
+    /// The commit is asked of git in the directory of the running binary first (so a run started
+    /// from anywhere names the code that measured), then in the working directory (a binary
+    /// built outside the checkout, e.g. `scripts/bench.sh --build-path`). A few milliseconds:
+    /// call it once per run, before measuring. Never fails: what cannot be found is `unknown`,
+    /// and ``commitNote`` says why.
     public static func current(at date: Date = Date()) -> RunEnvironment {
-        RunEnvironment(commit: gitCommit() ?? "unknown", swiftVersion: compilerVersion, host: hostName() ?? "unknown", timestamp: timestamp(of: date))
+        let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path
+        let (commit, note) = commit(searching: [executable, FileManager.default.currentDirectoryPath].compactMap(\.self))
+        return RunEnvironment(commit: commit, swiftVersion: compilerVersion, host: hostName() ?? "unknown", timestamp: timestamp(of: date), commitNote: note)
+    }
+
+    /// The short commit of the first of `directories` inside a git checkout, with where it came
+    /// from; `unknown` and every directory's reason when none is.
+    static func commit(searching directories: [String]) -> (commit: String, note: String) {
+        var reasons: [String] = []
+        for directory in directories {
+            switch gitCommit(in: directory) {
+            case .success(let commit):
+                return (commit, "the git checkout holding \(directory)")
+            case .failure(let reason):
+                reasons.append("\(directory): \(reason.message)")
+            }
+        }
+        return ("unknown", "no git commit: " + (reasons.isEmpty ? "no directory to look in" : reasons.joined(separator: "; ")))
     }
 
     /// `date` as ISO-8601 in UTC with whole seconds, e.g. `2025-01-31T12:00:00Z`.
@@ -58,25 +83,37 @@ public struct RunEnvironment: Sendable, Hashable {
         #endif
     }()
 
-    /// `git rev-parse --short HEAD`, nil when git is missing or this is not a checkout.
-    static func gitCommit() -> String? {
+    /// Why git named no commit for a directory: git's own first line of complaint, or that git
+    /// could not be started.
+    struct GitProblem: Error {
+        var message: String
+    }
+
+    /// `git -C directory rev-parse --short HEAD`.
+    static func gitCommit(in directory: String) -> Result<String, GitProblem> {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "rev-parse", "--short", "HEAD"]
+        process.arguments = ["git", "-C", directory, "rev-parse", "--short", "HEAD"]
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
-            return nil
+            return .failure(GitProblem(message: "git could not be started (\(error.localizedDescription))"))
         }
+        // git writes a line or two; reading both pipes to the end before waiting cannot block.
         let data = (try? output.fileHandleForReading.readToEnd()) ?? Data()
+        let complaint = (try? errors.fileHandleForReading.readToEnd()) ?? Data()
         process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
         let commit = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return commit.isEmpty ? nil : commit
+        guard process.terminationReason == .exit, process.terminationStatus == 0, !commit.isEmpty else {
+            let firstLine = String(decoding: complaint, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            return .failure(GitProblem(message: firstLine.isEmpty ? "git exited with status \(process.terminationStatus)" : firstLine))
+        }
+        return .success(commit)
     }
 
     /// The host name, as `uname -n` prints it.

@@ -64,12 +64,20 @@ enum LatencyChart {
             return ChartLegend.Entry(symbol: .line(color: ChartPalette.color(forSeries: item.index), dash: ChartPalette.dash(forSeries: item.index)), label: label)
         }
         let legend = ChartLegend.render(legendEntries, x: 110, y: 18, maxWidth: width - 140)
-        let area = PlotArea(left: 110, top: 18 + legend.height + 14, width: width - 110 - 48, height: 320)
-        let height = area.bottom + 52
-
+        let plotLeft = 110.0
+        let plotWidth = width - 110 - 48
         let values = series.flatMap(\.samples) + series.compactMap(\.floor)
         let positive = values.filter { $0 > 0 }
-        let scale = ValueScale.fitting(minimum: positive.min() ?? 1, maximum: values.max() ?? 1, range: area.left, area.right)
+        let scale = ValueScale.fitting(minimum: positive.min() ?? 1, maximum: values.max() ?? 1, range: plotLeft, plotLeft + plotWidth)
+        // Floor labels get rows of their own above the plot, as many as keep them apart.
+        let floorLabelSize = 11.0
+        let floorRowHeight = 14.0
+        let floored = series.filter { $0.floor != nil }.sorted { ($0.floor ?? 0, $0.index) < ($1.floor ?? 0, $1.index) }
+        let floorRows = LabelRows(
+            floored.map { (scale($0.floor ?? 0), "floor \($0.profile)") },
+            fontSize: floorLabelSize, left: 4, right: width - 4)
+        let area = PlotArea(left: plotLeft, top: 18 + legend.height + 14 + Double(floorRows.rowCount) * floorRowHeight, width: plotWidth, height: 320)
+        let height = area.bottom + 52
         let fractionScale = LinearScale(domain: 0, 1, range: area.bottom, area.top)
 
         var body: [String] = [legend.markup]
@@ -91,16 +99,18 @@ enum LatencyChart {
         body.append(SVG.group(guides, attributes: ["class": "percentile-guides"]))
 
         var floors: [String] = []
-        for item in series {
+        for (item, placement) in zip(floored, floorRows.placements) {
             guard let floor = item.floor else { continue }
             let x = scale(floor)
             let color = ChartPalette.color(forSeries: item.index)
+            // The dashed line runs up to its label's row, so each label sits on its own line.
+            let labelY = area.top - 4 - Double(floorRows.rowCount - 1 - placement.row) * floorRowHeight
             floors.append(SVG.line(
-                x1: x, y1: area.top, x2: x, y2: area.bottom,
+                x1: x, y1: labelY - floorLabelSize + 2, x2: x, y2: area.bottom,
                 attributes: ["class": "floor", "data-profile": item.slug, "stroke": color, "stroke-width": "1.5", "stroke-dasharray": "5 4"],
                 title: "\(item.profile) floor: \(NumberFormatting.duration(milliseconds: floor))"
             ))
-            floors.append(SVG.text("floor \(item.profile)", x: x + 3, y: area.top + 12 + Double(item.index % 4) * 13, attributes: ["class": "floor-label", "fill": color]))
+            floors.append(SVG.text("floor \(item.profile)", x: placement.x, y: labelY, anchor: placement.anchor, attributes: ["class": "floor-label", "fill": color]))
         }
         body.append(SVG.group(floors, attributes: ["class": "floors"]))
 

@@ -50,6 +50,7 @@ enum ReportStyle {
         .violation-detail { overflow-wrap: anywhere; }
         .note { color: #666; font-size: 13px; }
         p.note { margin: 4px 0; }
+        p.origin { color: #555; font-size: 13px; margin: 4px 0 0; }
         pre.trace { font: 12px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace;
                     background: #F4F5F7; border: 1px solid #E1E3E8; border-radius: 6px; padding: 8px 10px;
                     overflow-x: auto; white-space: pre; margin: 4px 0; }
@@ -61,6 +62,9 @@ enum ReportStyle {
         svg .row-label { font-size: 11px; fill: #444; }
         svg .total-label { font-size: 11px; fill: #333; paint-order: stroke; stroke: #FFF; stroke-width: 3px; }
         svg .mark-violation:target path { stroke: #000; stroke-width: 2; }
+        dl.glossary { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; font-size: 14px; max-width: 960px; }
+        dl.glossary dt { font-weight: 600; }
+        dl.glossary dd { margin: 0; color: #444; }
         footer { margin-top: 40px; color: #888; font-size: 12px; }
         """
 }

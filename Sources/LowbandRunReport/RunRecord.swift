@@ -117,11 +117,16 @@ public struct RunMetric: Sendable, Hashable, Codable {
     /// `ms`, `s`, `bytes`, `count`, `x`, … as in the benchmark CSV schema (docs/BENCHMARKS.md).
     public var unit: String
     public var values: [Double]
+    /// When each sample's interval began, seconds from the start of the run, parallel to
+    /// ``values``; nil when the scenario did not record it (counts, older records). The report
+    /// plots latency over time from it, over the outages.
+    public var startSeconds: [Double]?
 
-    public init(name: String, unit: String, values: [Double]) {
+    public init(name: String, unit: String, values: [Double], startSeconds: [Double]? = nil) {
         self.name = name
         self.unit = unit
         self.values = values
+        self.startSeconds = startSeconds
     }
 
     /// Nearest-rank percentiles, the same definition as the benchmark CSV. `nil` without samples.

@@ -1,10 +1,11 @@
 /// Outages, disconnects, reconnects and broken promises of one profile's run on a time axis:
-/// outages as shaded bands across every lane, one lane per client (up to
-/// ``maximumClientLanes``), or for larger crowds one aggregated lane with the number of clients
-/// offline over time and one lane of broken promises. A broken promise's mark links to its entry
+/// outages as shaded bands across every lane, one lane per client that had an event (up to
+/// ``maximumClientLanes``) and one shared lane for the clients that had none, or for larger
+/// crowds one aggregated lane with the number of clients offline over time and one lane of
+/// broken promises. A broken promise's mark links to its entry
 /// in the promises section (``ViolationMarks``).
 enum TimelineChart {
-    static let maximumClientLanes = 20
+    static let maximumClientLanes = 12
 
     static func figureID(slug: String) -> String { "chart-timeline-\(slug)" }
 
@@ -28,6 +29,8 @@ enum TimelineChart {
         var label: String
         var client: Int?
         var height: Double
+        /// The shared lane of clients with no event: labelled, never marked.
+        var quiet = false
     }
 
     private static func violationsNote(_ count: Int) -> String {
@@ -36,12 +39,20 @@ enum TimelineChart {
 
     /// The lanes, top to bottom. Aggregated: network, disconnects, reconnects, broken promises
     /// (when there are any), clients offline (always last).
+    /// Clients with something on the timeline get a lane each (up to ``maximumClientLanes``);
+    /// the clients with nothing share one lane, so a quiet crowd is one row, not twenty empty ones.
     private static func lanes(for record: RunRecord, events: [TimelineEvent]) -> (lanes: [Lane], aggregated: Bool) {
-        let highestClient = (events.compactMap(\.client) + record.violations.compactMap(\.client)).max() ?? -1
-        let clientCount = Swift.max(record.clients, highestClient + 1)
+        let involved = Set(events.compactMap(\.client) + record.violations.compactMap(\.client))
+        let clientCount = Swift.max(record.clients, (involved.max() ?? -1) + 1)
         var lanes = [Lane(label: "network", client: nil, height: 24)]
-        if clientCount <= maximumClientLanes {
-            lanes += (0..<Swift.max(clientCount, 0)).map { Lane(label: "client \($0)", client: $0, height: 20) }
+        let active = (0..<Swift.max(clientCount, 0)).filter(involved.contains)
+        if active.count <= maximumClientLanes {
+            lanes += active.map { Lane(label: "client \($0)", client: $0, height: 20) }
+            let quiet = clientCount - active.count
+            if quiet > 0 {
+                let label = quiet == clientCount ? (quiet == 1 ? "client 0" : "all \(quiet) clients") : "\(quiet) other\(quiet == 1 ? "" : "s")"
+                lanes.append(Lane(label: label, client: nil, height: 20, quiet: true))
+            }
             return (lanes, false)
         }
         lanes += [
@@ -83,7 +94,11 @@ enum TimelineChart {
                 laneMarkup.append(SVG.rect(x: area.left, y: laneTop, width: area.width, height: lane.height, attributes: ["fill": "#F6F6F6"]))
             }
             laneMarkup.append(SVG.text(lane.label, x: area.left - 12, y: laneTop + lane.height / 2 + 4, anchor: "end", attributes: ["class": "lane-label"]))
-            if index == 0 || !aggregated { laneCentres.append((lane.client, laneTop + lane.height / 2)) }
+            if lane.quiet {
+                laneMarkup.append(SVG.text("no disconnects, reconnects or broken promises", x: area.left + 8, y: laneTop + lane.height / 2 + 4, attributes: ["class": "lane-label quiet-lane"]))
+            } else if index == 0 || !aggregated {
+                laneCentres.append((lane.client, laneTop + lane.height / 2))
+            }
             allCentres.append(laneTop + lane.height / 2)
             laneTop += lane.height
         }

@@ -74,6 +74,28 @@ import Testing
         #expect(records[0].contains("\"partial\" : false"))
     }
 
+    /// Started from a folder outside any checkout, a run still names the commit of the code that
+    /// measured (the checkout holding the binary), in results.csv and in the report.
+    @Test func aRunStartedOutsideTheCheckoutNamesItsCommitAndHost() async throws {
+        let base = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+        let git = try ChildProcess("/usr/bin/env", ["git", "-C", checkout, "rev-parse", "--short", "HEAD"])
+        let commit = try #require(try await git.nextLine())
+        #expect(try await git.exitStatus() == 0)
+        let child = try ChildProcess("/usr/bin/env", ["-C", base, lowband, "run", "--scenario", "push-to-visible", "--duration", "5s", "--virtual-time", "--out", "out"])
+        #expect(try await child.exitStatus(timeout: .seconds(120)) == 0, "\(child.stderrText)")
+        let csv = try read("\(base)/out/results.csv")
+        let firstRow = try #require(csv.split(separator: "\n").dropFirst().first)
+        let fields = firstRow.split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields.count == 14)
+        #expect(fields[10] == Substring(commit), "commit column of \(firstRow)")
+        #expect(fields[12] != "unknown" && !fields[12].isEmpty, "host column of \(firstRow)")
+        let report = try read("\(base)/out/report.html")
+        #expect(report.contains("<p class=\"origin\" id=\"origin\">commit <code>\(commit)</code> · host <code>\(fields[12])</code>"))
+        #expect(report.contains("<code>lowband run --scenario push-to-visible --profile edge --seed 1 --clients 1 --duration 5s --virtual-time</code>"))
+    }
+
     @Test func severalProfilesGiveOneComparisonTable() async throws {
         let out = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }

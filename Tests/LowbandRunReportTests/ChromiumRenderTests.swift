@@ -68,7 +68,7 @@ struct ChromiumRenderTests {
         let json = probe.dropFirst("<pre id=\"layout-probe\">".count).dropLast("</pre>".count)
         let charts = try JSONDecoder().decode([ChartLayout].self, from: Data(json.utf8))
         let byID = Dictionary(uniqueKeysWithValues: charts.map { ($0.id, $0) })
-        let expected = ["chart-latency"] + ["gprs", "edge", "3g"].flatMap { ["chart-traffic-\($0)", "chart-timeline-\($0)"] }
+        let expected = ["chart-latency"] + ["gprs", "edge", "3g"].flatMap { ["chart-latency-time-\($0)", "chart-traffic-\($0)", "chart-timeline-\($0)"] }
         #expect(Set(byID.keys) == Set(expected))
         for chart in charts {
             #expect(chart.isSVG, "\(chart.id) is parsed as SVG")
@@ -79,6 +79,8 @@ struct ChromiumRenderTests {
         #expect(latency.series.count == 3, "one curve per profile")
         #expect(latency.series.allSatisfy { $0[0] > 50 && $0[1] > 100 }, "each curve spans the axis: \(latency.series)")
         for profile in ["gprs", "edge", "3g"] {
+            let overTime = try #require(byID["chart-latency-time-\(profile)"])
+            #expect(overTime.bands.count >= 3, "the outages behind the latency dots on \(profile)")
             let traffic = try #require(byID["chart-traffic-\(profile)"])
             #expect(traffic.series.count == 2, "down and up")
             #expect(traffic.series.allSatisfy { $0[0] > 500 && $0[1] > 10 }, "\(profile) traffic: \(traffic.series)")

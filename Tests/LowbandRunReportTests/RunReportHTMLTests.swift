@@ -44,6 +44,30 @@ import Testing
         #expect(MarkupChecks.malformedNumbers(in: html).isEmpty)
     }
 
+    /// A 20-client crowd where two clients lost their connection: their two lanes and one shared
+    /// lane for the other 18, not twenty rows of which eighteen are empty.
+    @Test func quietClientsShareOneTimelineLane() {
+        let html = RunReportHTML.render(records: [record(
+            metrics: [RunMetric(name: "delivery_delay", unit: "ms", values: [400, 500])],
+            timeline: [
+                TimelineEvent(seconds: 10, kind: .disconnect, client: 3), TimelineEvent(seconds: 20, kind: .reconnect, client: 3),
+                TimelineEvent(seconds: 30, kind: .disconnect, client: 7), TimelineEvent(seconds: 40, kind: .reconnect, client: 7),
+            ],
+            clients: 20)])
+        let timeline = MarkupChecks.element("<figure id=\"chart-timeline-edge\"", closing: "</figure>", in: html) ?? ""
+        #expect(MarkupChecks.count("class=\"lane-label\"", in: timeline) == 4, "network, client 3, client 7, the others")
+        #expect(timeline.contains(">client 3</text>") && timeline.contains(">client 7</text>") && timeline.contains(">18 others</text>"))
+        #expect(!timeline.contains(">client 0</text>"))
+        #expect(MarkupChecks.count("class=\"mark-reconnect\"", in: timeline) == 2)
+
+        let quiet = RunReportHTML.render(records: [record(
+            metrics: [RunMetric(name: "delivery_delay", unit: "ms", values: [400, 500])],
+            timeline: [TimelineEvent(seconds: 0, kind: .note, detail: "started")], clients: 20)])
+        let quietTimeline = MarkupChecks.element("<figure id=\"chart-timeline-edge\"", closing: "</figure>", in: quiet) ?? ""
+        #expect(quietTimeline.contains(">all 20 clients</text>"))
+        #expect(MarkupChecks.count("class=\"lane-label\"", in: quietTimeline) == 2)
+    }
+
     @Test func theSummaryTableComparesTheMainMetricWithTheFloor() {
         let html = RunReportHTML.render(records: [record(floor: 200, metrics: [
             RunMetric(name: "push_to_visible", unit: "ms", values: [300, 400, 500, 600]),

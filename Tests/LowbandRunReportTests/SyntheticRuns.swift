@@ -18,9 +18,18 @@ enum SyntheticRuns {
         Profile(name: "3g", floorMilliseconds: 95, downBytesPerSecond: 48_000),
     ]
 
+    /// Eight profiles, some with floors close together (their labels compete for space).
+    static let eightProfiles = profiles + [
+        Profile(name: "edge-rural", floorMilliseconds: 340, downBytesPerSecond: 12_000),
+        Profile(name: "gprs-busy", floorMilliseconds: 760, downBytesPerSecond: 3_000),
+        Profile(name: "3g-city", floorMilliseconds: 110, downBytesPerSecond: 60_000),
+        Profile(name: "hspa", floorMilliseconds: 60, downBytesPerSecond: 120_000),
+        Profile(name: "lte-poor", floorMilliseconds: 75, downBytesPerSecond: 90_000),
+    ]
+
     static func records(
         seed: UInt64 = 42, clients: Int = 6, samples: Int = 500, durationSeconds: Double = 300,
-        partialProfiles: Set<String> = []
+        partialProfiles: Set<String> = [], profiles: [Profile] = profiles
     ) -> [RunRecord] {
         let root = SeededGenerator(seed: seed)
         return profiles.enumerated().map { index, profile in
@@ -64,7 +73,7 @@ enum SyntheticRuns {
                 durationSeconds: durationSeconds, partial: partialProfiles.contains(profile.name),
                 floorMilliseconds: profile.floorMilliseconds,
                 metrics: [
-                    RunMetric(name: "push_to_visible", unit: "ms", values: latencies),
+                    RunMetric(name: "push_to_visible", unit: "ms", values: latencies, startSeconds: latencies.indices.map { Double($0) * durationSeconds / Double(samples) }),
                     RunMetric(name: "reconnect_time", unit: "s", values: (0..<reconnects).map { _ in Double.random(in: 0.4...6, using: &random) }),
                     RunMetric(name: "bytes_down", unit: "bytes", values: [Double(traffic.reduce(0) { $0 + $1.downBytes })]),
                     RunMetric(name: "reconnects", unit: "count", values: [Double(reconnects)]),

@@ -56,6 +56,37 @@ import Testing
         #expect(record.values("delivery_delay").count >= 10)
     }
 
+    /// Seed 1 on EDGE has a handover inside a blackout: the table, the caption and the bands
+    /// must all count it as one outage, the one definition of `Outages`.
+    @Test func subwayCountsOverlappingCausesAsOneOutage() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.subway, seconds: 300))
+        let record = output.record
+        let causes = record.timeline.count { $0.kind == .outageStart }
+        let outages = Outages.count(in: record.timeline, runEnd: record.durationSeconds)
+        #expect(causes > outages, "the fixture has overlapping causes: \(causes) starts, \(outages) outages")
+        #expect(record.count("outages") == Double(outages))
+        let delays = try #require(record.metric(named: "delivery_delay"))
+        let starts = try #require(delays.startSeconds, "each sample's start is kept for the latency-over-time chart")
+        #expect(starts.count == delays.values.count)
+        #expect(starts.allSatisfy { $0 >= 0 && $0 <= record.durationSeconds })
+        let report = RunReportHTML.render(records: [record])
+        #expect(report.contains("Timeline of edge: \(outages) outages,"))
+    }
+
+    /// Every figure any scenario reports is defined in the report's glossary, and every
+    /// scenario's floor, or its absence, is explained.
+    @Test(arguments: ScenarioName.allCases)
+    func everyMetricIsDefinedAndTheFloorExplained(_ scenario: ScenarioName) async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(scenario, clients: scenario == .crowd ? 2 : 1, seconds: 30))
+        let report = RunReportHTML.render(records: [output.record])
+        #expect(report.contains("<section id=\"glossary\">"))
+        for metric in output.record.metrics {
+            #expect(report.contains("<dt id=\"metric-\(metric.name.replacingOccurrences(of: "_", with: "-"))\"><code>\(metric.name)</code></dt><dd>"), "\(metric.name)")
+        }
+        #expect(!report.contains("no description in this version"))
+        #expect(report.contains("<p class=\"note floor-note\">\(output.record.floorMilliseconds == nil ? "No floor" : "Floor") (\(scenario.rawValue)): "))
+    }
+
     @Test func launchByPushContentPushIsFaster() async throws {
         let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.launchByPush, seconds: 120))
         let record = output.record

@@ -57,7 +57,10 @@ enum RunOutputs {
         try encoder.encode(records).write(to: URL(fileURLWithPath: recordPath))
         written.append(recordPath)
         let reportPath = "\(directory)/report.html"
-        try Data(RunReportHTML.render(records: records).utf8).write(to: URL(fileURLWithPath: reportPath))
+        let provenance = ReportProvenance(
+            commit: environment.commit, commitNote: environment.commitNote, host: environment.host,
+            swiftVersion: environment.swiftVersion, timestamp: environment.timestamp)
+        try Data(RunReportHTML.render(records: records, provenance: provenance).utf8).write(to: URL(fileURLWithPath: reportPath))
         written.append(reportPath)
         return written
     }

@@ -79,9 +79,9 @@ final class TraceLog: ShaperTraceSink {
         state.withLock { $0.flows[key] }
     }
 
-    /// Timeline events of `kind` so far.
-    func count(of kind: TimelineEvent.Kind) -> Int {
-        state.withLock { state in state.timeline.count { $0.kind == kind } }
+    /// The timeline so far, in the order recorded.
+    var timeline: [TimelineEvent] {
+        state.withLock { $0.timeline }
     }
 
     /// Bytes the shaper delivered so far, up and down.

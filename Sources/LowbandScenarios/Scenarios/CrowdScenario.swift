@@ -45,7 +45,7 @@ final class CrowdScenario: Scenario {
     private let context: RunContext
     private var members: [Member] = []
     private var composedAt: [Key: Duration] = [:]
-    private var delays: [Double] = []
+    private var delays = TimedSamples()
     private var acknowledged = 0
 
     init(context: RunContext) {
@@ -100,19 +100,19 @@ final class CrowdScenario: Scenario {
     private func arrived(_ message: Message, at member: Member) {
         guard let clientID = message.clientID, let composed = composedAt[Key(sender: message.senderID, clientID: clientID)] else { return }
         let delay = context.now - composed
-        delays.append(delay.milliseconds)
+        delays.append(delay, endingAt: context.now)
         context.line("arrived", client: member.index, chat: message.chatID, message: message.id, value: delay)
     }
 
     var liveFigure: String {
-        "sent \(acknowledged), " + LiveFigure.describe(delays.count, "arrivals", delays)
+        "sent \(acknowledged), " + LiveFigure.describe(delays.values.count, "arrivals", delays.values)
     }
 
     func finish() -> ScenarioResult {
         let totals = context.trace.totals
         return ScenarioResult(
             metrics: [
-                RunMetric(name: "delivery_delay", unit: "ms", values: delays),
+                delays.metric(named: "delivery_delay"),
                 RunMetric(name: "messages", unit: "count", values: [Double(acknowledged)]),
                 RunMetric(name: "bytes_up", unit: "bytes", values: [Double(totals.up)]),
                 RunMetric(name: "bytes_down", unit: "bytes", values: [Double(totals.down)]),

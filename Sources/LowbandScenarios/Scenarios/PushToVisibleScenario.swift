@@ -29,7 +29,7 @@ final class PushToVisibleScenario: Scenario {
     /// When each pushed message was posted, by message id (looked up, never iterated).
     private var postedAt: [Int64: Duration] = [:]
     private var seen: Set<Pair> = []
-    private var samples: [Double] = []
+    private var samples = TimedSamples()
     private var pushes = 0
     private var smallestPush: Int?
 
@@ -98,19 +98,19 @@ final class PushToVisibleScenario: Scenario {
     private func visible(_ event: VisibilityEvent, reader: Int) {
         guard case .message(let id) = event.row, let posted = postedAt[id], seen.insert(Pair(reader: reader, message: id)).inserted else { return }
         let delay = event.visibleAt - posted
-        samples.append(delay.milliseconds)
+        samples.append(delay, endingAt: event.visibleAt)
         context.line("visible", client: reader, chat: readers[reader].chatID, message: id, value: delay)
     }
 
     var liveFigure: String {
-        LiveFigure.describe(samples.count, "visible", samples)
+        LiveFigure.describe(samples.values.count, "visible", samples.values)
     }
 
     func finish() -> ScenarioResult {
         let floor = smallestPush.map { PhysicalFloor.milliseconds(pushBytes: $0, profile: context.profile) }
         return ScenarioResult(
             metrics: [
-                RunMetric(name: "push_to_visible", unit: "ms", values: samples),
+                samples.metric(named: "push_to_visible"),
                 RunMetric(name: "pushes", unit: "count", values: [Double(pushes)]),
             ],
             floorMilliseconds: floor)

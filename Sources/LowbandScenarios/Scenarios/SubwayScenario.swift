@@ -60,7 +60,7 @@ final class SubwayScenario: Scenario {
     private var riders: [Rider] = []
     private var composedAt: [Sent: Duration] = [:]
     private var postedAt: [Int64: Duration] = [:]
-    private var delays: [Double] = []
+    private var delays = TimedSamples()
     private var written = 0
 
     init(context: RunContext) {
@@ -129,29 +129,29 @@ final class SubwayScenario: Scenario {
     private func acknowledged(_ message: Message, rider: Rider) {
         guard let clientID = message.clientID, let composed = composedAt.removeValue(forKey: Sent(rider: rider.index, clientID: clientID)) else { return }
         let delay = context.now - composed
-        delays.append(delay.milliseconds)
+        delays.append(delay, endingAt: context.now)
         context.line("delivered", client: rider.index, chat: rider.chatID, message: message.id, value: delay, detail: "acknowledged")
     }
 
     private func visible(_ event: VisibilityEvent, rider: Rider) {
         guard case .message(let id) = event.row, let posted = postedAt.removeValue(forKey: id) else { return }
         let delay = event.visibleAt - posted
-        delays.append(delay.milliseconds)
+        delays.append(delay, endingAt: event.visibleAt)
         context.line("delivered", client: rider.index, chat: rider.chatID, message: id, value: delay, detail: "visible")
     }
 
     var liveFigure: String {
         let reconnects = context.clients.reduce(0) { $0 + $1.reconnects }
-        return "reconnects \(reconnects), " + LiveFigure.describe(delays.count, "delivered", delays)
+        return "reconnects \(reconnects), " + LiveFigure.describe(delays.values.count, "delivered", delays.values)
     }
 
     func finish() -> ScenarioResult {
         ScenarioResult(
             metrics: [
-                RunMetric(name: "delivery_delay", unit: "ms", values: delays),
+                delays.metric(named: "delivery_delay"),
                 RunMetric(name: "reconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.reconnects })]),
                 RunMetric(name: "disconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.disconnects })]),
-                RunMetric(name: "outages", unit: "count", values: [Double(context.trace.count(of: .outageStart))]),
+                RunMetric(name: "outages", unit: "count", values: [Double(Outages.count(in: context.trace.timeline, runEnd: context.now.seconds))]),
                 RunMetric(name: "messages", unit: "count", values: [Double(written)]),
                 RunMetric(name: "undelivered", unit: "count", values: [Double(composedAt.count + postedAt.count)]),
             ],

@@ -1,0 +1,62 @@
+/// What every figure of a run means, in words for the report's glossary (`#glossary`) and
+/// docs/RUN.md.
+enum MetricGlossary {
+    /// The meaning of the scenario metric `name`, or nil for a name this version does not know.
+    static func meaning(of name: String) -> String? {
+        switch name {
+        case "push_to_visible": "from the server sending a push to the message entering the open chat's visible list (push-to-visible)"
+        case "pushes": "messages the server pushed to the readers' open chats"
+        case "delivery_delay": "subway: for a rider's own message, until the server's acknowledgement reached the rider; for the partner's, until it was visible on the rider's screen. crowd: from the sender storing a message to its push reaching each other member's engine"
+        case "reconnects": "times a client connected again after losing its connection"
+        case "disconnects": "times a client lost its connection (a dead link found by heartbeat, a reset, a kill)"
+        case "outages": "outages during the run, counted as defined under outage below"
+        case "messages": "subway: messages written by riders and partners; crowd: messages the server acknowledged"
+        case "undelivered": "subway: messages written but, when the run ended, neither acknowledged to the rider (own) nor visible on the rider's screen (partner's) — in flight or held back by a blackout, not lost (the acknowledged_lost promise checks loss)"
+        case "delivered": "offline-burst: messages stored offline that the server stored at least once"
+        case "duplicates": "offline-burst: extra copies of a message on the server or in the sender's cache (0 when every message arrived exactly once)"
+        case "lost": "offline-burst: messages stored offline that are neither on the server nor still in the outbox"
+        case "pending": "offline-burst: messages still waiting in an outbox when the run ended (neither delivered nor lost; a short run ends mid-burst)"
+        case "outbox_drain": "offline-burst: from the network coming back to the client's outbox being empty, one sample per client and cycle"
+        case "launch_notify_then_fetch": "launch-by-push, notification then fetch: from the server sending the message to it being visible after a cold start that connects and logs in first"
+        case "launch_content_push": "launch-by-push, content push: from the server sending the message to it being visible after a cold start that shows it from the push"
+        case "launch_gap": "launch-by-push: p50 of notification-then-fetch minus p50 of content push — what carrying the content in the push saves"
+        case "launches_missed": "launch-by-push: launches whose message was not visible when the next launch was due"
+        case "scroll_stall": "scroll-history: how long the reader waited at the top of the list for the next page, one sample per wait"
+        case "pages": "scroll-history: history pages the screen loaded"
+        case "pages_from_cache": "scroll-history: pages read from the client's cache"
+        case "pages_from_server": "scroll-history: pages that needed a history request to the server"
+        case "history_bytes": "scroll-history: bytes of the history replies received"
+        case "readers_finished": "scroll-history: readers that reached the first message of the chat"
+        case "bytes_up": "bytes the shaped link delivered from clients to the server"
+        case "bytes_down": "bytes the shaped link delivered from the server to clients"
+        default: nil
+        }
+    }
+
+    /// Terms the report uses besides metric names, in reading order.
+    static let terms: [(term: String, meaning: String)] = [
+        ("p50, p90, p99", "nearest-rank percentiles: the sample at or below which 50 %, 90 %, 99 % of the samples lie; max is the largest"),
+        ("samples", "how many values a figure summarises; a count measured once has one sample"),
+        ("floor", "the physical floor of one push on the profile: the least one-way delay the profile allows plus the push's bytes at the downlink's bottleneck rate; no sample can be below it"),
+        ("p50 / floor", "how many times the floor the median took: 1× is as fast as the network allows"),
+        ("outage", Outages.definition),
+        ("disconnect, reconnect", "a client losing its connection, and connecting again"),
+        ("stage.<name>", "the time of delivered messages split into stages (results.csv and breakdown.csv); each stage is explained under “Where the time went”"),
+        ("invariant.<name>", "broken promises of that kind (results.csv); each promise is explained in the Promises table"),
+    ]
+
+    /// The glossary section: the terms, then every metric of `records` in first-seen order.
+    static func section(_ records: [RunRecord]) -> String {
+        var seen: Set<String> = []
+        let names = records.flatMap { $0.metrics.map(\.name) }.filter { seen.insert($0).inserted }
+        var html = "<section id=\"glossary\"><h2>Glossary</h2><dl class=\"glossary\">"
+        for (term, meaning) in terms {
+            html += "<dt>\(HTMLEscaping.escape(term))</dt><dd>\(HTMLEscaping.escape(meaning))</dd>"
+        }
+        for name in names {
+            let meaning = meaning(of: name) ?? "reported by the scenario; no description in this version of lowband"
+            html += "<dt id=\"metric-\(HTMLEscaping.slug(name))\"><code>\(HTMLEscaping.escape(name))</code></dt><dd>\(HTMLEscaping.escape(meaning))</dd>"
+        }
+        return html + "</dl></section>"
+    }
+}

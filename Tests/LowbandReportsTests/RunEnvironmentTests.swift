@@ -1,0 +1,35 @@
+import Foundation
+@testable import LowbandReports
+import Testing
+
+/// Where a run's commit comes from, and what the environment says when there is none.
+@Suite struct RunEnvironmentTests {
+    @Test func theFirstDirectoryInsideACheckoutNamesTheCommit() throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-env-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+
+        let found = RunEnvironment.commit(searching: [outside, checkout])
+        #expect(found.commit.count >= 7 && found.commit.allSatisfy(\.isHexDigit), "\(found)")
+        #expect(found.note == "the git checkout holding \(checkout)")
+    }
+
+    @Test func outsideEveryCheckoutTheCommitIsUnknownAndTheNoteSaysWhy() throws {
+        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-env-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+
+        let none = RunEnvironment.commit(searching: [outside])
+        #expect(none.commit == "unknown")
+        #expect(none.note.hasPrefix("no git commit: \(outside): "), "\(none.note)")
+        #expect(none.note.contains("not a git repository"), "git's own reason: \(none.note)")
+    }
+
+    @Test func theCurrentEnvironmentOfATestRunNamesACommitAndAHost() {
+        // The test binary lives in the checkout's build folder.
+        let environment = RunEnvironment.current()
+        #expect(environment.commit != "unknown", "\(environment.commitNote)")
+        #expect(environment.host != "unknown" && !environment.host.isEmpty)
+    }
+}
