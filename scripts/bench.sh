@@ -4,6 +4,11 @@
 # and the targets; prints the same as tables.
 #
 #   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore] [--out FILE]
+#                    [--build-path DIR]
+#
+# --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), e.g. outside the
+# checkout on a CI runner whose workspace is read-only or shared. The run ends with a compact
+# summary of the report: codec × fixture and compressor × input (`lowband bench summary`).
 #
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
@@ -11,15 +16,19 @@
 #
 # package-benchmark has no CSV export: its influx export is converted by `lowband bench import`.
 set -euo pipefail
+caller="$PWD"
 cd "$(dirname "$0")/.."
 
 suite=all
 out=""
+build_path=.build
 while [ $# -gt 0 ]; do
     case "$1" in
         --suite) suite="${2:?--suite needs a value}"; shift 2 ;;
-        --out) out="${2:?--out needs a value}"; shift 2 ;;
-        -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+        # Paths given on the command line are the caller's, not the checkout's.
+        --out) out="$(cd "$caller" && realpath -m "${2:?--out needs a value}")"; shift 2 ;;
+        --build-path) build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"; shift 2 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -37,23 +46,26 @@ esac
 
 if [ "$suite" = explore ]; then
     scripts/setup.sh
-    swift build -c release --product lowband
-    "$(swift build -c release --show-bin-path)/lowband" explore --scenario crowd --profile edge --seeds 1..1000 \
-        --clients 5 --duration 10m --faults swarm --allow-violations --out .build/bench-raw/explore
+    swift build --scratch-path "$build_path" -c release --product lowband
+    "$(swift build --scratch-path "$build_path" -c release --show-bin-path)/lowband" explore --scenario crowd --profile edge --seeds 1..1000 \
+        --clients 5 --duration 10m --faults swarm --allow-violations --out "$build_path/bench-raw/explore"
     mkdir -p "$(dirname "$out")"
-    cp .build/bench-raw/explore/results.csv "$out"
+    cp "$build_path/bench-raw/explore/results.csv" "$out"
     echo "bench: explore rows and target in $out"
     exit 0
 fi
 
 scripts/setup.sh
-raw=".build/bench-raw/$suite"
+raw="$build_path/bench-raw/$suite"
 rm -rf "$raw"
 mkdir -p "$raw"
 target_args=()
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
 # Release build of the benchmark targets, then every benchmark; raw results as an influx export.
-swift package --allow-writing-to-package-directory benchmark "${target_args[@]}" \
+swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark "${target_args[@]}" \
     --format influx --path "$raw" --no-progress
-swift build --product lowband
-"$(swift build --show-bin-path)/lowband" bench import "$raw"/*.influx.csv --out "$out"
+swift build --scratch-path "$build_path" --product lowband
+lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
+"$lowband" bench import "$raw"/*.influx.csv --out "$out"
+echo
+"$lowband" bench summary "$out"
