@@ -5,7 +5,9 @@ import Foundation
 /// The format is RFC 4180: comma-separated, a field holding a comma, a quote, CR or LF is quoted
 /// and its quotes doubled. The writer ends lines with LF; the reader accepts LF and CRLF. The reader
 /// refuses anything else — a wrong header, a stray quote, a missing field, a number that is not
-/// finite, percentiles out of order, two rows for one metric — with an error naming the file and line.
+/// finite, percentiles out of order, two rows for one metric — with an error naming the file and line;
+/// ``reading(from:)`` lists every such error of a file, not only the first. Only the environment
+/// columns (``environmentColumns``) may be empty, for reports written by other programs.
 public enum BenchmarkCSV {
     /// The header line's columns, in order.
     public static let columns = [
@@ -87,97 +89,20 @@ public enum BenchmarkCSV {
     }
 
     /// The rows of the file at `path`, each with the line it starts on.
+    ///
+    /// - Throws: the first problem of the file; ``reading(from:)`` has them all.
     package static func numberedRows(from path: String) throws(BenchmarkCSVError) -> [(line: Int, row: BenchmarkRow)] {
-        var bytes: [UInt8] = []
-        do {
-            try FileChunks.forEach(in: path) { chunk in
-                guard bytes.count + chunk.count <= maximumFileBytes else {
-                    throw BenchmarkCSVError(
-                        code: .tooLarge, file: path, line: nil,
-                        message: "file is larger than \(maximumFileBytes / (1024 * 1024)) MiB; is this a benchmark report?"
-                    )
-                }
-                bytes.append(contentsOf: chunk)
-            }
-        } catch let error as BenchmarkCSVError {
-            throw error
-        } catch {
-            // The error's description names the path already.
-            throw BenchmarkCSVError(code: .unreadable, file: path, line: nil, message: "\(error)")
-        }
-        return try numberedRows(bytes, file: path)
+        let reading = reading(from: path)
+        if let first = reading.errors.listed.first { throw first }
+        return reading.rows
     }
 
     /// The rows of `bytes`, each with the line it starts on.
+    ///
+    /// - Throws: the first problem of the bytes; ``reading(_:file:)`` has them all.
     package static func numberedRows(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [(line: Int, row: BenchmarkRow)] {
-        guard bytes.count <= maximumFileBytes else {
-            throw BenchmarkCSVError(code: .tooLarge, file: file, line: nil, message: "file is larger than \(maximumFileBytes / (1024 * 1024)) MiB")
-        }
-        var records = try CSVRecords.split(bytes, file: file)
-        guard !records.isEmpty else {
-            throw BenchmarkCSVError(code: .badHeader, file: file, line: 1, message: "file is empty; expected the header \(columns.joined(separator: ","))")
-        }
-        let header = records.removeFirst()
-        if header.fields != columns {
-            throw BenchmarkCSVError(
-                code: .badHeader, file: file, line: header.line,
-                message: "header is \"\(header.fields.joined(separator: ","))\", expected \"\(columns.joined(separator: ","))\""
-            )
-        }
-        var rows: [(line: Int, row: BenchmarkRow)] = []
-        var firstLine: [BenchmarkRow.Key: Int] = [:]
-        for record in records {
-            let row = try makeRow(record, file: file)
-            if let previous = firstLine[row.key] {
-                throw BenchmarkCSVError(
-                    code: .duplicateRow, file: file, line: record.line,
-                    message: "second row for \(row.key) (the first is on line \(previous)); a report has one row per benchmark and metric"
-                )
-            }
-            firstLine[row.key] = record.line
-            rows.append((record.line, row))
-        }
-        return rows
-    }
-
-    private static func makeRow(_ record: CSVRecords.Record, file: String) throws(BenchmarkCSVError) -> BenchmarkRow {
-        let fields = record.fields
-        guard fields.count == columns.count else {
-            throw BenchmarkCSVError(
-                code: .wrongFieldCount, file: file, line: record.line,
-                message: "row has \(fields.count) fields, expected \(columns.count) (\(columns.joined(separator: ",")))"
-            )
-        }
-        func invalid(_ message: String) -> BenchmarkCSVError {
-            BenchmarkCSVError(code: .invalidValue, file: file, line: record.line, message: message)
-        }
-        func text(_ index: Int) throws(BenchmarkCSVError) -> String {
-            guard !fields[index].isEmpty else { throw invalid("column '\(columns[index])' is empty") }
-            return fields[index]
-        }
-        func number(_ index: Int) throws(BenchmarkCSVError) -> Double {
-            let field = fields[index]
-            let allowed = field.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+-.eE".utf8.contains($0) }
-            guard allowed, let value = Double(field), value.isFinite else {
-                throw invalid("column '\(columns[index])' is not a number: \"\(field)\"")
-            }
-            return value
-        }
-        let p50 = try number(4), p90 = try number(5), p99 = try number(6), min = try number(7), max = try number(8)
-        guard min <= p50, p50 <= p90, p90 <= p99, p99 <= max else {
-            throw invalid("statistics out of order: expected min <= p50 <= p90 <= p99 <= max, got \(min), \(p50), \(p90), \(p99), \(max)")
-        }
-        guard let samples = Int(fields[9]), samples >= 1 else {
-            throw invalid("column 'samples' is not a positive whole number: \"\(fields[9])\"")
-        }
-        let timestamp = try text(13)
-        guard (try? Date(timestamp, strategy: .iso8601)) != nil else {
-            throw invalid("column 'timestamp' is not an ISO-8601 time like 2025-01-31T12:00:00Z: \"\(timestamp)\"")
-        }
-        return BenchmarkRow(
-            suite: try text(0), benchmark: try text(1), metric: try text(2), unit: try text(3),
-            p50: p50, p90: p90, p99: p99, min: min, max: max, samples: samples,
-            commit: try text(10), swiftVersion: try text(11), host: try text(12), timestamp: timestamp
-        )
+        let reading = reading(bytes, file: file)
+        if let first = reading.errors.listed.first { throw first }
+        return reading.rows
     }
 }

@@ -22,13 +22,15 @@ public struct BenchmarkRow: Sendable, Hashable {
     public var max: Double
     /// How many samples the statistics summarise (1 for a figure measured once).
     public var samples: Int
-    /// The short git commit the binary was built from, or `unknown`.
+    /// The short git commit the binary was built from, or `unknown`; empty when a report from
+    /// another program does not say.
     public var commit: String
-    /// The Swift compiler that built the binary, see ``RunEnvironment/swiftVersion``.
+    /// The Swift compiler that built the binary, see ``RunEnvironment/swiftVersion``; empty when
+    /// not recorded (a report from a program not written in Swift).
     public var swiftVersion: String
-    /// The machine the benchmark ran on.
+    /// The machine the benchmark ran on (empty when not recorded).
     public var host: String
-    /// When the run started, ISO-8601 in UTC (`2025-01-31T12:00:00Z`).
+    /// When the run started, ISO-8601 in UTC (`2025-01-31T12:00:00Z`); empty when not recorded.
     public var timestamp: String
 
     /// Which statistic of a row to read, as `lowband compare --metric-column` names it.

@@ -25,18 +25,56 @@ package struct CSVRecords {
     }
 
     /// The records of `bytes`; a final line ending is optional, a blank line is an error.
+    ///
+    /// - Throws: the first problem in the file.
     package static func split(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) -> [Record] {
-        try checkLineLengths(bytes, file: file)
+        var errors = BenchmarkCSVErrors()
+        let records = split(bytes, file: file, errors: &errors)
+        if let first = errors.listed.first { throw first }
+        return records
+    }
+
+    /// The records of `bytes` that split cleanly; every problem goes to `errors`.
+    ///
+    /// After a malformed record the splitter skips to the next line feed and goes on, so one stray
+    /// quote does not hide the problems after it. A line over ``BenchmarkCSV/maximumLineBytes``
+    /// ends the split: such a file is no report.
+    package static func split(_ bytes: [UInt8], file: String, errors: inout BenchmarkCSVErrors) -> [Record] {
+        do {
+            try checkLineLengths(bytes, file: file)
+        } catch {
+            errors.append(error)
+            return []
+        }
         var parser = CSVRecords(bytes: bytes, file: file)
         var records: [Record] = []
         while parser.index < bytes.count {
             let start = parser.line
             if bytes[parser.index] == lineFeed || bytes[parser.index] == carriageReturn {
-                throw parser.error("blank line; a report has no empty rows")
+                errors.append(parser.error("blank line; a report has no empty rows"))
+                parser.skipLine()
+                continue
             }
-            records.append(Record(line: start, fields: try parser.record()))
+            do {
+                records.append(Record(line: start, fields: try parser.record()))
+            } catch {
+                errors.append(error)
+                parser.skipLine()
+            }
         }
         return records
+    }
+
+    /// Moves past the next line feed (or to the end of the bytes).
+    private mutating func skipLine() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            if byte == Self.lineFeed {
+                line += 1
+                return
+            }
+        }
     }
 
     private static func checkLineLengths(_ bytes: [UInt8], file: String) throws(BenchmarkCSVError) {

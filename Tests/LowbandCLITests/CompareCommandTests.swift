@@ -58,7 +58,7 @@ import Testing
             #expect(verdict("wall_clock", unit, from: 100, to: 1000) == .info, "\(unit)")
         }
         let comparison = BenchmarkComparison(baseline: [row("wall_clock", "ms", 100)], current: [row("wall_clock", "ms", 300)])
-        #expect(!comparison.fails())
+        #expect(!comparison.fails)
         #expect(comparison.entries.first?.change == 2.0)
         let gated = ComparisonPolicy(threshold: 0.10, timeThreshold: 0.25)
         #expect(verdict("wall_clock", "ms", from: 100, to: 125, policy: gated) == .ok)
@@ -66,14 +66,93 @@ import Testing
         #expect(verdict("wall_clock", "ms", from: 100, to: 74, policy: gated) == .improved)
     }
 
-    @Test func rowsInOneFileAreListedAndFailOnlyWhenAsked() {
-        let comparison = BenchmarkComparison(
-            baseline: [row("bytes", "bytes", 5, benchmark: "gone"), row("bytes", "bytes", 5)],
-            current: [row("bytes", "bytes", 5), row("bytes", "bytes", 7, benchmark: "new")]
-        )
+    @Test func rowsInOneFileAreListedAndMissingOnesFailUnlessAllowed() {
+        let baseline = [row("bytes", "bytes", 5, benchmark: "gone"), row("bytes", "bytes", 5)]
+        let current = [row("bytes", "bytes", 5), row("bytes", "bytes", 7, benchmark: "new")]
+        let comparison = BenchmarkComparison(baseline: baseline, current: current)
         #expect(comparison.entries.map(\.verdict) == [.ok, .missing, .new])
-        #expect(!comparison.fails())
-        #expect(comparison.fails(failOnMissing: true))
+        #expect(comparison.fails, "a benchmark that stopped running fails the gate")
+        #expect(!BenchmarkComparison(baseline: baseline, current: current, policy: ComparisonPolicy(allowMissing: true)).fails)
+        #expect(!BenchmarkComparison(baseline: [row("bytes", "bytes", 5)], current: current).fails, "new rows never fail")
+    }
+
+    @Test func aReportWithFewOfTheBaselineRowsFailsAndNamesThem() {
+        // Issue 14: a file with 4 of 58 rows passed, "54 missing".
+        let benchmarks = (1...10).map { "b\($0)" }
+        let baseline = benchmarks.flatMap { [row("allocations", "count", 100, benchmark: $0), row("wall_clock", "us", 5, benchmark: $0)] }
+        let current = Array(baseline.prefix(4))
+        let comparison = BenchmarkComparison(baseline: baseline, current: current)
+        #expect(comparison.count(.missing) == 16)
+        #expect(comparison.fails)
+        let report = CompareCommand.report(comparison)
+        #expect(report.contains("16 baseline metrics are missing from the current report: startup/b10 allocations, startup/b10 wall_clock, "))
+        #expect(report.contains(" and 6 more; pass --allow-missing"))
+        #expect(report.hasSuffix("FAIL: 20 metrics: 0 regression, 16 missing, 0 improved, 0 new, 2 ok, 2 info, 0 not measured (p50, threshold 10%, times not gated)\n"))
+        let allowed = CompareCommand.report(BenchmarkComparison(baseline: baseline, current: current, policy: ComparisonPolicy(allowMissing: true)))
+        #expect(allowed.contains("(allowed by --allow-missing)") && allowed.contains("PASS: 20 metrics"))
+    }
+
+    @Test func instructionsAbsentFromTheWholeRunAreNotMeasuredNotMissing() {
+        // A machine without CPU performance counters writes no instructions rows, nor the rows
+        // derived from them; CI on such a machine must pass and say so in one line.
+        let derived = [
+            row("instructions", "count", 5000, benchmark: "synthetic-100/hand"),
+            row("instructions", "count", 50000, benchmark: "synthetic-1000/hand"),
+            row("instructions_growth_100_to_1000", "x", 10, benchmark: "synthetic/hand"),
+            row("hand_instructions_speedup_vs_container", "x", 30, benchmark: "synthetic-100"),
+            BenchmarkRow(suite: "targets", benchmark: "hand-wiring-linear/synthetic/hand", metric: "attainment", unit: "x", value: 1.2, environment: Self.environment),
+        ]
+        let measured = [
+            row("allocations", "count", 170, benchmark: "synthetic-100/hand"),
+            row("growth_100_to_1000", "x", 10, benchmark: "synthetic/hand"),
+            BenchmarkRow(suite: "targets", benchmark: "hand-wiring-20x-container/synthetic-100", metric: "attainment", unit: "x", value: 1.4, environment: Self.environment),
+        ]
+        let comparison = BenchmarkComparison(baseline: derived + measured, current: measured)
+        #expect(comparison.count(.notMeasured) == 5)
+        #expect(comparison.count(.missing) == 0)
+        #expect(!comparison.fails)
+        #expect(comparison.unmeasured == [UnmeasuredMetric(metric: "instructions", reason: "no CPU performance counters", rows: 5)])
+        let report = CompareCommand.report(comparison)
+        #expect(report.contains("\ninstructions: not measured on this machine (no CPU performance counters); 5 rows not compared\n"))
+        #expect(!report.contains("instructions_growth"), "rows not compared are not in the table")
+
+        // Some instructions rows measured and others absent: lost for another reason, so missing.
+        let partial = BenchmarkComparison(baseline: derived + measured, current: measured + [derived[0]])
+        #expect(partial.unmeasured.isEmpty)
+        #expect(partial.count(.missing) == 4)
+        #expect(partial.fails)
+        // Other metrics absent from the whole run are missing, not excused.
+        let noAllocations = BenchmarkComparison(baseline: measured, current: Array(measured.dropFirst()))
+        #expect(noAllocations.count(.missing) == 1 && noAllocations.fails)
+    }
+
+    @Test func theTableShowsRegressionsFirstAndChangesOnlyHidesTheRest() {
+        let baseline = (1...6).map { row("allocations", "count", 1000, benchmark: "b\($0)") } + [row("wall_clock", "ms", 10), row("gone", "bytes", 5)]
+        var current = (1...6).map { row("allocations", "count", 1000, benchmark: "b\($0)") } + [row("wall_clock", "ms", 30), row("fresh", "bytes", 5)]
+        current[1].p50 = 800  // b2 improved
+        current[4].p50 = 1500  // b5 regressed
+        for index in current.indices { current[index].min = Swift.min(current[index].min, current[index].p50); current[index].max = Swift.max(current[index].max, current[index].p50) }
+        let comparison = BenchmarkComparison(baseline: baseline, current: current)
+        let verdicts = comparison.entriesByVerdict.map(\.verdict)
+        #expect(verdicts == [.regression, .missing, .improved, .new, .ok, .ok, .ok, .ok, .info])
+        #expect(comparison.entriesByVerdict.first?.key.benchmark == "b5")
+
+        let lines = CompareCommand.report(comparison, changesOnly: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let tableRows = lines.dropFirst(2).prefix { !$0.isEmpty }
+        #expect(tableRows.map { $0.split(separator: " ").last.map(String.init) } == ["REGRESSION", "missing", "improved", "new"])
+        #expect(lines.contains("5 unchanged or ungated metrics not shown (--changes-only)"))
+        let quiet = BenchmarkComparison(baseline: baseline.prefix(1).map { $0 }, current: current.prefix(1).map { $0 })
+        #expect(CompareCommand.report(quiet, changesOnly: true).hasPrefix("No metric changed beyond its threshold.\n"))
+    }
+
+    @Test func changesAreShownPreciselyEnoughForFineThresholds() {
+        #expect(CompareCommand.percent(0.125) == "+12.5%")
+        #expect(CompareCommand.percent(0.0026) == "+0.26%")
+        #expect(CompareCommand.percent(-0.0004) == "-0.04%")
+        #expect(CompareCommand.percent(0.2) == "+20%")
+        #expect(CompareCommand.percent(4.41) == "+441%")
+        #expect(CompareCommand.percent(0) == "0%")
+        #expect(CompareCommand.percent(-.infinity) == "-inf%")
     }
 
     @Test func theStatisticCanBeChosen() {
@@ -87,16 +166,42 @@ import Testing
 
     @Test func optionsParse() throws {
         let defaults = try #require(try Lowband.parseAsRoot(["compare", "a.csv", "b.csv"]) as? CompareCommand)
-        #expect(defaults.policy == ComparisonPolicy(threshold: 0.10, timeThreshold: nil, statistic: .p50))
-        #expect(!defaults.failOnMissing)
+        #expect(defaults.policy == ComparisonPolicy(threshold: 0.10, timeThreshold: nil, statistic: .p50, allowMissing: false))
+        #expect(!defaults.changesOnly)
         let custom = try #require(
-            try Lowband.parseAsRoot(["compare", "a.csv", "b.csv", "--threshold", "5%", "--time-threshold", "25", "--metric-column", "p99", "--fail-on-missing"])
-                as? CompareCommand
+            try Lowband.parseAsRoot([
+                "compare", "a.csv", "b.csv", "--threshold", "5%", "--time-threshold", "25%", "--ratio-threshold", "0.5%",
+                "--metric-column", "p99", "--allow-missing", "--changes-only",
+            ]) as? CompareCommand
         )
-        #expect(custom.policy == ComparisonPolicy(threshold: 0.05, timeThreshold: 0.25, statistic: .p99))
-        #expect(custom.failOnMissing)
+        #expect(custom.policy == ComparisonPolicy(threshold: 0.05, ratioThreshold: 0.005, timeThreshold: 0.25, statistic: .p99, allowMissing: true))
+        #expect(custom.changesOnly)
         #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["compare", "a.csv", "b.csv", "--threshold", "-5%"]) }
         #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["compare", "a.csv", "b.csv", "--metric-column", "mean"]) }
+        #expect(CompareCommand.badInputExitCode == 2)
+    }
+
+    @Test func aThresholdWithoutAUnitIsRefusedWithWhatItProbablyMeant() {
+        // Issue 14: `--time-threshold 0.25` meant 0.25% and printed as 0.3%.
+        do {
+            _ = try Lowband.parseAsRoot(["compare", "a.csv", "b.csv", "--time-threshold", "0.25"])
+            Issue.record("a bare number parsed")
+        } catch {
+            let message = Lowband.message(for: error)
+            #expect(message.contains("'--time-threshold <time-threshold>'"), "\(message)")
+            #expect(message.contains("a threshold needs a unit: write 25% (a fraction of 0.25) or 0.25%"), "\(message)")
+        }
+        for bad in ["10", "ten%", "%", "inf%"] {
+            #expect(throws: (any Error).self, "\(bad)") { try Lowband.parseAsRoot(["compare", "a.csv", "b.csv", "--threshold", bad]) }
+        }
+    }
+
+    @Test func thresholdsArePrintedAsGiven() {
+        let policy = ComparisonPolicy(threshold: 0.125, ratioThreshold: 0.5, timeThreshold: 0.0025)
+        let report = CompareCommand.report(BenchmarkComparison(baseline: [row("allocations", "count", 1)], current: [row("allocations", "count", 1)], policy: policy))
+        #expect(report.contains("(p50, threshold 12.5%, ratio threshold 50%, time threshold 0.25%)"), "\(report)")
+        #expect(Percentage(fraction: 0.0025).description == "0.25%")
+        #expect(Percentage(fraction: 0.1).description == "10%")
     }
 
     // MARK: The built binary
@@ -133,15 +238,59 @@ import Testing
         }
     }
 
-    @Test func binaryPrintsOneErrorLineForAMalformedFile() throws {
+    @Test func binaryPrintsOneErrorLineForAMalformedFileAndExitsTwo() throws {
         try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
             var text = try String(contentsOfFile: old, encoding: .utf8)
             text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z\n"
             try text.write(toFile: old, atomically: true, encoding: .utf8)
             let result = try ExternalProcess.run(lowband, ["compare", old, new])
-            #expect(result.status == 1)
+            #expect(result.status == 2, "bad input is not a regression")
             #expect(result.stdoutText.isEmpty)
             #expect(result.stderrText == "lowband compare: error: \(old):3: column 'p50' is not a number: \"abc\"\n")
+        }
+    }
+
+    @Test func binaryListsEveryErrorOfBothFiles() throws {
+        // Issue 14: only the first error of a file was reported.
+        try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
+            let header = BenchmarkCSV.columns.joined(separator: ",")
+            try "\(header)\ns,a,m,ms,x,1,1,1,1,1,,,,\ns,b,m,ms,1,1,1,1,1,0,,,,\ns,\"c,m\n".write(toFile: old, atomically: true, encoding: .utf8)
+            try "\(header)\ns,a,m,,1,1,1,1,1,1,,,,\n".write(toFile: new, atomically: true, encoding: .utf8)
+            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+            #expect(result.status == 2)
+            #expect(result.stderrText.split(separator: "\n").map(String.init) == [
+                "lowband compare: error: \(old):2: column 'p50' is not a number: \"x\"",
+                "lowband compare: error: \(old):3: column 'samples' is not a positive whole number: \"0\"",
+                "lowband compare: error: \(old):4: quoted field is never closed",
+                "lowband compare: error: \(new):2: column 'unit' is empty",
+            ])
+        }
+        // Every unit change is listed too.
+        let units = [row("allocations", "count", 1, benchmark: "a"), row("allocations", "count", 1, benchmark: "b")]
+        try withReports(units, units.map { var changed = $0; changed.unit = "allocations"; return changed }) { _, new in
+            let result = try ExternalProcess.run(lowband, ["compare", new, new])
+            #expect(result.status == 0, "a file against itself")
+        }
+        try withReports(units, units.map { var changed = $0; changed.unit = "bytes"; return changed }) { old, new in
+            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+            #expect(result.status == 2)
+            #expect(result.stderrText.split(separator: "\n").count == 2, "\(result.stderrText)")
+            #expect(result.stderrText.contains("\(new):3: unit of startup/b allocations is 'bytes' but 'count' in \(old):3"))
+        }
+    }
+
+    @Test func binaryComparesAReportFromAnotherProgram() throws {
+        // Issue 14: a non-Swift app's CSV had to fill swift_version, commit, host and timestamp.
+        let header = BenchmarkCSV.columns.joined(separator: ",")
+        try withReports([], []) { old, new in
+            try "\(header)\napp,launch,wall_clock,ms,100,110,120,90,130,20,,,,\napp,launch,allocations,count,500,500,500,500,500,20,,,,\n"
+                .write(toFile: old, atomically: true, encoding: .utf8)
+            try "\(header)\napp,launch,wall_clock,ms,101,110,120,90,130,20,,,,\napp,launch,allocations,count,700,700,700,700,700,20,,,,\n"
+                .write(toFile: new, atomically: true, encoding: .utf8)
+            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+            #expect(result.status == 1, "\(result.stderrText)")
+            #expect(result.stderrText.isEmpty)
+            #expect(result.stdoutText.contains("+40%  REGRESSION"))
         }
     }
 }

@@ -121,6 +121,62 @@ import Testing
         }
     }
 
+    // MARK: Every error of a file, and reports from other programs
+
+    @Test func reportsFromOtherProgramsMayLeaveTheEnvironmentColumnsEmpty() throws {
+        // Issue 14: a non-Swift app's report had to invent a swift_version to be read at all.
+        let text = "\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,,,,\ns,b,n,ms,1,2,3,1,4,5,,,myhost,\n"
+        let rows = try BenchmarkCSV.parse(text, file: "report.csv")
+        #expect(rows.map(\.metric) == ["m", "n"])
+        #expect(rows.allSatisfy { $0.commit.isEmpty && $0.swiftVersion.isEmpty && $0.timestamp.isEmpty })
+        #expect(rows.last?.host == "myhost")
+        #expect(try BenchmarkCSV.parse(try BenchmarkCSV.render(rows: rows), file: "again.csv") == rows)
+        // The columns that say what was measured stay strict.
+        expectError("\(Self.header)\ns,b,m,,1,2,3,1,4,5,,,,\n", line: 2, code: .invalidValue, containing: "column 'unit' is empty")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,,,,,\n", line: 2, code: .invalidValue, containing: "'samples'")
+        // A timestamp, when given, is still ISO-8601.
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,,,,31/01/2025\n", line: 2, code: .invalidValue, containing: "'timestamp'")
+    }
+
+    @Test func everyErrorOfAFileIsListedInLineOrder() {
+        let good = "s,b,m,ms,1,2,3,1,4,5,\(Self.tail)"
+        let text = [
+            Self.header,
+            good,
+            "s,b\"x,m2,ms,1,2,3,1,4,5,\(Self.tail)",  // 3: stray quote; the reader goes on at the next line
+            "s,b,m3,ms,abc,2,3,1,4,0,\(Self.tail)",   // 4: two wrong fields, both listed
+            good,                                        // 5: duplicate of line 2
+            "s,b,m4,ms,1,2,3,1,4,5",                    // 6: too few fields
+            "",                                          // 7: blank
+            "s,b,m5,ms,1,2,3,1,4,5,\(Self.tail)",      // 8: fine
+        ].joined(separator: "\n") + "\n"
+        let reading = BenchmarkCSV.reading(Array(text.utf8), file: "report.csv")
+        #expect(reading.errors.listed.map(\.line) == [3, 4, 4, 5, 6, 7])
+        #expect(reading.errors.listed.map(\.code) == [.malformed, .invalidValue, .invalidValue, .duplicateRow, .wrongFieldCount, .malformed])
+        #expect(reading.errors.lines.first == "report.csv:3: quote inside an unquoted field; quote the whole field and double the quote (\"\")")
+        #expect(reading.errors.lines[1].contains("'p50'") && reading.errors.lines[2].contains("'samples'"))
+        #expect(reading.rows.map(\.line) == [2, 8], "rows that read are kept, for nothing else")
+        // The throwing readers still stop at the first.
+        #expect(throws: BenchmarkCSVError.self) { try BenchmarkCSV.parse(text, file: "report.csv") }
+    }
+
+    @Test func aFileOfErrorsListsTheFirstFiftyAndCountsTheRest() {
+        let bad = (1...60).map { "s,b,m\($0),ms,x,2,3,1,4,5,\(Self.tail)" }
+        let text = ([Self.header] + bad).joined(separator: "\n")
+        let errors = BenchmarkCSV.reading(Array(text.utf8), file: "report.csv").errors
+        #expect(errors.count == 60)
+        #expect(errors.listed.count == BenchmarkCSVErrors.limit)
+        #expect(errors.listed.last?.line == 51)
+        #expect(errors.lines.count == 51)
+        #expect(errors.lines.last == "report.csv: and 10 more errors")
+    }
+
+    @Test func aWrongHeaderIsTheOnlyErrorReported() {
+        let text = "suite,benchmark\ns,b,m,ms,x,2,3,1,4,5,\(Self.tail)\n"
+        let errors = BenchmarkCSV.reading(Array(text.utf8), file: "report.csv").errors
+        #expect(errors.listed.map(\.code) == [.badHeader])
+    }
+
     // MARK: Metric rules
 
     @Test(arguments: [

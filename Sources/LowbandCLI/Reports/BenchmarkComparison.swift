@@ -12,12 +12,19 @@ public struct ComparisonPolicy: Sendable, Hashable {
     public var timeThreshold: Double?
     /// Which statistic of each row is compared.
     public var statistic: BenchmarkRow.Statistic
+    /// Whether a baseline metric absent from the current report passes; false by default, because
+    /// a benchmark that silently stopped running is a gate that silently stopped gating.
+    public var allowMissing: Bool
 
-    public init(threshold: Double = 0.10, ratioThreshold: Double? = nil, timeThreshold: Double? = nil, statistic: BenchmarkRow.Statistic = .p50) {
+    public init(
+        threshold: Double = 0.10, ratioThreshold: Double? = nil, timeThreshold: Double? = nil,
+        statistic: BenchmarkRow.Statistic = .p50, allowMissing: Bool = false
+    ) {
         self.threshold = threshold
         self.ratioThreshold = ratioThreshold
         self.timeThreshold = timeThreshold
         self.statistic = statistic
+        self.allowMissing = allowMissing
     }
 }
 
@@ -25,20 +32,33 @@ public struct ComparisonPolicy: Sendable, Hashable {
 ///
 /// Pure: no I/O, so every verdict is tested from rows in memory.
 public struct BenchmarkComparison: Sendable {
-    /// The outcome for one metric.
+    /// The outcome for one metric. The cases are in the order the table shows them: what fails
+    /// the gate first, then what changed, then what did not.
     public enum Verdict: String, Sendable, CaseIterable {
-        /// Within the threshold.
-        case ok
         /// Worse than the threshold allows; fails the gate.
         case regression = "REGRESSION"
+        /// Only in the baseline; fails the gate unless ``ComparisonPolicy/allowMissing``.
+        case missing
         /// Better by more than the threshold.
         case improved
-        /// A timing metric without a time threshold: shown, never gated.
-        case info
         /// Only in the current report.
         case new
-        /// Only in the baseline; fails the gate only with `--fail-on-missing`.
-        case missing
+        /// Within the threshold.
+        case ok
+        /// A timing metric without a time threshold: shown, never gated.
+        case info
+        /// Only in the baseline, because the current machine cannot measure its metric at all
+        /// (see ``UnmeasuredMetric``); summarised in one line, never gated.
+        case notMeasured = "not measured"
+
+        /// Whether the row changed beyond its threshold, or cannot be compared for a reason
+        /// that fails the gate: what `--changes-only` shows.
+        public var isChange: Bool {
+            switch self {
+            case .regression, .missing, .improved, .new: true
+            case .ok, .info, .notMeasured: false
+            }
+        }
     }
 
     /// One metric's line in the comparison.
@@ -58,6 +78,9 @@ public struct BenchmarkComparison: Sendable {
     public var policy: ComparisonPolicy
     /// One entry per key in either report, sorted by suite, benchmark and metric.
     public var entries: [Entry]
+    /// The metrics the current machine did not measure at all, with the rows that were therefore
+    /// not compared (verdict ``Verdict/notMeasured``).
+    public var unmeasured: [UnmeasuredMetric]
 
     /// Compares `current` with `baseline` under `policy`. Rows are matched by ``BenchmarkRow/key``;
     /// when a key occurs twice in one report, the last row wins (``BenchmarkCSV`` refuses such files).
@@ -65,9 +88,20 @@ public struct BenchmarkComparison: Sendable {
         self.policy = policy
         let old = Dictionary(baseline.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         let new = Dictionary(current.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        entries = Set(old.keys).union(new.keys).sorted().map { key in
+        var entries = Set(old.keys).union(new.keys).sorted().map { key in
             Self.entry(key: key, baseline: old[key], current: new[key], policy: policy)
         }
+        var unmeasured: [UnmeasuredMetric] = []
+        for (metric, reason) in UnmeasuredMetric.absent(baseline: baseline, current: current) {
+            var rows = 0
+            for index in entries.indices where entries[index].verdict == .missing && UnmeasuredMetric.key(entries[index].key, dependsOn: metric) {
+                entries[index].verdict = .notMeasured
+                rows += 1
+            }
+            unmeasured.append(UnmeasuredMetric(metric: metric, reason: reason, rows: rows))
+        }
+        self.entries = entries
+        self.unmeasured = unmeasured
     }
 
     /// Entries with `verdict`.
@@ -75,9 +109,16 @@ public struct BenchmarkComparison: Sendable {
         entries.count { $0.verdict == verdict }
     }
 
-    /// Whether the gate fails: a regression, or a missing metric when `failOnMissing`.
-    public func fails(failOnMissing: Bool = false) -> Bool {
-        count(.regression) > 0 || (failOnMissing && count(.missing) > 0)
+    /// Whether the gate fails: a regression, or a missing metric unless the policy allows it.
+    public var fails: Bool {
+        count(.regression) > 0 || (!policy.allowMissing && count(.missing) > 0)
+    }
+
+    /// The entries in the order the table shows them: by verdict (regressions, missing,
+    /// improvements, new, unchanged, info, not measured), then by key.
+    public var entriesByVerdict: [Entry] {
+        let rank = Dictionary(uniqueKeysWithValues: Verdict.allCases.enumerated().map { ($1, $0) })
+        return entries.enumerated().sorted { (rank[$0.element.verdict] ?? 0, $0.offset) < (rank[$1.element.verdict] ?? 0, $1.offset) }.map(\.element)
     }
 
     /// Relative slack so that a change of exactly the threshold passes despite rounding.
