@@ -109,3 +109,8 @@ public struct CompareCommand: ParsableCommand {
 }
 
 extension BenchmarkRow.Statistic: ExpressibleByArgument {}
+
+/// Bad arguments to `compare` exit 2 like its other bad input: its 1 means a regression.
+extension CompareCommand: ArgumentErrorStatus {
+    public static var argumentErrorStatus: Int32 { badInputExitCode }
+}

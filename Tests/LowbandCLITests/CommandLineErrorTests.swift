@@ -71,10 +71,12 @@ import Testing
         #expect(result.stdout.isEmpty, "nothing ran: \(result.stdoutText)")
     }
 
-    /// `compare` keeps its own exit codes (1 is a regression), but its bad input is one line too.
-    @Test func compareBadInputIsOneLine() throws {
-        let result = try ExternalProcess.run(lowband, ["compare", "--bogus"])
-        #expect(result.status != 0)
+    /// `compare` keeps its own exit codes (1 is a regression): its bad arguments are one line
+    /// and exit 2, like its other bad input, so a CI gate never reads them as a regression.
+    @Test(arguments: [["compare", "--bogus"], ["compare", "a.csv", "b.csv", "--threshold", "10"], ["compare", "a.csv"]])
+    func compareBadArgumentsAreOneLineAndExit2(arguments: [String]) throws {
+        let result = try ExternalProcess.run(lowband, arguments)
+        #expect(result.status == 2)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         #expect(result.stderrText.hasPrefix("lowband compare: error: "), "\(result.stderrText)")
     }
