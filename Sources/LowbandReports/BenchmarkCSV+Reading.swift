@@ -14,7 +14,7 @@ public struct BenchmarkCSVReading: Sendable {
 extension BenchmarkCSV {
     /// The columns a file from another program may leave empty: where and when it ran. The
     /// columns that identify and carry the measurement are never empty.
-    public static let environmentColumns: Set<String> = ["commit", "swift_version", "host", "timestamp"]
+    public static let environmentColumns: Set<String> = ["commit", "swift_version", "host", "timestamp", "command"]
 
     /// Reads the file at `path` and collects every problem instead of stopping at the first.
     public static func reading(from path: String) -> BenchmarkCSVReading {
@@ -58,7 +58,8 @@ extension BenchmarkCSV {
             return BenchmarkCSVReading(rows: [], errors: errors)
         }
         records.removeFirst()
-        if header.fields != columns {
+        let expected = header.fields == legacyColumns ? legacyColumns : columns
+        if header.fields != expected {
             var headerOnly = BenchmarkCSVErrors()
             headerOnly.append(BenchmarkCSVError(
                 code: .badHeader, file: file, line: header.line,
@@ -71,7 +72,7 @@ extension BenchmarkCSV {
         // Record errors and row errors arrive separately; merged by line, they read top to bottom.
         var rowErrors = BenchmarkCSVErrors()
         for record in records {
-            guard let row = makeRow(record, file: file, errors: &rowErrors) else { continue }
+            guard let row = makeRow(record, columns: expected, file: file, errors: &rowErrors) else { continue }
             if let previous = firstLine[row.key] {
                 rowErrors.append(BenchmarkCSVError(
                     code: .duplicateRow, file: file, line: record.line,
@@ -86,7 +87,7 @@ extension BenchmarkCSV {
     }
 
     /// The row of `record`, or nil after appending one error per wrong field to `errors`.
-    private static func makeRow(_ record: CSVRecords.Record, file: String, errors: inout BenchmarkCSVErrors) -> BenchmarkRow? {
+    private static func makeRow(_ record: CSVRecords.Record, columns: [String], file: String, errors: inout BenchmarkCSVErrors) -> BenchmarkRow? {
         let fields = record.fields
         guard fields.count == columns.count else {
             errors.append(BenchmarkCSVError(
@@ -131,7 +132,8 @@ extension BenchmarkCSV {
         return BenchmarkRow(
             suite: suite, benchmark: benchmark, metric: metric, unit: unit,
             p50: p50, p90: p90, p99: p99, min: min, max: max, samples: samples,
-            commit: text(10), swiftVersion: text(11), host: text(12), timestamp: timestamp
+            commit: text(10), swiftVersion: text(11), host: text(12), timestamp: timestamp,
+            command: columns.count > 14 ? text(14) : ""
         )
     }
 }

@@ -10,7 +10,10 @@ import Foundation
 /// columns (``environmentColumns``) may be empty, for reports written by other programs.
 public enum BenchmarkCSV {
     /// The header line's columns, in order.
-    public static let columns = [
+    public static let columns = legacyColumns + ["command"]
+    /// The columns of reports written before the `command` column: still read, with an empty
+    /// command (the committed baselines are such files).
+    public static let legacyColumns = [
         "suite", "benchmark", "metric", "unit", "p50", "p90", "p99", "min", "max", "samples",
         "commit", "swift_version", "host", "timestamp",
     ]
@@ -38,7 +41,7 @@ public enum BenchmarkCSV {
             let fields = [row.suite, row.benchmark, row.metric, row.unit].map(quoted)
                 + numbers.map(formatted)
                 + [String(row.samples)]
-                + [row.commit, row.swiftVersion, row.host, row.timestamp].map(quoted)
+                + [row.commit, row.swiftVersion, row.host, row.timestamp, row.command].map(quoted)
             text += fields.joined(separator: ",") + "\n"
         }
         return text

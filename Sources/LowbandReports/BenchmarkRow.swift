@@ -32,6 +32,9 @@ public struct BenchmarkRow: Sendable, Hashable {
     public var host: String
     /// When the run started, ISO-8601 in UTC (`2025-01-31T12:00:00Z`); empty when not recorded.
     public var timestamp: String
+    /// The command that measured it (`lowband run --scenario crowd …`); empty when not known
+    /// (reports written before the column existed, other programs' reports).
+    public var command: String
 
     /// Which statistic of a row to read, as `lowband compare --metric-column` names it.
     public enum Statistic: String, Sendable, CaseIterable {
@@ -52,7 +55,8 @@ public struct BenchmarkRow: Sendable, Hashable {
         commit: String,
         swiftVersion: String,
         host: String,
-        timestamp: String
+        timestamp: String,
+        command: String = ""
     ) {
         self.suite = suite
         self.benchmark = benchmark
@@ -68,6 +72,7 @@ public struct BenchmarkRow: Sendable, Hashable {
         self.swiftVersion = swiftVersion
         self.host = host
         self.timestamp = timestamp
+        self.command = command
     }
 
     /// A row for samples of one metric, with the environment columns taken from `environment`.
@@ -84,7 +89,7 @@ public struct BenchmarkRow: Sendable, Hashable {
             p50: summary.p50, p90: summary.p90, p99: summary.p99,
             min: summary.min, max: summary.max, samples: summary.samples,
             commit: environment.commit, swiftVersion: environment.swiftVersion,
-            host: environment.host, timestamp: environment.timestamp
+            host: environment.host, timestamp: environment.timestamp, command: environment.command
         )
     }
 

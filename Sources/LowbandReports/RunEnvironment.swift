@@ -19,11 +19,18 @@ public struct RunEnvironment: Sendable, Hashable {
     public var host: String
     /// When the run started, ISO-8601 in UTC, e.g. `2025-01-31T12:00:00Z`.
     public var timestamp: String
+    /// The command line that measured, as a shell would take it back (`lowband run --seed 3`);
+    /// ``current(at:)`` takes this process's own. Empty when not known.
+    public var command: String
     /// Where ``commit`` came from, or why it is `unknown`, in words for a report: e.g.
     /// `the git checkout at /src/lowband (holds the lowband binary)`. Not a CSV column.
     public var commitNote: String
 
-    public init(commit: String = "unknown", swiftVersion: String = RunEnvironment.compilerVersion, host: String = "unknown", timestamp: String, commitNote: String = "") {
+    public init(
+        commit: String = "unknown", swiftVersion: String = RunEnvironment.compilerVersion, host: String = "unknown", timestamp: String,
+        commitNote: String = "", command: String = ""
+    ) {
+        self.command = command
         self.commit = commit
         self.swiftVersion = swiftVersion
         self.host = host
@@ -41,7 +48,10 @@ public struct RunEnvironment: Sendable, Hashable {
     public static func current(at date: Date = Date()) -> RunEnvironment {
         let executable = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent().path
         let (commit, note) = commit(searching: [executable, FileManager.default.currentDirectoryPath].compactMap(\.self))
-        return RunEnvironment(commit: commit, swiftVersion: compilerVersion, host: hostName() ?? "unknown", timestamp: timestamp(of: date), commitNote: note)
+        return RunEnvironment(
+            commit: commit, swiftVersion: compilerVersion, host: hostName() ?? "unknown", timestamp: timestamp(of: date), commitNote: note,
+            command: shellCommand(["lowband"] + CommandLine.arguments.dropFirst())
+        )
     }
 
     /// The short commit of the first of `directories` inside a git checkout, with where it came
@@ -122,5 +132,18 @@ public struct RunEnvironment: Sendable, Hashable {
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? nil : name
+    }
+}
+
+extension RunEnvironment {
+    /// `arguments` as one line a POSIX shell splits back into them: plain words as they are,
+    /// anything else in single quotes.
+    public static func shellCommand<Arguments: Sequence<String>>(_ arguments: Arguments) -> String {
+        arguments.map { argument in
+            let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy { scalar in
+                CharacterSet.alphanumerics.contains(scalar) || "-_./:=,+@%".unicodeScalars.contains(scalar)
+            }
+            return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
     }
 }

@@ -241,7 +241,7 @@ import Testing
     @Test func binaryPrintsOneErrorLineForAMalformedFileAndExitsTwo() throws {
         try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
             var text = try String(contentsOfFile: old, encoding: .utf8)
-            text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z\n"
+            text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run\n"
             try text.write(toFile: old, atomically: true, encoding: .utf8)
             let result = try ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 2, "bad input is not a regression")
@@ -253,7 +253,7 @@ import Testing
     @Test func binaryListsEveryErrorOfBothFiles() throws {
         // Issue 14: only the first error of a file was reported.
         try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
-            let header = BenchmarkCSV.columns.joined(separator: ",")
+            let header = BenchmarkCSV.legacyColumns.joined(separator: ",")  // as other programs write it
             try "\(header)\ns,a,m,ms,x,1,1,1,1,1,,,,\ns,b,m,ms,1,1,1,1,1,0,,,,\ns,\"c,m\n".write(toFile: old, atomically: true, encoding: .utf8)
             try "\(header)\ns,a,m,,1,1,1,1,1,1,,,,\n".write(toFile: new, atomically: true, encoding: .utf8)
             let result = try ExternalProcess.run(lowband, ["compare", old, new])
@@ -281,7 +281,7 @@ import Testing
 
     @Test func binaryComparesAReportFromAnotherProgram() throws {
         // Issue 14: a non-Swift app's CSV had to fill swift_version, commit, host and timestamp.
-        let header = BenchmarkCSV.columns.joined(separator: ",")
+        let header = BenchmarkCSV.legacyColumns.joined(separator: ",")  // as other programs write it
         try withReports([], []) { old, new in
             try "\(header)\napp,launch,wall_clock,ms,100,110,120,90,130,20,,,,\napp,launch,allocations,count,500,500,500,500,500,20,,,,\n"
                 .write(toFile: old, atomically: true, encoding: .utf8)

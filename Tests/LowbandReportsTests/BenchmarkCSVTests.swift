@@ -6,7 +6,7 @@ import Testing
 @Suite struct BenchmarkCSVTests {
     static let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci-1", timestamp: "2025-01-31T12:00:00Z")
     static let header = BenchmarkCSV.columns.joined(separator: ",")
-    static let tail = "abc1234,6.3,ci-1,2025-01-31T12:00:00Z"
+    static let tail = "abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run"
 
     private func expectError(
         _ text: String, line: Int?, code: BenchmarkCSVError.Code, containing fragment: String,
@@ -51,6 +51,21 @@ import Testing
         #expect(try BenchmarkCSV.read(from: path) == rows)
     }
 
+    /// Issue 14: a row says which command measured it; reports from before the column (the
+    /// committed baselines) still read, with no command.
+    @Test func theCommandColumnRoundTripsAndOldReportsStillRead() throws {
+        var environment = Self.environment
+        environment.command = RunEnvironment.shellCommand(["lowband", "run", "--scenario", "crowd", "--out", "my dir", "--until", "it's up"])
+        #expect(environment.command == "lowband run --scenario crowd --out 'my dir' --until 'it'\\''s up'")
+        let rows = [BenchmarkRow(suite: "s", benchmark: "b", metric: "m", unit: "ms", samples: [1, 2], environment: environment)]
+        let text = try BenchmarkCSV.render(rows: rows)
+        #expect(text.hasPrefix(BenchmarkCSV.columns.joined(separator: ",") + "\n") && BenchmarkCSV.columns.last == "command")
+        #expect(try BenchmarkCSV.parse(text, file: "new.csv") == rows)
+        let old = BenchmarkCSV.legacyColumns.joined(separator: ",") + "\ns,b,m,ms,1,2,3,1,4,5,abc1234,6.3,ci-1,2025-01-31T12:00:00Z\n"
+        let read = try BenchmarkCSV.parse(old, file: "old.csv")
+        #expect(read.first?.command == "" && read.first?.commit == "abc1234")
+    }
+
     @Test func samplesGiveNearestRankPercentiles() {
         let row = BenchmarkRow(suite: "s", benchmark: "b", metric: "m", unit: "us", samples: (1...100).map(Double.init).reversed(), environment: Self.environment)
         #expect((row.p50, row.p90, row.p99, row.min, row.max, row.samples) == (50, 90, 99, 1, 100, 100))
@@ -70,11 +85,11 @@ import Testing
         expectError("suite,benchmark\n", line: 1, code: .badHeader, containing: "expected \"\(Self.header)\"")
         expectError("\(Self.header)\n\(good)\ns,b,m2,ms,abc,2,3,1,4,5,\(Self.tail)\n", line: 3, code: .invalidValue, containing: "column 'p50' is not a number: \"abc\"")
         expectError("\(Self.header)\ns,b,m,ms,inf,inf,inf,inf,inf,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "column 'p50' is not a number")
-        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,\(Self.tail)\n", line: 2, code: .wrongFieldCount, containing: "13 fields, expected 14")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,\(Self.tail)\n", line: 2, code: .wrongFieldCount, containing: "14 fields, expected 15")
         expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,0,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "'samples'")
         expectError("\(Self.header)\ns,b,m,ms,5,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "out of order")
         expectError("\(Self.header)\n,b,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "column 'suite' is empty")
-        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,abc,6.3,h,yesterday\n", line: 2, code: .invalidValue, containing: "'timestamp'")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,abc,6.3,h,yesterday,\n", line: 2, code: .invalidValue, containing: "'timestamp'")
         expectError("\(Self.header)\n\(good)\n\n\(good)\n", line: 3, code: .malformed, containing: "blank line")
         expectError("\(Self.header)\n\(good)\n\(good)\n", line: 3, code: .duplicateRow, containing: "first is on line 2")
         expectError("\(Self.header)\ns,b\"x,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .malformed, containing: "quote inside an unquoted field")
@@ -125,17 +140,18 @@ import Testing
 
     @Test func reportsFromOtherProgramsMayLeaveTheEnvironmentColumnsEmpty() throws {
         // Issue 14: a non-Swift app's report had to invent a swift_version to be read at all.
-        let text = "\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,,,,\ns,b,n,ms,1,2,3,1,4,5,,,myhost,\n"
+        let header = BenchmarkCSV.legacyColumns.joined(separator: ",")  // without `command`, as other programs write it
+        let text = "\(header)\ns,b,m,ms,1,2,3,1,4,5,,,,\ns,b,n,ms,1,2,3,1,4,5,,,myhost,\n"
         let rows = try BenchmarkCSV.parse(text, file: "report.csv")
         #expect(rows.map(\.metric) == ["m", "n"])
-        #expect(rows.allSatisfy { $0.commit.isEmpty && $0.swiftVersion.isEmpty && $0.timestamp.isEmpty })
+        #expect(rows.allSatisfy { $0.commit.isEmpty && $0.swiftVersion.isEmpty && $0.timestamp.isEmpty && $0.command.isEmpty })
         #expect(rows.last?.host == "myhost")
         #expect(try BenchmarkCSV.parse(try BenchmarkCSV.render(rows: rows), file: "again.csv") == rows)
         // The columns that say what was measured stay strict.
-        expectError("\(Self.header)\ns,b,m,,1,2,3,1,4,5,,,,\n", line: 2, code: .invalidValue, containing: "column 'unit' is empty")
-        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,,,,,\n", line: 2, code: .invalidValue, containing: "'samples'")
+        expectError("\(header)\ns,b,m,,1,2,3,1,4,5,,,,\n", line: 2, code: .invalidValue, containing: "column 'unit' is empty")
+        expectError("\(header)\ns,b,m,ms,1,2,3,1,4,,,,,\n", line: 2, code: .invalidValue, containing: "'samples'")
         // A timestamp, when given, is still ISO-8601.
-        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,,,,31/01/2025\n", line: 2, code: .invalidValue, containing: "'timestamp'")
+        expectError("\(header)\ns,b,m,ms,1,2,3,1,4,5,,,,31/01/2025\n", line: 2, code: .invalidValue, containing: "'timestamp'")
     }
 
     @Test func everyErrorOfAFileIsListedInLineOrder() {
