@@ -53,7 +53,6 @@ final class ProxyEngine {
         let number: Int
         let handler: ProxySocketHandler
         var buffers: [ByteBuffer]
-        var bytes: Int
     }
 
     private struct Endpoint {
@@ -333,15 +332,16 @@ final class ProxyEngine {
         pendingOutbound += count
         if let position = batches.lastIndex(where: { $0.handler === handler }) {
             batches[position].buffers.append(buffer)
-            batches[position].bytes += count
         } else {
-            batches.append(WriteBatch(number: number, handler: handler, buffers: [buffer], bytes: count))
+            batches.append(WriteBatch(number: number, handler: handler, buffers: [buffer]))
         }
     }
 
     /// Hands the batched writes (of one connection, or all) to their sockets and flushes each
-    /// socket once. One promise per batch, on its last write: writes complete in order, and a
-    /// failed write fails those after it, so it settles for the whole batch.
+    /// socket once. One promise per write, so ``pendingOutbound`` drops as soon as the kernel has
+    /// taken each buffer: with one promise per batch, a batch the kernel had mostly taken still
+    /// counted whole until its last byte went, and the peak read up to a batch too high. A
+    /// failed write fails those after it; the first failure is recorded.
     private func writeBatches(of number: Int?) {
         guard !batches.isEmpty else { return }
         var due: [WriteBatch] = []
@@ -354,16 +354,15 @@ final class ProxyEngine {
         }
         for batch in due {
             let handler = batch.handler
-            let count = batch.bytes
-            let promise = loop.makePromise(of: Void.self)
-            promise.futureResult.assumeIsolated().whenComplete { result in
-                self.pendingOutbound -= count
-                if case .failure(let error) = result { handler.recordFailure(error) }
+            for buffer in batch.buffers {
+                let count = buffer.readableBytes
+                let promise = loop.makePromise(of: Void.self)
+                promise.futureResult.assumeIsolated().whenComplete { result in
+                    self.pendingOutbound -= count
+                    if case .failure(let error) = result { handler.recordFailure(error) }
+                }
+                handler.write(buffer, promise: promise)
             }
-            for buffer in batch.buffers.dropLast() {
-                handler.write(buffer, promise: nil)
-            }
-            handler.write(batch.buffers[batch.buffers.count - 1], promise: promise)
             handler.flush()
         }
     }
