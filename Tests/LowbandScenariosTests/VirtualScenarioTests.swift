@@ -87,6 +87,19 @@ import Testing
         #expect(report.contains("<p class=\"note floor-note\">\(output.record.floorMilliseconds == nil ? "No floor" : "Floor") (\(scenario.rawValue)): "))
     }
 
+    /// Every scenario's latency figures say when each sample began, so the report plots them
+    /// over the outages for every scenario, not only the ones with a delivery delay.
+    @Test(arguments: ScenarioName.allCases)
+    func everyLatencyFigureIsPlottedOverTime(_ scenario: ScenarioName) async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(scenario, clients: scenario == .crowd ? 2 : 1, seconds: 60))
+        let latencies = output.record.metrics.filter { $0.unit == "ms" && !$0.values.isEmpty && $0.name != "floor" && $0.values.count > 1 }
+        for metric in latencies {
+            #expect(metric.startSeconds?.count == metric.values.count, "\(scenario.rawValue): \(metric.name) has no start times")
+        }
+        let report = RunReportHTML.render(records: [output.record])
+        #expect(!report.contains("did not record when each"), "\(scenario.rawValue)")
+    }
+
     @Test func launchByPushContentPushIsFaster() async throws {
         let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.launchByPush, seconds: 120))
         let record = output.record

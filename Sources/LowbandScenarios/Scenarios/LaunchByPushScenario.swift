@@ -68,8 +68,8 @@ final class LaunchByPushScenario: Scenario {
 
     private let context: RunContext
     private var devices: [Device] = []
-    private var notifySamples: [Double] = []
-    private var contentSamples: [Double] = []
+    private var notifySamples = TimedSamples()
+    private var contentSamples = TimedSamples()
     private var missed = 0
 
     init(context: RunContext) {
@@ -200,8 +200,8 @@ final class LaunchByPushScenario: Scenario {
     private func visible(_ device: Device, launch: Launch, at time: Duration) {
         let delay = time - launch.postedAt
         switch launch.variant {
-        case .notify: notifySamples.append(delay.milliseconds)
-        case .content: contentSamples.append(delay.milliseconds)
+        case .notify: notifySamples.append(delay, endingAt: time)
+        case .content: contentSamples.append(delay, endingAt: time)
         }
         context.line("visible", client: device.index, chat: device.chatID, message: launch.messageID, value: delay, detail: launch.variant.rawValue)
         device.pending = nil
@@ -210,17 +210,17 @@ final class LaunchByPushScenario: Scenario {
     }
 
     var liveFigure: String {
-        let notify = LiveFigure.median(notifySamples).map { "\(Int($0.rounded())) ms" } ?? "-"
-        let content = LiveFigure.median(contentSamples).map { "\(Int($0.rounded())) ms" } ?? "-"
-        return "launches \(notifySamples.count + contentSamples.count), notify p50 \(notify), content p50 \(content)"
+        let notify = LiveFigure.median(notifySamples.values).map { "\(Int($0.rounded())) ms" } ?? "-"
+        let content = LiveFigure.median(contentSamples.values).map { "\(Int($0.rounded())) ms" } ?? "-"
+        return "launches \(notifySamples.values.count + contentSamples.values.count), notify p50 \(notify), content p50 \(content)"
     }
 
     func finish() -> ScenarioResult {
         var metrics = [
-            RunMetric(name: "launch_notify_then_fetch", unit: "ms", values: notifySamples),
-            RunMetric(name: "launch_content_push", unit: "ms", values: contentSamples),
+            notifySamples.metric(named: "launch_notify_then_fetch"),
+            contentSamples.metric(named: "launch_content_push"),
         ]
-        if let notify = LiveFigure.median(notifySamples), let content = LiveFigure.median(contentSamples) {
+        if let notify = LiveFigure.median(notifySamples.values), let content = LiveFigure.median(contentSamples.values) {
             metrics.append(RunMetric(name: "launch_gap", unit: "ms", values: [notify - content]))
         } else {
             metrics.append(RunMetric(name: "launch_gap", unit: "ms", values: []))

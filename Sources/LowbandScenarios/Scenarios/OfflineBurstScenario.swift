@@ -36,7 +36,7 @@ final class OfflineBurstScenario: Scenario {
     private let context: RunContext
     private var senders: [Sender] = []
     private var backAt: Duration?
-    private var drainSamples: [Double] = []
+    private var drainSamples = TimedSamples()
     private var cycles = 0
 
     init(context: RunContext) {
@@ -103,7 +103,7 @@ final class OfflineBurstScenario: Scenario {
         guard let pending = try? senders[index].client.engine.outbox.store.pendingTasks(), pending.isEmpty else { return }
         senders[index].draining = false
         let drain = context.now - backAt
-        drainSamples.append(drain.milliseconds)
+        drainSamples.append(drain, endingAt: context.now)
         context.line("outbox-drained", client: index, chat: senders[index].chatID, value: drain)
         if senders.allSatisfy({ !$0.draining }) {
             context.scheduler.schedule(after: Self.settleTime) { [weak self] in self?.beginCycle() }
@@ -112,7 +112,7 @@ final class OfflineBurstScenario: Scenario {
 
     var liveFigure: String {
         let sent = senders.reduce(0) { $0 + $1.stored.count }
-        let drain = LiveFigure.median(drainSamples).map { ", drain p50 \(Int($0.rounded())) ms" } ?? ""
+        let drain = LiveFigure.median(drainSamples.values).map { ", drain p50 \(Int($0.rounded())) ms" } ?? ""
         return "cycles \(cycles), stored offline \(sent)\(drain)"
     }
 
@@ -144,7 +144,7 @@ final class OfflineBurstScenario: Scenario {
                 RunMetric(name: "duplicates", unit: "count", values: [Double(duplicates)]),
                 RunMetric(name: "lost", unit: "count", values: [Double(lost)]),
                 RunMetric(name: "pending", unit: "count", values: [Double(pendingCount)]),
-                RunMetric(name: "outbox_drain", unit: "ms", values: drainSamples),
+                drainSamples.metric(named: "outbox_drain"),
             ],
             floorMilliseconds: nil)
     }

@@ -43,7 +43,7 @@ final class ScrollHistoryScenario: Scenario {
 
     private let context: RunContext
     private var readers: [Reader] = []
-    private var stalls: [Double] = []
+    private var stalls = TimedSamples()
 
     init(context: RunContext) {
         self.context = context
@@ -94,7 +94,7 @@ final class ScrollHistoryScenario: Scenario {
         if screen.scrollPosition > 0 {
             if let start = reader.stallStart {
                 let stall = context.now - start
-                stalls.append(stall.milliseconds)
+                stalls.append(stall, endingAt: context.now)
                 context.line("scroll-stall", client: reader.index, chat: reader.chatID, value: stall)
                 reader.stallStart = nil
             }
@@ -124,8 +124,8 @@ final class ScrollHistoryScenario: Scenario {
 
     var liveFigure: String {
         let pages = readers.reduce(0) { $0 + $1.pagesRequested + ($1.screen?.pagesRequested ?? 0) }
-        let stall = LiveFigure.median(stalls).map { ", stall p50 \(Int($0.rounded())) ms" } ?? ""
-        return "pages \(pages), stalls \(stalls.count)\(stall)"
+        let stall = LiveFigure.median(stalls.values).map { ", stall p50 \(Int($0.rounded())) ms" } ?? ""
+        return "pages \(pages), stalls \(stalls.values.count)\(stall)"
     }
 
     func finish() -> ScenarioResult {
@@ -142,7 +142,7 @@ final class ScrollHistoryScenario: Scenario {
         }
         return ScenarioResult(
             metrics: [
-                RunMetric(name: "scroll_stall", unit: "ms", values: stalls),
+                stalls.metric(named: "scroll_stall"),
                 RunMetric(name: "pages", unit: "count", values: [Double(pages)]),
                 RunMetric(name: "pages_from_cache", unit: "count", values: [Double(fromCache)]),
                 RunMetric(name: "pages_from_server", unit: "count", values: [Double(fromServer)]),
