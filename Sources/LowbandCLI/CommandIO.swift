@@ -1,4 +1,5 @@
 import ArgumentParser
+import LowbandReports
 
 #if canImport(Glibc)
     import Glibc
@@ -11,7 +12,7 @@ import ArgumentParser
 /// Unbuffered, binary-safe input and output for the commands, in bounded chunks, and the one
 /// error-line format they all share: `lowband <command>: error: <what went wrong>`.
 enum CommandIO {
-    static let chunkSize = 64 * 1024
+    static let chunkSize = FileChunks.chunkSize
 
     struct IOError: Error, CustomStringConvertible {
         var description: String
@@ -27,16 +28,10 @@ enum CommandIO {
             }
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw IOError(description: "cannot read \(path ?? "stdin"): \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { return }
-            try body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        do {
+            try FileChunks.forEach(descriptor: descriptor, body)
+        } catch let error as FileChunks.ReadError {
+            throw IOError(description: "cannot read \(path ?? "stdin"): \(error.reason)")
         }
     }
 

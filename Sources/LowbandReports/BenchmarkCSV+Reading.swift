@@ -30,7 +30,7 @@ extension BenchmarkCSV {
                 bytes.append(contentsOf: chunk)
             }
         } catch {
-            // A FileChunks error's description names the path already.
+            // The error's `file` names the path; a FileChunks error says what failed and why.
             let failure = error as? BenchmarkCSVError ?? BenchmarkCSVError(code: .unreadable, file: path, line: nil, message: "\(error)")
             var errors = BenchmarkCSVErrors()
             errors.append(failure)
