@@ -18,21 +18,24 @@ public struct BenchCommand: ParsableCommand {
     public init() {}
 }
 
-/// `lowband bench import INFLUX.csv… --out REPORT.csv`.
+/// `lowband bench import INFLUX.csv|SAMPLES.tsv|DIRECTORY… --out REPORT.csv`.
 public struct BenchImportCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Convert package-benchmark's influx export into a report: rows, ratios and targets.",
+        abstract: "Convert any package's package-benchmark results into a report: rows, samples, ratios and targets.",
         discussion: """
-            Reads one or more files written by `swift package benchmark --format influx`, maps every \
-            benchmark and metric onto one row of the schema in docs/BENCHMARKS.md, adds the ratios \
+            Reads files written by `swift package benchmark --format influx` (percentiles) and by \
+            `--format histogramSamples` (*.histogram.samples.tsv: every iteration's value), or \
+            directories holding them, from any package's benchmarks. Maps every benchmark and metric \
+            onto one row of the schema in docs/BENCHMARKS.md; the samples of timing rows are written \
+            next to the report (REPORT.samples.csv) so `lowband compare` can test them. Adds the ratios \
             between benchmarks of the same run (speed-ups against JSON, hand wiring against the \
             container, time over the physical floor, …) and one `targets` row per promised figure \
             (attainment: 1 or more is met). Writes the CSV and prints the rows and the targets.
             """
     )
 
-    @Argument(help: "Influx exports of package-benchmark (Current_run.influx.csv).")
+    @Argument(help: "package-benchmark exports: influx (*.influx.csv), histogramSamples (*.histogram.samples.tsv), or directories of them.")
     public var files: [String]
 
     @Option(help: "Where to write the report.")
@@ -44,7 +47,7 @@ public struct BenchImportCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one influx export") }
+        guard !files.isEmpty else { throw ValidationError("give at least one influx export, samples file or directory") }
     }
 
     public func run() throws {
@@ -75,11 +78,21 @@ public struct BenchImportCommand: ParsableCommand {
         public var all: [BenchmarkRow] { measured + derived + targetRows }
     }
 
-    /// Reads `files`, refusing a benchmark and metric that two files both report.
+    /// Reads `files` (influx exports, histogramSamples files, directories of either), refusing a
+    /// benchmark and metric that two files both report.
     public static func report(files: [String], environment: RunEnvironment, targets: Bool = true) throws -> Report {
         var measured: [BenchmarkRow] = []
         var origin: [BenchmarkRow.Key: String] = [:]
-        for file in files {
+        var influx: [String] = []
+        var samples: [(path: String, file: PackageBenchmarkSamples.File)] = []
+        for path in try expanded(files) {
+            if path.hasSuffix(PackageBenchmarkSamples.fileSuffix) {
+                samples.append((path, try PackageBenchmarkSamples.file(try CommandIO.readAll(from: path), path: path)))
+            } else {
+                influx.append(path)
+            }
+        }
+        for file in influx {
             let bytes = try CommandIO.readAll(from: file)
             for row in try PackageBenchmarkImport.rows(fromInflux: bytes, file: file, environment: environment) {
                 if let first = origin[row.key] {
@@ -89,9 +102,31 @@ public struct BenchImportCommand: ParsableCommand {
                 measured.append(row)
             }
         }
+        if !samples.isEmpty {
+            measured = try PackageBenchmarkSamples.joining(samples, to: measured, environment: environment)
+        }
         let derived = DerivedFigures.rows(from: measured, environment: environment)
         let outcomes = targets ? BenchmarkTarget.evaluate(rows: measured + derived) : []
         return Report(measured: measured, derived: derived, outcomes: outcomes, targetRows: BenchmarkTarget.rows(outcomes, environment: environment))
+    }
+
+    /// `paths` with each directory replaced by its influx exports and samples files, sorted.
+    static func expanded(_ paths: [String]) throws -> [String] {
+        var result: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                result.append(path)
+                continue
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+            let chosen = names.filter { $0.hasSuffix(".influx.csv") || $0.hasSuffix(PackageBenchmarkSamples.fileSuffix) }
+            guard !chosen.isEmpty else {
+                throw BenchmarkCSVError(code: .unreadable, file: path, line: nil, message: "directory holds no *.influx.csv or *\(PackageBenchmarkSamples.fileSuffix) file")
+            }
+            result += chosen.map { (path as NSString).appendingPathComponent($0) }
+        }
+        return result
     }
 }
 
