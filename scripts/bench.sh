@@ -14,7 +14,8 @@
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
 # with the target row (issue 10: at most 600 s per 1,000 seeds).
 #
-# package-benchmark has no CSV export: its influx export is converted by `lowband bench import`.
+# package-benchmark has no CSV export: its influx and histogramSamples exports are converted by
+# `lowband bench import` into FILE and FILE's samples (FILE without .csv, plus .samples.csv).
 set -euo pipefail
 caller="$PWD"
 cd "$(dirname "$0")/.."
@@ -61,11 +62,18 @@ rm -rf "$raw"
 mkdir -p "$raw"
 target_args=()
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
-# Release build of the benchmark targets, then every benchmark; raw results as an influx export.
-swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark "${target_args[@]}" \
-    --format influx --path "$raw" --no-progress
+# Release build of the benchmark targets, then every benchmark, stored as a package-benchmark
+# baseline; one measurement exported twice: the influx export (percentiles) and histogramSamples
+# (every iteration's value, which `lowband compare` tests statistically).
+run_name="lowband_$suite"
+swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark baseline update "$run_name" \
+    "${target_args[@]}" --no-progress
+for format in influx histogramSamples; do
+    swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
+        "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
+done
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
-"$lowband" bench import "$raw"/*.influx.csv --out "$out"
+"$lowband" bench import "$raw" --out "$out"
 echo
 "$lowband" bench summary "$out"
