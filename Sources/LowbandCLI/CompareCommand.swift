@@ -5,7 +5,7 @@ public import LowbandReports
 ///
 /// Deterministic figures (allocations, bytes, counts, ratios) are gated by `--threshold`; timing
 /// figures (wall-clock units and throughputs) with samples in both reports by a two-sided
-/// Mann–Whitney U test at `--alpha` plus a minimum Hodges–Lehmann shift of `--min-effect`; timing
+/// Mann–Whitney U test at `--alpha` plus a Hodges–Lehmann interval wholly beyond `--min-effect`; timing
 /// figures without samples are shown as `info` unless `--time-threshold` is given. The judging
 /// lives in LowbandReports (``BenchmarkComparison``, ``ComparisonReport``). Exit status: 0 the
 /// gate passes, 1 it fails (a regression, or a baseline metric missing), ``badInputExitCode`` for
@@ -21,8 +21,9 @@ public struct CompareCommand: ParsableCommand {
             --threshold, ratios (x) by --ratio-threshold (default: --threshold). Wall-clock times \
             (ns, us, ms, s) and throughputs (…/s) with samples in both reports (a REPORT.samples.csv \
             next to each, written by `lowband bench import`) are judged by a two-sided Mann-Whitney \
-            U test at --alpha (1%) and must also move by at least --min-effect (5%, the \
-            Hodges-Lehmann shift over the baseline's median, shown with its confidence interval); \
+            U test at --alpha (1%), and the 1-alpha confidence interval of their Hodges-Lehmann shift \
+            (over the baseline's median, shown in the change column) must lie wholly beyond \
+            --min-effect (5%); \
             without samples they are gated only by --time-threshold, and shown as info without it. \
             Thresholds need a unit: 10%, 0.5%. A baseline metric missing from CURRENT fails the \
             gate unless --allow-missing; a metric this machine cannot measure at all (instructions \
@@ -59,7 +60,7 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "Significance level of the Mann-Whitney U test on timing samples, e.g. 1% (default: 1%).", transform: { try Percentage.parse($0) })
     public var alpha = Percentage(fraction: 0.01)
 
-    @Option(help: "Smallest estimated timing shift that a significant change must show to count, e.g. 5% (default: 5%).", transform: { try Percentage.parse($0) })
+    @Option(help: "Smallest timing shift the whole confidence interval of a significant change must exceed to count, e.g. 5% (default: 5%).", transform: { try Percentage.parse($0) })
     public var minEffect = Percentage(fraction: 0.05)
 
     @Flag(help: "Pass even when metrics of the baseline are missing from the current report.")

@@ -142,10 +142,14 @@ public struct BenchmarkComparison: Sendable {
            let test = SampleTest(baseline: oldSamples, current: newSamples, alpha: policy.significance) {
             result.test = test
             result.change = test.change
-            let worsening = direction == .lowerIsBetter ? test.change : -test.change
-            if test.pValue < policy.significance, worsening > policy.minimumEffect + tolerance {
+            // The interval, not the estimate, must clear the minimum effect: on a loaded machine a
+            // few slow samples move the estimate of a row with few samples by tens of percent.
+            let leastWorsening = direction == .lowerIsBetter ? test.lower : -test.upper
+            let leastImprovement = direction == .lowerIsBetter ? -test.upper : test.lower
+            let significant = test.pValue < policy.significance
+            if significant, leastWorsening > policy.minimumEffect + tolerance {
                 result.verdict = .regression
-            } else if test.pValue < policy.significance, worsening < -(policy.minimumEffect + tolerance) {
+            } else if significant, leastImprovement > policy.minimumEffect + tolerance {
                 result.verdict = .improved
             } else {
                 result.verdict = .ok

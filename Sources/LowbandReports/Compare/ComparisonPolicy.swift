@@ -2,8 +2,9 @@
 /// it reads.
 ///
 /// Timing rows (wall-clock times, throughputs) with samples in both reports are judged by a
-/// two-sided Mann–Whitney U test at ``significance`` together with a minimum Hodges–Lehmann shift
-/// of ``minimumEffect``; every other row by its threshold.
+/// two-sided Mann–Whitney U test at ``significance`` together with the Hodges–Lehmann shift's
+/// 1 − α confidence interval, which must lie wholly beyond ``minimumEffect``; every other row by
+/// its threshold.
 public struct ComparisonPolicy: Sendable, Hashable {
     /// The largest change for the worse, as a fraction (0.10 = 10%), that a deterministic metric
     /// (allocations, bytes, counts) may show and still pass.
@@ -24,8 +25,9 @@ public struct ComparisonPolicy: Sendable, Hashable {
     /// The significance level α of the two-sided Mann–Whitney U test on samples (0.01 = 1%); the
     /// confidence interval of the shift is at 1 − α.
     public var significance: Double
-    /// The smallest estimated shift, as a fraction of the baseline's median, that a significant
-    /// timing change must show to be a regression or an improvement (0.05 = 5%).
+    /// The smallest shift, as a fraction of the baseline's median, that the whole confidence
+    /// interval of a significant timing change must exceed to be a regression or an improvement
+    /// (0.05 = 5%).
     public var minimumEffect: Double
 
     public init(
