@@ -48,7 +48,8 @@ public struct BenchmarkComparison: Sendable {
         public var baseline: Double?
         public var current: Double?
         /// (current − baseline) / |baseline|; ±infinity when the baseline is 0 and the current is
-        /// not, nil when either side is absent.
+        /// not, nil when either side is absent. For a row with a ``test``, its Hodges–Lehmann
+        /// shift over the baseline's median (``SampleTest/change``).
         public var change: Double?
         public var direction: MetricDirection
         public var gate: MetricGate
