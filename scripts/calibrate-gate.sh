@@ -91,6 +91,7 @@ done
 
 # 2 and 3: for each minimum effect, the A/A false alarms and the planted slowdowns caught.
 echo "pairs: ${#pairs[@]} ($pair_mode); gate: ${gate[*]} --alpha 1%"
+echo "failed = comparisons with at least one wall-clock REGRESSION row; rows = such rows of the rows tested"
 printf '%-10s  %-28s' "min effect" "A/A: failed, rows"
 for percent in $planted_percents; do printf '  %-24s' "+$percent%: failed, rows"; done
 echo
@@ -101,7 +102,8 @@ for effect in $effects; do
         out=$("$lowband" compare "$work/runs/$i.csv" "$work/runs/$j.csv" "${gate[@]}" --min-effect "$effect%") || status=$?
         rows=$(printf '%s\n' "$out" | count_timing_regressions)
         tested=$(printf '%s\n' "$out" | grep -c ' p=' || true)
-        aa_rows=$((aa_rows + rows)); tested_total=$((tested_total + tested)); [ "$status" = 0 ] || aa_fail=$((aa_fail + 1))
+        printf '%s\n' "$out" > "$work/aa-$i-$j-$effect.txt"
+        aa_rows=$((aa_rows + rows)); tested_total=$((tested_total + tested)); [ "$rows" = 0 ] || aa_fail=$((aa_fail + 1))
     done
     printf '%-10s  %-28s' "$effect%" "$aa_fail of ${#pairs[@]}, $aa_rows of $tested_total"
     for percent in $planted_percents; do
@@ -111,12 +113,39 @@ for effect in $effects; do
             out=$("$lowband" compare "$work/runs/$i.csv" "$work/planted/$j-plus-$percent.csv" "${gate[@]}" --min-effect "$effect%") || status=$?
             rows=$(printf '%s\n' "$out" | count_timing_regressions)
             tested=$(printf '%s\n' "$out" | grep -c ' p=' || true)
-            caught=$((caught + rows)); tested_total=$((tested_total + tested)); [ "$status" = 0 ] || failed=$((failed + 1))
+            caught=$((caught + rows)); tested_total=$((tested_total + tested)); [ "$rows" = 0 ] || failed=$((failed + 1))
         done
         printf '  %-24s' "$failed of ${#pairs[@]}, $caught of $tested_total"
     done
     echo
 done
+
+# Per benchmark over the A/A comparisons: the largest lower end of the 99% interval of a
+# slowdown (the --min-effect that row needed to stay quiet) and the samples per run.
+first_effect="${effects%% *}"
+python3 - "$work" "$first_effect" <<'PY'
+import glob, re, sys
+work, effect = sys.argv[1], sys.argv[2]
+row = re.compile(r'^(\S+)\s+wall_clock\s+us\s+\S+\s+\S+\s+([-+]?[\d.]+)%\s+\[([-+]?[\d.]+)%,\s+([-+]?[\d.]+)%\]\s+p=(\S+)')
+worst = {}
+for path in glob.glob(f"{work}/aa-*-{effect}.txt"):
+    for line in open(path):
+        m = row.match(line)
+        if m:
+            name, lower, p = m[1], float(m[3]), float(m[5])
+            w = worst.setdefault(name, [-1e9, 0, 0])
+            w[0] = max(w[0], lower if p < 0.01 else -1e9); w[1] += 1; w[2] += p < 0.01 and lower > 0
+counts = {}
+for path in glob.glob(f"{work}/runs/*.samples.csv"):
+    for line in open(path):
+        parts = line.rstrip("\n").split(",")
+        if len(parts) == 4 and parts[2] == "wall_clock":
+            counts.setdefault(parts[0] + "/" + parts[1], []).append(1)
+runs = max(1, len(glob.glob(f"{work}/runs/*.samples.csv")))
+print("benchmark                        samples/run  significant slowdowns  largest lower end")
+for name, (lower, n, slower) in sorted(worst.items()):
+    print(f"{name:32s} {len(counts.get(name, [])) / runs:11.0f}  {slower:>10d} of {n:<8d}  {('%+.1f%%' % lower) if lower > -1e8 else '-':>17s}")
+PY
 
 # 4. A real planted slowdown in a package that is not Lowband's.
 pkg="$work/checksum-package"
