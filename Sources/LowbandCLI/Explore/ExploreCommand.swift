@@ -101,15 +101,12 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
 
             """)
 
-        // Only Ctrl-C triggers the signal, so `stop.isStopped` says whether the user stopped it.
-        let stop = StopSignal()
-        let watcher = InterruptWatcher { stop.stop() }
-        defer { watcher.cancel() }
+        // SIGINT or SIGTERM stops the sweep early; the seeds explored so far are written below.
+        let shutdown = await CommandShutdown(command: Self.name, gracePeriod: RunCommand.stopGracePeriod)
         let status = ExploreStatus()
-        let outcomes: [SeedOutcome]
         let started = ContinuousClock.now
-        do {
-            outcomes = try await Explorer.run(
+        let work = StoppableWork { stop in
+            try await Explorer.run(
                 options,
                 progress: { status.update($0) },
                 onOutcome: { outcome in
@@ -121,10 +118,17 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
                     try? CommandIO.write(line)
                 },
                 stop: stop)
+        }
+        do {
+            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)]) { signal in
+                RunCommand.log("\n\(signal): stopping, writing what was measured so far")
+            }
         } catch {
             status.finish()
             throw CommandIO.failure(error, command: Self.name)
         }
+        let stop = work.stop
+        let outcomes = work.output ?? []
         status.finish()
         do {
             try ExploreOutputs.write(
