@@ -109,7 +109,9 @@ public struct ProxyCommand: AsyncParsableCommand {
     public func run() async throws {
         let command = "lowband proxy"
         do {
-            try await serve()
+            try await CommandShutdown.watching(command: command, announce: { signal in Self.log("stopping on signal \(signal.rawValue)") }) { shutdown in
+                try await serve(shutdown: shutdown)
+            }
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -117,7 +119,7 @@ public struct ProxyCommand: AsyncParsableCommand {
         }
     }
 
-    private func serve() async throws {
+    private func serve(shutdown: CommandShutdown) async throws {
         let traceFile = try trace.map { try TraceFile(path: $0) }
         defer { traceFile?.close() }
         let mainProxy = name
@@ -137,8 +139,6 @@ public struct ProxyCommand: AsyncParsableCommand {
                 }
             )
         )
-        let shutdown = await CommandShutdown(command: "lowband proxy")
-
         // Every address is bound before anything says "listening", so a taken port is the
         // only line a failed start prints.
         var control = try apiEndpoint.map { endpoint in
@@ -180,9 +180,7 @@ public struct ProxyCommand: AsyncParsableCommand {
         if let control {
             services.append(.init(service: control, successTerminationBehavior: .gracefullyShutdownGroup))
         }
-        try await shutdown.run(services) { signal in
-            Self.log("stopping on signal \(signal.rawValue)")
-        }
+        try await shutdown.run(services)
     }
 
     /// One line on stderr.

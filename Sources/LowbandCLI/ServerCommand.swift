@@ -96,7 +96,13 @@ public struct ServerCommand: AsyncParsableCommand {
     public func run() async throws {
         let name = "lowband server"
         let (host, port) = try Self.address(listen)
-        let shutdown = await CommandShutdown(command: name)
+        try await CommandShutdown.watching(command: name, announce: { signal in try? CommandIO.write("\(signal): stopping\n") }) { shutdown in
+            try await serve(name: name, host: host, port: port, shutdown: shutdown)
+        }
+    }
+
+    /// Starts the server, prints the banner and serves until the shutdown.
+    private func serve(name: String, host: String, port: Int, shutdown: CommandShutdown) async throws {
         let configuration = ServerConfiguration(
             seed: seed,
             world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat),
@@ -121,9 +127,7 @@ public struct ServerCommand: AsyncParsableCommand {
         do {
             try CommandIO.write(banner(server, storage: storage))
             // The server is the group's one service: the signal's graceful shutdown stops it.
-            try await shutdown.run([.init(service: server)]) { signal in
-                try? CommandIO.write("\(signal): stopping\n")
-            }
+            try await shutdown.run([.init(service: server)])
             try CommandIO.write("stopped\n")
         } catch {
             try? await server.stop()

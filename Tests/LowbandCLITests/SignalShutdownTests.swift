@@ -43,20 +43,6 @@ import Testing
         #expect(try await second.exitStatus() == 0, "\(second.stderrText)")
     }
 
-    @Test func aSecondSignalEndsTheServerAtOnce() async throws {
-        let child = try ChildProcess(lowband, ["server"] + small)
-        _ = try await child.lines { $0.hasPrefix("stop with ") }
-        // Both arrive before the graceful stop can finish: the first starts it, the second
-        // ends the process with 128 + its number.
-        child.send(SIGTERM)
-        child.send(SIGINT)
-        let status = try await child.exitStatus()
-        let stderr = child.stderrText
-        let second = stderr.contains("lowband server: second SIGINT: exiting at once") ? SIGINT : SIGTERM
-        #expect(stderr.contains("lowband server: second \(Self.name(second)): exiting at once"), "\(stderr)")
-        #expect(status == 128 + second, "\(stderr)")
-    }
-
     /// Starts `lowband proxy` with a proxy and the control API, sends the signal once both are
     /// listening, and reports its exit status, its stderr and whether the two ports still
     /// accept connections afterwards.
@@ -120,5 +106,21 @@ import Testing
         #expect(record.contains("\"partial\" : true"))
         #expect(FileManager.default.fileExists(atPath: "\(out)/results.csv"))
         #expect(FileManager.default.fileExists(atPath: "\(out)/report.html"))
+    }
+
+    @Test func aSecondSignalEndsAStoppingRunAtOnce() async throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-signal-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let child = try ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        _ = try await child.lines { $0.hasPrefix("reproduce: ") }
+        // Both arrive while the first is still stopping the run and writing its report: the
+        // first starts the graceful stop, the second ends the process with 128 + its number.
+        child.send(SIGTERM)
+        child.send(SIGINT)
+        let status = try await child.exitStatus(timeout: .seconds(60))
+        let stderr = child.stderrText
+        let second = stderr.contains("lowband run: second SIGINT: exiting at once") ? SIGINT : SIGTERM
+        #expect(stderr.contains("lowband run: second \(Self.name(second)): exiting at once"), "\(stderr)")
+        #expect(status == 128 + second, "\(stderr)")
     }
 }

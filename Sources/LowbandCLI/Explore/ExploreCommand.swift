@@ -93,6 +93,18 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
+        // SIGINT or SIGTERM stops the sweep early; the seeds explored so far are written.
+        try await CommandShutdown.watching(
+            command: Self.name, gracePeriod: RunCommand.stopGracePeriod,
+            announce: { signal in RunCommand.log("\n\(signal): stopping, writing what was measured so far") }
+        ) { shutdown in
+            try await sweep(options, directory: directory, shutdown: shutdown)
+        }
+    }
+
+    /// Explores the seeds as the group's one service, then writes the folder and the summary;
+    /// exit status 130 when stopped, 3 when a seed failed.
+    private func sweep(_ options: ExploreOptions, directory: String, shutdown: CommandShutdown) async throws {
         let total = options.seeds.seeds.count
         try CommandIO.write("""
             lowband explore: \(options.scenario) on \(profile), seeds \(seeds)\(shard.map { " (shard \($0))" } ?? ""): \(total) runs of \
@@ -101,8 +113,6 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
 
             """)
 
-        // SIGINT or SIGTERM stops the sweep early; the seeds explored so far are written below.
-        let shutdown = await CommandShutdown(command: Self.name, gracePeriod: RunCommand.stopGracePeriod)
         let status = ExploreStatus()
         let started = ContinuousClock.now
         let work = StoppableWork { stop in
@@ -120,9 +130,7 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
                 stop: stop)
         }
         do {
-            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)]) { signal in
-                RunCommand.log("\n\(signal): stopping, writing what was measured so far")
-            }
+            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
         } catch {
             status.finish()
             throw CommandIO.failure(error, command: Self.name)

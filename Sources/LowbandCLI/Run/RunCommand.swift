@@ -128,9 +128,21 @@ public struct RunCommand: AsyncParsableCommand {
         }
 
         // SIGINT and SIGTERM are caught before anything is printed, so a signal never kills a
-        // started run: it stops the run early, and what was measured is written below.
-        let shutdown = await CommandShutdown(command: Self.name, gracePeriod: Self.stopGracePeriod)
+        // started run: it stops the run early, and what was measured is written.
+        try await CommandShutdown.watching(
+            command: Self.name, gracePeriod: Self.stopGracePeriod,
+            announce: { signal in RunCommand.log("\n\(signal): stopping, writing what was measured so far") }
+        ) { shutdown in
+            try await perform(runs, scenario: scenarioName, names: names, clients: clientCount, duration: resolvedDuration, command: command, directory: directory, shutdown: shutdown)
+        }
+    }
 
+    /// Runs the checked `runs` as the group's one service, prints the tables and writes the
+    /// report folder; exit status 130 when stopped, 3 on a broken invariant.
+    private func perform(
+        _ runs: [ScenarioOptions], scenario scenarioName: ScenarioName, names: [String], clients clientCount: Int, duration resolvedDuration: Duration,
+        command: String, directory: String, shutdown: CommandShutdown
+    ) async throws {
         try CommandIO.write("""
             lowband run: \(scenarioName) on \(names.joined(separator: ", ")), seed \(seed), \(clientCount) client\(clientCount == 1 ? "" : "s"), \
             \(RunDuration.format(resolvedDuration)), \(virtualTime ? "virtual time (in-memory network)" : "sockets through the shaping proxy")
@@ -141,9 +153,7 @@ public struct RunCommand: AsyncParsableCommand {
         let status = RunStatus()
         let work = StoppableWork { [runs] stop in try await Self.runAll(runs, scenario: scenarioName, status: status, stop: stop) }
         do {
-            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)]) { signal in
-                RunCommand.log("\n\(signal): stopping, writing what was measured so far")
-            }
+            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
         } catch {
             status.finish()
             throw CommandIO.failure(error, command: Self.name)
@@ -191,13 +201,8 @@ public struct RunCommand: AsyncParsableCommand {
         var outputs: [ScenarioOutput] = []
         for options in runs {
             if stop.isStopped, !outputs.isEmpty { break }
-            let output: ScenarioOutput
-            do {
-                output = try await ScenarioRunner.run(options, progress: { status.update($0) }, stop: stop)
-            } catch {
-                status.finish()
-                throw error
-            }
+            // A failure ends the status line in run(), which reports it.
+            let output = try await ScenarioRunner.run(options, progress: { status.update($0) }, stop: stop)
             outputs.append(output)
             let record = output.record
             status.update(RunProgress(
