@@ -5,11 +5,10 @@ import PackageDescription
 // benchmarks, so that a package depending on Lowband never resolves package-benchmark, Swinject
 // or swift-protobuf. The kits can only use the root's public API.
 //
-// Each suite is a library of workloads under Kits/ (tested like any other code, in Tests/), which
-// also declares the suite's ratios and targets (LowbandReports' `DerivedFigures`), and a thin
-// benchmark executable that registers the workloads. `lowband-bench-derive` applies every kit's
-// declarations to a report written by `lowband bench import`. Run them with `make bench`
-// (scripts/bench.sh); see README.md.
+// Each suite is a library of workloads under Kits/ (tested like any other code, in Tests/), a thin
+// benchmark executable that registers them, and its ratios, targets and summary tables under
+// Figures/ (LowbandReports' `DerivedFigures`), which `lowband-bench-derive` applies to a report
+// written by `lowband bench import`. Run them with `make bench` (scripts/bench.sh); see README.md.
 
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -55,7 +54,6 @@ let package = Package(
                 lowband("LowbandLZ4"),
                 lowband("LowbandWire"),
                 lowband("LowbandFixtures"),
-                lowband("LowbandReports"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Kits/CodecBench",
@@ -64,7 +62,7 @@ let package = Package(
         ),
         .target(
             name: "CompressionBench",
-            dependencies: [lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures"), lowband("LowbandReports"), "CZlib"],
+            dependencies: [lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures"), "CZlib"],
             path: "Kits/CompressionBench",
             swiftSettings: strict
         ),
@@ -76,7 +74,6 @@ let package = Package(
                 lowband("LowbandWire"),
                 lowband("LowbandFixtures"),
                 lowband("LowbandDeterminism"),
-                lowband("LowbandReports"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Swinject", package: "Swinject"),
@@ -95,7 +92,6 @@ let package = Package(
                 lowband("LowbandWire"),
                 lowband("LowbandFixtures"),
                 lowband("LowbandDeterminism"),
-                lowband("LowbandReports"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -106,39 +102,41 @@ let package = Package(
         benchmarkExecutable("CompressionBenchmarks", kit: "CompressionBench", path: "Compression"),
         benchmarkExecutable("StartupBenchmarks", kit: "StartupBench", path: "Startup"),
         benchmarkExecutable("PushToVisibleBenchmarks", kit: "PushBench", path: "PushToVisible"),
-        // Adds every kit's ratios and targets to a report of `lowband bench import`.
+        // Every suite's ratios, targets and summary tables, apart from the workloads: applying
+        // them needs LowbandReports only, not a release build of every kit.
+        .target(name: "BenchFigures", dependencies: [lowband("LowbandReports")], path: "Figures", swiftSettings: strict),
+        // Adds the suites' ratios and targets to a report of `lowband bench import`.
         .executableTarget(
             name: "lowband-bench-derive",
-            dependencies: ["CodecBench", "CompressionBench", "StartupBench", "PushBench", lowband("LowbandReports")],
+            dependencies: ["BenchFigures", lowband("LowbandReports")],
             path: "Derive",
             swiftSettings: strict
         ),
         .testTarget(
             name: "CodecBenchTests",
-            dependencies: ["CodecBench", lowband("LowbandTestSupport"), lowband("LowbandReports")],
+            dependencies: ["CodecBench", lowband("LowbandTestSupport")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CompressionBenchTests",
-            dependencies: ["CompressionBench", lowband("LowbandTestSupport"), lowband("LowbandReports")],
+            dependencies: ["CompressionBench", lowband("LowbandTestSupport")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "StartupBenchTests",
-            dependencies: ["StartupBench", lowband("LowbandClient"), lowband("LowbandDeterminism"), lowband("LowbandTestSupport"), lowband("LowbandReports")],
+            dependencies: ["StartupBench", lowband("LowbandClient"), lowband("LowbandDeterminism"), lowband("LowbandTestSupport")],
             swiftSettings: strict
         ),
         // The kits' ratios and targets together, as lowband-bench-derive applies them.
         .testTarget(
             name: "BenchFiguresTests",
-            dependencies: ["CodecBench", "CompressionBench", "StartupBench", "PushBench", lowband("LowbandReports")],
+            dependencies: ["BenchFigures", lowband("LowbandReports")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PushBenchTests",
             dependencies: [
                 "PushBench", lowband("LowbandClient"), lowband("LowbandWire"), lowband("LowbandShaper"), lowband("LowbandTestSupport"),
-                lowband("LowbandReports"),
             ],
             swiftSettings: strict
         ),

@@ -9,7 +9,7 @@
 # --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
 # package in DIR/benchmarks instead of Benchmarks/.build, e.g. outside the checkout on a CI
 # runner whose workspace is read-only or shared. The run ends with a compact summary of the
-# report: codec × fixture and compressor × input (`lowband bench summary`).
+# report: codec × fixture and compressor × input (`lowband-bench-derive --summary` prints it again).
 #
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
@@ -74,9 +74,7 @@ swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark 
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
 "$lowband" bench import "$raw"/*.influx.csv --out "$raw/measured.csv"
-# The kits' ratios and targets; the kits are built in release already, so this only links.
+# The suites' ratios, targets and summary tables (Benchmarks/Figures; needs LowbandReports only).
 swift build "${benchmarks[@]}" -c release --product lowband-bench-derive
 echo
 "$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-bench-derive" "$raw/measured.csv" --out "$out"
-echo
-"$lowband" bench summary "$out"

@@ -1,20 +1,18 @@
 // lowband-bench-derive REPORT.csv [--out FILE]
+// lowband-bench-derive --summary REPORT.csv
 //
-// Adds every benchmark kit's ratios and targets to a report written by `lowband bench import`
+// Adds every suite's ratios and targets (Figures/) to a report written by `lowband bench import`
 // (scripts/bench.sh runs it after the import): the derived rows, one `targets` row per target
-// matched, then prints them with the targets' table. Rows it derives that the report already
-// holds are replaced, so running it twice gives the same report. The derived rows carry the
-// environment columns of the report's first row. Exit 0 whatever the targets' verdicts (the
-// gate is `lowband compare`), 2 on bad input.
+// matched; prints them with the targets' table, then the suites' summary tables (codec × fixture,
+// compressor × input). Rows it derives that the report already holds are replaced, so running it
+// twice gives the same report. The derived rows carry the environment columns of the report's
+// first row. `--summary` prints the summary tables of a finished report and writes nothing.
+// Exit 0 whatever the targets' verdicts (the gate is `lowband compare`), 2 on bad input.
+import BenchFigures
 import Foundation
-import CodecBench
-import CompressionBench
 import LowbandReports
-import PushBench
-import StartupBench
 
-/// Every kit's declarations, in the order their rows are written.
-let figures = CodecFigures.declared + CompressionFigures.declared + StartupFigures.declared + PushFigures.declared
+let figures = BenchFigures.all
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("lowband-bench-derive: \(message)\n".utf8))
@@ -22,6 +20,8 @@ func fail(_ message: String) -> Never {
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
+let summaryOnly = arguments.contains("--summary")
+arguments.removeAll { $0 == "--summary" }
 var out: String?
 if let index = arguments.firstIndex(of: "--out") {
     guard index + 1 < arguments.count else { fail("--out needs a file") }
@@ -29,15 +29,21 @@ if let index = arguments.firstIndex(of: "--out") {
     arguments.removeSubrange(index...(index + 1))
 }
 guard arguments.count == 1, let input = arguments.first, !input.hasPrefix("-") else {
-    fail("usage: lowband-bench-derive REPORT.csv [--out FILE] (FILE defaults to REPORT.csv)")
+    fail("usage: lowband-bench-derive REPORT.csv [--out FILE] (FILE defaults to REPORT.csv), or --summary REPORT.csv")
 }
 do {
-    let measured = figures.measured(try BenchmarkCSV.read(from: input))
+    let rows = try BenchmarkCSV.read(from: input)
+    if summaryOnly {
+        print(PivotTable.render(figures.summaries, rows: rows), terminator: "")
+        exit(0)
+    }
+    let measured = figures.measured(rows)
     let environment = measured.first.map(RunEnvironment.init(of:)) ?? RunEnvironment(timestamp: "")
     let report = figures.apply(to: measured, environment: environment)
     let destination = out ?? input
     try BenchmarkCSV.write(rows: report.all, to: destination)
-    print(report.text() + "\nwrote \(report.all.count) rows to \(destination)", terminator: "\n")
+    print(report.text() + "\nwrote \(report.all.count) rows to \(destination)\n")
+    print(PivotTable.render(figures.summaries, rows: report.all), terminator: "")
 } catch {
     fail("\(error)")
 }

@@ -1,11 +1,8 @@
-import CodecBench
-import CompressionBench
+import BenchFigures
 import LowbandReports
-import PushBench
-import StartupBench
 
-/// Every kit's declarations, as `lowband-bench-derive` applies them.
-let allFigures = CodecFigures.declared + CompressionFigures.declared + StartupFigures.declared + PushFigures.declared
+/// Every suite's declarations, as `lowband-bench-derive` applies them.
+let allFigures = BenchFigures.all
 
 let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci", timestamp: "2026-01-01T00:00:00Z")
 

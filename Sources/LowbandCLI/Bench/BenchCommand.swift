@@ -12,7 +12,7 @@ public struct BenchCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Convert package-benchmark results into a benchmark CSV report (run them with `make bench`).",
-        subcommands: [BenchImportCommand.self, BenchSummaryCommand.self]
+        subcommands: [BenchImportCommand.self]
     )
 
     public init() {}
@@ -71,32 +71,5 @@ public struct BenchImportCommand: ParsableCommand {
             }
         }
         return measured
-    }
-}
-
-/// `lowband bench summary REPORT.csv`: codec × fixture and compressor × input at a glance.
-public struct BenchSummaryCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "summary",
-        abstract: "Print a benchmark report's codec × fixture and compressor × input tables.",
-        discussion: """
-            Reads a report written by `lowband bench import` (scripts/bench.sh prints this at its \
-            end) and prints the ratios a reader compares: each codec's speed-up and size against \
-            JSON per fixture, each compressor's size and throughput per input (p50).
-            """
-    )
-
-    @Argument(help: "A benchmark report (CSV).")
-    public var report: String
-
-    public init() {}
-
-    public func run() throws {
-        let command = "lowband bench summary"
-        do {
-            try CommandIO.write(BenchSummary.render(try BenchmarkCSV.read(from: report)))
-        } catch {
-            throw CommandIO.failure(error, command: command)
-        }
     }
 }

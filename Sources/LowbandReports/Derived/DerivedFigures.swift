@@ -1,21 +1,24 @@
-/// What a benchmark kit adds to a report of its suite: the ratios between its benchmarks and the
-/// targets it promises.
+/// What a benchmark suite adds to a report of its own: the ratios between its benchmarks, the
+/// targets it promises and the summary tables a reader looks at.
 ///
-/// A kit exposes one value (`CodecFigures.declared`, …); whatever applies them after the import
-/// (`lowband-bench-derive` in Benchmarks/) concatenates the kits' values with `+` and calls
+/// A suite exposes one value (`CodecFigures.declared`, …); whatever applies them after the import
+/// (`lowband-bench-derive` in Benchmarks/) concatenates the suites' values with `+` and calls
 /// ``apply(to:environment:)``. Nothing else knows a suite's metric names.
 public struct DerivedFigures: Sendable {
     public var ratios: [DerivedRatio]
     public var targets: [BenchmarkTarget]
+    /// Pivots of derived rows printed after a run (``PivotTable``).
+    public var summaries: [PivotTable]
 
-    public init(ratios: [DerivedRatio] = [], targets: [BenchmarkTarget] = []) {
+    public init(ratios: [DerivedRatio] = [], targets: [BenchmarkTarget] = [], summaries: [PivotTable] = []) {
         self.ratios = ratios
         self.targets = targets
+        self.summaries = summaries
     }
 
-    /// Both kits' ratios and targets, `lhs`'s first.
+    /// Both suites' ratios, targets and summaries, `lhs`'s first.
     public static func + (lhs: DerivedFigures, rhs: DerivedFigures) -> DerivedFigures {
-        DerivedFigures(ratios: lhs.ratios + rhs.ratios, targets: lhs.targets + rhs.targets)
+        DerivedFigures(ratios: lhs.ratios + rhs.ratios, targets: lhs.targets + rhs.targets, summaries: lhs.summaries + rhs.summaries)
     }
 
     /// `rows` without the ones these figures derive (their ratios' rows and their targets'

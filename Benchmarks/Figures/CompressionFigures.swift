@@ -9,7 +9,7 @@ public import LowbandReports
 /// `compress_throughput` and `decompress_throughput` (MB/s: bytes per microsecond), and
 /// `compress_speedup_vs_lz4_cli` / `decompress_speedup_vs_lz4_cli` (ours over lz4's).
 public enum CompressionFigures {
-    public static let declared = DerivedFigures(ratios: ratios, targets: targets)
+    public static let declared = DerivedFigures(ratios: ratios, targets: targets, summaries: summaries)
 
     static let suite = "compression"
 
@@ -32,6 +32,13 @@ public enum CompressionFigures {
             name: "lz4-decompress-within-5pct-of-cli", promise: "our LZ4 decompresses within 5% of lz4 -b's speed", reason: "issue 5",
             suite: suite, benchmarkSuffix: "/lz4-a1", metric: "decompress_speedup_vs_lz4_cli", comparison: .atLeast, goal: 0.95
         ),
+    ]
+
+    /// Compressor × input: size and throughput.
+    public static let summaries: [PivotTable] = [
+        PivotTable(title: "compressed size against the input (lower is better)", suite: suite, metric: "size_vs_input", rowLabel: "input"),
+        PivotTable(title: "compression throughput, MB/s (higher is better)", suite: suite, metric: "compress_throughput", rowLabel: "input", format: .whole),
+        PivotTable(title: "decompression throughput, MB/s (higher is better)", suite: suite, metric: "decompress_throughput", rowLabel: "input", format: .whole),
     ]
 
     /// Input bytes per microsecond of `operation` (= MB/s, 10^6 bytes per second).

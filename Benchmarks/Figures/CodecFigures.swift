@@ -9,7 +9,7 @@ public import LowbandReports
 /// codec's: higher is better), `bytes_vs_json` and `lz4_bytes_vs_json` (the codec's bytes, raw and
 /// after LZ4, over JSON's raw bytes: lower is better).
 public enum CodecFigures {
-    public static let declared = DerivedFigures(ratios: ratios, targets: targets)
+    public static let declared = DerivedFigures(ratios: ratios, targets: targets, summaries: summaries)
 
     static let suite = "codec"
 
@@ -37,6 +37,13 @@ public enum CodecFigures {
             name: "msgpack-0.7x-json-bytes", promise: "MessagePack bytes <= 0.7x JSON bytes", reason: "issue 5",
             suite: suite, benchmarkSuffix: "/msgpack-codable", metric: "bytes_vs_json", comparison: .atMost, goal: 0.7
         ),
+    ]
+
+    /// Codec × fixture: speed and size against JSON.
+    public static let summaries: [PivotTable] = [
+        PivotTable(title: "codec speed-up against JSON (encode + decode, p50 wall clock; higher is better)", suite: suite, metric: "speedup_vs_json", rowLabel: "fixture"),
+        PivotTable(title: "codec size against JSON (bytes; lower is better)", suite: suite, metric: "bytes_vs_json", rowLabel: "fixture"),
+        PivotTable(title: "codec size against JSON after LZ4 (lower is better)", suite: suite, metric: "lz4_bytes_vs_json", rowLabel: "fixture"),
     ]
 
     /// JSON's encode + decode over the codec's, for `measured` (`wall_clock` or `instructions`).
