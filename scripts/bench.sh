@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
             build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"
             bench_build_path="$build_path/benchmarks"
             shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done

@@ -42,8 +42,9 @@ do {
     let report = figures.apply(to: measured, environment: environment)
     let destination = out ?? input
     try BenchmarkCSV.write(rows: report.all, to: destination)
-    print(report.text() + "\nwrote \(report.all.count) rows to \(destination)\n")
-    print(PivotTable.render(figures.summaries, rows: report.all), terminator: "")
+    print(report.text() + "\nwrote \(report.all.count) rows to \(destination)")
+    let summary = figures.summaries.compactMap { $0.render(report.all) }
+    if !summary.isEmpty { print("\n" + summary.joined(separator: "\n"), terminator: "") }
 } catch {
     fail("\(error)")
 }
