@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Runs Lowband's benchmark suites (package-benchmark targets under Benchmarks/) and writes one
-# CSV report in the schema of docs/BENCHMARKS.md, with the ratios between benchmarks of the run
-# and the targets; prints the same as tables.
+# Runs Lowband's benchmark suites (package-benchmark targets of the nested package Benchmarks/)
+# and writes one CSV report in the schema of docs/BENCHMARKS.md, with the ratios between
+# benchmarks of the run and the targets the kits declare; prints the same as tables.
 #
 #   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore] [--out FILE]
 #                    [--build-path DIR]
 #
-# --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), e.g. outside the
-# checkout on a CI runner whose workspace is read-only or shared. The run ends with a compact
-# summary of the report: codec × fixture and compressor × input (`lowband bench summary`).
+# --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
+# package in DIR/benchmarks instead of Benchmarks/.build, e.g. outside the checkout on a CI
+# runner whose workspace is read-only or shared. The run ends with a compact summary of the
+# report: codec × fixture and compressor × input (`lowband-bench-derive --summary` prints it again).
 #
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
 # with the target row (issue 10: at most 600 s per 1,000 seeds).
 #
-# package-benchmark has no CSV export: its influx export is converted by `lowband bench import`.
+# package-benchmark has no CSV export: its influx export is converted by `lowband bench import`,
+# then Benchmarks/' `lowband-bench-derive` adds the ratios and targets every kit declares.
 set -euo pipefail
 caller="$PWD"
 cd "$(dirname "$0")/.."
@@ -22,13 +24,17 @@ cd "$(dirname "$0")/.."
 suite=all
 out=""
 build_path=.build
+bench_build_path=Benchmarks/.build
 while [ $# -gt 0 ]; do
     case "$1" in
         --suite) suite="${2:?--suite needs a value}"; shift 2 ;;
         # Paths given on the command line are the caller's, not the checkout's.
         --out) out="$(cd "$caller" && realpath -m "${2:?--out needs a value}")"; shift 2 ;;
-        --build-path) build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        --build-path)
+            build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"
+            bench_build_path="$build_path/benchmarks"
+            shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -62,10 +68,13 @@ mkdir -p "$raw"
 target_args=()
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
 # Release build of the benchmark targets, then every benchmark; raw results as an influx export.
-swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark "${target_args[@]}" \
+benchmarks=(--package-path Benchmarks --scratch-path "$bench_build_path")
+swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark "${target_args[@]}" \
     --format influx --path "$raw" --no-progress
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
-"$lowband" bench import "$raw"/*.influx.csv --out "$out"
+"$lowband" bench import "$raw"/*.influx.csv --out "$raw/measured.csv"
+# The suites' ratios, targets and summary tables (Benchmarks/Figures; needs LowbandReports only).
+swift build "${benchmarks[@]}" -c release --product lowband-bench-derive
 echo
-"$lowband" bench summary "$out"
+"$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-bench-derive" "$raw/measured.csv" --out "$out"
