@@ -16,7 +16,8 @@ import PackageDescription
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
 // - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer), on LowbandRunReport.
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
-// Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
+// The benchmark suites are the nested package Benchmarks/ (as swift-nio keeps its benchmarks), so a
+// package depending on Lowband never resolves package-benchmark, Swinject or swift-protobuf.
 
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -45,6 +46,8 @@ let package = Package(
         .library(name: "LowbandReports", targets: ["LowbandReports"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
         .executable(name: "lowband", targets: ["lowband"]),
+        // The helpers Lowband's tests share, for the benchmark kits' tests in Benchmarks/.
+        .library(name: "LowbandTestSupport", targets: ["LowbandTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -52,10 +55,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        // Benchmark-only: used by the targets under Benchmarks/, never by a library product.
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/Swinject/Swinject.git", from: "2.10.0"),
-        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
     ],
     targets: [
         .systemLibrary(
@@ -122,6 +123,7 @@ let package = Package(
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -187,6 +189,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -210,6 +213,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -303,6 +309,8 @@ let package = Package(
                 "LowbandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -353,6 +361,8 @@ let package = Package(
                 "LowbandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -395,106 +405,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: strict
-        ),
-        // MARK: Benchmarks (package-benchmark). Each suite is a library of workloads under
-        // Benchmarks/Kits (tested like any other code) and a thin benchmark executable that
-        // registers them. Run with `make bench`; see Benchmarks/README.md.
-        .systemLibrary(
-            name: "CZlib",
-            path: "Benchmarks/CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
-        .target(
-            name: "CodecBench",
-            dependencies: [
-                "LowbandMessagePack",
-                "LowbandLZ4",
-                "LowbandWire",
-                "LowbandFixtures",
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
-            ],
-            path: "Benchmarks/Kits/CodecBench",
-            exclude: ["Proto/catalogue.proto"],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "CompressionBench",
-            dependencies: ["LowbandLZ4", "LowbandWire", "LowbandFixtures", "CZlib"],
-            path: "Benchmarks/Kits/CompressionBench",
-            swiftSettings: strict
-        ),
-        .target(
-            name: "StartupBench",
-            dependencies: [
-                "LowbandClient",
-                "LowbandTransport",
-                "LowbandWire",
-                "LowbandFixtures",
-                "LowbandDeterminism",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Swinject", package: "Swinject"),
-            ],
-            path: "Benchmarks/Kits/StartupBench",
-            swiftSettings: strict
-        ),
-        .target(
-            name: "PushBench",
-            dependencies: [
-                "LowbandServer",
-                "LowbandClient",
-                "LowbandProxy",
-                "LowbandShaper",
-                "LowbandTransport",
-                "LowbandWire",
-                "LowbandFixtures",
-                "LowbandDeterminism",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            path: "Benchmarks/Kits/PushBench",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "CodecBenchmarks",
-            dependencies: ["CodecBench", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/Codec",
-            swiftSettings: strict,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "CompressionBenchmarks",
-            dependencies: ["CompressionBench", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/Compression",
-            swiftSettings: strict,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "StartupBenchmarks",
-            dependencies: ["StartupBench", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/Startup",
-            swiftSettings: strict,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .executableTarget(
-            name: "PushToVisibleBenchmarks",
-            dependencies: ["PushBench", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/PushToVisible",
-            swiftSettings: strict,
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        .testTarget(name: "CodecBenchTests", dependencies: ["CodecBench", "LowbandTestSupport"], swiftSettings: strict),
-        .testTarget(name: "CompressionBenchTests", dependencies: ["CompressionBench", "LowbandTestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "StartupBenchTests",
-            dependencies: ["StartupBench", "LowbandClient", "LowbandDeterminism", "LowbandTestSupport"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "PushBenchTests",
-            dependencies: ["PushBench", "LowbandClient", "LowbandWire", "LowbandShaper", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Runs Lowband's benchmark suites (package-benchmark targets under Benchmarks/) and writes one
-# CSV report in the schema of docs/BENCHMARKS.md, with the ratios between benchmarks of the run
-# and the targets; prints the same as tables.
+# Runs Lowband's benchmark suites (package-benchmark targets of the nested package Benchmarks/)
+# and writes one CSV report in the schema of docs/BENCHMARKS.md, with the ratios between
+# benchmarks of the run and the targets the kits declare; prints the same as tables.
 #
 #   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore] [--out FILE]
 #                    [--build-path DIR]
 #
-# --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), e.g. outside the
-# checkout on a CI runner whose workspace is read-only or shared. The run ends with a compact
-# summary of the report: codec × fixture and compressor × input (`lowband bench summary`).
+# --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
+# package in DIR/benchmarks instead of Benchmarks/.build, e.g. outside the checkout on a CI
+# runner whose workspace is read-only or shared. The run ends with a compact summary of the
+# report: codec × fixture and compressor × input (`lowband-bench-derive --summary` prints it again).
 #
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
 # with the target row (issue 10: at most 600 s per 1,000 seeds).
 #
 # package-benchmark has no CSV export: its influx and histogramSamples exports are converted by
-# `lowband bench import` into FILE and FILE's samples (FILE without .csv, plus .samples.csv).
+# `lowband bench import` (FILE and its samples, FILE.samples.csv), then Benchmarks/'
+# `lowband-bench-derive` adds the ratios and targets every kit declares.
 set -euo pipefail
 caller="$PWD"
 cd "$(dirname "$0")/.."
@@ -23,13 +25,17 @@ cd "$(dirname "$0")/.."
 suite=all
 out=""
 build_path=.build
+bench_build_path=Benchmarks/.build
 while [ $# -gt 0 ]; do
     case "$1" in
         --suite) suite="${2:?--suite needs a value}"; shift 2 ;;
         # Paths given on the command line are the caller's, not the checkout's.
         --out) out="$(cd "$caller" && realpath -m "${2:?--out needs a value}")"; shift 2 ;;
-        --build-path) build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        --build-path)
+            build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"
+            bench_build_path="$build_path/benchmarks"
+            shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -65,15 +71,19 @@ for target in "${targets[@]}"; do target_args+=(--target "$target"); done
 # Release build of the benchmark targets, then every benchmark, stored as a package-benchmark
 # baseline; one measurement exported twice: the influx export (percentiles) and histogramSamples
 # (every iteration's value, which `lowband compare` tests statistically).
+benchmarks=(--package-path Benchmarks --scratch-path "$bench_build_path")
 run_name="lowband_$suite"
-swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark baseline update "$run_name" \
+swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline update "$run_name" \
     "${target_args[@]}" --no-progress
 for format in influx histogramSamples; do
-    swift package --scratch-path "$build_path" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
+    swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
         "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
 done
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
-"$lowband" bench import "$raw" --out "$out"
+"$lowband" bench import "$raw" --out "$raw/measured.csv"
+# The suites' ratios, targets and summary tables (Benchmarks/Figures; needs LowbandReports only);
+# the samples travel with the rows (measured.samples.csv → FILE.samples.csv).
+swift build "${benchmarks[@]}" -c release --product lowband-bench-derive
 echo
-"$lowband" bench summary "$out"
+"$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-bench-derive" "$raw/measured.csv" --out "$out"

@@ -152,8 +152,10 @@ pkg="$work/checksum-package"
 mkdir -p "$pkg/Benchmarks/Checksum"
 cp "$root/scripts/calibration/Package.swift.txt" "$pkg/Package.swift"
 cp "$root/scripts/calibration/Checksum.swift.txt" "$pkg/Benchmarks/Checksum/Checksum.swift"
-for extra in 0 5; do
-    for n in $(seq 1 "$planted_runs"); do
+# Interleaved (+0%, +5%, +0%, +5%, …) so that the two sides of each comparison ran minutes apart
+# under the same load, as a pull request and its base measured in one CI job.
+for n in $(seq 1 "$planted_runs"); do
+    for extra in 0 5; do
         report="$work/planted/checksum-$extra-$n.csv"
         if [ "$reuse" = 1 ] && [ -f "$report" ]; then continue; fi
         raw="$work/planted/raw-$extra-$n"; rm -rf "$raw"; mkdir -p "$raw"
@@ -163,7 +165,7 @@ for extra in 0 5; do
              swift package --scratch-path "$pkg/.build" --allow-writing-to-package-directory benchmark baseline read "run$extra$n" \
                  --format "$format" --path "$raw" --no-progress >> "$raw/run.log" 2>&1
          done)
-        "$lowband" bench import "$raw" --no-targets --out "$report" > /dev/null
+        "$lowband" bench import "$raw" --out "$report" > /dev/null
     done
 done
 # +0% against +0% (the next run) and +0% against +5% (the run right after it, interleaved).

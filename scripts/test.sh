@@ -29,6 +29,24 @@ timed='FidelityTests|ToxiproxyPythonTests|SocketClientTests|ProxyDescriptorTests
 swift test --skip-build --skip "$timed"
 swift test --skip-build --no-parallel --filter "$timed"
 
+# The benchmark kits' tests (Benchmarks/, a nested package), built in the root's .build: the
+# root's modules compile there with the same commands, so only the kits, their tests, the
+# benchmark executables and the benchmark-only packages are built, as when the kits lived in the
+# root (measured on the shared 2-core machine: 53 s for the kits, tests and executables; in
+# release, to share scripts/bench.sh's build, 319 s; a scratch of its own would build every
+# root module in debug again, which takes the root's build minutes).
+benchmarks=(--package-path Benchmarks --scratch-path .build)
+if ! swift build "${benchmarks[@]}" --build-tests 2>&1 | tee "$log"; then
+    echo "test: the Benchmarks package does not build" >&2
+    exit 1
+fi
+if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
+    echo "test: the Benchmarks package has warnings (above); Lowband builds with none" >&2
+    exit 1
+fi
+swift test "${benchmarks[@]}" --skip-build --skip "$timed"
+swift test "${benchmarks[@]}" --skip-build --no-parallel --filter "$timed"
+
 # Every decoder's libFuzzer target for 10 s on its committed seeds (docs/FUZZING.md): a
 # release build of the nested package Fuzz/ with ASan, then 100 s of fuzzing; a finding fails CI.
 scripts/fuzz.sh all --time 10

@@ -1,9 +1,9 @@
 public import ArgumentParser
-import Dispatch
 public import LowbandProxy
 import LowbandShaper
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -109,7 +109,9 @@ public struct ProxyCommand: AsyncParsableCommand {
     public func run() async throws {
         let command = "lowband proxy"
         do {
-            try await serve()
+            try await CommandShutdown.watching(command: command, announce: { signal in Self.log("stopping on signal \(signal.rawValue)") }) { shutdown in
+                try await serve(shutdown: shutdown)
+            }
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -117,7 +119,7 @@ public struct ProxyCommand: AsyncParsableCommand {
         }
     }
 
-    private func serve() async throws {
+    private func serve(shutdown: CommandShutdown) async throws {
         let traceFile = try trace.map { try TraceFile(path: $0) }
         defer { traceFile?.close() }
         let mainProxy = name
@@ -137,9 +139,6 @@ public struct ProxyCommand: AsyncParsableCommand {
                 }
             )
         )
-        let signals = SignalWatcher(SIGINT, SIGTERM)
-        defer { signals.cancel() }
-
         // Every address is bound before anything says "listening", so a taken port is the
         // only line a failed start prints.
         var control = try apiEndpoint.map { endpoint in
@@ -175,60 +174,19 @@ public struct ProxyCommand: AsyncParsableCommand {
                 Self.log("warning: the control API on \(endpoint) can be reached from other machines; anyone who reaches it can create proxies")
             }
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            if let control {
-                group.addTask { try await control.run() }
-            }
-            group.addTask {
-                if let signal = await signals.next() {
-                    Self.log("stopping on signal \(signal)")
-                }
-            }
-            // The first to finish (a signal, or the API failing) stops everything.
-            try await group.next()
-            group.cancelAll()
+        // The registry stops the proxies it created; the control API, when it runs, closes its
+        // socket and stops them too. It ending on its own stops everything, as a signal does.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: registry)]
+        if let control {
+            services.append(.init(service: control, successTerminationBehavior: .gracefullyShutdownGroup))
         }
-        await registry.stopAll()
-
+        try await shutdown.run(services)
     }
 
     /// One line on stderr.
     static func log(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
-    }
-}
-
-/// Turns SIGINT/SIGTERM into an async sequence instead of killing the process.
-private final class SignalWatcher: Sendable {
-    private let stream: AsyncStream<Int32>
-    private let sources: Mutex<[any DispatchSourceSignal]>
-
-    init(_ signals: Int32...) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        self.stream = stream
-        var sources: [any DispatchSourceSignal] = []
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
-        }
-        self.sources = Mutex(sources)
-    }
-
-    /// The next signal received; nil when cancelled.
-    func next() async -> Int32? {
-        var iterator = stream.makeAsyncIterator()
-        return await iterator.next()
-    }
-
-    func cancel() {
-        sources.withLock { sources in
-            for source in sources { source.cancel() }
-            sources.removeAll()
-        }
     }
 }
 

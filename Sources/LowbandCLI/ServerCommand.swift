@@ -1,5 +1,4 @@
 public import ArgumentParser
-import Dispatch
 import Foundation
 import LowbandFixtures
 import LowbandScenarios
@@ -97,7 +96,13 @@ public struct ServerCommand: AsyncParsableCommand {
     public func run() async throws {
         let name = "lowband server"
         let (host, port) = try Self.address(listen)
-        let signals = ShutdownSignals([SIGINT, SIGTERM])
+        try await CommandShutdown.watching(command: name, announce: { signal in try? CommandIO.write("\(signal): stopping\n") }) { shutdown in
+            try await serve(name: name, host: host, port: port, shutdown: shutdown)
+        }
+    }
+
+    /// Starts the server, prints the banner and serves until the shutdown.
+    private func serve(name: String, host: String, port: Int, shutdown: CommandShutdown) async throws {
         let configuration = ServerConfiguration(
             seed: seed,
             world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat),
@@ -108,14 +113,12 @@ public struct ServerCommand: AsyncParsableCommand {
         do {
             storage = try ServerStorage(data: data, configuration: configuration)
         } catch {
-            signals.cancel()
             throw CommandIO.failure(error, command: name)
         }
         do {
             server = try await MessengerSocketServer.start(
                 core: storage.core, listener: .init(host: host, port: port), onEvent: Self.log)
         } catch {
-            signals.cancel()
             storage.removeTemporaryFiles()
             let reason = (error as? TransportError).map(\.message) ?? "cannot listen on \(listen): \(SystemErrorText.describe(error))"
             throw CommandIO.failure("--listen: \(reason)", command: name)
@@ -123,9 +126,8 @@ public struct ServerCommand: AsyncParsableCommand {
         defer { storage.removeTemporaryFiles() }
         do {
             try CommandIO.write(banner(server, storage: storage))
-            let signal = await signals.next()
-            try CommandIO.write("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): stopping\n")
-            try await server.stop()
+            // The server is the group's one service: the signal's graceful shutdown stops it.
+            try await shutdown.run([.init(service: server)])
             try CommandIO.write("stopped\n")
         } catch {
             try? await server.stop()
@@ -184,37 +186,5 @@ public struct ServerCommand: AsyncParsableCommand {
     static func address(_ text: String) throws -> (host: String, port: Int) {
         let endpoint = try AddressOption.parse(text, option: "--listen")
         return (endpoint.host, endpoint.port)
-    }
-}
-
-/// Turns SIGINT and SIGTERM into an async wait instead of killing the process.
-private final class ShutdownSignals {
-    private let stream: AsyncStream<Int32>
-    private let continuation: AsyncStream<Int32>.Continuation
-    private let sources: [any DispatchSourceSignal]
-
-    init(_ numbers: [Int32]) {
-        (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let continuation = self.continuation
-        sources = numbers.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        }
-    }
-
-    /// The first signal that arrives.
-    func next() async -> Int32 {
-        var iterator = stream.makeAsyncIterator()
-        let number = await iterator.next() ?? SIGTERM
-        cancel()
-        return number
-    }
-
-    func cancel() {
-        for source in sources { source.cancel() }
-        continuation.finish()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 public import NIOCore
 import NIOHTTP1
 public import NIOPosix
+import ServiceLifecycle
 import Synchronization
 
 /// The HTTP/JSON control API, compatible with toxiproxy's (v2), serving a ``ProxyRegistry``.
@@ -111,8 +112,8 @@ public final class ControlServer: Sendable {
         return bound
     }
 
-    /// Serves requests until the task is cancelled, then closes the socket and stops every
-    /// proxy of the registry.
+    /// Serves requests until its `ServiceGroup` shuts down gracefully or the task is cancelled,
+    /// then closes the socket and stops every proxy of the registry.
     public func run() async throws {
         try await start()
         let listener: Listener? = state.withLock { state in
@@ -126,11 +127,15 @@ public final class ControlServer: Sendable {
         let api = ControlAPI(registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log)
         let limits = Limits(body: configuration.maximumBodyBytes, eventStreams: configuration.maximumEventStreams)
         do {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await listener.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask {
-                            await Self.serve(connection, api: api, limits: limits)
+            // Graceful shutdown cancels the serving, which closes the listener and the
+            // connections as cancelling the task does.
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingDiscardingTaskGroup { group in
+                    try await listener.executeThenClose { inbound in
+                        for try await connection in inbound {
+                            group.addTask {
+                                await Self.serve(connection, api: api, limits: limits)
+                            }
                         }
                     }
                 }

@@ -1,4 +1,5 @@
 import LowbandShaper
+import ServiceLifecycle
 public import LowbandTransport
 public import NIOCore
 public import NIOPosix
@@ -11,7 +12,8 @@ public import NIOPosix
 /// front of the link. Reads stop while the link's queue is full or a destination does not read,
 /// so memory stays bounded (``Limits``) whatever the peers do.
 ///
-/// Run it as a service with ``run()`` (cancel the task to stop it), or drive it with
+/// Run it as a swift-service-lifecycle `Service` with ``run()`` (the group's graceful shutdown
+/// or cancelling the task stops it), or drive it with
 /// ``start()`` and ``stop()``. All of a proxy's sockets live on one event loop, its
 /// scheduler's: the proxy reads the time and sets its timers only there.
 public final class ShapingProxy: Sendable {
@@ -54,15 +56,15 @@ public final class ShapingProxy: Sendable {
         try? await loop.flatSubmit { engine.value.stop(reason: "proxy stopped") }.get()
     }
 
-    /// Starts the proxy and serves until the task is cancelled or ``stop()`` is called, then
-    /// closes everything.
+    /// Starts the proxy and serves until its `ServiceGroup` shuts down gracefully, the task is
+    /// cancelled or ``stop()`` is called, then closes everything.
     public func run() async throws {
         try await start()
         let engine = self.engine
         let loop = self.loop
-        await withTaskCancellationHandler {
+        await withTaskCancellationOrGracefulShutdownHandler {
             try? await loop.flatSubmit { engine.value.listenerClosed() }.get()
-        } onCancel: {
+        } onCancelOrGracefulShutdown: {
             loop.execute { _ = engine.value.stop(reason: "proxy stopped") }
         }
         await stop()

@@ -3,8 +3,8 @@ import LowbandCLI
 import LowbandReports
 import Testing
 
-/// `lowband bench import`: package-benchmark's influx export becomes rows of the one schema, with
-/// the ratios between benchmarks of the run and the targets.
+/// `lowband bench import`: package-benchmark's influx export becomes rows of the one schema. The
+/// ratios and targets are the kits' (Benchmarks/Tests/BenchFiguresTests).
 @Suite struct BenchImportTests {
     let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci", timestamp: "2026-01-01T00:00:00Z")
 
@@ -85,83 +85,6 @@ import Testing
         }
     }
 
-    @Test func codecRatiosAgainstJSONAndTheTargets() throws {
-        var text = Self.header
-        // JSON: 300 + 600 = 900 us; Codable 200 + 250 = 450 (2x, target 3x missed); fast 40 + 50 = 90 (10x, met).
-        for (codec, encode, decode, bytes) in [("json", 300, 600, 1000), ("msgpack-codable", 200, 250, 800), ("msgpack-fast", 40, 50, 800)] {
-            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/encode", "Time(wallclock)", "ns", encode * 1000)
-            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/decode", "Time(wallclock)", "ns", decode * 1000)
-            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/encode", "encoded_bytes", "", bytes)
-            text += Self.flat("CodecBenchmarks", "login-reply-50/\(codec)/encode", "lz4_bytes", "", bytes / 2)
-        }
-        let measured = try rows(text)
-        let derived = DerivedFigures.rows(from: measured, environment: environment)
-        func value(_ benchmark: String, _ metric: String) -> Double? { derived.first { $0.benchmark == benchmark && $0.metric == metric }?.p50 }
-        #expect(value("login-reply-50/msgpack-codable", "speedup_vs_json") == 2)
-        #expect(value("login-reply-50/msgpack-fast", "speedup_vs_json") == 10)
-        #expect(value("login-reply-50/msgpack-codable", "bytes_vs_json") == 0.8)
-        #expect(value("login-reply-50/msgpack-codable", "lz4_bytes_vs_json") == 0.4)
-        #expect(value("login-reply-50/json", "speedup_vs_json") == nil)
-        #expect(derived.allSatisfy { $0.unit == "x" && $0.samples == 1 })
-
-        let outcomes = BenchmarkTarget.evaluate(rows: measured + derived)
-        func outcome(_ name: String) -> BenchmarkTarget.Outcome? { outcomes.first { $0.target.name == name } }
-        #expect(outcome("codable-3x-json")?.met == false)
-        #expect(abs((outcome("codable-3x-json")?.attainment ?? 0) - 2.0 / 3.0) < 1e-12)
-        #expect(outcome("fast-path-10x-json")?.met == true)
-        #expect(outcome("msgpack-0.7x-json-bytes")?.met == false)
-        #expect(abs((outcome("msgpack-0.7x-json-bytes")?.attainment ?? 0) - 0.875) < 1e-12)
-        let table = BenchmarkTarget.table(outcomes)
-        #expect(table.contains("MISSED by 33.3%"))
-        #expect(table.contains("MISSED by 12.5%"))
-        let targetRows = BenchmarkTarget.rows(outcomes, environment: environment)
-        #expect(targetRows.contains { $0.suite == "targets" && $0.benchmark == "fast-path-10x-json/login-reply-50/msgpack-fast" && $0.metric == "attainment" && $0.p50 == 1 })
-    }
-
-    @Test func startupCompressionAndPushRatios() throws {
-        let text = Self.header
-            + Self.flat("StartupBenchmarks", "synthetic-100/hand", "Time(wallclock)", "ns", 1_000)
-            + Self.flat("StartupBenchmarks", "synthetic-100/swinject", "Time(wallclock)", "ns", 50_000)
-            + Self.flat("StartupBenchmarks", "synthetic-1000/hand", "Time(wallclock)", "ns", 10_500)
-            + Self.flat("StartupBenchmarks", "synthetic-100/hand", "Instructions", "", 20_000)
-            + Self.flat("StartupBenchmarks", "synthetic-1000/hand", "Instructions", "", 250_000)
-            + Self.flat("StartupBenchmarks", "synthetic-1000/swinject", "Time(wallclock)", "ns", 900_000)
-            + Self.flat("StartupBenchmarks", "cold-start/engine", "Time(wallclock)", "ns", 4_000_000)
-            + Self.flat("StartupBenchmarks", "cold-start/raw-sqlite", "Time(wallclock)", "ns", 1_000_000)
-            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "Time(wallclock)", "ns", 2_000)
-            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/decompress", "Time(wallclock)", "ns", 500)
-            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "input_bytes", "", 1_000)
-            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "compressed_bytes", "", 600)
-            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "ours_compress_mbps", "", 475)
-            + Self.flat("CompressionBenchmarks", "push-1/lz4-a1/compress", "lz4_cli_compress_mbps", "", 500)
-            + Self.metric("PushToVisibleBenchmarks", "edge/push-to-visible", "Time(wallclock)", "ns", [300_000_000, 320_000_000, 330_000_000, 340_000_000, 350_000_000, 400_000_000, 410_000_000])
-            + Self.flat("PushToVisibleBenchmarks", "edge/push-to-visible", "floor_us", "", 300_000)
-            + Self.metric("PushToVisibleBenchmarks", "perfect/push-to-visible", "Time(wallclock)", "ns", [100_000, 110_000, 120_000, 130_000, 140_000, 1_500_000, 1_600_000])
-        let measured = try rows(text)
-        let derived = DerivedFigures.rows(from: measured, environment: environment)
-        func value(_ benchmark: String, _ metric: String) -> Double? { derived.first { $0.benchmark == benchmark && $0.metric == metric }?.p50 }
-        #expect(value("synthetic-100", "hand_speedup_vs_container") == 50)
-        #expect(value("synthetic/hand", "growth_100_to_1000") == 10.5)
-        #expect(value("cold-start", "engine_vs_raw_query") == 4)
-        #expect(value("push-1/lz4-a1", "size_vs_input") == 0.6)
-        #expect(value("push-1/lz4-a1", "compress_throughput") == 500)
-        #expect(value("push-1/lz4-a1", "decompress_throughput") == 2000)
-        #expect(value("push-1/lz4-a1", "compress_speedup_vs_lz4_cli") == 0.95)
-        #expect(value("edge/push-to-visible", "p50_vs_floor") == 1.1)
-
-        let outcomes = BenchmarkTarget.evaluate(rows: measured + derived)
-        let names = outcomes.map { "\($0.target.name) \($0.benchmark) \($0.met)" }
-        #expect(names.contains("hand-wiring-20x-container synthetic-100 true"))
-        #expect(value("synthetic/hand", "instructions_growth_100_to_1000") == 12.5)
-        #expect(names.contains("hand-wiring-linear synthetic/hand false"), "linearity is judged on instructions: 12.5x > 12x")
-        #expect(names.contains("cold-start-3x-raw-query cold-start false"))
-        #expect(names.contains("lz4-compress-within-5pct-of-cli push-1/lz4-a1 true"))
-        #expect(names.contains("push-shaped-p50-1.1x-floor edge/push-to-visible true"))
-        // The perfect profile has its own target (p99 < 1 ms, missed here), not the floor one.
-        #expect(names.contains("push-perfect-p99-1ms perfect/push-to-visible false"))
-        #expect(!names.contains { $0.hasPrefix("push-shaped-p50-1.1x-floor perfect") })
-    }
-
     @Test func badExportsAreRefusedWithFileAndLine() throws {
         #expect(throws: BenchmarkCSVError.self) { try rows("suite,benchmark\nx,y\n") }
         do {
@@ -197,13 +120,13 @@ import Testing
         let input = directory.appendingPathComponent("Current_run.influx.csv").path
         try (Self.header + Self.flat("StartupBenchmarks", "client-graph/hand", "Time(wallclock)", "ns", 2_000)
             + Self.flat("StartupBenchmarks", "client-graph/swinject", "Time(wallclock)", "ns", 30_000)).write(toFile: input, atomically: true, encoding: .utf8)
-        let report = try BenchImportCommand.report(files: [input], environment: environment)
+        let rows = try BenchImportCommand.rows(files: [input], environment: environment)
         let out = directory.appendingPathComponent("reports/startup.csv").path
-        try BenchmarkCSV.write(rows: report.all, to: out)
+        try BenchmarkCSV.write(rows: rows, to: out)
         let back = try BenchmarkCSV.read(from: out)
-        #expect(back == report.all)
-        #expect(back.contains { $0.suite == "targets" && $0.benchmark == "hand-wiring-20x-container/client-graph" && $0.p50 == 0.75 })
-        #expect(throws: BenchmarkCSVError.self) { try BenchImportCommand.report(files: [input, input], environment: environment) }
+        #expect(back == rows)
+        #expect(back.map(\.benchmark) == ["client-graph/hand", "client-graph/swinject"], "the measured rows only: ratios and targets are the kits'")
+        #expect(throws: BenchmarkCSVError.self) { try BenchImportCommand.rows(files: [input, input], environment: environment) }
     }
 
     @Test func aDirectoryOfAnotherPackagesExportsImportsWithItsSamples() throws {
@@ -213,13 +136,13 @@ import Testing
         try (Self.header + Self.metric("Checksum", "fnv1a/4 KiB", "Time(wallclock)", "ns", [1_000, 1_000, 2_000, 2_000, 3_000, 3_000, 3_000], iterations: 3))
             .write(to: directory.appendingPathComponent("pr.influx.csv"), atomically: true, encoding: .utf8)
         try "Time (wall clock) (μs)\n1\n2\n3\n".write(to: directory.appendingPathComponent("pr.Checksum.fnv1a_4_KiB.wallClock.histogram.samples.tsv"), atomically: true, encoding: .utf8)
-        let report = try BenchImportCommand.report(files: [directory.path], environment: environment, targets: false)
-        let row = try #require(report.measured.first)
-        #expect(report.measured.count == 1)
+        let rows = try BenchImportCommand.rows(files: [directory.path], environment: environment)
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
         #expect(row.suite == "checksum" && row.benchmark == "fnv1a/4 KiB" && row.metric == "wall_clock")
         #expect(row.sampleValues == [1, 2, 3])
         let out = directory.appendingPathComponent("out/pr.csv").path
-        try BenchmarkCSV.write(rows: report.all, to: out)
+        try BenchmarkCSV.write(rows: rows, to: out)
         #expect(try BenchmarkCSV.read(from: out).first?.sampleValues == [1, 2, 3])
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/pr.samples.csv").path))
     }

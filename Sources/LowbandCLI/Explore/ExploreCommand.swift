@@ -93,6 +93,18 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
+        // SIGINT or SIGTERM stops the sweep early; the seeds explored so far are written.
+        try await CommandShutdown.watching(
+            command: Self.name, gracePeriod: RunCommand.stopGracePeriod,
+            announce: { signal in RunCommand.log("\n\(signal): stopping, writing what was measured so far") }
+        ) { shutdown in
+            try await sweep(options, directory: directory, shutdown: shutdown)
+        }
+    }
+
+    /// Explores the seeds as the group's one service, then writes the folder and the summary;
+    /// exit status 130 when stopped, 3 when a seed failed.
+    private func sweep(_ options: ExploreOptions, directory: String, shutdown: CommandShutdown) async throws {
         let total = options.seeds.seeds.count
         try CommandIO.write("""
             lowband explore: \(options.scenario) on \(profile), seeds \(seeds)\(shard.map { " (shard \($0))" } ?? ""): \(total) runs of \
@@ -101,15 +113,10 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
 
             """)
 
-        // Only Ctrl-C triggers the signal, so `stop.isStopped` says whether the user stopped it.
-        let stop = StopSignal()
-        let watcher = InterruptWatcher { stop.stop() }
-        defer { watcher.cancel() }
         let status = ExploreStatus()
-        let outcomes: [SeedOutcome]
         let started = ContinuousClock.now
-        do {
-            outcomes = try await Explorer.run(
+        let work = StoppableWork { stop in
+            try await Explorer.run(
                 options,
                 progress: { status.update($0) },
                 onOutcome: { outcome in
@@ -121,10 +128,15 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
                     try? CommandIO.write(line)
                 },
                 stop: stop)
+        }
+        do {
+            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
         } catch {
             status.finish()
             throw CommandIO.failure(error, command: Self.name)
         }
+        let stop = work.stop
+        let outcomes = work.output ?? []
         status.finish()
         do {
             try ExploreOutputs.write(

@@ -19,7 +19,7 @@ enum ExploreOutputs {
             measured.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "wall_total", unit: "s", samples: [seconds], environment: environment))
             measured.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "seconds_per_1000_seeds", unit: "s", samples: [seconds / Double(outcomes.count) * 1000], environment: environment))
         }
-        let outcomesOfTargets = BenchmarkTarget.evaluate(rows: measured)
+        let outcomesOfTargets = BenchmarkTarget.evaluate(ExploreTargets.all, rows: measured)
         try BenchmarkCSV.write(rows: measured + BenchmarkTarget.rows(outcomesOfTargets, environment: environment), to: "\(directory)/results.csv")
     }
 

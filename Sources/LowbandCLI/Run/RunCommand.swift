@@ -3,7 +3,6 @@ import Foundation
 import LowbandRunReport
 import LowbandScenarios
 import LowbandShaper
-import Synchronization
 import LowbandReports
 
 /// `lowband run`: a whole client–proxy–server system on a chosen network, doing what a
@@ -128,12 +127,22 @@ public struct RunCommand: AsyncParsableCommand {
             throw CommandIO.failure(error, command: Self.name)
         }
 
-        // Ctrl-C is caught before anything is printed, so a signal never kills a started run.
-        // Only Ctrl-C triggers the signal, so `stop.isStopped` says whether the user stopped it.
-        let stop = StopSignal()
-        let watcher = InterruptWatcher { stop.stop() }
-        defer { watcher.cancel() }
+        // SIGINT and SIGTERM are caught before anything is printed, so a signal never kills a
+        // started run: it stops the run early, and what was measured is written.
+        try await CommandShutdown.watching(
+            command: Self.name, gracePeriod: Self.stopGracePeriod,
+            announce: { signal in RunCommand.log("\n\(signal): stopping, writing what was measured so far") }
+        ) { shutdown in
+            try await perform(runs, scenario: scenarioName, names: names, clients: clientCount, duration: resolvedDuration, command: command, directory: directory, shutdown: shutdown)
+        }
+    }
 
+    /// Runs the checked `runs` as the group's one service, prints the tables and writes the
+    /// report folder; exit status 130 when stopped, 3 on a broken invariant.
+    private func perform(
+        _ runs: [ScenarioOptions], scenario scenarioName: ScenarioName, names: [String], clients clientCount: Int, duration resolvedDuration: Duration,
+        command: String, directory: String, shutdown: CommandShutdown
+    ) async throws {
         try CommandIO.write("""
             lowband run: \(scenarioName) on \(names.joined(separator: ", ")), seed \(seed), \(clientCount) client\(clientCount == 1 ? "" : "s"), \
             \(RunDuration.format(resolvedDuration)), \(virtualTime ? "virtual time (in-memory network)" : "sockets through the shaping proxy")
@@ -142,26 +151,15 @@ public struct RunCommand: AsyncParsableCommand {
             """)
 
         let status = RunStatus()
-        var outputs: [ScenarioOutput] = []
-        for options in runs {
-            // A stop before the first run still gives one (empty, partial) record to write.
-            if stop.isStopped, !outputs.isEmpty { break }
-            do {
-                let output = try await ScenarioRunner.run(options, progress: { status.update($0) }, stop: stop)
-                outputs.append(output)
-                let record = output.record
-                status.update(RunProgress(
-                    scenario: scenarioName, profile: options.profileName, elapsed: .nanoseconds(Int64(record.durationSeconds * 1e9)),
-                    total: options.duration, figure: record.partial ? "stopped" : "done"), force: true)
-            } catch {
-                status.finish()
-                throw CommandIO.failure(error, command: Self.name)
-            }
+        let work = StoppableWork { [runs] stop in try await Self.runAll(runs, scenario: scenarioName, status: status, stop: stop) }
+        do {
+            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
+        } catch {
             status.finish()
-            if runs.count > 1 {
-                try CommandIO.write("\n\(options.profileName)\(outputs.last!.record.partial ? " (partial)" : ""):\n" + RunOutputs.summary(outputs.last!.record))
-            }
+            throw CommandIO.failure(error, command: Self.name)
         }
+        let stop = work.stop
+        let outputs = work.output ?? []
 
         let records = outputs.map(\.record)
         if records.count == 1 {
@@ -192,6 +190,32 @@ public struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// How long a stopped run may take to finish and hand over its partial record before it is
+    /// cancelled (longer than the other commands': the partial results are what the user asked for).
+    static let stopGracePeriod: Duration = .seconds(30)
+
+    /// Runs `runs` one after the other, printing each one's summary when there are several; a
+    /// stop ends the current run early (partial) and skips the rest, but a stop before the first
+    /// still gives one (empty, partial) record to write.
+    private static func runAll(_ runs: [ScenarioOptions], scenario: ScenarioName, status: RunStatus, stop: StopSignal) async throws -> [ScenarioOutput] {
+        var outputs: [ScenarioOutput] = []
+        for options in runs {
+            if stop.isStopped, !outputs.isEmpty { break }
+            // A failure ends the status line in run(), which reports it.
+            let output = try await ScenarioRunner.run(options, progress: { status.update($0) }, stop: stop)
+            outputs.append(output)
+            let record = output.record
+            status.update(RunProgress(
+                scenario: scenario, profile: options.profileName, elapsed: .nanoseconds(Int64(record.durationSeconds * 1e9)),
+                total: options.duration, figure: record.partial ? "stopped" : "done"), force: true)
+            status.finish()
+            if runs.count > 1 {
+                try CommandIO.write("\n\(options.profileName)\(record.partial ? " (partial)" : ""):\n" + RunOutputs.summary(record))
+            }
+        }
+        return outputs
+    }
+
     /// The command that reproduces this run: every option that decides it, in canonical form.
     private func reproducingCommand(scenario: ScenarioName, clients: Int, duration: Duration, faults: FaultPlan) -> String {
         var parts = ["lowband", "run", "--scenario", scenario.rawValue]
@@ -210,29 +234,5 @@ public struct RunCommand: AsyncParsableCommand {
     static func log(_ text: String, newline: Bool = true) {
         let bytes = Array((newline ? text + "\n" : text).utf8)
         bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
-    }
-}
-
-/// Calls `handler` on SIGINT (Ctrl-C) instead of letting it kill the process; a second SIGINT
-/// after the first also only asks to stop.
-final class InterruptWatcher: Sendable {
-    private let source: Mutex<(any DispatchSourceSignal)?>
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
-            RunCommand.log("\nSIGINT: stopping, writing what was measured so far")
-            handler()
-        }
-        source.resume()
-        self.source = Mutex(source)
-    }
-
-    func cancel() {
-        source.withLock { source in
-            source?.cancel()
-            source = nil
-        }
     }
 }

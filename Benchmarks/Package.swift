@@ -1,0 +1,144 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Lowband's benchmark suites on package-benchmark: a nested package, as swift-nio keeps its
+// benchmarks, so that a package depending on Lowband never resolves package-benchmark, Swinject
+// or swift-protobuf. The kits can only use the root's public API.
+//
+// Each suite is a library of workloads under Kits/ (tested like any other code, in Tests/), a thin
+// benchmark executable that registers them, and its ratios, targets and summary tables under
+// Figures/ (LowbandReports' `DerivedFigures`), which `lowband-bench-derive` applies to a report
+// written by `lowband bench import`. Run them with `make bench` (scripts/bench.sh); see README.md.
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+func lowband(_ product: String) -> Target.Dependency { .product(name: product, package: "lowband") }
+
+func benchmarkExecutable(_ name: String, kit: String, path: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [.target(name: kit), .product(name: "Benchmark", package: "benchmark")],
+        path: path,
+        swiftSettings: strict,
+        plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+}
+
+let package = Package(
+    name: "lowband-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "lowband", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/Swinject/Swinject.git", from: "2.10.0"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        // Used by the kits directly; both resolve to the root's copies.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CZlib",
+            path: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "CodecBench",
+            dependencies: [
+                lowband("LowbandMessagePack"),
+                lowband("LowbandLZ4"),
+                lowband("LowbandWire"),
+                lowband("LowbandFixtures"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Kits/CodecBench",
+            exclude: ["Proto/catalogue.proto"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CompressionBench",
+            dependencies: [lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures"), "CZlib"],
+            path: "Kits/CompressionBench",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "StartupBench",
+            dependencies: [
+                lowband("LowbandClient"),
+                lowband("LowbandTransport"),
+                lowband("LowbandWire"),
+                lowband("LowbandFixtures"),
+                lowband("LowbandDeterminism"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            path: "Kits/StartupBench",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "PushBench",
+            dependencies: [
+                lowband("LowbandServer"),
+                lowband("LowbandClient"),
+                lowband("LowbandProxy"),
+                lowband("LowbandShaper"),
+                lowband("LowbandTransport"),
+                lowband("LowbandWire"),
+                lowband("LowbandFixtures"),
+                lowband("LowbandDeterminism"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Kits/PushBench",
+            swiftSettings: strict
+        ),
+        benchmarkExecutable("CodecBenchmarks", kit: "CodecBench", path: "Codec"),
+        benchmarkExecutable("CompressionBenchmarks", kit: "CompressionBench", path: "Compression"),
+        benchmarkExecutable("StartupBenchmarks", kit: "StartupBench", path: "Startup"),
+        benchmarkExecutable("PushToVisibleBenchmarks", kit: "PushBench", path: "PushToVisible"),
+        // Every suite's ratios, targets and summary tables, apart from the workloads: applying
+        // them needs LowbandReports only, not a release build of every kit.
+        .target(name: "BenchFigures", dependencies: [lowband("LowbandReports")], path: "Figures", swiftSettings: strict),
+        // Adds the suites' ratios and targets to a report of `lowband bench import`.
+        .executableTarget(
+            name: "lowband-bench-derive",
+            dependencies: ["BenchFigures", lowband("LowbandReports")],
+            path: "Derive",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CodecBenchTests",
+            dependencies: ["CodecBench", lowband("LowbandTestSupport")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CompressionBenchTests",
+            dependencies: ["CompressionBench", lowband("LowbandTestSupport")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "StartupBenchTests",
+            dependencies: ["StartupBench", lowband("LowbandClient"), lowband("LowbandDeterminism"), lowband("LowbandTestSupport")],
+            swiftSettings: strict
+        ),
+        // The kits' ratios and targets together, as lowband-bench-derive applies them.
+        .testTarget(
+            name: "BenchFiguresTests",
+            dependencies: ["BenchFigures", lowband("LowbandReports")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PushBenchTests",
+            dependencies: [
+                "PushBench", lowband("LowbandClient"), lowband("LowbandWire"), lowband("LowbandShaper"), lowband("LowbandTestSupport"),
+            ],
+            swiftSettings: strict
+        ),
+    ]
+)

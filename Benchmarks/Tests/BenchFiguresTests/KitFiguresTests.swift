@@ -1,0 +1,94 @@
+import LowbandReports
+import Testing
+
+/// Each kit's ratios and targets on a small report whose figures are worked out by hand.
+@Suite struct KitFiguresTests {
+    @Test func codecRatiosAgainstJSONAndTheTargets() throws {
+        // JSON: 300 + 600 = 900 us; Codable 200 + 250 = 450 (2x, target 3x missed); fast 40 + 50 = 90 (10x, met).
+        var measured: [BenchmarkRow] = []
+        for (codec, encode, decode, bytes) in [("json", 300.0, 600.0, 1000.0), ("msgpack-codable", 200, 250, 800), ("msgpack-fast", 40, 50, 800)] {
+            measured += [
+                row("codec", "login-reply-50/\(codec)/encode", "wall_clock", encode),
+                row("codec", "login-reply-50/\(codec)/decode", "wall_clock", decode),
+                row("codec", "login-reply-50/\(codec)/encode", "encoded_bytes", bytes),
+                row("codec", "login-reply-50/\(codec)/encode", "lz4_bytes", bytes / 2),
+            ]
+        }
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("login-reply-50/msgpack-codable", "speedup_vs_json") == 2)
+        #expect(report.value("login-reply-50/msgpack-fast", "speedup_vs_json") == 10)
+        #expect(report.value("login-reply-50/msgpack-codable", "bytes_vs_json") == 0.8)
+        #expect(report.value("login-reply-50/msgpack-codable", "lz4_bytes_vs_json") == 0.4)
+        #expect(report.value("login-reply-50/json", "speedup_vs_json") == nil)
+        #expect(report.value("login-reply-50/msgpack-fast", "instructions_speedup_vs_json") == nil, "no instructions measured")
+        #expect(report.derived.allSatisfy { $0.unit == "x" && $0.samples == 1 })
+
+        func outcome(_ name: String) -> BenchmarkTarget.Outcome? { report.outcomes.first { $0.target.name == name } }
+        #expect(outcome("codable-3x-json")?.met == false)
+        #expect(abs((outcome("codable-3x-json")?.attainment ?? 0) - 2.0 / 3.0) < 1e-12)
+        #expect(outcome("fast-path-10x-json")?.met == true)
+        #expect(outcome("msgpack-0.7x-json-bytes")?.met == false)
+        #expect(abs((outcome("msgpack-0.7x-json-bytes")?.attainment ?? 0) - 0.875) < 1e-12)
+        let table = BenchmarkTarget.table(report.outcomes)
+        #expect(table.contains("MISSED by 33.3%"))
+        #expect(table.contains("MISSED by 12.5%"))
+        #expect(report.targetRows.contains { $0.benchmark == "fast-path-10x-json/login-reply-50/msgpack-fast" && $0.metric == "attainment" && $0.p50 == 1 })
+    }
+
+    @Test func startupRatiosAndTargets() {
+        let measured = [
+            row("startup", "synthetic-100/hand", "wall_clock", 1),
+            row("startup", "synthetic-100/swinject", "wall_clock", 50),
+            row("startup", "synthetic-1000/hand", "wall_clock", 10.5),
+            row("startup", "synthetic-100/hand", "instructions", 20_000),
+            row("startup", "synthetic-1000/hand", "instructions", 250_000),
+            row("startup", "synthetic-1000/swinject", "wall_clock", 900),
+            row("startup", "cold-start/engine", "wall_clock", 4_000),
+            row("startup", "cold-start/raw-sqlite", "wall_clock", 1_000),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("synthetic-100", "hand_speedup_vs_container") == 50)
+        #expect(report.value("synthetic/hand", "growth_100_to_1000") == 10.5)
+        #expect(report.value("synthetic/swinject", "growth_100_to_1000") == 18)
+        #expect(report.value("synthetic/hand", "instructions_growth_100_to_1000") == 12.5)
+        #expect(report.value("cold-start", "engine_vs_raw_query") == 4)
+        #expect(report.verdicts.contains("hand-wiring-20x-container synthetic-100 true"))
+        #expect(report.verdicts.contains("hand-wiring-linear synthetic/hand false"), "linearity is judged on instructions: 12.5x > 12x")
+        #expect(report.verdicts.contains("cold-start-3x-raw-query cold-start false"))
+    }
+
+    @Test func compressionRatiosAndTargets() {
+        let measured = [
+            row("compression", "push-1/lz4-a1/compress", "wall_clock", 2),
+            row("compression", "push-1/lz4-a1/decompress", "wall_clock", 0.5),
+            row("compression", "push-1/lz4-a1/compress", "input_bytes", 1_000),
+            row("compression", "push-1/lz4-a1/compress", "compressed_bytes", 600),
+            row("compression", "push-1/lz4-a1/compress", "ours_compress_mbps", 475),
+            row("compression", "push-1/lz4-a1/compress", "lz4_cli_compress_mbps", 500),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("push-1/lz4-a1", "size_vs_input") == 0.6)
+        #expect(report.value("push-1/lz4-a1", "compress_throughput") == 500)
+        #expect(report.value("push-1/lz4-a1", "decompress_throughput") == 2000)
+        #expect(report.derived.first { $0.metric == "compress_throughput" }?.unit == "MB/s")
+        #expect(report.value("push-1/lz4-a1", "compress_speedup_vs_lz4_cli") == 0.95)
+        #expect(report.value("push-1/lz4-a1", "decompress_speedup_vs_lz4_cli") == nil, "lz4 -b's decompress speed not measured")
+        #expect(report.verdicts == ["lz4-compress-within-5pct-of-cli push-1/lz4-a1 true"])
+    }
+
+    @Test func pushRatiosOverTheFloorAndTargets() {
+        let measured = [
+            row("push-to-visible", "edge/push-to-visible", "wall_clock", 330_000, p99: 410_000),
+            row("push-to-visible", "edge/push-to-visible", "floor_us", 300_000),
+            row("push-to-visible", "perfect/push-to-visible", "wall_clock", 130, p99: 1_600),
+            row("push-to-visible", "perfect/push-to-visible", "floor_us", 100),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("edge/push-to-visible", "p50_vs_floor") == 1.1)
+        #expect(abs((report.value("edge/push-to-visible", "p99_vs_floor") ?? 0) - 410.0 / 300) < 1e-12)
+        #expect(report.verdicts.contains("push-shaped-p50-1.1x-floor edge/push-to-visible true"))
+        // The perfect profile has its own target (p99 < 1 ms, missed here), not the floor one.
+        #expect(report.verdicts.contains("push-perfect-p99-1ms perfect/push-to-visible false"))
+        #expect(!report.verdicts.contains { $0.hasPrefix("push-shaped-p50-1.1x-floor perfect") })
+    }
+}
