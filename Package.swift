@@ -15,6 +15,8 @@ import PackageDescription
 // - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
 // - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer), on LowbandRunReport.
+// - LowbandTesting: the virtual world (server + engines + in-memory network on a VirtualScheduler)
+//   for users' tests; LowbandTestSupport is Lowband's own test helpers and is no product.
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // Benchmark-only packages (package-benchmark, Swinject, swift-protobuf) never enter a library product.
 
@@ -44,6 +46,7 @@ let package = Package(
         .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
         .library(name: "LowbandReports", targets: ["LowbandReports"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
+        .library(name: "LowbandTesting", targets: ["LowbandTesting"]),
         .executable(name: "lowband", targets: ["lowband"]),
     ],
     dependencies: [
@@ -251,6 +254,23 @@ let package = Package(
             dependencies: ["LowbandCLI"],
             swiftSettings: strict
         ),
+        // The test-support product: server, client engines and in-memory network on one
+        // virtual clock, for users testing their own code against Lowband's server.
+        // (LowbandTestSupport below is Lowband's own test helpers and stays internal.)
+        .target(
+            name: "LowbandTesting",
+            dependencies: [
+                "LowbandClient",
+                "LowbandServer",
+                "LowbandSimulation",
+                "LowbandShaper",
+                "LowbandFixtures",
+                "LowbandWire",
+                "LowbandDeterminism",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandTestingTests", dependencies: ["LowbandTesting"], swiftSettings: strict),
         .target(
             name: "LowbandTestSupport",
             dependencies: [
