@@ -14,6 +14,8 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     echo "test: the build has warnings (above); Lowband builds with none" >&2
     exit 1
 fi
+# The DocC reference of every library product, warnings as errors (~70 s on this build).
+scripts/docs.sh
 # Tests that measure physical figures on the wall clock (rates, delays through the real proxy)
 # run in a second pass, alone and one at a time, so the rest of the suite does not load the
 # machine under them. Everything else runs in parallel first. SocketClientTests joined them:

@@ -1,7 +1,7 @@
 public import LowbandShaper
 
 /// The link a proxy's simulated device uses: a name and seed for reports, where its decisions
-/// are traced, and how to make the ``TrafficShaper`` that decides when bytes move. All
+/// are traced, and how to make the `TrafficShaper` that decides when bytes move. All
 /// connections of a proxy share one shaper.
 public struct ProxyLink: Sendable, CustomStringConvertible {
     /// The profile's name (`edge`, `3g`, `perfect`, or any label for a custom shaper).
@@ -12,7 +12,7 @@ public struct ProxyLink: Sendable, CustomStringConvertible {
     public var source: String
     /// Receives the link's decisions on the proxy's timeline: time since the proxy started,
     /// connections numbered from 1 in accept order as in its events, a `link` line at each
-    /// switch, and both continuing across switches (see ``LowbandShaper/ShaperTraceFrame``).
+    /// switch, and both continuing across switches (see `LowbandShaper/ShaperTraceFrame`).
     public var trace: (any ShaperTraceSink)?
     /// Makes a fresh shaper whenever the link starts or is switched to. The proxy passes the
     /// sink its decisions go to (``trace`` and the live event stream, already placed on the

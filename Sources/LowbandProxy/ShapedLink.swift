@@ -38,10 +38,13 @@ public final class ShapedLink: Sendable {
     /// returns once it listens. Stop it with ``stop()``.
     ///
     /// - Parameters:
-    ///   - trace: receives every link decision (``ShaperTraceRecorder`` keeps them in memory,
-    ///     ``JSONLinesTraceWriter`` writes the proxy's `--trace` lines).
+    ///   - upstream: the service to shape, on this machine or another.
+    ///   - profile: the network to play, by name (`.named("edge")`) or by value.
+    ///   - seed: the seed of every random decision of the link and its toxics.
+    ///   - trace: receives every link decision (`ShaperTraceRecorder` keeps them in memory,
+    ///     `JSONLinesTraceWriter` writes the proxy's `--trace` lines).
     ///   - limits: the proxy's memory bounds; the defaults suit tests.
-    /// - Throws: ``ProxyError``: `unknownProfile` for a name no profile has (the message lists
+    /// - Throws: `ProxyError`: `unknownProfile` for a name no profile has (the message lists
     ///   those that exist), `listenFailed` when no loopback port can be bound.
     public static func start(
         to upstream: ProxyEndpoint, profile: Profile = .named("perfect"), seed: UInt64 = 0, trace: (any ShaperTraceSink)? = nil,
@@ -107,7 +110,7 @@ extension ShapedLink {
 
         /// The profile itself, loaded now for a name.
         ///
-        /// - Throws: ``ProxyError`` with code `unknownProfile`.
+        /// - Throws: `ProxyError` with code `unknownProfile`.
         public func resolve() throws(ProxyError) -> NetworkProfile {
             try resolveProfile()
         }

@@ -6,7 +6,7 @@ public import NIOPosix
 /// A TCP proxy that shapes its traffic through a simulated device's link.
 ///
 /// Every connection accepted on `listen` gets its own upstream connection, and all of them share
-/// the proxy's one ``TrafficShaper`` — a phone has one radio. The proxy keeps the bytes; the
+/// the proxy's one `TrafficShaper` — a phone has one radio. The proxy keeps the bytes; the
 /// shaper decides how many move and when. Toxiproxy-style toxics act on each connection in
 /// front of the link. Reads stop while the link's queue is full or a destination does not read,
 /// so memory stays bounded (``Limits``) whatever the peers do.

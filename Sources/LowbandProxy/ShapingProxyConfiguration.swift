@@ -9,7 +9,7 @@ extension ShapingProxy {
         /// Seeds the toxics' random choices (toxicity rolls, latency jitter, slicer cuts).
         public var toxicSeed: UInt64
         public var limits: Limits
-        /// Receives one line per connection open, refusal and close (see ``ProxyEvent/statusLine``).
+        /// Receives one line per connection open, refusal and close (see `ProxyEvent/statusLine`).
         public var statusHandler: (@Sendable (String) -> Void)?
 
         public init(
@@ -74,7 +74,7 @@ extension ShapingProxy {
             self.connectTimeout = connectTimeout
         }
 
-        /// The most bytes one connection holds in one direction (``ProxyStatistics/bufferedBytes``).
+        /// The most bytes one connection holds in one direction (`ProxyStatistics/bufferedBytes`).
         public var perDirectionBound: Int {
             linkBuffer + toxicBuffer + writeBufferHigh + readSize * readsPerWakeup
         }

@@ -81,7 +81,7 @@ public struct ProxyEvent: Hashable, Sendable {
     }
 
     /// A shaper decision already placed on the proxy's timeline and numbering (a
-    /// ``LowbandShaper/FramedTraceSink`` did that).
+    /// `LowbandShaper/FramedTraceSink` did that).
     public init(placed event: ShaperEvent) {
         self.init(
             time: event.time - .zero, kind: Kind(rawValue: event.kind.name), connection: event.connection?.index,

@@ -1,4 +1,4 @@
-/// Counters of one proxy, read with ``ShapingProxy/statistics``.
+/// Counters of one proxy, read with `ShapingProxy/statistics`.
 public struct ProxyStatistics: Hashable, Sendable {
     /// Connections accepted since the proxy started.
     public var acceptedConnections = 0

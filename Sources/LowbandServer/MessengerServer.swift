@@ -3,18 +3,18 @@ public import LowbandFixtures
 public import LowbandTransport
 public import LowbandWire
 
-/// The messenger server on a transport: accepts ``LowbandTransport/FrameLink``s, runs each
+/// The messenger server on a transport: accepts `LowbandTransport/FrameLink`s, runs each
 /// frame through its ``ServerCore`` at the scheduler's time, and sends what the core returns.
 ///
 /// It knows only the transport seam, so the same server runs behind real sockets
-/// (``MessengerSocketServer``, or a ``LowbandTransport/SocketFrameListener`` on the scheduler's
-/// event loop) and on an ``LowbandSimulation/InMemoryNetwork`` on a virtual scheduler. Like a
+/// (``MessengerSocketServer``, or a `LowbandTransport/SocketFrameListener` on the scheduler's
+/// event loop) and on an `LowbandSimulation/InMemoryNetwork` on a virtual scheduler. Like a
 /// scheduler it is confined to one thread: accept, the link callbacks and every method run
 /// there. Its links are held until they close.
 ///
 /// It enforces the configuration's ``ConnectionLimits`` — the connection and per-user session
 /// caps, idle and login timeouts, the login back-off and, on links that are
-/// ``LowbandTransport/FlowControlledFrameLink``s, the outbound limits — on its scheduler's
+/// `LowbandTransport/FlowControlledFrameLink`s, the outbound limits — on its scheduler's
 /// clock, reporting every connection it refuses or closes to ``onEvent``.
 ///
 /// In memory:

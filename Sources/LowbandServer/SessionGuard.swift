@@ -57,7 +57,7 @@ public struct SessionGuard: Sendable, Hashable {
     }
 
     /// The link went over its outbound high mark (`true`) or back under its low one.
-    /// `written` is the link's ``LowbandTransport/FlowControlledFrameLink/outboundBytesWritten``.
+    /// `written` is the link's `LowbandTransport/FlowControlledFrameLink/outboundBytesWritten`.
     public mutating func outboundLimitCrossed(isOver: Bool, at now: Duration, written: Int) {
         if isOver {
             stalledSince = now

@@ -5,14 +5,14 @@ public import LowbandTransport
 public import LowbandWire
 import NIOCore
 
-/// A simulated network on a ``LowbandDeterminism/VirtualScheduler``: the transport of tests and
+/// A simulated network on a `LowbandDeterminism/VirtualScheduler`: the transport of tests and
 /// virtual-time runs.
 ///
 /// It is the shaping proxy without sockets: the client end → the same sans-I/O state machine
 /// the socket proxy drives (`ProxyStateMachine`: toxics, faults, the link model,
 /// back-pressure, half-close) → the server end. Links carry real encoded frames. Without a
 /// shaper every frame arrives `latency` after it was sent. With a
-/// ``LowbandShaper/NetworkShaper`` the network is one device's access link: every frame's bytes
+/// `LowbandShaper/NetworkShaper` the network is one device's access link: every frame's bytes
 /// go to the shaper (upstream from the client end, downstream from the server end) and are
 /// delivered when it says, so rate, delay, jitter, loss stalls, outages, connect delays and
 /// resets are the profile's. When the shaper's queue is full the network stops reading the
@@ -143,7 +143,7 @@ public final class InMemoryNetwork {
     }
 
     /// The state machine's counters: connections accepted, refused and reset, bytes delivered
-    /// and held, as ``LowbandProxyCore/ProxyStatistics`` counts them for the proxy.
+    /// and held, as `LowbandProxyCore/ProxyStatistics` counts them for the proxy.
     public var statistics: ProxyStatistics { machine.statistics }
 
     // MARK: Connecting

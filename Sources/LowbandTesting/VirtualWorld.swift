@@ -11,7 +11,7 @@ public import LowbandSimulation
 /// Nothing moves until the test advances the clock (``advance(by:)``, ``advance(until:limit:)``);
 /// time then jumps from one piece of work to the next, so a minute of a 2G link passes in
 /// milliseconds. The server is seeded with a realistic world (users, chats, histories) from
-/// `seed`; the network adds a fixed latency or plays a ``NetworkProfile`` — the same link model
+/// `seed`; the network adds a fixed latency or plays a `NetworkProfile` — the same link model
 /// the shaping proxy uses — and every engine keeps its cache in a real SQLite file in
 /// ``directory``, removed with the world.
 ///
@@ -44,8 +44,10 @@ public final class VirtualWorld {
     /// A world seeded with `seed`.
     ///
     /// - Parameters:
+    ///   - seed: the seed of the server's world, the network's decisions and the clients'.
     ///   - profile: shapes the network by this profile (its decisions seeded with `seed`);
     ///     nil adds `latency` to every frame instead.
+    ///   - latency: the one-way delay of every frame when there is no profile.
     ///   - shape: how many users, chats and messages the server starts with.
     /// - Throws: when the temporary directory for the clients' caches cannot be made.
     public init(
@@ -81,10 +83,12 @@ public final class VirtualWorld {
     /// the returned ``VirtualClient``.
     ///
     /// - Parameters:
+    ///   - userID: the user to log in as, 1 through the world's user count.
     ///   - seed: the engine's own seed; by default derived from the world's seed and the user,
     ///     so two clients never share client ids.
+    ///   - start: whether the engine starts connecting at once (else call its `start()`).
     ///   - configure: changes the engine's configuration (time-outs, outbox, screen) first.
-    /// - Throws: ``ClientError`` when the cache cannot be opened; a precondition failure for a
+    /// - Throws: `ClientError` when the cache cannot be opened; a precondition failure for a
     ///   user the world does not have.
     public func makeClient(
         user userID: Int64, seed: UInt64? = nil, start: Bool = true, configure: (inout ClientConfiguration) -> Void = { _ in }
