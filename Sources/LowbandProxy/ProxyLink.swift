@@ -6,6 +6,7 @@ public import LowbandShaper
 public struct ProxyLink: Sendable, CustomStringConvertible {
     /// The profile's name (`edge`, `3g`, `perfect`, or any label for a custom shaper).
     public var profile: String
+    /// The seed of the shaper's random decisions (jitter, loss, outages).
     public var seed: UInt64
     /// What the profile was asked for by: a name or a file path. A seed change loads it again
     /// from here, so a link loaded from a file keeps its file. Defaults to ``profile``.
@@ -19,6 +20,7 @@ public struct ProxyLink: Sendable, CustomStringConvertible {
     /// proxy's timeline); a shaper that can trace should report to it (a custom one may ignore it).
     public var makeShaper: @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper
 
+    /// A link named `profile` whose shaper `makeShaper` makes; `source` defaults to `profile`.
     public init(
         profile: String, seed: UInt64 = 0, source: String? = nil, trace: (any ShaperTraceSink)? = nil,
         makeShaper: @escaping @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper

@@ -15,6 +15,7 @@ public import NIOPosix
 /// ``start()`` and ``stop()``. All of a proxy's sockets live on one event loop, its
 /// scheduler's: the proxy reads the time and sets its timers only there.
 public final class ShapingProxy: Sendable {
+    /// The proxy's name in its registry and its status lines.
     public let name: String
     private let loop: any EventLoop
     private let engine: NIOLoopBoundBox<ProxyEngine>
@@ -93,6 +94,7 @@ public final class ShapingProxy: Sendable {
 
     // MARK: Link and toxics
 
+    /// The link the proxy's device uses now.
     public var link: ProxyLink {
         get async throws(ProxyError) { try await onLoop { engine in engine.link } }
     }
@@ -103,6 +105,7 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine in engine.setLink(link) }
     }
 
+    /// The toxics acting on every connection, in order.
     public var toxics: [Toxic] {
         get async throws(ProxyError) { try await onLoop { engine in engine.toxics } }
     }
@@ -128,6 +131,7 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine throws(ProxyError) in try engine.removeToxic(named: name) }
     }
 
+    /// Removes every toxic; what they held goes on at once.
     public func removeAllToxics() async throws(ProxyError) {
         try await onLoop { engine in engine.removeAllToxics() }
     }
