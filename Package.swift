@@ -263,8 +263,10 @@ let package = Package(
                 "LowbandClient",
                 "LowbandServer",
                 "LowbandSimulation",
+                "LowbandProxyCore",
                 "LowbandShaper",
                 "LowbandFixtures",
+                "LowbandTransport",
                 "LowbandWire",
                 "LowbandDeterminism",
             ],
@@ -347,6 +349,7 @@ let package = Package(
             name: "LowbandClientTests",
             dependencies: [
                 "LowbandClient",
+                "LowbandTesting",
                 "LowbandServer",
                 "LowbandTransport",
                 "LowbandSimulation",

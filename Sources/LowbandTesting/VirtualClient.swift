@@ -3,7 +3,7 @@ public import LowbandWire
 
 /// A client engine of a ``VirtualWorld`` and everything it has told its owner so far.
 ///
-/// The world keeps it alive; read ``events`` (or the views over them) after advancing the clock.
+/// Keep it for as long as the engine should run; read ``events`` (or the views over them) after advancing the clock.
 public final class VirtualClient: ClientEngineObserver {
     /// The user the engine is logged in as.
     public let user: Int64

@@ -4,6 +4,7 @@ public import LowbandFixtures
 public import LowbandServer
 public import LowbandShaper
 public import LowbandSimulation
+public import LowbandTransport
 
 /// Lowband's messenger server and client engines on one virtual clock, connected by an
 /// in-memory network: a whole messenger in one test, replayed exactly for a seed.
@@ -39,7 +40,7 @@ public final class VirtualWorld {
     public let directory: String
     /// The clock the clients' screens measure their work with; it moves only when told.
     public let workClock = ManualWorkClock()
-    private var clients: [VirtualClient] = []
+    private var clientCount = 0
 
     /// A world seeded with `seed`.
     ///
@@ -66,7 +67,6 @@ public final class VirtualWorld {
     }
 
     deinit {
-        for client in clients { client.engine.stop() }
         TemporaryDirectory.remove(directory)
     }
 
@@ -82,28 +82,35 @@ public final class VirtualWorld {
     /// ``network``; it starts connecting unless `start` is false. Its events are recorded in
     /// the returned ``VirtualClient``.
     ///
+    /// The world does not keep the client: releasing it (after `engine.stop()`) is the app
+    /// going away, and a new client on the same `database` is the app starting again.
+    ///
     /// - Parameters:
     ///   - userID: the user to log in as, 1 through the world's user count.
-    ///   - seed: the engine's own seed; by default derived from the world's seed and the user,
-    ///     so two clients never share client ids.
+    ///   - database: the cache's file name in ``directory``; by default a new one per client.
+    ///   - seed: the engine's own seed; by default derived from the world's seed, the user and
+    ///     the client's number, so two clients never share client ids.
+    ///   - connector: opens the engine's links; by default straight over ``network`` to the
+    ///     server. Wrap `InMemoryNetwork/makeConnector(to:)` to stall or fail connects.
     ///   - start: whether the engine starts connecting at once (else call its `start()`).
     ///   - configure: changes the engine's configuration (time-outs, outbox, screen) first.
     /// - Throws: `ClientError` when the cache cannot be opened; a precondition failure for a
     ///   user the world does not have.
     public func makeClient(
-        user userID: Int64, seed: UInt64? = nil, start: Bool = true, configure: (inout ClientConfiguration) -> Void = { _ in }
+        user userID: Int64, database: String? = nil, seed: UInt64? = nil, connector: (any FrameConnector)? = nil, start: Bool = true,
+        configure: (inout ClientConfiguration) -> Void = { _ in }
     ) throws(ClientError) -> VirtualClient {
         precondition(userID >= 1 && userID <= Int64(world.users.count), "the world has users 1...\(world.users.count), not \(userID)")
         let user = world.users[Int(userID - 1)]
-        var derived = SeededGenerator(seed: self.seed).derived(UInt64(userID), UInt64(clients.count))
+        clientCount += 1
+        var derived = SeededGenerator(seed: self.seed).derived(UInt64(userID), UInt64(clientCount))
         let engineSeed = seed ?? derived.next()
         var configuration = ClientConfiguration(
-            token: user.token, databasePath: "\(directory)/client-\(userID)-\(clients.count + 1).sqlite", seed: engineSeed)
+            token: user.token, databasePath: "\(directory)/\(database ?? "client-\(userID)-\(clientCount).sqlite")", seed: engineSeed)
         configure(&configuration)
         let engine = try ClientEngine(
-            configuration: configuration, connector: network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
+            configuration: configuration, connector: connector ?? network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
         let client = VirtualClient(user: userID, engine: engine)
-        clients.append(client)
         if start { engine.start() }
         return client
     }

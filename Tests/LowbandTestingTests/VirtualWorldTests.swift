@@ -56,4 +56,18 @@ import Testing
         #expect(!world.advance(until: { false }, limit: .seconds(5)))
         #expect(world.now == .seconds(95))
     }
+
+    @Test func aClientMadeAgainOnItsDatabaseStartsFromItsCache() throws {
+        let world = try VirtualWorld(shape: MessengerWorld.Shape(users: 4, chatsPerUser: 2, messagesPerChat: 5))
+        var phone: VirtualClient? = try world.makeClient(user: 1, database: "phone.sqlite")
+        #expect(world.advance(until: { phone?.syncs.count == 1 }))
+        // The app goes away; it starts again with no network.
+        phone?.engine.stop()
+        phone = nil
+        world.network.refusesConnections = true
+        let restarted = try world.makeClient(user: 1, database: "phone.sqlite")
+        world.advance(by: .seconds(5))
+        #expect(!restarted.isLoggedIn)
+        #expect(try restarted.engine.sync.chats().count == world.chats(of: 1).count)
+    }
 }
