@@ -27,6 +27,7 @@ public import LowbandWire
 /// let token = server.world.users[0].token
 /// ```
 public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
+    /// Where the server runs and sets its timers.
     public let scheduler: any Scheduler
     /// The state and logic; read it for ids, messages and uploads.
     public internal(set) var core: ServerCore
@@ -49,6 +50,7 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
         var pendingLoginAnswers = 0
     }
 
+    /// A server around `core`, on `scheduler`.
     public init(core: ServerCore, scheduler: any Scheduler) {
         self.core = core
         self.scheduler = scheduler
@@ -85,6 +87,7 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
         arm(session)
     }
 
+    /// Handles a client's frame: answers it and sends the pushes it causes.
     public func link(_ link: any FrameLink, didReceive frame: Frame) {
         guard let session = sessionsByLink[ObjectIdentifier(link)], connections[session] != nil else { return }
         connections[session]?.standing.active(at: scheduler.now)

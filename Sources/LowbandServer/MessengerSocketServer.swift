@@ -26,6 +26,7 @@ public final class MessengerSocketServer: Sendable {
     public let scheduler: EventLoopScheduler
     /// The bound TCP port (the same after a restart).
     public let port: Int
+    /// The host it listens on, as given.
     public let host: String
     private let listener: SocketFrameListener
     private let server: NIOLoopBoundBox<MessengerServer>

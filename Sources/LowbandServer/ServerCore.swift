@@ -15,9 +15,11 @@ public import LowbandWire
 /// `LowbandWire/ErrorReply` frame when the request is refused), then the pushes it causes,
 /// by receiving user and session, ascending.
 public struct ServerCore: Sendable {
+    /// The settings the core was made with.
     public let configuration: ServerConfiguration
     /// The data the server started from: users (ids, tokens), chats (ids, members), history.
     public let world: MessengerWorld
+    /// What the core has done so far.
     public internal(set) var statistics = ServerStatistics()
 
     var clock: ServerClock

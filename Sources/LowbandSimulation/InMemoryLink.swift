@@ -88,6 +88,7 @@ extension Direction {
 
 /// Opens connections to one acceptor over an ``InMemoryNetwork``.
 public final class InMemoryConnector: FrameConnector {
+    /// The network the connector's links cross.
     public let network: InMemoryNetwork
     private let acceptor: any FrameLinkAcceptor
 

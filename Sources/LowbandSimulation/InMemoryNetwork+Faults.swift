@@ -50,6 +50,7 @@ extension InMemoryNetwork {
         perform(try machine.removeToxic(named: name, at: now))
     }
 
+    /// Removes every toxic; what they held goes on at once.
     public func removeAllToxics() {
         perform(machine.removeAllToxics(at: now))
     }
