@@ -30,5 +30,6 @@ public struct ProxyStatistics: Hashable, Sendable {
     /// `outage-start` lines count them: a handover inside a blackout is two.
     public var outages: [String: Int] = [:]
 
+    /// All counters at zero.
     public init() {}
 }
