@@ -4,20 +4,22 @@ public import LowbandWire
 /// The messenger server's logic, with no I/O: state, and a function from (session, frame, now)
 /// to the frames to send to which sessions.
 ///
-/// Transport plumbing (``MessengerServer`` over any ``LowbandTransport/FrameLink``) only moves
+/// Transport plumbing (``MessengerServer`` over any `LowbandTransport/FrameLink`) only moves
 /// frames in and out, so everything here is tested without sockets or sleeping. Time comes in
 /// as the server scheduler's `now`; server time is ``ServerConfiguration/epoch`` plus that, in
 /// milliseconds, kept strictly increasing for change stamps. Randomness is only in the seeded
-/// ``LowbandFixtures/MessengerWorld``. Nothing iterates a dictionary on the way to the wire:
+/// `LowbandFixtures/MessengerWorld`. Nothing iterates a dictionary on the way to the wire:
 /// members, sessions and chats are kept in ascending arrays.
 ///
 /// Each call returns what to send, in order: the reply to the request first (an
-/// ``LowbandWire/ErrorReply`` frame when the request is refused), then the pushes it causes,
+/// `LowbandWire/ErrorReply` frame when the request is refused), then the pushes it causes,
 /// by receiving user and session, ascending.
 public struct ServerCore: Sendable {
+    /// The settings the core was made with.
     public let configuration: ServerConfiguration
     /// The data the server started from: users (ids, tokens), chats (ids, members), history.
     public let world: MessengerWorld
+    /// What the core has done so far.
     public internal(set) var statistics = ServerStatistics()
 
     var clock: ServerClock

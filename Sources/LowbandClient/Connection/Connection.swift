@@ -6,8 +6,8 @@ public import LowbandWire
 /// number, keeps the link alive with pings and reconnects with back-off, logging in again with
 /// the cache's `lastSync` each time (delta sync).
 ///
-/// The decisions are ``ConnectionStateMachine``'s; this class performs them on a
-/// ``FrameConnector``'s links and arms timers on the ``Scheduler``. It is confined to that
+/// The decisions are `ConnectionStateMachine`'s; this class performs them on a
+/// `FrameConnector`'s links and arms timers on the `Scheduler`. It is confined to that
 /// scheduler: call it there, and its completions and events arrive there.
 public final class Connection {
     public weak var observer: (any ConnectionObserver)?
@@ -27,8 +27,12 @@ public final class Connection {
     private var loginReply: LoginReply?
 
     /// - Parameters:
+    ///   - connector: opens the links to the server.
+    ///   - scheduler: runs every timer (request timeouts, heartbeats, back-off).
+    ///   - configuration: time-outs, heartbeats and back-off.
     ///   - loginRequest: called before each login for the token and the cache's `lastSync`.
     ///   - generator: the stream the back-off jitter is drawn from.
+    ///   - log: where connection events are recorded.
     public init(
         connector: any FrameConnector,
         scheduler: any Scheduler,
@@ -44,11 +48,11 @@ public final class Connection {
         self.loginRequest = loginRequest
     }
 
-    public var state: ConnectionStateMachine.State { machine.state }
+    package var state: ConnectionStateMachine.State { machine.state }
     public var isLoggedIn: Bool { machine.isLoggedIn }
     public var configuration: ConnectionConfiguration { machine.configuration }
 
-    /// Requests owing a reply, as ``ConnectionStateMachine/pendingCount`` counts them; at most
+    /// Requests owing a reply, as `ConnectionStateMachine/pendingCount` counts them; at most
     /// `configuration.maximumPendingRequests` of them are callers' requests.
     public var pendingRequestCount: Int { machine.pendingCount }
 

@@ -44,7 +44,9 @@ public final class ClientEngine {
     /// Builds the engine. Nothing connects until ``start()``.
     ///
     /// - Parameters:
+    ///   - configuration: the token, the cache file, the seed and the services' settings.
     ///   - connector: opens links to the server (sockets in the product, in-memory in tests).
+    ///   - scheduler: runs everything the engine does, and its timers.
     ///   - workClock: measures screen work for the dropped-frame count.
     /// - Throws: ``ClientError`` `.database` when the cache cannot be opened even fresh.
     public init(configuration: ClientConfiguration, connector: any FrameConnector, scheduler: any Scheduler, workClock: any WorkClock) throws(ClientError) {
