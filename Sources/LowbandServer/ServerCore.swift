@@ -145,7 +145,7 @@ public struct ServerCore: Sendable {
         }
     }
 
-    func decode<M: Decodable>(_ type: M.Type, from frame: Frame) throws(ErrorReply) -> M {
+    func decode<M: WireMessage>(_ type: M.Type, from frame: Frame) throws(ErrorReply) -> M {
         do {
             return try frame.decode(type)
         } catch {

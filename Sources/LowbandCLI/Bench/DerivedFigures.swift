@@ -10,7 +10,8 @@ public import LowbandReports
 /// are what this reads:
 /// - codec: `<fixture>/<codec>/encode|decode` with `wall_clock`, `instructions`, `encoded_bytes`,
 ///   `lz4_bytes` → `<fixture>/<codec>` `speedup_vs_json`, `instructions_speedup_vs_json`,
-///   `bytes_vs_json`, `lz4_bytes_vs_json`;
+///   `bytes_vs_json`, `lz4_bytes_vs_json`, and against protobuf on the same fixture
+///   `speedup_vs_protobuf`, `bytes_vs_protobuf`, `lz4_bytes_vs_protobuf` (LZ4 size over LZ4 size);
 /// - compression: `<input>/<method>/compress|decompress` with `input_bytes`, `compressed_bytes`
 ///   and, on `lz4-a1`, lz4 -b's and our same-method speeds → `<input>/<method>` `size_vs_input`,
 ///   `compress_throughput`, `decompress_throughput` (MB/s), `compress_speedup_vs_lz4_cli`,
@@ -55,6 +56,15 @@ public enum DerivedFigures {
             }
             add("codec", pair, "bytes_vs_json", ratio(value("codec", "\(pair)/encode", "encoded_bytes"), value("codec", "\(json)/encode", "encoded_bytes")))
             add("codec", pair, "lz4_bytes_vs_json", ratio(value("codec", "\(pair)/encode", "lz4_bytes"), value("codec", "\(json)/encode", "encoded_bytes")))
+            // Wire format v2's targets are set against protobuf (issue 13).
+            let protobuf = "\(parts[0])/protobuf"
+            guard parts[1] != "protobuf" else { continue }
+            add("codec", pair, "speedup_vs_protobuf", ratio(
+                sum(value("codec", "\(protobuf)/encode", "wall_clock"), value("codec", "\(protobuf)/decode", "wall_clock")),
+                sum(value("codec", "\(pair)/encode", "wall_clock"), value("codec", "\(pair)/decode", "wall_clock"))
+            ))
+            add("codec", pair, "bytes_vs_protobuf", ratio(value("codec", "\(pair)/encode", "encoded_bytes"), value("codec", "\(protobuf)/encode", "encoded_bytes")))
+            add("codec", pair, "lz4_bytes_vs_protobuf", ratio(value("codec", "\(pair)/encode", "lz4_bytes"), value("codec", "\(protobuf)/encode", "lz4_bytes")))
         }
 
         // Compression: ratio and speed per input and method; our LZ4 against lz4 -b.
