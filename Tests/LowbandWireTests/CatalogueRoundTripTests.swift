@@ -75,3 +75,26 @@ import Testing
         }
     }
 }
+
+/// Replies carry their request's command and sequence; pushes decode by their command.
+@Suite struct FrameDispatchTests {
+    @Test func aReplyAnswersWithItsRequestsCommandAndSequence() throws {
+        let request = try Frame.request(UploadStatusRequest(uploadID: "att-1"), sequence: 41)
+        let reply = try Frame.response(UploadChunkReply(uploadID: "att-1", acknowledgedOffset: 8, complete: false), answering: request)
+        #expect(reply.command == .uploadStatus && reply.sequence == 41 && reply.flags == .response)
+        #expect(try reply.decode(UploadChunkReply.self).acknowledgedOffset == 8)
+    }
+
+    @Test func pushesDecodeByTheirCommand() throws {
+        var fixtures = MessengerFixtures(seed: 3)
+        let message = fixtures.newMessagePush()
+        let contact = fixtures.contacts(1)[0]
+        let receipt = ReadReceiptPush(chatID: 1, readerID: 2, messageID: 3, readAt: 4)
+        #expect(try ServerPush(Frame.push(message, sequence: 1)) == .newMessage(message))
+        #expect(try ServerPush(Frame.push(ContactChangedPush(contact: contact), sequence: 2)) == .contactChanged(ContactChangedPush(contact: contact)))
+        #expect(try ServerPush(Frame.push(receipt, sequence: 3)) == .readReceipt(receipt))
+        #expect(try ServerPush(Frame(flags: .push, command: Command(rawValue: 0x01FF), sequence: 4, payload: [0x90])) == nil, "a newer server's push")
+        let wrong = Frame(flags: .push, command: .pushReadReceipt, sequence: 5, payload: try message.messagePackBytes())
+        #expect(throws: WireError.self) { try ServerPush(wrong) }
+    }
+}

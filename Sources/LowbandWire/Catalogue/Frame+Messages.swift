@@ -14,6 +14,12 @@ extension Frame {
         Frame(flags: .response, command: M.command, sequence: sequence, payload: try message.messagePackBytes())
     }
 
+    /// The response to `request`: its command and sequence, whatever the reply type's own
+    /// command (`uploadStatus` is answered with an ``UploadChunkReply``).
+    public static func response<M: WireMessage>(_ message: M, answering request: Frame) throws -> Frame {
+        Frame(flags: .response, command: request.command, sequence: request.sequence, payload: try message.messagePackBytes())
+    }
+
     /// An error response to a request of `command` with `sequence`.
     public static func error(_ reply: ErrorReply, command: Command, sequence: UInt32) throws -> Frame {
         Frame(flags: [.response, .error], command: command, sequence: sequence, payload: try reply.messagePackBytes())
