@@ -77,7 +77,7 @@ public struct FramesCommand: ParsableCommand {
                 "\"version\":\(header.version)",
                 "\"seq\":\(frame.sequence)",
                 "\"command\":\"\(frame.command.name)\"",
-                "\"flags\":[\(frame.flags.names.map { "\"\($0)\"" }.joined(separator: ","))]",
+                "\"flags\":[\(header.flags.names.map { "\"\($0)\"" }.joined(separator: ","))]",
                 "\"wireBytes\":\(FrameHeader.size + Int(header.payloadLength))",
                 "\"payloadBytes\":\(frame.payload.count)",
             ]

@@ -111,7 +111,7 @@ public struct ServerCore: Sendable {
     private static let requestCommands: Set<Command> = [.ping, .login, .history, .sendMessage, .markRead, .uploadChunk, .uploadStatus]
 
     private mutating func respond(to frame: Frame, from session: SessionID, at now: Duration, pushes: inout [Outbound]) throws(ErrorReply) -> Frame {
-        guard frame.flags.subtracting(.compressed).isEmpty else {
+        guard frame.flags.isEmpty else {
             throw ErrorReply(.badRequest, "a \(frame.command) frame with flags \(frame.flags) is not a request: clients send frames without the response, error and push flags")
         }
         guard Self.requestCommands.contains(frame.command) else {

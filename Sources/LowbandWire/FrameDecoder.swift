@@ -43,7 +43,7 @@ public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
             ? try decompress(&payload, header: header)
             : payload.readBytes(length: length)!
         streamOffset += FrameHeader.size + length
-        let frame = Frame(flags: header.flags, command: header.command, sequence: header.sequence, payload: bytes)
+        let frame = Frame(flags: header.flags.subtracting(.compressed), command: header.command, sequence: header.sequence, payload: bytes)
         return (header, frame)
     }
 
