@@ -70,9 +70,11 @@ public final class Connection {
     /// there is none. Fails with `notConnected` unless a session is logged in: callers that
     /// must wait for the network (the outbox) wait for the `loggedIn` event themselves.
     public func send<R: WireRequest>(_ request: R, timeout: Duration? = nil, completion: @escaping (Result<R.Reply, ClientError>) -> Void) {
-        let frame: Frame
+        // Encoded first, so a request that cannot be encoded takes no sequence number; the frame
+        // is made once its number is known.
+        let payload: [UInt8]
         do {
-            frame = try Frame.request(request, sequence: 0)
+            payload = try request.messagePackBytes()
         } catch {
             let failure = ClientError(.encodingFailed, "cannot encode \(R.command): \(error)")
             scheduler.execute { completion(.failure(failure)) }
@@ -85,9 +87,7 @@ public final class Connection {
                 calls[sequence] = { result in
                     completion(result.flatMap { Self.decodeReply(R.Reply.self, from: $0) })
                 }
-                var numbered = frame
-                numbered.sequence = sequence
-                transmit(numbered)
+                transmit(Frame(command: R.command, sequence: sequence, payload: payload))
                 armTimeout(sequence: sequence, after: timeout)
             case .rejectRequest(let error):
                 scheduler.execute { completion(.failure(error)) }

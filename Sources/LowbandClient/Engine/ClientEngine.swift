@@ -179,19 +179,19 @@ extension ClientEngine: ConnectionObserver {
     private func handlePush(_ frame: Frame) {
         let arrivedAt = scheduler.now
         do {
-            switch frame.command {
-            case .pushNewMessage:
-                let message = try frame.decode(NewMessagePush.self).message
+            switch try ServerPush(frame) {
+            case .newMessage(let push):
+                let message = push.message
                 try messages.applyLive(message)
                 emit(.messageArrived(message))
                 for screen in openScreens where screen.chatID == message.chatID {
                     screen.messageArrived(message, at: arrivedAt)
                 }
-            case .pushContactChanged:
-                try sync.apply(contact: frame.decode(ContactChangedPush.self).contact)
-            case .pushReadReceipt:
-                try reads.store.apply(receipt: frame.decode(ReadReceiptPush.self))
-            default:
+            case .contactChanged(let push):
+                try sync.apply(contact: push.contact)
+            case .readReceipt(let receipt):
+                try reads.store.apply(receipt: receipt)
+            case nil:
                 record(.warning, "unknownPush", "push \(frame.command) #\(frame.sequence) is not in this client's catalogue; dropped")
             }
         } catch {
