@@ -15,6 +15,8 @@ import PackageDescription
 // - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
 // - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer), on LowbandRunReport.
+// - LowbandTesting: the virtual world (server + engines + in-memory network on a VirtualScheduler)
+//   for users' tests; LowbandTestSupport is Lowband's own test helpers and is no product.
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
 // The benchmark suites are the nested package Benchmarks/ (as swift-nio keeps its benchmarks), so a
 // package depending on Lowband never resolves package-benchmark, Swinject or swift-protobuf.
@@ -45,6 +47,7 @@ let package = Package(
         .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
         .library(name: "LowbandReports", targets: ["LowbandReports"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
+        .library(name: "LowbandTesting", targets: ["LowbandTesting"]),
         .executable(name: "lowband", targets: ["lowband"]),
         // The helpers Lowband's tests share, for the benchmark kits' tests in Benchmarks/.
         .library(name: "LowbandTestSupport", targets: ["LowbandTestSupport"]),
@@ -257,6 +260,25 @@ let package = Package(
             dependencies: ["LowbandCLI"],
             swiftSettings: strict
         ),
+        // The test-support product: server, client engines and in-memory network on one
+        // virtual clock, for users testing their own code against Lowband's server.
+        // (LowbandTestSupport below is Lowband's own test helpers and stays internal.)
+        .target(
+            name: "LowbandTesting",
+            dependencies: [
+                "LowbandClient",
+                "LowbandServer",
+                "LowbandSimulation",
+                "LowbandProxyCore",
+                "LowbandShaper",
+                "LowbandFixtures",
+                "LowbandTransport",
+                "LowbandWire",
+                "LowbandDeterminism",
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandTestingTests", dependencies: ["LowbandTesting"], swiftSettings: strict),
         .target(
             name: "LowbandTestSupport",
             dependencies: [
@@ -335,6 +357,7 @@ let package = Package(
             name: "LowbandClientTests",
             dependencies: [
                 "LowbandClient",
+                "LowbandTesting",
                 "LowbandServer",
                 "LowbandTransport",
                 "LowbandSimulation",

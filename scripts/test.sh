@@ -14,6 +14,8 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     echo "test: the build has warnings (above); Lowband builds with none" >&2
     exit 1
 fi
+# The DocC reference of every library product, warnings as errors (~70 s on this build).
+scripts/docs.sh
 # Tests that measure physical figures on the wall clock (rates, delays through the real proxy)
 # run in a second pass, alone and one at a time, so the rest of the suite does not load the
 # machine under them. Everything else runs in parallel first. SocketClientTests joined them:
@@ -46,6 +48,21 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
 fi
 swift test "${benchmarks[@]}" --skip-build --skip "$timed"
 swift test "${benchmarks[@]}" --skip-build --no-parallel --filter "$timed"
+
+# Examples/: standalone packages that use Lowband by path, as another package would, each with
+# its own .build (only the products it uses are built: ShapedEcho builds LowbandProxy and its
+# dependencies, ~190 s cold on the shared 2-core machine, its test ~2.5 s). Warnings fail here too.
+for example in Examples/*/; do
+    if ! swift build --package-path "$example" --build-tests 2>&1 | tee "$log"; then
+        echo "test: $example does not build" >&2
+        exit 1
+    fi
+    if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
+        echo "test: $example builds with warnings (above)" >&2
+        exit 1
+    fi
+    swift test --package-path "$example" --skip-build
+done
 
 # Every decoder's libFuzzer target for 10 s on its committed seeds (docs/FUZZING.md): a
 # release build of the nested package Fuzz/ with ASan, then 100 s of fuzzing; a finding fails CI.

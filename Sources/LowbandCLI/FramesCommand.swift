@@ -19,8 +19,8 @@ public struct FramesCommand: ParsableCommand {
             commandName: "decode",
             abstract: "Print each frame of a captured stream as one JSON line.",
             discussion: """
-                Each line has the frame's stream offset, sequence, command, flags, its size on the wire \
-                and uncompressed, and the payload in the JSON form of docs/MSGPACK-JSON.md. A broken \
+                Each line has the frame's stream offset, wire version (1 or 2, read from each header), \
+                sequence, command, flags, its size on the wire and uncompressed, and the payload in the JSON form of docs/MSGPACK-JSON.md. A broken \
                 stream prints the frames before the break, then one error line naming the byte offset, \
                 and exits with status 1.
                 """
@@ -45,7 +45,8 @@ public struct FramesCommand: ParsableCommand {
 
         public func run() throws {
             let name = "lowband frames decode"
-            var decoder = FrameDecoder(configuration: FrameConfiguration(maximumPayloadLength: maxPayload))
+            let versions = WireFormat.v1.rawValue ... WireFormat.current.rawValue
+            var decoder = FrameDecoder(configuration: FrameConfiguration(maximumPayloadLength: maxPayload, acceptedVersions: versions))
             var buffer = ByteBuffer()
             var output = ""
             do {
@@ -73,9 +74,10 @@ public struct FramesCommand: ParsableCommand {
         private func line(header: FrameHeader, frame: Frame, offset: Int) throws -> String {
             var fields = [
                 "\"offset\":\(offset)",
+                "\"version\":\(header.version)",
                 "\"seq\":\(frame.sequence)",
                 "\"command\":\"\(frame.command.name)\"",
-                "\"flags\":[\(frame.flags.names.map { "\"\($0)\"" }.joined(separator: ","))]",
+                "\"flags\":[\(header.flags.names.map { "\"\($0)\"" }.joined(separator: ","))]",
                 "\"wireBytes\":\(FrameHeader.size + Int(header.payloadLength))",
                 "\"payloadBytes\":\(frame.payload.count)",
             ]

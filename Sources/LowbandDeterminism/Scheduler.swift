@@ -34,6 +34,8 @@ extension Scheduler {
 
 /// A handle to scheduled work, for cancelling it.
 public struct ScheduledWork: Hashable, Sendable {
+    /// Identifies the work in its scheduler.
     public let id: UInt64
+    /// A handle for the work numbered `id`; schedulers make these.
     public init(id: UInt64) { self.id = id }
 }

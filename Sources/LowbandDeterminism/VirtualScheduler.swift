@@ -19,6 +19,7 @@ public final class VirtualScheduler: Scheduler {
         }
     }
 
+    /// A scheduler at time zero with no work.
     public init() {}
 
     /// Work scheduled and not yet run or cancelled.

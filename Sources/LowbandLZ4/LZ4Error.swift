@@ -4,6 +4,7 @@
 public struct LZ4Error: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, as errors print it.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -34,12 +35,14 @@ public struct LZ4Error: Error, Sendable, Hashable, CustomStringConvertible {
         public static let truncatedFrame = Code("truncatedFrame")
     }
 
+    /// What kind of failure this is.
     public var code: Code
     /// What was wrong, in words, with the numbers involved.
     public var message: String
     /// Offset in the compressed input where the problem was found, when known (frames only).
     public var inputOffset: Int?
 
+    /// An error of `code` saying `message`, at `inputOffset` in the input when known.
     public init(_ code: Code, _ message: String, inputOffset: Int? = nil) {
         self.code = code
         self.message = message

@@ -17,6 +17,7 @@ public final class LZ4FrameCompressor {
     /// The input is handed to liblz4 in pieces of at most this many bytes, which bounds `scratch`.
     private static let pieceSize = 64 * 1024
 
+    /// The frame settings every frame of this compressor uses.
     public let configuration: LZ4FrameConfiguration
     private var preferences: LZ4F_preferences_t
     private let context: OpaquePointer

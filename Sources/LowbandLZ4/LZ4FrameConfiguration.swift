@@ -29,7 +29,9 @@ public struct LZ4FrameConfiguration: Sendable, Hashable {
         }
     }
 
+    /// The compression level.
     public var level: LZ4Level
+    /// The largest block the frame holds.
     public var blockSize: BlockSize
     /// Append an xxHash32 of the whole content to each frame (`lz4` does by default).
     public var contentChecksum: Bool
@@ -39,6 +41,7 @@ public struct LZ4FrameConfiguration: Sendable, Hashable {
     /// 64 KiB, which compresses better with small blocks (`lz4 -BD`).
     public var independentBlocks: Bool
 
+    /// A configuration; the defaults are the `lz4` tool's (4 MB independent blocks, a content checksum).
     public init(
         level: LZ4Level = .default,
         blockSize: BlockSize = .max4MB,

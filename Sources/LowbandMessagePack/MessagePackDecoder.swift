@@ -8,9 +8,12 @@
 public struct MessagePackDecoder: Sendable {
     /// Maximum nesting of containers before decoding fails with `.depthLimitExceeded`.
     public var maxDepth: Int
+    /// Handed to every value's `init(from:)` as `decoder.userInfo`, e.g. to choose a layout.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
 
-    public init(maxDepth: Int = MessagePackLimits.defaultMaxDepth) {
+    public init(maxDepth: Int = MessagePackLimits.defaultMaxDepth, userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.maxDepth = maxDepth
+        self.userInfo = userInfo
     }
 
     /// Decodes one value that must fill `bytes` exactly.
@@ -25,7 +28,7 @@ public struct MessagePackDecoder: Sendable {
 
     /// Decodes the next value from `reader` and moves the reader past it.
     public func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader) throws -> T {
-        let storage = DecodingStorage.make(bytes: reader.bytes, maxDepth: maxDepth)
+        let storage = DecodingStorage.make(bytes: reader.bytes, maxDepth: maxDepth, userInfo: userInfo)
         defer { storage.state.pointee.spare.removeAll() }
         let start = reader.offset
         var end: Int?
@@ -49,6 +52,8 @@ struct DecodingState {
     let input: UnsafeBufferPointer<UInt8>
     /// One reusable decoder per depth, taken again when nothing else holds it.
     var spare: [ValueDecoder] = []
+    /// The decoder's `userInfo`, handed to every value's `init(from:)`.
+    let userInfo: [CodingUserInfoKey: Any]
 
     /// Runs `body` on the shared reader placed at `offset`.
     @inline(__always)
@@ -63,11 +68,11 @@ struct DecodingState {
 /// dynamic exclusivity checks of class properties.
 final class DecodingStorage: ManagedBuffer<DecodingState, Void> {
     /// Storage for one input (`ManagedBuffer` subclasses are made by `create`, not `init`).
-    static func make(bytes: [UInt8], maxDepth: Int) -> DecodingStorage {
+    static func make(bytes: [UInt8], maxDepth: Int, userInfo: [CodingUserInfoKey: Any]) -> DecodingStorage {
         let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = copy.initialize(from: bytes)
         let buffer = create(minimumCapacity: 0) { _ in
-            DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth, input: UnsafeBufferPointer(copy))
+            DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth, input: UnsafeBufferPointer(copy), userInfo: userInfo)
         }
         let storage = unsafeDowncast(buffer, to: DecodingStorage.self)
         storage.state.pointee.spare.reserveCapacity(8)
@@ -225,7 +230,7 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     }
     @inline(__always)
     var depth: Int { state.pointee.depth }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { shared.pointee.userInfo }
 
     func reset(offset: Int, parent: ValueDecoder?, key: PathKey) {
         state.pointee.offset = offset

@@ -11,7 +11,12 @@
 /// make the encoder start over on a slower path that builds the value as a tree first. Both
 /// paths give the same bytes.
 public struct MessagePackEncoder: Sendable {
-    public init() {}
+    /// Handed to every value's `encode(to:)` as `encoder.userInfo`, e.g. to choose a layout.
+    public var userInfo: [CodingUserInfoKey: any Sendable]
+
+    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+        self.userInfo = userInfo
+    }
 
     /// The value's MessagePack bytes.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
@@ -23,9 +28,10 @@ public struct MessagePackEncoder: Sendable {
     /// Appends the value's MessagePack bytes to `writer`.
     public func encode<T: Encodable>(_ value: T, into writer: inout MessagePackWriter) throws {
         let start = writer.bytes.count
-        if try StreamingEncoding.encode(value, into: &writer) { return }
+        let info: [CodingUserInfoKey: Any] = userInfo
+        if try StreamingEncoding.encode(value, userInfo: info, into: &writer) { return }
         writer.bytes.removeSubrange(start...)
-        let node = try EncodingTree.node(for: value, codingPath: [])
+        let node = try EncodingTree.node(for: value, codingPath: [], userInfo: info)
         try node.write(into: &writer)
     }
 }

@@ -74,9 +74,9 @@ extension Dictionary: UnorderedDictionaryMarker {
 }
 
 enum EncodingTree {
-    static func node<T: Encodable>(for value: T, codingPath: [any CodingKey]) throws -> EncodingNode {
+    static func node<T: Encodable>(for value: T, codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) throws -> EncodingNode {
         if let special = try SpecialType.node(for: value) { return special }
-        let encoder = TreeEncoder(codingPath: codingPath)
+        let encoder = TreeEncoder(codingPath: codingPath, userInfo: userInfo)
         try value.encode(to: encoder)
         let node = encoder.node ?? .map(MapBox())
         if let dictionary = value as? any UnorderedDictionaryMarker {
@@ -117,11 +117,12 @@ enum EncodingTree {
 
 final class TreeEncoder: Encoder {
     let codingPath: [any CodingKey]
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    let userInfo: [CodingUserInfoKey: Any]
     var node: EncodingNode?
 
-    init(codingPath: [any CodingKey]) {
+    init(codingPath: [any CodingKey], userInfo: [CodingUserInfoKey: Any]) {
         self.codingPath = codingPath
+        self.userInfo = userInfo
     }
 
     /// The key type of the last keyed container asked for (see ``StreamEncoder/dictionaryKeyType``).
@@ -136,7 +137,7 @@ final class TreeEncoder: Encoder {
             box = MapBox()
             node = .map(box)
         }
-        return KeyedEncodingContainer(KeyedTreeContainer<Key>(box: box, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedTreeContainer<Key>(box: box, codingPath: codingPath, userInfo: userInfo))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -147,7 +148,7 @@ final class TreeEncoder: Encoder {
             box = ArrayBox()
             node = .array(box)
         }
-        return UnkeyedTreeContainer(box: box, codingPath: codingPath)
+        return UnkeyedTreeContainer(box: box, codingPath: codingPath, userInfo: userInfo)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
@@ -158,6 +159,7 @@ final class TreeEncoder: Encoder {
 struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let box: MapBox
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
 
     mutating func encodeNil(forKey key: Key) throws { put(.value(.nil), key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.value(.bool(value)), key) }
@@ -176,19 +178,19 @@ struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: UInt64, forKey key: Key) throws { put(.value(.uint(value)), key) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        put(try EncodingTree.node(for: value, codingPath: codingPath + [key]), key)
+        put(try EncodingTree.node(for: value, codingPath: codingPath + [key], userInfo: userInfo), key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let nested = MapBox()
         put(.map(nested), key)
-        return KeyedEncodingContainer(KeyedTreeContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(KeyedTreeContainer<NestedKey>(box: nested, codingPath: codingPath + [key], userInfo: userInfo))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
         put(.array(nested), key)
-        return UnkeyedTreeContainer(box: nested, codingPath: codingPath + [key])
+        return UnkeyedTreeContainer(box: nested, codingPath: codingPath + [key], userInfo: userInfo)
     }
 
     mutating func superEncoder() -> any Encoder {
@@ -202,7 +204,7 @@ struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     private func makeSuperEncoder(forKey key: some CodingKey) -> any Encoder {
         let nested = MapBox()
         put(.map(nested), key)
-        let encoder = TreeEncoder(codingPath: codingPath + [key])
+        let encoder = TreeEncoder(codingPath: codingPath + [key], userInfo: userInfo)
         encoder.node = .map(nested)
         return encoder
     }
@@ -215,6 +217,7 @@ struct KeyedTreeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
     let box: ArrayBox
     let codingPath: [any CodingKey]
+    let userInfo: [CodingUserInfoKey: Any]
     var count: Int { box.elements.count }
 
     mutating func encodeNil() throws { box.elements.append(.value(.nil)) }
@@ -235,26 +238,26 @@ struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let path = codingPath + [IndexKey(count)]
-        box.elements.append(try EncodingTree.node(for: value, codingPath: path))
+        box.elements.append(try EncodingTree.node(for: value, codingPath: path, userInfo: userInfo))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy _: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nested = MapBox()
         let path = codingPath + [IndexKey(count)]
         box.elements.append(.map(nested))
-        return KeyedEncodingContainer(KeyedTreeContainer<NestedKey>(box: nested, codingPath: path))
+        return KeyedEncodingContainer(KeyedTreeContainer<NestedKey>(box: nested, codingPath: path, userInfo: userInfo))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nested = ArrayBox()
         let path = codingPath + [IndexKey(count)]
         box.elements.append(.array(nested))
-        return UnkeyedTreeContainer(box: nested, codingPath: path)
+        return UnkeyedTreeContainer(box: nested, codingPath: path, userInfo: userInfo)
     }
 
     mutating func superEncoder() -> any Encoder {
         let nested = MapBox()
-        let encoder = TreeEncoder(codingPath: codingPath + [IndexKey(count)])
+        let encoder = TreeEncoder(codingPath: codingPath + [IndexKey(count)], userInfo: userInfo)
         box.elements.append(.map(nested))
         encoder.node = .map(nested)
         return encoder
@@ -264,6 +267,7 @@ struct UnkeyedTreeContainer: UnkeyedEncodingContainer {
 struct SingleValueTreeContainer: SingleValueEncodingContainer {
     let encoder: TreeEncoder
     var codingPath: [any CodingKey] { encoder.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { encoder.userInfo }
 
     mutating func encodeNil() throws { encoder.node = .value(.nil) }
     mutating func encode(_ value: Bool) throws { encoder.node = .value(.bool(value)) }
@@ -282,7 +286,7 @@ struct SingleValueTreeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { encoder.node = .value(.uint(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        encoder.node = try EncodingTree.node(for: value, codingPath: codingPath)
+        encoder.node = try EncodingTree.node(for: value, codingPath: codingPath, userInfo: userInfo)
     }
 }
 

@@ -35,7 +35,7 @@ final class StreamEncoder: Encoder {
     }
 
     var codingPath: [any CodingKey] { storage.path(level: level) }
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { storage.state.pointee.userInfo }
 
     /// The key type `Dictionary` encodes String, Int and `CodingKeyRepresentable` keys with
     /// (the standard library's `_DictionaryCodingKey`), found once by asking a dictionary.
@@ -43,7 +43,7 @@ final class StreamEncoder: Encoder {
     /// Only a keyed container with this key type, or an unkeyed one, can belong to a
     /// dictionary: the costlier check of the value's type is left for those.
     static let dictionaryKeyType: ObjectIdentifier? = {
-        let probe = TreeEncoder(codingPath: [])
+        let probe = TreeEncoder(codingPath: [], userInfo: [:])
         try? [String: Int]().encode(to: probe)
         return probe.keyType.map { ObjectIdentifier($0) }
     }()

@@ -18,9 +18,9 @@ import Foundation
 enum StreamingEncoding {
     /// Appends the value and returns true, or returns false (with `writer` unchanged) when the
     /// value needs the tree encoder.
-    static func encode<T: Encodable>(_ value: T, into writer: inout MessagePackWriter) throws -> Bool {
+    static func encode<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: Any], into writer: inout MessagePackWriter) throws -> Bool {
         let start = writer.bytes.count
-        let storage = StreamStorage.make(bytes: writer.bytes)
+        let storage = StreamStorage.make(bytes: writer.bytes, userInfo: userInfo)
         writer.bytes = []
         defer {
             storage.state.pointee.spare.removeAll()
@@ -64,6 +64,8 @@ struct StreamState {
     var current: ObjectIdentifier?
     /// One reusable encoder per level, taken again when nothing else holds it.
     var spare: [StreamEncoder] = []
+    /// The encoder's `userInfo`, handed to every value's `encode(to:)`.
+    var userInfo: [CodingUserInfoKey: Any] = [:]
 }
 
 /// Owns the shared state, the header of a `ManagedBuffer` so that it lives in the object
@@ -72,12 +74,12 @@ struct StreamState {
 final class StreamStorage: ManagedBuffer<StreamState, Void> {
     /// Storage whose output continues `bytes` (`ManagedBuffer` subclasses are made by
     /// `create`, not `init`).
-    static func make(bytes: [UInt8]) -> StreamStorage {
+    static func make(bytes: [UInt8], userInfo: [CodingUserInfoKey: Any]) -> StreamStorage {
         var writer = MessagePackWriter()
         writer.bytes = bytes
         // Spares a payload the first few of its doublings; the push of one message fits.
         writer.bytes.reserveCapacity(bytes.count + 256)
-        let buffer = create(minimumCapacity: 0) { _ in StreamState(writer: writer) }
+        let buffer = create(minimumCapacity: 0) { _ in StreamState(writer: writer, userInfo: userInfo) }
         let storage = unsafeDowncast(buffer, to: StreamStorage.self)
         storage.state.pointee.open.reserveCapacity(8)
         storage.state.pointee.spare.reserveCapacity(8)

@@ -10,6 +10,7 @@ public struct APIProfileAccess: Sendable, Hashable {
     /// Directories whose profile files (and those of their subdirectories) requests may name.
     public var directories: [String]
 
+    /// Access to the profile files in `directories` (none: names only).
     public init(directories: [String] = []) {
         self.directories = directories
     }

@@ -4,7 +4,7 @@ import Foundation
 /// proxy: toxiproxy's field rules, endpoints that parse, toxics whose attributes are in range.
 ///
 /// It needs no socket and no registry, so any bytes can be tried against it (the `control-body`
-/// fuzz target in Fuzz/ does). Every failure is a ``ProxyError`` with HTTP status 400 and
+/// fuzz target in Fuzz/ does). Every failure is a `ProxyError` with HTTP status 400 and
 /// toxiproxy's wording (`bad request body: …`, `missing required field: name`); a key the route
 /// does not know is refused with the keys it knows, a value out of range with its range. What
 /// depends on the registry (a proxy that exists, a profile name it knows) is left to the route.
@@ -55,7 +55,7 @@ public enum ControlRequestBody: Hashable, Sendable {
     /// Decodes `body` as `route` reads it and checks what needs no proxy; `endpoint` (`POST
     /// /proxies/lowband/profile`) names the request in messages.
     ///
-    /// - Throws: ``ProxyError`` — `badRequest` for JSON that is not the route's shape, a key
+    /// - Throws: `ProxyError` — `badRequest` for JSON that is not the route's shape, a key
     ///   the route does not know or a seed out of range, `missingField`, `badEndpoint`,
     ///   `invalidStream`, `invalidToxicType`, `invalidAttribute` (an unknown attribute, or a
     ///   value out of its range).

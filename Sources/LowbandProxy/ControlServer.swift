@@ -13,6 +13,7 @@ import Synchronization
 /// (``Configuration/maximumEventStreams``, 503 beyond); malformed HTTP gets 400 and a close.
 /// Requests load profiles only as ``Configuration/profiles`` allows.
 public final class ControlServer: Sendable {
+    /// Where the API listens, and its limits.
     public struct Configuration: Sendable {
         /// Where the API listens; toxiproxy's default is 8474.
         public var listen: ProxyEndpoint
@@ -29,6 +30,7 @@ public final class ControlServer: Sendable {
         /// each.
         public var log: @Sendable (String) -> Void
 
+        /// The defaults: 127.0.0.1:8474, 1 MiB bodies, 32 event streams, profile names only.
         public init(
             listen: ProxyEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8474),
             maximumBodyBytes: Int = 1024 * 1024,
@@ -55,12 +57,15 @@ public final class ControlServer: Sendable {
         case running
     }
 
+    /// The proxies the API manages.
     public let registry: ProxyRegistry
+    /// The settings the API was made with.
     public let configuration: Configuration
     private let group: any EventLoopGroup
     private let state = Mutex(State.idle)
     private let address = Mutex<SocketAddress?>(nil)
 
+    /// An API for `registry`'s proxies on `group`; it listens from ``start()``.
     public init(
         registry: ProxyRegistry,
         configuration: Configuration = Configuration(),

@@ -3,9 +3,12 @@
 /// The host is kept as written and resolved when the socket is bound or connected, so an
 /// endpoint always prints the way the user typed it. Port 0 asks for an ephemeral port.
 public struct ProxyEndpoint: Hashable, Sendable, CustomStringConvertible {
+    /// The host as written: a name, an IPv4 address or an IPv6 address without brackets.
     public var host: String
+    /// The TCP port; 0 asks for an ephemeral one when listening.
     public var port: Int
 
+    /// An endpoint for `host` and `port`, kept as given.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port

@@ -1,24 +1,26 @@
 public import LowbandShaper
 
 /// The link a proxy's simulated device uses: a name and seed for reports, where its decisions
-/// are traced, and how to make the ``TrafficShaper`` that decides when bytes move. All
+/// are traced, and how to make the `TrafficShaper` that decides when bytes move. All
 /// connections of a proxy share one shaper.
 public struct ProxyLink: Sendable, CustomStringConvertible {
     /// The profile's name (`edge`, `3g`, `perfect`, or any label for a custom shaper).
     public var profile: String
+    /// The seed of the shaper's random decisions (jitter, loss, outages).
     public var seed: UInt64
     /// What the profile was asked for by: a name or a file path. A seed change loads it again
     /// from here, so a link loaded from a file keeps its file. Defaults to ``profile``.
     public var source: String
     /// Receives the link's decisions on the proxy's timeline: time since the proxy started,
     /// connections numbered from 1 in accept order as in its events, a `link` line at each
-    /// switch, and both continuing across switches (see ``LowbandShaper/ShaperTraceFrame``).
+    /// switch, and both continuing across switches (see `LowbandShaper/ShaperTraceFrame`).
     public var trace: (any ShaperTraceSink)?
     /// Makes a fresh shaper whenever the link starts or is switched to. The proxy passes the
     /// sink its decisions go to (``trace`` and the live event stream, already placed on the
     /// proxy's timeline); a shaper that can trace should report to it (a custom one may ignore it).
     public var makeShaper: @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper
 
+    /// A link named `profile` whose shaper `makeShaper` makes; `source` defaults to `profile`.
     public init(
         profile: String, seed: UInt64 = 0, source: String? = nil, trace: (any ShaperTraceSink)? = nil,
         makeShaper: @escaping @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper

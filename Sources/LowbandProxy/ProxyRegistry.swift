@@ -7,9 +7,11 @@ public import NIOPosix
 /// Proxies created here listen and shape on their own event loops; the registry only tracks
 /// them. ``stopAll()`` closes everything (call it on shutdown).
 public actor ProxyRegistry {
+    /// What new proxies get, and the registry's limits.
     public struct Configuration: Sendable {
         /// The link new proxies get.
         public var defaultProfile: String
+        /// The seed new proxies' links get.
         public var defaultSeed: UInt64
         /// Makes the link of a proxy for a profile name and seed; throws `unknownProfile` for a
         /// name it does not know. The default knows `perfect` and the profile files on the
@@ -17,12 +19,14 @@ public actor ProxyRegistry {
         public var makeLink: @Sendable (_ proxy: String, _ profile: String, _ seed: UInt64) throws(ProxyError) -> ProxyLink
         /// The profile names ``makeLink`` knows, for `GET /profiles`.
         public var availableProfiles: @Sendable () -> [String]
+        /// The memory bounds of every proxy.
         public var limits: ShapingProxy.Limits
         /// The most proxies at once; creating one more fails with `tooManyProxies` (429).
         public var maximumProxies: Int
         /// Receives each proxy's status lines with the proxy's name.
         public var statusHandler: (@Sendable (_ proxy: String, _ line: String) -> Void)?
 
+        /// The defaults: `perfect` with seed 0, profiles by name, at most 100 proxies.
         public init(
             defaultProfile: String = "perfect",
             defaultSeed: UInt64 = 0,
@@ -49,10 +53,12 @@ public actor ProxyRegistry {
         var enabled: Bool
     }
 
+    /// The settings the registry was made with.
     public let configuration: Configuration
     private let group: any EventLoopGroup
     private var entries: [String: Entry] = [:]
 
+    /// An empty registry whose proxies run on `group`'s event loops.
     public init(configuration: Configuration = Configuration(), group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) {
         self.configuration = configuration
         self.group = group
@@ -133,11 +139,17 @@ public actor ProxyRegistry {
         return try await describe(proxy, enabled: enabled)
     }
 
+    /// The proxy `name`.
+    ///
+    /// - Throws: `ProxyError` with code `proxyNotFound` (404).
     public func proxy(named name: String) throws(ProxyError) -> ShapingProxy {
         guard let entry = entries[name] else { throw Self.notFound(name) }
         return entry.proxy
     }
 
+    /// The proxy `name` as the control API shows it.
+    ///
+    /// - Throws: `ProxyError` with code `proxyNotFound` (404).
     public func describe(named name: String) async throws(ProxyError) -> ProxyDescription {
         guard let entry = entries[name] else { throw Self.notFound(name) }
         return try await describe(entry.proxy, enabled: entry.enabled)

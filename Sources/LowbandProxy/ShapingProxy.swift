@@ -7,7 +7,7 @@ public import NIOPosix
 /// A TCP proxy that shapes its traffic through a simulated device's link.
 ///
 /// Every connection accepted on `listen` gets its own upstream connection, and all of them share
-/// the proxy's one ``TrafficShaper`` — a phone has one radio. The proxy keeps the bytes; the
+/// the proxy's one `TrafficShaper` — a phone has one radio. The proxy keeps the bytes; the
 /// shaper decides how many move and when. Toxiproxy-style toxics act on each connection in
 /// front of the link. Reads stop while the link's queue is full or a destination does not read,
 /// so memory stays bounded (``Limits``) whatever the peers do.
@@ -17,6 +17,7 @@ public import NIOPosix
 /// ``start()`` and ``stop()``. All of a proxy's sockets live on one event loop, its
 /// scheduler's: the proxy reads the time and sets its timers only there.
 public final class ShapingProxy: Sendable {
+    /// The proxy's name in its registry and its status lines.
     public let name: String
     private let loop: any EventLoop
     private let engine: NIOLoopBoundBox<ProxyEngine>
@@ -95,6 +96,7 @@ public final class ShapingProxy: Sendable {
 
     // MARK: Link and toxics
 
+    /// The link the proxy's device uses now.
     public var link: ProxyLink {
         get async throws(ProxyError) { try await onLoop { engine in engine.link } }
     }
@@ -105,6 +107,7 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine in engine.setLink(link) }
     }
 
+    /// The toxics acting on every connection, in order.
     public var toxics: [Toxic] {
         get async throws(ProxyError) { try await onLoop { engine in engine.toxics } }
     }
@@ -130,6 +133,7 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine throws(ProxyError) in try engine.removeToxic(named: name) }
     }
 
+    /// Removes every toxic; what they held goes on at once.
     public func removeAllToxics() async throws(ProxyError) {
         try await onLoop { engine in engine.removeAllToxics() }
     }

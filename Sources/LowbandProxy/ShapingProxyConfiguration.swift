@@ -3,15 +3,20 @@ extension ShapingProxy {
     public struct Configuration: Sendable {
         /// The proxy's name in the control API and in status lines of API-created proxies.
         public var name: String
+        /// Where the proxy listens (port 0 picks a free one).
         public var listen: ProxyEndpoint
+        /// The service every connection is forwarded to.
         public var upstream: ProxyEndpoint
+        /// The device's link all connections share.
         public var link: ProxyLink
         /// Seeds the toxics' random choices (toxicity rolls, latency jitter, slicer cuts).
         public var toxicSeed: UInt64
+        /// Memory bounds, whatever the peers do.
         public var limits: Limits
-        /// Receives one line per connection open, refusal and close (see ``ProxyEvent/statusLine``).
+        /// Receives one line per connection open, refusal and close (see `ProxyEvent/statusLine`).
         public var statusHandler: (@Sendable (String) -> Void)?
 
+        /// A configuration; the defaults are a perfect link from 127.0.0.1 (free port) to 127.0.0.1:8080.
         public init(
             name: String = "lowband",
             listen: ProxyEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 0),
@@ -56,6 +61,7 @@ extension ShapingProxy {
         /// How long an upstream connect may take before the client is closed.
         public var connectTimeout: Duration
 
+        /// Limits that keep a connection under about 1.6 MiB per direction (``perDirectionBound``).
         public init(
             readSize: Int = 64 * 1024,
             readsPerWakeup: Int = 4,
@@ -74,7 +80,7 @@ extension ShapingProxy {
             self.connectTimeout = connectTimeout
         }
 
-        /// The most bytes one connection holds in one direction (``ProxyStatistics/bufferedBytes``).
+        /// The most bytes one connection holds in one direction (`ProxyStatistics/bufferedBytes`).
         public var perDirectionBound: Int {
             linkBuffer + toxicBuffer + writeBufferHigh + readSize * readsPerWakeup
         }

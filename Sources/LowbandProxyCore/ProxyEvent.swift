@@ -35,6 +35,7 @@ public struct ProxyEvent: Hashable, Sendable {
         public static let lossStall = Kind(rawValue: "loss-stall")
         /// Nothing moves from now on for `duration` (nil: for ever); `detail` says what kind.
         public static let outageStart = Kind(rawValue: "outage-start")
+        /// The outage is over; bytes move again.
         public static let outageEnd = Kind(rawValue: "outage-end")
         /// The radio wakes up after idling; `duration` is how long that takes.
         public static let wakeup = Kind(rawValue: "wakeup")
@@ -46,18 +47,25 @@ public struct ProxyEvent: Hashable, Sendable {
 
     /// Time since the proxy started.
     public var time: Duration
+    /// What happened.
     public var kind: Kind
     /// The connection's number (1, 2, ... in accept order); nil for proxy-wide events.
     public var connection: Int?
+    /// The direction the event concerns, if one.
     public var direction: Direction?
+    /// The bytes the event concerns, if any.
     public var bytes: Int?
+    /// Client → server bytes delivered over the connection's life (close).
     public var upstreamBytes: Int?
+    /// Server → client bytes delivered over the connection's life (close).
     public var downstreamBytes: Int?
     /// How long the connection lived (close), a stall lasts (loss-stall), an outage lasts or
     /// the radio takes to wake up.
     public var duration: Duration?
+    /// More about the event, for a person (why a connection closed, a link's profile and seed).
     public var detail: String?
 
+    /// An event with the fields given.
     public init(
         time: Duration,
         kind: Kind,
@@ -81,7 +89,7 @@ public struct ProxyEvent: Hashable, Sendable {
     }
 
     /// A shaper decision already placed on the proxy's timeline and numbering (a
-    /// ``LowbandShaper/FramedTraceSink`` did that).
+    /// `LowbandShaper/FramedTraceSink` did that).
     public init(placed event: ShaperEvent) {
         self.init(
             time: event.time - .zero, kind: Kind(rawValue: event.kind.name), connection: event.connection?.index,

@@ -1,4 +1,4 @@
-/// Counters of one proxy, read with ``ShapingProxy/statistics``.
+/// Counters of one proxy, read with `ShapingProxy/statistics`.
 public struct ProxyStatistics: Hashable, Sendable {
     /// Connections accepted since the proxy started.
     public var acceptedConnections = 0
@@ -30,5 +30,6 @@ public struct ProxyStatistics: Hashable, Sendable {
     /// `outage-start` lines count them: a handover inside a blackout is two.
     public var outages: [String: Int] = [:]
 
+    /// All counters at zero.
     public init() {}
 }

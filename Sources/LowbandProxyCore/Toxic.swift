@@ -6,12 +6,15 @@ public import LowbandShaper
 /// toxiproxy clients work unchanged. Attribute values are integers in toxiproxy's units
 /// (milliseconds, KB/s of 1000 bytes, microseconds for the slicer's delay, bytes).
 public struct Toxic: Hashable, Sendable, Codable {
+    /// The toxic's name, unique among a proxy's toxics.
     public var name: String
+    /// What the toxic does (`latency`, `bandwidth`, `slicer`, …).
     public var type: ToxicType
     /// `upstream` acts on client → server bytes, `downstream` on server → client bytes.
     public var stream: Direction
     /// The probability that the toxic acts on a given connection (rolled once per connection).
     public var toxicity: Double
+    /// The type's settings in toxiproxy's units, by toxiproxy's names (`latency`, `jitter`, `rate`, …).
     public var attributes: [String: Int64]
 
     /// A toxic; the name defaults to `<type>_<stream>` as in toxiproxy.

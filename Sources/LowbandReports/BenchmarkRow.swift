@@ -84,7 +84,7 @@ public struct BenchmarkRow: Sendable, Hashable {
 
     /// A row for samples of one metric, with the environment columns taken from `environment`.
     ///
-    /// The percentiles are nearest-rank over the sorted samples, computed by ``RunMetric``'s
+    /// The percentiles are nearest-rank over the sorted samples, computed by `RunMetric`'s
     /// summary so a `lowband run` metric and its CSV row can never disagree. Precondition:
     /// `samples` is not empty.
     public init(suite: String, benchmark: String, metric: String, unit: String, samples values: [Double], environment: RunEnvironment) {

@@ -1,20 +1,20 @@
 /// The words of a command line as `lowband run` and `lowband explore` print them: a word with
 /// characters a shell would treat specially is single-quoted, and reads back the same.
-public enum CommandWords {
+package enum CommandWords {
     /// `word`, single-quoted when a shell would not take it as it is.
-    public static func quoted(_ word: String) -> String {
+    package static func quoted(_ word: String) -> String {
         let plain = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./,:=".contains($0) }
         return plain && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// `words` joined into one command line.
-    public static func join(_ words: [String]) -> String {
+    package static func join(_ words: [String]) -> String {
         words.map(quoted).joined(separator: " ")
     }
 
     /// The words of a command line written by ``join(_:)``: split at spaces, single quotes
     /// taken off, a backslash taking the next character as it is (so `'\''` is a quote).
-    public static func split(_ line: String) -> [String] {
+    package static func split(_ line: String) -> [String] {
         var words: [String] = []
         var current = ""
         var inWord = false

@@ -8,7 +8,7 @@ public import LowbandShaper
 /// network's and the workload's decisions are the same, the timings are the machine's.
 public struct ScenarioOptions: Sendable {
     public var scenario: ScenarioName
-    /// The network, already loaded (``NetworkProfile/load(named:searchPath:)``).
+    /// The network, already loaded (`NetworkProfile/load(named:searchPath:)`).
     public var profile: NetworkProfile
     /// The name the profile was asked for by (a name or a file path), for the record.
     public var profileName: String

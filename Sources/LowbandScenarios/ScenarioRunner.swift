@@ -11,6 +11,7 @@ public enum ScenarioRunner {
     /// then the record is marked partial) and returns what was measured.
     ///
     /// - Parameters:
+    ///   - options: the scenario, profile, seed, duration, clients and faults of the run.
     ///   - progress: called about once a second of run time (virtual or wall), from any thread.
     ///   - stop: trigger it (on Ctrl-C) to end the run early and cleanly.
     /// - Throws: ``ScenarioError`` for bad options or a failed set-up; socket errors when the

@@ -3,7 +3,7 @@ import Synchronization
 /// Asks a running scenario to stop early (the CLI triggers it on Ctrl-C).
 ///
 /// The run then stops at once, cleanly, and returns what it measured so far with
-/// ``LowbandRunReport/RunRecord/partial`` set. Triggering it twice, or before the run starts,
+/// `LowbandRunReport/RunRecord/partial` set. Triggering it twice, or before the run starts,
 /// is harmless: a run started with a triggered signal stops at its first step.
 public final class StopSignal: Sendable {
     private struct State {

@@ -32,6 +32,7 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// Failed logins after which a connection is closed (after its answer).
     public var loginFailuresPerConnection: Int
 
+    /// Limits; the defaults suit a server on a bad mobile network.
     public init(
         maximumConnections: Int = 4096,
         sessionsPerUser: Int = 10,

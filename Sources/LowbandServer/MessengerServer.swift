@@ -3,18 +3,18 @@ public import LowbandFixtures
 public import LowbandTransport
 public import LowbandWire
 
-/// The messenger server on a transport: accepts ``LowbandTransport/FrameLink``s, runs each
+/// The messenger server on a transport: accepts `LowbandTransport/FrameLink`s, runs each
 /// frame through its ``ServerCore`` at the scheduler's time, and sends what the core returns.
 ///
 /// It knows only the transport seam, so the same server runs behind real sockets
-/// (``MessengerSocketServer``, or a ``LowbandTransport/SocketFrameListener`` on the scheduler's
-/// event loop) and on an ``LowbandSimulation/InMemoryNetwork`` on a virtual scheduler. Like a
+/// (``MessengerSocketServer``, or a `LowbandTransport/SocketFrameListener` on the scheduler's
+/// event loop) and on an `LowbandSimulation/InMemoryNetwork` on a virtual scheduler. Like a
 /// scheduler it is confined to one thread: accept, the link callbacks and every method run
 /// there. Its links are held until they close.
 ///
 /// It enforces the configuration's ``ConnectionLimits`` — the connection and per-user session
 /// caps, idle and login timeouts, the login back-off and, on links that are
-/// ``LowbandTransport/FlowControlledFrameLink``s, the outbound limits — on its scheduler's
+/// `LowbandTransport/FlowControlledFrameLink`s, the outbound limits — on its scheduler's
 /// clock, reporting every connection it refuses or closes to ``onEvent``.
 ///
 /// In memory:
@@ -27,6 +27,7 @@ public import LowbandWire
 /// let token = server.world.users[0].token
 /// ```
 public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
+    /// Where the server runs and sets its timers.
     public let scheduler: any Scheduler
     /// The state and logic; read it for ids, messages and uploads.
     public internal(set) var core: ServerCore
@@ -49,6 +50,7 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
         var pendingLoginAnswers = 0
     }
 
+    /// A server around `core`, on `scheduler`.
     public init(core: ServerCore, scheduler: any Scheduler) {
         self.core = core
         self.scheduler = scheduler
@@ -85,6 +87,7 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
         arm(session)
     }
 
+    /// Handles a client's frame: answers it and sends the pushes it causes.
     public func link(_ link: any FrameLink, didReceive frame: Frame) {
         guard let session = sessionsByLink[ObjectIdentifier(link)], connections[session] != nil else { return }
         connections[session]?.standing.active(at: scheduler.now)

@@ -26,6 +26,7 @@ public final class MessengerSocketServer: Sendable {
     public let scheduler: EventLoopScheduler
     /// The bound TCP port (the same after a restart).
     public let port: Int
+    /// The host it listens on, as given.
     public let host: String
     private let listener: SocketFrameListener
     private let server: NIOLoopBoundBox<MessengerServer>
@@ -42,7 +43,8 @@ public final class MessengerSocketServer: Sendable {
     /// Generates the data of `configuration`, starts a server on `eventLoop` and listens.
     ///
     /// - Parameters:
-    ///   - listener: host and port (port 0 picks a free one; default 127.0.0.1:0). Its frame
+    ///   - configuration: the server's seed, world shape and limits.
+    ///   - listenerConfiguration: host and port (port 0 picks a free one; default 127.0.0.1:0). Its frame
     ///     configuration is replaced by `configuration.frame`.
     ///   - eventLoop: where the server runs; nil for one of NIO's shared loops.
     ///   - onEvent: hears every connection the server refuses or closes on its own, with the

@@ -2,7 +2,9 @@ public import LowbandWire
 
 /// A connection's session on the server, from the moment it is accepted until it closes.
 public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The session's number, from 1 in accept order.
     public let rawValue: UInt64
+    /// The session numbered `rawValue`.
     public init(rawValue: UInt64) { self.rawValue = rawValue }
     public static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.rawValue < rhs.rawValue }
     public var description: String { "session \(rawValue)" }
@@ -10,9 +12,12 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A frame the server sends, and the session it goes to.
 public struct Outbound: Hashable, Sendable {
+    /// The session the frame goes to.
     public var session: SessionID
+    /// The frame to send.
     public var frame: Frame
 
+    /// A frame for `session`.
     public init(session: SessionID, frame: Frame) {
         self.session = session
         self.frame = frame
@@ -32,6 +37,7 @@ public struct ServerStatistics: Hashable, Sendable {
     /// Messages created (sent or posted); idempotent retries are not counted.
     public var messagesCreated = 0
 
+    /// Nothing done yet.
     public init() {}
 }
 

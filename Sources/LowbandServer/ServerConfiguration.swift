@@ -6,7 +6,9 @@ public import LowbandWire
 public struct ServerConfiguration: Sendable, Hashable {
     /// Seeds the data (users, tokens, chats, messages); the same seed gives the same server.
     public var seed: UInt64
+    /// How many users, chats and messages the seeded world has.
     public var world: MessengerWorld.Shape
+    /// Caps on requests: history pages, message and upload sizes.
     public var limits: ServerLimits
     /// Server time (ms since the Unix epoch) when the server's scheduler reads zero.
     public var epoch: ServerTime
@@ -15,6 +17,7 @@ public struct ServerConfiguration: Sendable, Hashable {
     /// Caps on connections and sessions: idle and login timeouts, back-pressure, login back-off.
     public var connections: ConnectionLimits
 
+    /// A configuration; every argument has a default.
     public init(
         seed: UInt64 = 1,
         world: MessengerWorld.Shape = MessengerWorld.Shape(),
@@ -56,6 +59,7 @@ public struct ServerLimits: Sendable, Hashable {
     /// The longest login token, in UTF-8 bytes.
     public var tokenBytes: Int
 
+    /// Limits; every argument has a default.
     public init(
         historyPageSize: Int = 200,
         textBytes: Int = 4096,

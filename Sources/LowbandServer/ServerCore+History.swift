@@ -30,7 +30,7 @@ extension ServerCore {
             let page = HistoryReply(chatID: chat.id, messages: Array(chat.messages[range]), reachedEnd: reachedEnd)
             let reply: Frame
             do {
-                reply = try Frame.response(page, sequence: frame.sequence)
+                reply = try Frame.response(page, answering: frame)
             } catch {
                 throw ErrorReply(.internalError, "cannot encode the history reply: \(error)")
             }

@@ -24,7 +24,7 @@ extension ServerCore {
     /// and returns it with the pushes to send: every logged-in session of every member gets it,
     /// the sender's own sessions included. For tests and scenarios ("another user writes").
     ///
-    /// - Throws: ``LowbandWire/ErrorReply`` 404 for an unknown chat, 403 when `userID` is not a
+    /// - Throws: `LowbandWire/ErrorReply` 404 for an unknown chat, 403 when `userID` is not a
     ///   member, 400/413 for text or attachments the wire would refuse.
     public mutating func post(
         _ text: String, attachments: [Attachment] = [], clientID: UInt64? = nil, in chatID: Int64, from userID: Int64, at now: Duration

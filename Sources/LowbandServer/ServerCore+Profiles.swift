@@ -2,7 +2,7 @@ public import LowbandWire
 
 extension ServerCore {
     /// Changes a user's status line (a profile change) and returns the pushes to send: a
-    /// ``LowbandWire/ContactChangedPush`` to every logged-in session of every user who has them
+    /// `LowbandWire/ContactChangedPush` to every logged-in session of every user who has them
     /// as a contact. The change also shows in those users' next delta login.
     public mutating func updateStatus(of userID: Int64, to status: String?, at now: Duration) throws(ErrorReply) -> [Outbound] {
         guard user(userID) != nil else { throw ErrorReply(.notFound, "there is no user \(userID)") }

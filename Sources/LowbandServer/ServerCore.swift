@@ -4,20 +4,22 @@ public import LowbandWire
 /// The messenger server's logic, with no I/O: state, and a function from (session, frame, now)
 /// to the frames to send to which sessions.
 ///
-/// Transport plumbing (``MessengerServer`` over any ``LowbandTransport/FrameLink``) only moves
+/// Transport plumbing (``MessengerServer`` over any `LowbandTransport/FrameLink`) only moves
 /// frames in and out, so everything here is tested without sockets or sleeping. Time comes in
 /// as the server scheduler's `now`; server time is ``ServerConfiguration/epoch`` plus that, in
 /// milliseconds, kept strictly increasing for change stamps. Randomness is only in the seeded
-/// ``LowbandFixtures/MessengerWorld``. Nothing iterates a dictionary on the way to the wire:
+/// `LowbandFixtures/MessengerWorld`. Nothing iterates a dictionary on the way to the wire:
 /// members, sessions and chats are kept in ascending arrays.
 ///
 /// Each call returns what to send, in order: the reply to the request first (an
-/// ``LowbandWire/ErrorReply`` frame when the request is refused), then the pushes it causes,
+/// `LowbandWire/ErrorReply` frame when the request is refused), then the pushes it causes,
 /// by receiving user and session, ascending.
 public struct ServerCore: Sendable {
+    /// The settings the core was made with.
     public let configuration: ServerConfiguration
     /// The data the server started from: users (ids, tokens), chats (ids, members), history.
     public let world: MessengerWorld
+    /// What the core has done so far.
     public internal(set) var statistics = ServerStatistics()
 
     var clock: ServerClock
@@ -111,7 +113,7 @@ public struct ServerCore: Sendable {
     private static let requestCommands: Set<Command> = [.ping, .login, .history, .sendMessage, .markRead, .uploadChunk, .uploadStatus]
 
     private mutating func respond(to frame: Frame, from session: SessionID, at now: Duration, pushes: inout [Outbound]) throws(ErrorReply) -> Frame {
-        guard frame.flags.subtracting(.compressed).isEmpty else {
+        guard frame.flags.isEmpty else {
             throw ErrorReply(.badRequest, "a \(frame.command) frame with flags \(frame.flags) is not a request: clients send frames without the response, error and push flags")
         }
         guard Self.requestCommands.contains(frame.command) else {
@@ -145,7 +147,7 @@ public struct ServerCore: Sendable {
         }
     }
 
-    func decode<M: Decodable>(_ type: M.Type, from frame: Frame) throws(ErrorReply) -> M {
+    func decode<M: WireMessage>(_ type: M.Type, from frame: Frame) throws(ErrorReply) -> M {
         do {
             return try frame.decode(type)
         } catch {
@@ -155,11 +157,9 @@ public struct ServerCore: Sendable {
 
     /// The reply frame for `request`, or 413 when it would not fit in one frame.
     func reply<M: WireMessage>(_ message: M, to request: Frame) throws(ErrorReply) -> Frame {
-        var frame: Frame
+        let frame: Frame
         do {
-            frame = try Frame.response(message, sequence: request.sequence)
-            // A reply shares its request's command (uploadStatus is answered with an UploadChunkReply).
-            frame.command = request.command
+            frame = try Frame.response(message, answering: request)
         } catch {
             throw ErrorReply(.internalError, "cannot encode the \(request.command) reply: \(error)")
         }
@@ -181,7 +181,8 @@ public struct ServerCore: Sendable {
         if let frame = try? Frame.error(reply, command: request.command, sequence: request.sequence) {
             return frame
         }
-        return Frame(flags: [.response, .error], command: request.command, sequence: request.sequence, payload: [0x80])
+        // Cannot happen (the text is cut to 1 KiB above); if it did, the v2 ErrorReply [500, ""].
+        return Frame(flags: [.response, .error], command: request.command, sequence: request.sequence, payload: [0x92, 0xCD, 0x01, 0xF4, 0xA0])
     }
 
     // MARK: Shared helpers

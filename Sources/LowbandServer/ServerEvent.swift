@@ -30,10 +30,12 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
     public var session: SessionID?
     /// Who the session was logged in as.
     public var userID: Int64?
+    /// Why the connection was refused or closed.
     public var reason: Reason
     /// The figures behind the reason, for a person.
     public var detail: String
 
+    /// An event with every field given.
     public init(time: Duration, session: SessionID?, userID: Int64?, reason: Reason, detail: String) {
         self.time = time
         self.session = session
@@ -53,7 +55,9 @@ public struct ServerEvent: Sendable, Hashable, CustomStringConvertible {
 
 /// A connection as the server sees it now: who, and how much it has not yet been sent.
 public struct ConnectionSnapshot: Sendable, Hashable {
+    /// The connection's session.
     public var session: SessionID
+    /// Who the session is logged in as; nil before login.
     public var userID: Int64?
     /// Reply and push bytes not yet written to the socket (0 on links that do not say).
     public var queuedOutboundBytes: Int

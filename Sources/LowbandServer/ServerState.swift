@@ -114,7 +114,9 @@ struct SessionState: Sendable {
 
 /// An upload as the server holds it, for tests and tools.
 public struct StoredUpload: Hashable, Sendable {
+    /// The id the client chose for the upload.
     public var uploadID: String
+    /// The size the client announced, in bytes.
     public var totalSize: Int64
     /// The bytes held, in order; their count is the acknowledged offset.
     public var data: [UInt8]

@@ -53,10 +53,12 @@ public struct ServerStoreError: Error, Sendable, Hashable, CustomStringConvertib
         public static let mismatch = Code(rawValue: "mismatch")
     }
 
+    /// What kind of failure this is.
     public var code: Code
     /// What went wrong, where, and what to do.
     public var message: String
 
+    /// An error of `code` saying `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

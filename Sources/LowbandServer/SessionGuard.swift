@@ -4,50 +4,50 @@
 /// A state machine with no I/O and no clock: ``MessengerServer`` feeds it what happened with
 /// the scheduler's time, arms one timer for ``deadline``, and when it fires asks ``check(at:outboundBytesWritten:)``
 /// whether to close the connection. Tested without sockets or sleeping.
-public struct SessionGuard: Sendable, Hashable {
+package struct SessionGuard: Sendable, Hashable {
     /// Why a connection must close, and the figures behind it.
-    public struct Closing: Sendable, Hashable {
-        public var reason: ServerEvent.Reason
-        public var detail: String
+    package struct Closing: Sendable, Hashable {
+        package var reason: ServerEvent.Reason
+        package var detail: String
     }
 
     /// How to answer a failed login.
-    public struct LoginFailure: Sendable, Hashable {
+    package struct LoginFailure: Sendable, Hashable {
         /// How long to wait before answering; the connection is not read meanwhile.
-        public var delay: Duration
+        package var delay: Duration
         /// Whether to close the connection once answered.
-        public var closesAfterAnswer: Bool
+        package var closesAfterAnswer: Bool
     }
 
-    public let limits: ConnectionLimits
-    public let openedAt: Duration
-    public private(set) var lastActivity: Duration
-    public private(set) var isLoggedIn = false
-    public private(set) var loginFailures = 0
+    package let limits: ConnectionLimits
+    package let openedAt: Duration
+    package private(set) var lastActivity: Duration
+    package private(set) var isLoggedIn = false
+    package private(set) var loginFailures = 0
     /// When the session last went over its outbound high mark, or last showed progress while
     /// over it; nil while under.
-    public private(set) var stalledSince: Duration?
+    package private(set) var stalledSince: Duration?
     private var writtenAtStall = 0
 
-    public init(limits: ConnectionLimits, openedAt: Duration) {
+    package init(limits: ConnectionLimits, openedAt: Duration) {
         self.limits = limits
         self.openedAt = openedAt
         lastActivity = openedAt
     }
 
     /// A frame went either way, or bytes arrived.
-    public mutating func active(at now: Duration) {
+    package mutating func active(at now: Duration) {
         lastActivity = max(lastActivity, now)
     }
 
-    public mutating func loginSucceeded() {
+    package mutating func loginSucceeded() {
         isLoggedIn = true
         loginFailures = 0
     }
 
     /// A login was refused: answer after a delay that doubles with each failure; the last one
     /// allowed closes the connection after its answer.
-    public mutating func loginFailed() -> LoginFailure {
+    package mutating func loginFailed() -> LoginFailure {
         loginFailures += 1
         let doublings = min(loginFailures - 1, 16)
         return LoginFailure(
@@ -57,8 +57,8 @@ public struct SessionGuard: Sendable, Hashable {
     }
 
     /// The link went over its outbound high mark (`true`) or back under its low one.
-    /// `written` is the link's ``LowbandTransport/FlowControlledFrameLink/outboundBytesWritten``.
-    public mutating func outboundLimitCrossed(isOver: Bool, at now: Duration, written: Int) {
+    /// `written` is the link's `LowbandTransport/FlowControlledFrameLink/outboundBytesWritten`.
+    package mutating func outboundLimitCrossed(isOver: Bool, at now: Duration, written: Int) {
         if isOver {
             stalledSince = now
             writtenAtStall = written
@@ -69,7 +69,7 @@ public struct SessionGuard: Sendable, Hashable {
 
     /// When ``check(at:outboundBytesWritten:)`` should next run: the earliest time a limit can
     /// be reached if nothing else happens.
-    public var deadline: Duration {
+    package var deadline: Duration {
         var deadline = lastActivity + limits.idleTimeout
         if !isLoggedIn { deadline = min(deadline, openedAt + limits.loginTimeout) }
         if let stalledSince { deadline = min(deadline, stalledSince + limits.outboundStallTimeout) }
@@ -78,7 +78,7 @@ public struct SessionGuard: Sendable, Hashable {
 
     /// Whether the connection must close at `now`. A session over its outbound mark whose
     /// client took bytes since the last check is given another ``ConnectionLimits/outboundStallTimeout``.
-    public mutating func check(at now: Duration, outboundBytesWritten written: Int) -> Closing? {
+    package mutating func check(at now: Duration, outboundBytesWritten written: Int) -> Closing? {
         if let since = stalledSince, now >= since + limits.outboundStallTimeout {
             if written > writtenAtStall {
                 stalledSince = now

@@ -31,7 +31,7 @@ public struct ServerDataDirectory: Sendable {
     /// Opens the data in `directory` (created when missing): seeds it from `configuration` when
     /// empty, otherwise reads it back.
     ///
-    /// - Throws: ``LowbandServer/ServerStoreError`` `.mismatch` when the directory was seeded
+    /// - Throws: `LowbandServer/ServerStoreError` `.mismatch` when the directory was seeded
     ///   with another seed or shape (the message names the options that match it), `.io` when
     ///   it cannot be created or another server holds it, `.unreadable` when the file is not
     ///   data a server wrote or has a newer schema. Nothing is ever deleted or moved aside.

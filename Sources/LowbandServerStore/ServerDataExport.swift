@@ -8,12 +8,17 @@ public import LowbandServer
 public enum ServerDataExport {
     /// One stored message.
     public struct Row: Sendable, Hashable, Codable {
+        /// The chat the message is in.
         public var chatID: Int64
+        /// The message's id, ascending in its chat.
         public var messageID: Int64
+        /// The user who sent it.
         public var senderID: Int64
         /// The sending client's id (the idempotency key with the sender); nil for seeded messages.
         public var clientID: UInt64?
+        /// When the server accepted it: milliseconds since the Unix epoch by the server's clock.
         public var sentAt: Int64
+        /// The message's text.
         public var text: String
     }
 

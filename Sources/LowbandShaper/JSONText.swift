@@ -1,9 +1,9 @@
 /// JSON text for the hand-written lines whose key order is fixed (traces, events, reports),
 /// where going through a Dictionary-based encoder would let hash order reach the output.
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else kept as UTF-8.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -88,7 +88,7 @@ public final class ShaperTraceRecorder: ShaperTraceSink {
 ///
 /// Times and delays are integer nanoseconds, so the same run gives byte-identical text. `conn` is
 /// whatever the event carries: the shaper's own id (from 0), or the owner's number (from 1) when
-/// the writer sits behind a ``FramedTraceSink``, as it does in the proxy and in runs.
+/// the writer sits behind a `FramedTraceSink`, as it does in the proxy and in runs.
 public final class JSONLinesTraceWriter: ShaperTraceSink {
     private enum Output {
         case memory([String])

@@ -5,7 +5,7 @@
 /// (``ConnectionID``). Its owner — the proxy's state machine, on sockets and in memory — counts
 /// time from its own start and numbers connections from 1 in accept order, and a profile or seed
 /// switch starts a new shaper mid-run that opens the connections still open again, in order.
-/// A frame maps the shaper's instants and ids to the owner's; ``FramedTraceSink`` applies it to
+/// A frame maps the shaper's instants and ids to the owner's; `FramedTraceSink` applies it to
 /// every event before it reaches a trace. A shaper that traces must number its connections as
 /// ``ConnectionID`` says (from 0, one more per `open`), as ``NetworkShaper`` does.
 public struct ShaperTraceFrame: Hashable, Sendable {
@@ -43,16 +43,16 @@ public struct ShaperTraceFrame: Hashable, Sendable {
 }
 
 /// Hands each shaper decision to `sink` placed by `frame` (see ``ShaperTraceFrame``).
-public struct FramedTraceSink: ShaperTraceSink {
-    public let frame: ShaperTraceFrame
-    public let sink: any ShaperTraceSink
+package struct FramedTraceSink: ShaperTraceSink {
+    package let frame: ShaperTraceFrame
+    package let sink: any ShaperTraceSink
 
-    public init(_ sink: any ShaperTraceSink, frame: ShaperTraceFrame) {
+    package init(_ sink: any ShaperTraceSink, frame: ShaperTraceFrame) {
         self.frame = frame
         self.sink = sink
     }
 
-    public func record(_ event: ShaperEvent) {
+    package func record(_ event: ShaperEvent) {
         sink.record(frame.place(event))
     }
 }

@@ -6,8 +6,8 @@ public import LowbandWire
 
 /// One end of a connection on an ``InMemoryNetwork``.
 ///
-/// Frames really are encoded (``LowbandWire/FrameEncoder``, so compression and byte counts are
-/// the real ones) and decoded on arrival (``LowbandWire/FrameDecoder``). The delegate is held
+/// Frames really are encoded (`LowbandWire/FrameEncoder`, so compression and byte counts are
+/// the real ones) and decoded on arrival (`LowbandWire/FrameDecoder`). The delegate is held
 /// weakly; the network keeps an open link alive. `linkDidClose` is called exactly once, also
 /// after a local ``close()``, always from a scheduled turn (never inside `send` or `close`).
 public final class InMemoryLink: FrameLink {
@@ -88,6 +88,7 @@ extension Direction {
 
 /// Opens connections to one acceptor over an ``InMemoryNetwork``.
 public final class InMemoryConnector: FrameConnector {
+    /// The network the connector's links cross.
     public let network: InMemoryNetwork
     private let acceptor: any FrameLinkAcceptor
 
@@ -97,7 +98,7 @@ public final class InMemoryConnector: FrameConnector {
     }
 
     /// Completes on the network's scheduler: after the connect delay with a link, or with a
-    /// ``TransportError`` (`.connectionRefused` while the network refuses connections,
+    /// `TransportError` (`.connectionRefused` while the network refuses connections,
     /// `.connectionReset` when it is cut before the connection is up). On a shaped network
     /// whose link is down for good (`offline`), the completion waits until the network is cut.
     public func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {

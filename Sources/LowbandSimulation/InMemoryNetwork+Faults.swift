@@ -6,7 +6,7 @@ public import LowbandShaper
 /// proxy's, they act on every open and every new connection of the network.
 extension InMemoryNetwork {
     /// Resets every connection, as a dropped radio link or a crashed server would: both ends
-    /// see `linkDidClose` with a ``LowbandTransport/TransportError`` `.connectionReset`; what
+    /// see `linkDidClose` with a `LowbandTransport/TransportError` `.connectionReset`; what
     /// was on its way is lost. Connections still being set up fail the same way.
     public func cut() {
         perform(machine.resetAll(reason: "the network was cut", at: now))
@@ -50,6 +50,7 @@ extension InMemoryNetwork {
         perform(try machine.removeToxic(named: name, at: now))
     }
 
+    /// Removes every toxic; what they held goes on at once.
     public func removeAllToxics() {
         perform(machine.removeAllToxics(at: now))
     }

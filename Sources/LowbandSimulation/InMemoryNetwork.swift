@@ -5,14 +5,14 @@ public import LowbandTransport
 public import LowbandWire
 import NIOCore
 
-/// A simulated network on a ``LowbandDeterminism/VirtualScheduler``: the transport of tests and
+/// A simulated network on a `LowbandDeterminism/VirtualScheduler`: the transport of tests and
 /// virtual-time runs.
 ///
 /// It is the shaping proxy without sockets: the client end → the same sans-I/O state machine
 /// the socket proxy drives (`ProxyStateMachine`: toxics, faults, the link model,
 /// back-pressure, half-close) → the server end. Links carry real encoded frames. Without a
 /// shaper every frame arrives `latency` after it was sent. With a
-/// ``LowbandShaper/NetworkShaper`` the network is one device's access link: every frame's bytes
+/// `LowbandShaper/NetworkShaper` the network is one device's access link: every frame's bytes
 /// go to the shaper (upstream from the client end, downstream from the server end) and are
 /// delivered when it says, so rate, delay, jitter, loss stalls, outages, connect delays and
 /// resets are the profile's. When the shaper's queue is full the network stops reading the
@@ -27,7 +27,9 @@ import NIOCore
 /// toxiproxy `Toxic` the control API uses), one-way partitions (``partition(_:)``/``heal()``),
 /// resets (``cut()``, ``reset(_:)``) and refusing new connections (``refusesConnections``).
 public final class InMemoryNetwork {
+    /// How frames are sized and shaped, and the toxics' seed and buffer.
     public struct Configuration: Sendable {
+        /// The frame format both ends use (payload limits, compression).
         public var frame: FrameConfiguration
         /// One-way delay of every frame when there is no shaper; a connect takes two.
         public var latency: Duration
@@ -41,6 +43,7 @@ public final class InMemoryNetwork {
         /// Reading a sending end stops while its direction's toxics hold this many bytes.
         public var toxicBuffer: Int
 
+        /// A configuration; the defaults are an unshaped network with no latency.
         public init(
             frame: FrameConfiguration = FrameConfiguration(), latency: Duration = .zero, shaper: NetworkShaper? = nil,
             submitChunkSize: Int = 16 * 1024, toxicSeed: UInt64 = 0, toxicBuffer: Int = 256 * 1024
@@ -56,7 +59,9 @@ public final class InMemoryNetwork {
         }
     }
 
+    /// The virtual clock every delivery, close and timer of the network runs on.
     public let scheduler: VirtualScheduler
+    /// The settings the network was made with.
     public let configuration: Configuration
     /// While true, new connections are refused when they would come up: their connect fails with
     /// `.connectionRefused` after the link's connect delay, as through a proxy whose upstream
@@ -89,6 +94,7 @@ public final class InMemoryNetwork {
     var turnScheduled = false
     var wakeup: (at: Duration, work: ScheduledWork)?
 
+    /// A network on `scheduler`, shaped by `configuration.shaper` or adding `configuration.latency`.
     public init(scheduler: VirtualScheduler, configuration: Configuration = Configuration()) {
         self.scheduler = scheduler
         self.configuration = configuration
@@ -143,7 +149,7 @@ public final class InMemoryNetwork {
     }
 
     /// The state machine's counters: connections accepted, refused and reset, bytes delivered
-    /// and held, as ``LowbandProxyCore/ProxyStatistics`` counts them for the proxy.
+    /// and held, as `LowbandProxyCore/ProxyStatistics` counts them for the proxy.
     public var statistics: ProxyStatistics { machine.statistics }
 
     // MARK: Connecting
@@ -360,6 +366,7 @@ public struct FlowStatistics: Hashable, Sendable {
     /// Arrived at the receiving end (bytes as they arrived; frames once whole and decoded).
     public var delivered: TrafficCount
 
+    /// Figures of one direction.
     public init(sent: TrafficCount, delivered: TrafficCount) {
         self.sent = sent
         self.delivered = delivered
@@ -376,12 +383,15 @@ public struct InMemoryConnectionStatistics: Hashable, Sendable {
     public var downstream: FlowStatistics
     /// When the connection came up; nil if it never did.
     public var openedAt: Duration?
+    /// When the connection closed; nil while it is open or if it never came up.
     public var closedAt: Duration?
+    /// Whether the connection is up now.
     public var isOpen: Bool
 }
 
 /// A frame entering or leaving an ``InMemoryNetwork``, placed in its direction's byte stream.
 public struct InMemoryFrameEvent {
+    /// Whether a frame entered or left the network.
     public enum Kind: String, Sendable {
         /// The sending end handed the frame to the network.
         case sent
@@ -389,6 +399,7 @@ public struct InMemoryFrameEvent {
         case delivered
     }
 
+    /// Whether the frame was sent or delivered.
     public var kind: Kind
     /// The scheduler's time.
     public var time: Duration
@@ -397,6 +408,7 @@ public struct InMemoryFrameEvent {
     /// The connection's `conn` in the trace (its number in the network's events, from 1); nil
     /// without a shaper.
     public var traceConnection: Int?
+    /// The direction the frame travels.
     public var direction: Direction
     /// Bytes of the direction's stream up to and including this frame: the frame is the bytes
     /// `streamEnd - wireBytes ..< streamEnd`, the same bytes the shaper's trace counts. A toxic
@@ -405,7 +417,9 @@ public struct InMemoryFrameEvent {
     /// delay or cut bytes (`latency`, `bandwidth`, `slicer`, `slow_close`) and partitions keep
     /// them equal.
     public var streamEnd: Int
+    /// The frame's bytes on the wire: header plus payload as it travels.
     public var wireBytes: Int
+    /// The frame itself.
     public var frame: Frame
 }
 
@@ -415,9 +429,13 @@ public struct InMemoryDelivery: Hashable, Sendable {
     public var time: Duration
     /// The connection's index in its network.
     public var connection: Int
+    /// The direction the frame travelled.
     public var direction: Direction
+    /// The frame's command.
     public var command: Command
+    /// The frame's header flags (response, error, push, compressed).
     public var flags: FrameFlags
+    /// The frame's sequence number.
     public var sequence: UInt32
     /// The frame's bytes on the wire: header plus payload as it travelled.
     public var wireBytes: Int

@@ -1,10 +1,10 @@
 public import LowbandDeterminism
 public import NIOCore
 
-/// A ``LowbandDeterminism/Scheduler`` on a SwiftNIO event loop: the product's clock and timers.
+/// A `LowbandDeterminism/Scheduler` on a SwiftNIO event loop: the product's clock and timers.
 ///
 /// `now` is the loop's clock (`EventLoop.now`, a monotonic `NIODeadline`) measured from when
-/// the scheduler was made, so it starts at zero like a ``LowbandDeterminism/VirtualScheduler``.
+/// the scheduler was made, so it starts at zero like a `LowbandDeterminism/VirtualScheduler`.
 /// Work runs as scheduled tasks on the loop; a deadline in the past runs at once, and work due
 /// at the same instant runs in scheduling order (NIO orders tasks by deadline, then by
 /// insertion). The scheduler may be created and handed around anywhere (it is `Sendable`), but

@@ -4,7 +4,7 @@ public import LowbandWire
 /// One connection that carries frames, in order, both ways: the seam for transport.
 ///
 /// The product uses SwiftNIO sockets; tests and virtual-time runs use an in-memory link on a
-/// ``VirtualScheduler`` (optionally shaped by the link model, with real frame encoding so byte
+/// `VirtualScheduler` (optionally shaped by the link model, with real frame encoding so byte
 /// counts and compression are the real ones). Server and client logic see only this protocol.
 /// A link is confined to its scheduler: call `send` and `close` there, and the delegate is
 /// called there.

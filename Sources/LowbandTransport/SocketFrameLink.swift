@@ -4,9 +4,9 @@ public import NIOCore
 
 /// A ``FrameLink`` over a SwiftNIO channel: the product's transport.
 ///
-/// The channel's pipeline holds a byte counter, the frame codec (``LowbandWire/FrameDecoder``
-/// and ``LowbandWire/FrameEncoder``) and a handler that hands each decoded frame to the
-/// delegate on the channel's event loop. A ``LowbandWire/WireError`` (or an I/O error) closes
+/// The channel's pipeline holds a byte counter, the frame codec (`LowbandWire/FrameDecoder`
+/// and `LowbandWire/FrameEncoder`) and a handler that hands each decoded frame to the
+/// delegate on the channel's event loop. A `LowbandWire/WireError` (or an I/O error) closes
 /// the connection and reaches `linkDidClose(_:error:)`; a close by either side reaches it with
 /// a nil error. `linkDidClose` is called exactly once, also after a local ``close()``.
 ///
@@ -76,6 +76,8 @@ public final class SocketFrameLink: FlowControlledFrameLink {
     /// returns the link. Call on the channel's event loop, from a channel initializer.
     ///
     /// - Parameters:
+    ///   - channel: a new channel, not yet active.
+    ///   - configuration: the frame format and its limits.
     ///   - scheduler: must run on the channel's event loop; it becomes the link's ``scheduler``.
     ///   - outboundLimits: when to stop reading because the far side does not take what it is
     ///     sent; nil reads regardless (a client's side).

@@ -1,7 +1,7 @@
 /// Why a link could not be opened or went away: a code plus what happened and where.
 ///
 /// A struct with an extensible code rather than an enum, so adding a reason never breaks a
-/// caller's `switch`. Frame-level protocol errors are ``LowbandWire/WireError``s and reach
+/// caller's `switch`. Frame-level protocol errors are `LowbandWire/WireError`s and reach
 /// `linkDidClose(_:error:)` as they are.
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {

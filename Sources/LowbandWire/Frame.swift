@@ -1,9 +1,10 @@
 /// One protocol frame as the application sees it: flags, command, sequence and the
 /// uncompressed MessagePack payload.
 ///
-/// Whether the payload travels compressed is decided by the encoder's ``CompressionPolicy``;
-/// a `.compressed` flag set by the caller is ignored on the way out. On the way in, the decoder
-/// keeps `.compressed` in `flags` so callers can see what the wire carried.
+/// Whether the payload travels compressed is the wire layer's business: the encoder's
+/// ``CompressionPolicy`` decides (a `.compressed` flag set by the caller is ignored), and the
+/// decoder decompresses and leaves `.compressed` out of `flags`. What the wire carried is in the
+/// ``FrameHeader`` that ``FrameDecoder/nextFrame(from:)`` returns beside the frame.
 public struct Frame: Hashable, Sendable {
     public var flags: FrameFlags
     public var command: Command

@@ -6,15 +6,21 @@ public struct FrameConfiguration: Hashable, Sendable {
     public var compression: CompressionPolicy
     /// Commands the decoder accepts; any other code is an `unknownCommand` error.
     public var knownCommands: Set<Command>
+    /// Header versions the decoder accepts; any other is an `unsupportedVersion` error. A peer
+    /// only ever accepts the version it speaks (``FrameHeader/currentVersion``); tools that read
+    /// captures, like `lowband frames decode`, accept every version (``WireFormat``).
+    public var acceptedVersions: ClosedRange<UInt8>
 
     public init(
         maximumPayloadLength: Int = 1 << 20,
         compression: CompressionPolicy = CompressionPolicy(),
-        knownCommands: Set<Command> = Set(Command.catalogue.keys)
+        knownCommands: Set<Command> = Set(Command.catalogue.keys),
+        acceptedVersions: ClosedRange<UInt8> = FrameHeader.currentVersion ... FrameHeader.currentVersion
     ) {
         precondition(maximumPayloadLength > 0 && maximumPayloadLength <= Int(UInt32.max), "maximumPayloadLength must be 1 ... 2^32-1")
         self.maximumPayloadLength = maximumPayloadLength
         self.compression = compression
         self.knownCommands = knownCommands
+        self.acceptedVersions = acceptedVersions
     }
 }

@@ -43,7 +43,7 @@ public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
             ? try decompress(&payload, header: header)
             : payload.readBytes(length: length)!
         streamOffset += FrameHeader.size + length
-        let frame = Frame(flags: header.flags, command: header.command, sequence: header.sequence, payload: bytes)
+        let frame = Frame(flags: header.flags.subtracting(.compressed), command: header.command, sequence: header.sequence, payload: bytes)
         return (header, frame)
     }
 
@@ -58,8 +58,10 @@ public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
     }
 
     private func validate(_ header: FrameHeader) throws(WireError) {
-        guard header.version == FrameHeader.currentVersion else {
-            throw WireError(.unsupportedVersion, "protocol version \(header.version) is not supported (this build speaks version \(FrameHeader.currentVersion))", streamOffset: streamOffset)
+        let versions = configuration.acceptedVersions
+        guard versions.contains(header.version) else {
+            let accepted = versions.count == 1 ? "version \(versions.lowerBound)" : "versions \(versions.lowerBound) to \(versions.upperBound)"
+            throw WireError(.unsupportedVersion, "wire version \(header.version) is not supported: this build reads only \(accepted)", streamOffset: streamOffset, header: header)
         }
         let flags = header.flags
         guard flags.isSubset(of: FrameFlags.defined) else {

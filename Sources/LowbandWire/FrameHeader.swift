@@ -36,8 +36,8 @@ public struct FrameFlags: OptionSet, Hashable, Sendable, CustomStringConvertible
 /// All integers are big-endian. When `.compressed` is set the payload starts with the
 /// uncompressed length (UInt32) followed by one LZ4 block.
 public struct FrameHeader: Hashable, Sendable {
-    /// The only protocol version this build speaks.
-    public static let currentVersion: UInt8 = 1
+    /// The only protocol version this build speaks (``WireFormat/current``).
+    public static let currentVersion: UInt8 = WireFormat.current.rawValue
     /// Bytes in the header.
     public static let size = 12
 

@@ -29,11 +29,14 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// Offset in the byte stream (counted from its first byte) of the frame at fault.
     public var streamOffset: Int?
+    /// The header of the frame at fault, when its 12 bytes were read.
+    public var header: FrameHeader?
 
-    public init(_ code: Code, _ message: String, streamOffset: Int? = nil) {
+    public init(_ code: Code, _ message: String, streamOffset: Int? = nil, header: FrameHeader? = nil) {
         self.code = code
         self.message = message
         self.streamOffset = streamOffset
+        self.header = header
     }
 
     public var description: String {

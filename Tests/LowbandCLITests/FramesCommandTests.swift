@@ -10,7 +10,7 @@ import Testing
     private let lowband = BuiltProducts.path(of: "lowband")
 
     private func capture() throws -> [UInt8] {
-        try RecordedStreams.load("session-v1.bin")
+        try RecordedStreams.load("session-v2.bin")
     }
 
     /// Parses each output line with Foundation's JSON parser, an independent peer of ours.
@@ -20,8 +20,10 @@ import Testing
         }
     }
 
-    @Test func decodesARecordedSessionOneJSONLinePerFrame() throws {
-        let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: try capture())
+    /// Both versions' captures, told apart by each header's version byte.
+    @Test(arguments: [1, 2]) func decodesARecordedSessionOneJSONLinePerFrame(version: Int) throws {
+        let capture = try RecordedStreams.load("session-v\(version).bin")
+        let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: capture)
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
         let lines = try objects(result.stdoutText)
@@ -31,14 +33,22 @@ import Testing
             "markRead", "markRead", "pushReadReceipt", "pushContactChanged", "ping", "ping",
         ])
         #expect(lines[0]["offset"] as? Int == 0)
+        #expect(lines.allSatisfy { $0["version"] as? Int == version })
         let offsets = lines.compactMap { $0["offset"] as? Int }
         let sizes = lines.compactMap { $0["wireBytes"] as? Int }
         #expect(zip(offsets, offsets.dropFirst()).enumerated().allSatisfy { $1.0 + sizes[$0] == $1.1 }, "each frame starts where the previous ended")
         #expect(lines[1]["flags"] as? [String] == ["response", "compressed"])
         #expect((lines[1]["payloadBytes"] as? Int ?? 0) > (lines[1]["wireBytes"] as? Int ?? .max))
-        let error = try #require(lines[8]["payload"] as? [String: Any])
-        #expect(error["text"] as? String == "not a member of chat 9")
-        #expect(lines[3]["payload"].flatMap { ($0 as? [String: Any])?["text"] as? String } == "на вокзале 🚌")
+        if version == 1 {
+            let error = try #require(lines[8]["payload"] as? [String: Any])
+            #expect(error["text"] as? String == "not a member of chat 9")
+            #expect(lines[3]["payload"].flatMap { ($0 as? [String: Any])?["text"] as? String } == "на вокзале 🚌")
+        } else {
+            // v2 payloads are positional: ErrorReply [code, text], SendMessageRequest [chat, client id, text].
+            let error = try #require(lines[8]["payload"] as? [Any])
+            #expect(error.first as? Int == 403 && error.last as? String == "not a member of chat 9")
+            #expect((lines[3]["payload"] as? [Any])?[2] as? String == "на вокзале 🚌")
+        }
     }
 
     @Test func readsAFileArgumentToo() throws {
@@ -72,7 +82,7 @@ import Testing
         let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: stream)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderrText == "lowband frames decode: error: protocol version 9 is not supported (this build speaks version 1) (frame at stream byte offset 0)\n")
+        #expect(result.stderrText == "lowband frames decode: error: wire version 9 is not supported: this build reads only versions 1 to 2 (frame at stream byte offset 0)\n")
     }
 
     @Test func payloadThatIsNotMessagePackIsReported() throws {

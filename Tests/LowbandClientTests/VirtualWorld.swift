@@ -4,28 +4,25 @@ import LowbandFixtures
 import LowbandServer
 import LowbandShaper
 import LowbandSimulation
+import LowbandTesting
 import LowbandTransport
 import LowbandWire
 
 /// A real messenger server and client engines on one virtual clock, over an in-memory network,
-/// each engine with a real SQLite file: deterministic end-to-end runs.
+/// each engine with a real SQLite file: deterministic end-to-end runs. The world itself is the
+/// LowbandTesting product's; this adds the client tests' defaults (engine seed 11, one cache
+/// file name per engine, short time-outs) and their event collector.
 final class VirtualWorld {
-    let scheduler = VirtualScheduler()
-    let server: MessengerServer
-    let network: InMemoryNetwork
-    let directory: TemporaryDirectory
-    let workClock = ManualWorkClock()
+    let world: LowbandTesting.VirtualWorld
+    var scheduler: VirtualScheduler { world.scheduler }
+    var server: MessengerServer { world.server }
+    var network: InMemoryNetwork { world.network }
+    var workClock: ManualWorkClock { world.workClock }
 
     /// - Parameter profile: shapes the network by this profile (its seed is `seed`) instead of
     ///   adding `latency` to every frame.
     init(seed: UInt64 = 7, latency: Duration = .milliseconds(60), shape: MessengerWorld.Shape = MessengerWorld.Shape(), profile: NetworkProfile? = nil) throws {
-        server = MessengerServer(configuration: ServerConfiguration(seed: seed, world: shape), scheduler: scheduler)
-        if let profile {
-            network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: seed)
-        } else {
-            network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: latency))
-        }
-        directory = try TemporaryDirectory()
+        world = try LowbandTesting.VirtualWorld(seed: seed, profile: profile, latency: latency, shape: shape)
     }
 
     static let connection = ConnectionConfiguration(
@@ -38,19 +35,19 @@ final class VirtualWorld {
         user userID: Int64 = 1, database: String = "client.sqlite", seed: UInt64 = 11, connection: ConnectionConfiguration = VirtualWorld.connection,
         outbox: OutboxConfiguration = OutboxConfiguration(), screen: ScreenConfiguration = ScreenConfiguration(), connector: (any FrameConnector)? = nil
     ) throws -> (ClientEngine, EngineEvents) {
-        let configuration = ClientConfiguration(
-            token: server.world.users[Int(userID - 1)].token, databasePath: directory.file(database), seed: seed,
-            connection: connection, outbox: outbox, screen: screen)
-        let engine = try ClientEngine(
-            configuration: configuration, connector: connector ?? network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
+        let client = try world.makeClient(user: userID, database: database, seed: seed, connector: connector, start: false) { configuration in
+            configuration.connection = connection
+            configuration.outbox = outbox
+            configuration.screen = screen
+        }
         let events = EngineEvents()
-        engine.observer = events
-        return (engine, events)
+        client.engine.observer = events
+        return (client.engine, events)
     }
 
     /// Chats of `userID`, ascending.
     func chats(of userID: Int64) -> [MessengerWorld.ChatHistory] {
-        server.world.chats.filter { $0.memberIDs.contains(userID) }
+        world.chats(of: userID)
     }
 
     /// The server's messages of `chatID` sent by `userID` with a client id, in server order.
@@ -61,15 +58,7 @@ final class VirtualWorld {
     /// Advances until `condition` holds (checked after every piece of work), or `limit` passes.
     @discardableResult
     func run(until condition: () -> Bool, limit: Duration = .seconds(120)) -> Bool {
-        let deadline = scheduler.now + limit
-        while !condition() {
-            guard let next = scheduler.nextDeadline, next <= deadline else {
-                scheduler.advance(to: deadline)
-                return condition()
-            }
-            scheduler.advance(to: next)
-        }
-        return true
+        world.advance(until: condition, limit: limit)
     }
 }
 

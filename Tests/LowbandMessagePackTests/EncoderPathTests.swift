@@ -168,11 +168,11 @@ import Testing
     @discardableResult
     func expectPaths<T: Encodable>(_ value: T, direct: Bool, hex expected: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         var tree = MessagePackWriter()
-        try EncodingTree.node(for: value, codingPath: []).write(into: &tree)
+        try EncodingTree.node(for: value, codingPath: [], userInfo: [:]).write(into: &tree)
 
         var streamed = MessagePackWriter()
         streamed.bytes = [0xc0]
-        let finished = try StreamingEncoding.encode(value, into: &streamed)
+        let finished = try StreamingEncoding.encode(value, userInfo: [:], into: &streamed)
         #expect(finished == direct, "direct path finished: \(finished)", sourceLocation: sourceLocation)
         if finished {
             #expect(Array(streamed.bytes.dropFirst()) == tree.bytes, "direct path differs from the tree", sourceLocation: sourceLocation)

@@ -106,7 +106,7 @@ import Testing
         // A frame-level error closes that connection only.
         let raw = try await ClientBootstrap(group: loop).connect(host: "127.0.0.1", port: server.port).get()
         var bytes = ByteBuffer()
-        bytes.writeBytes([0x01, 0xF0, 0x00, 0x01, 0, 0, 0, 1, 0, 0, 0, 0])  // reserved flag bits
+        bytes.writeBytes([0x02, 0xF0, 0x00, 0x01, 0, 0, 0, 1, 0, 0, 0, 0])  // reserved flag bits
         try await raw.writeAndFlush(bytes)
         try await raw.closeFuture.get()
 

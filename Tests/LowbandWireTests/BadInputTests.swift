@@ -42,7 +42,7 @@ import Testing
         return (error, recorder.frames, channel.isActive)
     }
 
-    private func header(version: UInt8 = 1, flags: UInt8 = 0, command: UInt16 = 1, sequence: UInt32 = 1, length: UInt32) -> [UInt8] {
+    private func header(version: UInt8 = FrameHeader.currentVersion, flags: UInt8 = 0, command: UInt16 = 1, sequence: UInt32 = 1, length: UInt32) -> [UInt8] {
         var buffer = ByteBuffer()
         buffer.writeInteger(version)
         buffer.writeInteger(flags)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func unknownVersion() throws {
-        let (error, frames, open) = try run(try goodFrame() + header(version: 2, length: 0))
+        let (error, frames, open) = try run(try goodFrame() + header(version: 3, length: 0))
         #expect(error?.code == .unsupportedVersion)
         #expect(error?.streamOffset == (try goodFrame()).count, "names where the bad frame starts")
         #expect(frames.count == 1, "the good frame before it was delivered")

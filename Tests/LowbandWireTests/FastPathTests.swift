@@ -3,9 +3,12 @@ import LowbandMessagePack
 import LowbandWire
 import Testing
 
-/// The hand-written fast path writes exactly the Codable encoder's bytes and reads whatever the
-/// Codable decoder reads.
+/// The hand-written fast path writes exactly the bytes of the Codable reference in wire format v2
+/// and reads whatever that reference reads.
 @Suite struct FastPathTests {
+    static let codableEncoder = MessagePackEncoder(userInfo: WireFormat.v2.userInfo)
+    static let codable = MessagePackDecoder(userInfo: WireFormat.v2.userInfo)
+
     @Test(arguments: [1, 2, 3, 7, 42] as [UInt64])
     func seededFixturesMatchTheCodableBytes(seed: UInt64) throws {
         var fixtures = MessengerFixtures(seed: seed)
@@ -38,51 +41,55 @@ import Testing
         }
     }
 
-    @Test func reorderedAndUnknownKeysDecode() throws {
+    @Test func fieldsALaterVersionAddsAreSkipped() throws {
         var fixtures = MessengerFixtures(seed: 9)
         let login = fixtures.loginReply(chats: 10, contacts: 10)
-        let tree = try MessagePackValue(decoding: MessagePackEncoder().encode(login))
-        let shuffled = try tree.reversedWithUnknownKeys().encoded()
-        #expect(try LoginReply(messagePackBytes: shuffled) == login)
-        #expect(try MessagePackDecoder().decode(LoginReply.self, from: shuffled) == login)
-
-        let history = fixtures.historyPage(count: 20)
-        let historyBytes = try MessagePackValue(decoding: MessagePackEncoder().encode(history)).reversedWithUnknownKeys().encoded()
-        #expect(try HistoryReply(messagePackBytes: historyBytes) == history)
+        let extended = try MessagePackValue(decoding: login.messagePackBytes()).appendingFields().encoded()
+        #expect(try LoginReply(messagePackBytes: extended) == login)
+        #expect(try Self.codable.decode(LoginReply.self, from: extended) == login)
+        let message = EdgeCases.fullMessage
+        let longer = try MessagePackValue(decoding: message.messagePackBytes()).appendingFields().encoded()
+        #expect(try Message(messagePackBytes: longer) == message)
+        #expect(try Self.codable.decode(Message.self, from: longer) == message)
     }
 
-    @Test func nilValuesAndMissingOptionalKeysDecodeAsNil() throws {
-        let contact: MessagePackValue = .map([
-            ("updatedAt", .int(5)), ("avatar", .nil), ("status", .nil), ("phone", "+1"), ("name", "Ann"), ("id", .int(2)),
-        ])
+    @Test func nilValuesAndMissingTrailingFieldsDecodeAsAbsent() throws {
         let expected = Contact(id: 2, name: "Ann", phone: "+1", updatedAt: 5)
-        try checkDecodes(contact, as: expected)
-        let message: MessagePackValue = .map([("id", 1), ("chat", 2), ("from", 3), ("text", "hi"), ("at", 4), ("cid", .nil), ("ed", .nil), ("att", .nil)])
-        try checkDecodes(message, as: Message(id: 1, chatID: 2, senderID: 3, text: "hi", sentAt: 4))
-        let chat: MessagePackValue = .map([("id", 1), ("kind", "direct"), ("title", ""), ("memberIDs", .array([])), ("unreadCount", 0), ("updatedAt", 0)])
-        try checkDecodes(chat, as: Chat(id: 1, kind: .direct, title: "", memberIDs: [], unreadCount: 0, lastMessage: nil, updatedAt: 0))
-        let login: MessagePackValue = .map([("userID", 1), ("serverTime", 2), ("settings", .nil), ("contacts", .array([])), ("chats", .array([]))])
-        try checkDecodes(login, as: LoginReply(userID: 1, serverTime: 2, settings: nil, contacts: [], chats: []))
+        try checkDecodes(.array([2, "Ann", "+1", 5]), as: expected)
+        try checkDecodes(.array([2, "Ann", "+1", 5, .nil, .nil]), as: expected)
+        try checkDecodes(.array([2, "Ann", "+1", 5, .nil, "busy"]), as: Contact(id: 2, name: "Ann", phone: "+1", status: "busy", updatedAt: 5))
+        try checkDecodes(.array([1, 2, 3, "hi", 4, .nil, .nil, .nil]), as: Message(id: 1, chatID: 2, senderID: 3, text: "hi", sentAt: 4))
+        try checkDecodes(.array([1, 2, 3, "hi", 4, .nil, .nil, .array([])]), as: Message(id: 1, chatID: 2, senderID: 3, text: "hi", sentAt: 4))
+        try checkDecodes(.array([1, 0, "", .array([]), 0, 0]), as: Chat(id: 1, kind: .direct, title: "", memberIDs: [], unreadCount: 0, lastMessage: nil, updatedAt: 0))
+        try checkDecodes(.array([1, 2, .array([]), .array([])]), as: LoginReply(userID: 1, serverTime: 2, settings: nil, contacts: [], chats: []))
+        try checkDecodes(.array([]), as: Ack())
     }
 
-    @Test func theFirstOfDuplicateKeysWinsAsInTheCodableDecoder() throws {
-        let message: MessagePackValue = .map([("id", 1), ("id", 9), ("chat", 2), ("from", 3), ("text", "first"), ("text", .int(0)), ("at", 4), ("cid", .nil), ("cid", 77)])
-        try checkDecodes(message, as: Message(id: 1, chatID: 2, senderID: 3, text: "first", sentAt: 4))
+    @Test func absentTrailingFieldsAreLeftOutAndEnumsAreNumbers() throws {
+        // A bare message is five fields: id, chat, from, text, at.
+        #expect(try Message(id: 7, chatID: 1, senderID: 2, text: "hi", sentAt: 3).messagePackBytes() == [0x95, 0x07, 0x01, 0x02, 0xA2, 0x68, 0x69, 0x03])
+        // Only the edited time: the client id before it is nil, the empty attachments are left out.
+        #expect(try Message(id: 7, chatID: 1, senderID: 2, text: "", sentAt: 3, editedAt: 4).messagePackBytes() == [0x97, 0x07, 0x01, 0x02, 0xA0, 0x03, 0xC0, 0x04])
+        #expect(try Attachment(id: "a", kind: .sticker, size: 1, url: "").messagePackBytes() == [0x94, 0xA1, 0x61, 0x04, 0x01, 0xA0])
+        #expect(try HistoryRequest(chatID: 3, anchor: nil, direction: .newer, count: 20).messagePackBytes() == [0x93, 0x03, 0x01, 0x14])
     }
 
     @Test func invalidInputThrowsWhatTheCodableDecoderRejects() throws {
-        let missing: MessagePackValue = .map([("id", 1), ("chat", 2), ("from", 3), ("at", 4)])
-        #expect(throws: MessagePackError.self) { try Message(messagePackBytes: missing.encoded()) }
-        #expect(throws: (any Error).self) { try MessagePackDecoder().decode(Message.self, from: missing.encoded()) }
-        let badKind: MessagePackValue = .map([("id", "a"), ("kind", "hologram"), ("size", 1), ("url", "u")])
+        let tooFew: MessagePackValue = .array([1, 2, 3, "hi"])
+        #expect(throws: MessagePackError.self) { try Message(messagePackBytes: tooFew.encoded()) }
+        #expect(throws: (any Error).self) { try Self.codable.decode(Message.self, from: tooFew.encoded()) }
+        let badKind: MessagePackValue = .array(["a", 9, 1, "u"])
         #expect(throws: MessagePackError.self) { try Attachment(messagePackBytes: badKind.encoded()) }
-        let arrayKey: MessagePackValue = .map([(.array([]), 1)])
-        let error = try #require(throws: MessagePackError.self) { try Contact(messagePackBytes: arrayKey.encoded()) }
-        #expect(error.code == .unsupportedKey)
-        let overflow: MessagePackValue = .map([("id", "a"), ("kind", "photo"), ("size", .uint(.max)), ("url", "u")])
+        #expect(throws: (any Error).self) { try Self.codable.decode(Attachment.self, from: badKind.encoded()) }
+        let overflow: MessagePackValue = .array(["a", 0, .uint(.max), "u"])
         #expect(throws: MessagePackError.self) { try Attachment(messagePackBytes: overflow.encoded()) }
+        #expect(throws: (any Error).self) { try Self.codable.decode(Attachment.self, from: overflow.encoded()) }
         let trailing = try EdgeCases.bareMessage.messagePackBytes() + [0xc0]
         #expect(throws: MessagePackError.self) { try Message(messagePackBytes: trailing) }
+        // A v1 payload (a map keyed by name) is not a v2 value.
+        let v1 = try MessagePackEncoder().encode(EdgeCases.bareMessage)
+        #expect(throws: MessagePackError.self) { try Message(messagePackBytes: v1) }
+        #expect(throws: (any Error).self) { try Self.codable.decode(Message.self, from: v1) }
     }
 
     @Test func everyTruncationThrowsAMessagePackError() throws {
@@ -98,16 +105,16 @@ import Testing
     }
 
     private func checkAgreement<T: MessagePackFastCodable & Codable & Equatable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let codable = try MessagePackEncoder().encode(value)
+        let codable = try Self.codableEncoder.encode(value)
         let fast = try value.messagePackBytes()
         #expect(fast == codable, "fast-path bytes differ from the Codable bytes", sourceLocation: sourceLocation)
         #expect(try T(messagePackBytes: codable) == value, sourceLocation: sourceLocation)
-        #expect(try MessagePackDecoder().decode(T.self, from: fast) == value, sourceLocation: sourceLocation)
+        #expect(try Self.codable.decode(T.self, from: fast) == value, sourceLocation: sourceLocation)
     }
 
     private func checkDecodes<T: MessagePackFastCodable & Codable & Equatable>(_ tree: MessagePackValue, as expected: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let bytes = try tree.encoded()
-        #expect(try MessagePackDecoder().decode(T.self, from: bytes) == expected, "the Codable decoder agrees", sourceLocation: sourceLocation)
+        #expect(try Self.codable.decode(T.self, from: bytes) == expected, "the Codable decoder agrees", sourceLocation: sourceLocation)
         #expect(try T(messagePackBytes: bytes) == expected, sourceLocation: sourceLocation)
     }
 }
@@ -143,20 +150,9 @@ private enum EdgeCases {
 }
 
 extension MessagePackValue {
-    /// The same tree with every map's entries reversed and two unknown keys (a str key with a
-    /// nested value and an integer key) put first.
-    fileprivate func reversedWithUnknownKeys() -> MessagePackValue {
-        switch self {
-        case let .array(elements):
-            return .array(elements.map { $0.reversedWithUnknownKeys() })
-        case let .map(entries):
-            let unknown: [(key: MessagePackValue, value: MessagePackValue)] = [
-                ("futureField", .map([("nested", .array([1, "two", .nil]))])),
-                (.int(7), .binary([1, 2, 3])),
-            ]
-            return .map(unknown + entries.reversed().map { ($0.key, $0.value.reversedWithUnknownKeys()) })
-        default:
-            return self
-        }
+    /// The same top-level array with two fields a later version might add: a nested map and a bin.
+    fileprivate func appendingFields() -> MessagePackValue {
+        guard case let .array(elements) = self else { return self }
+        return .array(elements + [.map([("nested", .array([1, "two", .nil]))]), .binary([1, 2, 3])])
     }
 }

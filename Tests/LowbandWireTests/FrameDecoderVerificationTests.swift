@@ -1,3 +1,4 @@
+import LowbandMessagePack
 import LowbandTestSupport
 import LowbandWire
 import NIOCore
@@ -11,7 +12,7 @@ import Testing
         return stream
     }
 
-    /// What the decoder yields for `frame`: the same frame, with `.compressed` if it was.
+    /// What the decoder yields for `frame`: the same frame.
     private func received(_ frame: Frame) throws -> Frame {
         var single = try encoded([frame])
         var decoder = FrameDecoder()
@@ -82,8 +83,38 @@ import Testing
 
     @Test func recordedStreamMatchesTheCommittedCapture() throws {
         let stream = Array(try encoded(WireSamples.session()).readableBytesView)
-        try RecordedStreams.recordIfAsked("session-v1.bin", stream)
-        let capture = try RecordedStreams.load("session-v1.bin")
+        try RecordedStreams.recordIfAsked("session-v2.bin", stream)
+        let capture = try RecordedStreams.load("session-v2.bin")
         #expect(stream == capture, "the wire format or the fixtures changed; if on purpose, bump the protocol version or re-record (see RecordedStreams)")
+    }
+
+    /// The capture of wire format v1 (committed before v2) holds the same session: a reader told
+    /// to accept version 1 finds the same frames, and v1's named layout the same values.
+    @Test func theVersion1CaptureHoldsTheSameSession() throws {
+        var v1 = ByteBuffer(bytes: try RecordedStreams.load("session-v1.bin"))
+        var decoder = FrameDecoder(configuration: FrameConfiguration(acceptedVersions: 1 ... 1))
+        var old: [(header: FrameHeader, frame: Frame)] = []
+        while let next = try decoder.nextFrame(from: &v1) { old.append(next) }
+        #expect(v1.readableBytes == 0)
+        let session = try WireSamples.session()
+        #expect(old.map(\.header.version) == Array(repeating: 1, count: session.count))
+        #expect(old.map(\.frame.command) == session.map(\.command))
+        #expect(old.map(\.frame.sequence) == session.map(\.sequence))
+        #expect(old.map(\.frame.flags) == session.map(\.flags))
+        let v1Layout = MessagePackDecoder()
+        #expect(try v1Layout.decode(LoginReply.self, from: old[1].frame.payload) == session[1].decode(LoginReply.self))
+        #expect(try v1Layout.decode(NewMessagePush.self, from: old[4].frame.payload) == session[4].decode(NewMessagePush.self))
+        #expect(try v1Layout.decode(HistoryReply.self, from: old[5].frame.payload) == session[5].decode(HistoryReply.self))
+        #expect(try v1Layout.decode(ErrorReply.self, from: old[8].frame.payload) == session[8].decode(ErrorReply.self))
+        #expect(session[1].payload.count < old[1].frame.payload.count, "v2 is the smaller layout")
+    }
+
+    @Test func aPeerRefusesTheVersion1CaptureAtItsFirstHeader() throws {
+        var v1 = ByteBuffer(bytes: try RecordedStreams.load("session-v1.bin"))
+        var decoder = FrameDecoder()
+        let error = #expect(throws: WireError.self) { try decoder.nextFrame(from: &v1) }
+        #expect(error?.code == .unsupportedVersion)
+        #expect(error?.message == "wire version 1 is not supported: this build reads only version 2")
+        #expect(error?.streamOffset == 0 && error?.header?.command == .login)
     }
 }

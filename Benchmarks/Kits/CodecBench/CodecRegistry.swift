@@ -6,7 +6,7 @@ public enum CodecRegistry {
         // YourCodec(),
     ]
 
-    /// The five codecs of the comparison. Their names are part of the report schema: the CSV
+    /// The six codecs of the comparison. Their names are part of the report schema: the CSV
     /// converter and the committed baseline refer to them.
     public static let builtIn: [any BenchmarkCodec] = [
         JSONCodec(),
@@ -14,6 +14,7 @@ public enum CodecRegistry {
         ProtobufCodec(),
         MessagePackCodableCodec(),
         MessagePackFastCodec(),
+        MessagePackV1Codec(),
     ]
 
     /// Checks that every name is usable in a benchmark name and appears once.

@@ -35,6 +35,29 @@ import Testing
         #expect(report.targetRows.contains { $0.benchmark == "fast-path-10x-json/login-reply-50/msgpack-fast" && $0.metric == "attainment" && $0.p50 == 1 })
     }
 
+    @Test func codecRatiosAgainstProtobufAndTheirTargets() {
+        // protobuf: 60 + 90 = 150 us, 500 bytes, 400 after LZ4; fast: 40 + 50 = 90 (1.67x, met);
+        // fast's 490 bytes (0.98, met) and 420 after LZ4 (1.05, missed).
+        var measured: [BenchmarkRow] = []
+        for (codec, encode, decode, bytes, lz4) in [("json", 300.0, 600.0, 1000.0, 500.0), ("protobuf", 60, 90, 500, 400), ("msgpack-fast", 40, 50, 490, 420)] {
+            measured += [
+                row("codec", "history-page-50/\(codec)/encode", "wall_clock", encode),
+                row("codec", "history-page-50/\(codec)/decode", "wall_clock", decode),
+                row("codec", "history-page-50/\(codec)/encode", "encoded_bytes", bytes),
+                row("codec", "history-page-50/\(codec)/encode", "lz4_bytes", lz4),
+            ]
+        }
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("history-page-50/msgpack-fast", "speedup_vs_protobuf") == 150.0 / 90.0)
+        #expect(report.value("history-page-50/msgpack-fast", "bytes_vs_protobuf") == 0.98)
+        #expect(report.value("history-page-50/msgpack-fast", "lz4_bytes_vs_protobuf") == 1.05)
+        #expect(report.value("history-page-50/protobuf", "speedup_vs_protobuf") == nil, "protobuf is not compared with itself")
+        #expect(report.value("history-page-50/protobuf", "bytes_vs_json") == 0.5, "protobuf is still compared with JSON")
+        #expect(report.verdicts.contains("fast-path-1.5x-protobuf history-page-50/msgpack-fast true"))
+        #expect(report.verdicts.contains("msgpack-v2-bytes-le-protobuf history-page-50/msgpack-fast true"))
+        #expect(report.verdicts.contains("msgpack-v2-lz4-le-protobuf history-page-50/msgpack-fast false"))
+    }
+
     @Test func startupRatiosAndTargets() {
         let measured = [
             row("startup", "synthetic-100/hand", "wall_clock", 1),

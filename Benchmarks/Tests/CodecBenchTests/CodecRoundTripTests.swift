@@ -74,7 +74,9 @@ import Testing
     @Test func fastPathDecodesTheCodableEncodersBytes() throws {
         var fixtures = MessengerFixtures(seed: 1)
         let login = fixtures.loginReply(chats: 50)
-        let bytes = try MessagePackEncoder().encode(login)
+        let bytes = try MessagePackEncoder(userInfo: WireFormat.v2.userInfo).encode(login)
         #expect(try MessagePackFastCodec().decode(LoginReply.self, from: bytes) == login)
+        // v1's maps are not v2 values.
+        #expect(throws: (any Error).self) { try MessagePackFastCodec().decode(LoginReply.self, from: MessagePackV1Codec().encode(login)) }
     }
 }

@@ -87,7 +87,10 @@ import Testing
             windows.insert(dictionary[start ..< start + window])
         }
         for (index, payload) in Shared.input("small-messages").payloads.enumerated() {
-            let contained = stride(from: 0, through: payload.count - window, by: 8).allSatisfy { windows.contains(payload[$0 ..< $0 + window]) }
+            // Wire format v2 has pushes shorter than a window: those are looked for whole.
+            let contained = payload.count < window
+                ? dictionary.firstRange(of: payload) != nil
+                : stride(from: 0, through: payload.count - window, by: 8).allSatisfy { windows.contains(payload[$0 ..< $0 + window]) }
             #expect(!contained, "measured push \(index) is in the dictionary")
         }
     }

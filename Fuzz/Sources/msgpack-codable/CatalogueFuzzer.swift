@@ -69,7 +69,7 @@ enum CatalogueChecks {
                 roundTrip(slow)
                 do {
                     let written = try quick.messagePackBytes()
-                    let encoded = try MessagePackEncoder().encode(slow)
+                    let encoded = try MessagePackEncoder(userInfo: WireFormat.v2.userInfo).encode(slow)
                     require(written == encoded, "\(T.self): fast path writes other bytes than MessagePackEncoder")
                 } catch {
                     finding("\(T.self): a decoded value does not encode: \(error)")
@@ -86,7 +86,7 @@ enum CatalogueChecks {
 
     static func decode<T: Decodable>(_: T.Type, _ payload: [UInt8]) -> T? {
         do {
-            return try MessagePackDecoder().decode(T.self, from: payload)
+            return try MessagePackDecoder(userInfo: WireFormat.v2.userInfo).decode(T.self, from: payload)
         } catch is MessagePackError {
             return nil
         } catch is DecodingError {
@@ -98,8 +98,8 @@ enum CatalogueChecks {
 
     static func roundTrip<T: Codable & Equatable>(_ value: T) {
         do {
-            let bytes = try MessagePackEncoder().encode(value)
-            let again = try MessagePackDecoder().decode(T.self, from: bytes)
+            let bytes = try MessagePackEncoder(userInfo: WireFormat.v2.userInfo).encode(value)
+            let again = try MessagePackDecoder(userInfo: WireFormat.v2.userInfo).decode(T.self, from: bytes)
             require(again == value, "\(T.self): encode then decode changed the value")
         } catch {
             finding("\(T.self): a decoded value does not round-trip: \(error)")

@@ -25,8 +25,9 @@ struct CodecTimings {
     static func measure(_ reply: LoginReply, repetitions: Int) throws -> CodecTimings {
         let jsonEncoder = JSONEncoder()
         let jsonDecoder = JSONDecoder()
-        let packEncoder = MessagePackEncoder()
-        let packDecoder = MessagePackDecoder()
+        // Codable in the wire's v2 layout: the reference the fast path is checked against.
+        let packEncoder = MessagePackEncoder(userInfo: WireFormat.v2.userInfo)
+        let packDecoder = MessagePackDecoder(userInfo: WireFormat.v2.userInfo)
         let json = try jsonEncoder.encode(reply)
         let pack = try packEncoder.encode(reply)
         return CodecTimings(

@@ -21,7 +21,7 @@ struct RoundTrip {
     func run() async throws -> RoundTripReport {
         var fixtures = MessengerFixtures(seed: seed)
         let reply = fixtures.loginReply(chats: chats, contacts: contacts)
-        let payload = try MessagePackEncoder().encode(reply)
+        let payload = try reply.messagePackBytes()
         let jsonEncoder = JSONEncoder()
         jsonEncoder.outputFormatting = [.sortedKeys]
         let json = try jsonEncoder.encode(reply)

@@ -6,8 +6,8 @@ public import LowbandWire
 /// number, keeps the link alive with pings and reconnects with back-off, logging in again with
 /// the cache's `lastSync` each time (delta sync).
 ///
-/// The decisions are ``ConnectionStateMachine``'s; this class performs them on a
-/// ``FrameConnector``'s links and arms timers on the ``Scheduler``. It is confined to that
+/// The decisions are `ConnectionStateMachine`'s; this class performs them on a
+/// `FrameConnector`'s links and arms timers on the `Scheduler`. It is confined to that
 /// scheduler: call it there, and its completions and events arrive there.
 public final class Connection {
     public weak var observer: (any ConnectionObserver)?
@@ -27,8 +27,12 @@ public final class Connection {
     private var loginReply: LoginReply?
 
     /// - Parameters:
+    ///   - connector: opens the links to the server.
+    ///   - scheduler: runs every timer (request timeouts, heartbeats, back-off).
+    ///   - configuration: time-outs, heartbeats and back-off.
     ///   - loginRequest: called before each login for the token and the cache's `lastSync`.
     ///   - generator: the stream the back-off jitter is drawn from.
+    ///   - log: where connection events are recorded.
     public init(
         connector: any FrameConnector,
         scheduler: any Scheduler,
@@ -44,11 +48,11 @@ public final class Connection {
         self.loginRequest = loginRequest
     }
 
-    public var state: ConnectionStateMachine.State { machine.state }
+    package var state: ConnectionStateMachine.State { machine.state }
     public var isLoggedIn: Bool { machine.isLoggedIn }
     public var configuration: ConnectionConfiguration { machine.configuration }
 
-    /// Requests owing a reply, as ``ConnectionStateMachine/pendingCount`` counts them; at most
+    /// Requests owing a reply, as `ConnectionStateMachine/pendingCount` counts them; at most
     /// `configuration.maximumPendingRequests` of them are callers' requests.
     public var pendingRequestCount: Int { machine.pendingCount }
 
@@ -66,9 +70,11 @@ public final class Connection {
     /// there is none. Fails with `notConnected` unless a session is logged in: callers that
     /// must wait for the network (the outbox) wait for the `loggedIn` event themselves.
     public func send<R: WireRequest>(_ request: R, timeout: Duration? = nil, completion: @escaping (Result<R.Reply, ClientError>) -> Void) {
-        let frame: Frame
+        // Encoded first, so a request that cannot be encoded takes no sequence number; the frame
+        // is made once its number is known.
+        let payload: [UInt8]
         do {
-            frame = try Frame.request(request, sequence: 0)
+            payload = try request.messagePackBytes()
         } catch {
             let failure = ClientError(.encodingFailed, "cannot encode \(R.command): \(error)")
             scheduler.execute { completion(.failure(failure)) }
@@ -81,9 +87,7 @@ public final class Connection {
                 calls[sequence] = { result in
                     completion(result.flatMap { Self.decodeReply(R.Reply.self, from: $0) })
                 }
-                var numbered = frame
-                numbered.sequence = sequence
-                transmit(numbered)
+                transmit(Frame(command: R.command, sequence: sequence, payload: payload))
                 armTimeout(sequence: sequence, after: timeout)
             case .rejectRequest(let error):
                 scheduler.execute { completion(.failure(error)) }

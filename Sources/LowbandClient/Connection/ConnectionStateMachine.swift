@@ -1,5 +1,5 @@
-public import LowbandDeterminism
-public import LowbandWire
+package import LowbandDeterminism
+package import LowbandWire
 
 /// The connection's logic with no I/O: events go in, actions come out.
 ///
@@ -17,8 +17,8 @@ public import LowbandWire
 ///   the client sends gets through. A request left unanswered for `unansweredTimeout` (even one
 ///   that already failed with `timedOut`) closes the link, and the reconnect carries the work.
 /// - A request's own timeout fails only that request; the link stays.
-public struct ConnectionStateMachine {
-    public enum State: Hashable, Sendable {
+package struct ConnectionStateMachine {
+    package enum State: Hashable, Sendable {
         case idle
         case connecting(attempt: Int)
         case loggingIn(attempt: Int, loginSequence: UInt32)
@@ -29,12 +29,12 @@ public struct ConnectionStateMachine {
     }
 
     /// What a request in flight is for.
-    public enum Purpose: Hashable, Sendable {
+    package enum Purpose: Hashable, Sendable {
         case login, ping, caller
     }
 
     /// Something for the driver to do, in order.
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         /// Open a link with the connector.
         case connect
         /// Send the login request with this sequence number and arm its timeout.
@@ -73,8 +73,8 @@ public struct ConnectionStateMachine {
         case reportStopped(ClientError)
     }
 
-    public private(set) var state: State = .idle
-    public let configuration: ConnectionConfiguration
+    package private(set) var state: State = .idle
+    package let configuration: ConnectionConfiguration
     private var generator: SeededGenerator
     private var pending: [UInt32: Request] = [:]
     private var lastSequence: UInt32 = 0
@@ -93,7 +93,7 @@ public struct ConnectionStateMachine {
         var abandoned = false
     }
 
-    public init(configuration: ConnectionConfiguration = ConnectionConfiguration(), generator: SeededGenerator) {
+    package init(configuration: ConnectionConfiguration = ConnectionConfiguration(), generator: SeededGenerator) {
         self.configuration = configuration
         self.generator = generator
     }
@@ -101,19 +101,19 @@ public struct ConnectionStateMachine {
     /// Requests waiting for a reply: login and pings included, and requests that timed out
     /// whose reply is still owed (kept until it arrives or the link closes, at most
     /// `unansweredTimeout`). Never more than `maximumPendingRequests` callers' requests.
-    public var pendingCount: Int { pending.count }
+    package var pendingCount: Int { pending.count }
 
-    public var isLoggedIn: Bool { state == .connected }
+    package var isLoggedIn: Bool { state == .connected }
 
     // MARK: - Lifecycle
 
-    public mutating func start() -> [Action] {
+    package mutating func start() -> [Action] {
         guard state == .idle else { return [] }
         state = .connecting(attempt: 0)
         return [.connect]
     }
 
-    public mutating func stop() -> [Action] {
+    package mutating func stop() -> [Action] {
         let wasLinked: Bool
         switch state {
         case .stopped: return []
@@ -131,7 +131,7 @@ public struct ConnectionStateMachine {
 
     // MARK: - Link events
 
-    public mutating func linkOpened(now: Duration) -> [Action] {
+    package mutating func linkOpened(now: Duration) -> [Action] {
         guard case .connecting(let attempt) = state else { return [.closeLink(ClientError(.stopped, "a link opened after the connection moved on"))] }
         let sequence = allocate(.login, at: now)
         lastReceived = now
@@ -139,19 +139,19 @@ public struct ConnectionStateMachine {
         return [.sendLogin(sequence: sequence, timeout: configuration.loginTimeout)]
     }
 
-    public mutating func connectFailed(_ error: ClientError) -> [Action] {
+    package mutating func connectFailed(_ error: ClientError) -> [Action] {
         guard case .connecting(let attempt) = state else { return [] }
         return waitToReconnect(attempt: attempt + 1, reason: error)
     }
 
-    public mutating func reconnectTimerFired() -> [Action] {
+    package mutating func reconnectTimerFired() -> [Action] {
         guard case .waitingToReconnect(let attempt) = state else { return [] }
         state = .connecting(attempt: attempt)
         return [.connect]
     }
 
     /// The link closed (either side, or broken). Requests in flight fail with `connectionLost`.
-    public mutating func linkClosed(error: ClientError?) -> [Action] {
+    package mutating func linkClosed(error: ClientError?) -> [Action] {
         let nextAttempt: Int
         switch state {
         case .connected: nextAttempt = 0
@@ -168,7 +168,7 @@ public struct ConnectionStateMachine {
 
     // MARK: - Login outcome (decoded by the driver)
 
-    public mutating func loginSucceeded(now: Duration) -> [Action] {
+    package mutating func loginSucceeded(now: Duration) -> [Action] {
         guard case .loggingIn = state else { return [] }
         state = .connected
         lastReceived = now
@@ -177,7 +177,7 @@ public struct ConnectionStateMachine {
 
     /// The login reply was an error or unreadable. `unauthorized` stops for good; anything else
     /// drops the link and retries with back-off.
-    public mutating func loginFailed(_ error: ClientError) -> [Action] {
+    package mutating func loginFailed(_ error: ClientError) -> [Action] {
         guard case .loggingIn = state else { return [] }
         if error.code == .unauthorized {
             state = .stopped
@@ -190,7 +190,7 @@ public struct ConnectionStateMachine {
 
     /// Bytes arrived (part of a frame, perhaps): the way down is alive. Nothing to do now; the
     /// timers read it when they fire.
-    public mutating func receivedBytes(now: Duration) {
+    package mutating func receivedBytes(now: Duration) {
         switch state {
         case .loggingIn, .connected: lastReceived = now
         case .idle, .connecting, .waitingToReconnect, .stopped: break
@@ -198,7 +198,7 @@ public struct ConnectionStateMachine {
     }
 
     /// A frame arrived. Responses are matched to requests by sequence number and command.
-    public mutating func received(flags: FrameFlags, command: Command, sequence: UInt32, now: Duration) -> [Action] {
+    package mutating func received(flags: FrameFlags, command: Command, sequence: UInt32, now: Duration) -> [Action] {
         switch state {
         case .loggingIn, .connected: break
         case .idle, .connecting, .waitingToReconnect, .stopped:
@@ -251,7 +251,7 @@ public struct ConnectionStateMachine {
 
     /// The owner wants to send a request of `command` at `now`; it fails with `timedOut` after
     /// `timeout` (nil: the configuration's `requestTimeout`).
-    public mutating func sendRequest(command: Command, timeout: Duration? = nil, now: Duration) -> [Action] {
+    package mutating func sendRequest(command: Command, timeout: Duration? = nil, now: Duration) -> [Action] {
         guard state == .connected else {
             let reason = state == .stopped ? ClientError(.stopped, "the connection is stopped") : ClientError(.notConnected, "\(command) needs a logged-in session")
             return [.rejectRequest(reason)]
@@ -270,7 +270,7 @@ public struct ConnectionStateMachine {
     /// - Any request unanswered for `unansweredTimeout` closes the link: the way up is stuck.
     /// - A ping, or a login whose reply has begun to arrive, waits while bytes keep arriving;
     ///   once nothing has arrived for `heartbeatTimeout` the link is dead and is closed.
-    public mutating func requestTimedOut(sequence: UInt32, now: Duration) -> [Action] {
+    package mutating func requestTimedOut(sequence: UInt32, now: Duration) -> [Action] {
         guard var request = pending[sequence] else { return [] }
         let age = now - request.sentAt
         let quiet = now - lastReceived
@@ -314,7 +314,7 @@ public struct ConnectionStateMachine {
 
     /// The heartbeat timer fired: ping when the link has been quiet for a heartbeat interval,
     /// else look again when it will have been.
-    public mutating func heartbeatTimerFired(now: Duration) -> [Action] {
+    package mutating func heartbeatTimerFired(now: Duration) -> [Action] {
         guard state == .connected else { return [] }
         let quiet = now - lastReceived
         guard pingInFlight == nil, quiet >= configuration.heartbeatInterval else {

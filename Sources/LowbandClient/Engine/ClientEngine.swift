@@ -44,7 +44,9 @@ public final class ClientEngine {
     /// Builds the engine. Nothing connects until ``start()``.
     ///
     /// - Parameters:
+    ///   - configuration: the token, the cache file, the seed and the services' settings.
     ///   - connector: opens links to the server (sockets in the product, in-memory in tests).
+    ///   - scheduler: runs everything the engine does, and its timers.
     ///   - workClock: measures screen work for the dropped-frame count.
     /// - Throws: ``ClientError`` `.database` when the cache cannot be opened even fresh.
     public init(configuration: ClientConfiguration, connector: any FrameConnector, scheduler: any Scheduler, workClock: any WorkClock) throws(ClientError) {
@@ -177,19 +179,19 @@ extension ClientEngine: ConnectionObserver {
     private func handlePush(_ frame: Frame) {
         let arrivedAt = scheduler.now
         do {
-            switch frame.command {
-            case .pushNewMessage:
-                let message = try frame.decode(NewMessagePush.self).message
+            switch try ServerPush(frame) {
+            case .newMessage(let push):
+                let message = push.message
                 try messages.applyLive(message)
                 emit(.messageArrived(message))
                 for screen in openScreens where screen.chatID == message.chatID {
                     screen.messageArrived(message, at: arrivedAt)
                 }
-            case .pushContactChanged:
-                try sync.apply(contact: frame.decode(ContactChangedPush.self).contact)
-            case .pushReadReceipt:
-                try reads.store.apply(receipt: frame.decode(ReadReceiptPush.self))
-            default:
+            case .contactChanged(let push):
+                try sync.apply(contact: push.contact)
+            case .readReceipt(let receipt):
+                try reads.store.apply(receipt: receipt)
+            case nil:
                 record(.warning, "unknownPush", "push \(frame.command) #\(frame.sequence) is not in this client's catalogue; dropped")
             }
         } catch {

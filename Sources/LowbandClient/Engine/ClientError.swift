@@ -3,7 +3,7 @@ public import LowbandWire
 /// Why a client operation failed: a code plus what happened and where.
 ///
 /// A struct with an extensible code (not an enum), so adding a reason never breaks a caller's
-/// `switch`. Server refusals keep the server's ``LowbandWire/ErrorReply``.
+/// `switch`. Server refusals keep the server's `LowbandWire/ErrorReply`.
 public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let name: String

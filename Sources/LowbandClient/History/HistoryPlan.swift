@@ -32,6 +32,9 @@ public struct HistoryPlan: Hashable, Sendable {
     /// Plans the page of `count` messages older than `anchor` (nil: the newest page).
     ///
     /// - Parameters:
+    ///   - chatID: the chat the page is of.
+    ///   - anchor: the page ends just before this message; nil for the newest page.
+    ///   - count: how many messages the page holds.
     ///   - newestKnownID: the chat's newest message as the cache knows it (for the newest page).
     ///   - chunks: the chat's chunks.
     ///   - cachedCount: how many cached messages lie in a range; the store counts them.

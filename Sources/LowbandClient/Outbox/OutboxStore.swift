@@ -16,7 +16,11 @@ public final class OutboxStore {
     /// Stores a message to send (and its upload, if it has an attachment) in one transaction,
     /// with its client id. Nothing goes on the wire before this returns.
     ///
-    /// - Parameter storedAt: the engine's scheduler time, kept with the tasks (nil: unknown).
+    /// - Parameters:
+    ///   - chatID: the chat to send to.
+    ///   - text: the message's text.
+    ///   - attachment: a file to upload first and attach; nil for none.
+    ///   - storedAt: the engine's scheduler time, kept with the tasks (nil: unknown).
     /// - Returns: the send task, then the upload task if any.
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }

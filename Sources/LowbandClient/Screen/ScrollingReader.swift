@@ -1,25 +1,25 @@
-public import LowbandDeterminism
+package import LowbandDeterminism
 
 /// A simulated reader who scrolls a chat up at a steady pace, waiting at the top whenever the
 /// next page is not there yet (each wait is a scroll stall on the screen).
-public final class ScrollingReader {
-    public let screen: ChatScreenModel
+package final class ScrollingReader {
+    package let screen: ChatScreenModel
     /// Rows scrolled per tick.
-    public let rowsPerTick: Int
-    public let tick: Duration
+    package let rowsPerTick: Int
+    package let tick: Duration
     /// The reader gives up after this long (a network that never comes back).
-    public let patience: Duration
-    public private(set) var rowsRead = 0
-    public private(set) var isFinished = false
+    package let patience: Duration
+    package private(set) var rowsRead = 0
+    package private(set) var isFinished = false
     /// Called once when the reader reaches the start of the chat, has read `limit` rows, or
     /// runs out of patience.
-    public var onFinish: (() -> Void)?
+    package var onFinish: (() -> Void)?
 
     private let scheduler: any Scheduler
     private var limit = Int.max
     private var startedAt: Duration = .zero
 
-    public init(screen: ChatScreenModel, scheduler: any Scheduler, rowsPerTick: Int = 3, tick: Duration = .milliseconds(50), patience: Duration = .seconds(600)) {
+    package init(screen: ChatScreenModel, scheduler: any Scheduler, rowsPerTick: Int = 3, tick: Duration = .milliseconds(50), patience: Duration = .seconds(600)) {
         self.screen = screen
         self.scheduler = scheduler
         self.rowsPerTick = max(1, rowsPerTick)
@@ -28,7 +28,7 @@ public final class ScrollingReader {
     }
 
     /// Starts scrolling up until the start of the chat, or until `limit` rows were read.
-    public func start(readingAtMost limit: Int = .max) {
+    package func start(readingAtMost limit: Int = .max) {
         self.limit = limit
         startedAt = scheduler.now
         scheduler.schedule(after: tick) { [weak self] in self?.step() }

@@ -58,7 +58,7 @@ public struct MessageBreakdown: Sendable, Hashable, Codable {
     public var receiver: Int
     /// When the sender stored it (or the server did, without a sending client), seconds.
     public var startSeconds: Double
-    /// Milliseconds per stage, indexed like ``LatencyStage/allCases``.
+    /// Milliseconds per stage, indexed like `LatencyStage/allCases`.
     public var stages: [Double]
     /// How it reached the receiver: `push` or `login` (the delta sync of a later login).
     public var carrier: String

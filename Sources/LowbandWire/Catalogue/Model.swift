@@ -87,35 +87,6 @@ public struct Message: Codable, Hashable, Sendable {
         self.editedAt = editedAt
         self.attachments = attachments
     }
-
-    enum CodingKeys: String, CodingKey {
-        case id, chatID = "chat", senderID = "from", clientID = "cid", text, sentAt = "at", editedAt = "ed", attachments = "att"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decode(Int64.self, forKey: .id)
-        chatID = try container.decode(Int64.self, forKey: .chatID)
-        senderID = try container.decode(Int64.self, forKey: .senderID)
-        clientID = try container.decodeIfPresent(UInt64.self, forKey: .clientID)
-        text = try container.decode(String.self, forKey: .text)
-        sentAt = try container.decode(ServerTime.self, forKey: .sentAt)
-        editedAt = try container.decodeIfPresent(ServerTime.self, forKey: .editedAt)
-        attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
-    }
-
-    /// Leaves out absent optionals and an empty attachment list: bytes count on 2G.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(chatID, forKey: .chatID)
-        try container.encode(senderID, forKey: .senderID)
-        try container.encodeIfPresent(clientID, forKey: .clientID)
-        try container.encode(text, forKey: .text)
-        try container.encode(sentAt, forKey: .sentAt)
-        try container.encodeIfPresent(editedAt, forKey: .editedAt)
-        if !attachments.isEmpty { try container.encode(attachments, forKey: .attachments) }
-    }
 }
 
 /// A chat in the chat list, with its newest message.

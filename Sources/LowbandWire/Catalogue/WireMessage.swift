@@ -1,5 +1,7 @@
+public import LowbandMessagePack
+
 /// A message of the catalogue: a Codable payload tied to its command code.
-public protocol WireMessage: Codable, Hashable, Sendable {
+public protocol WireMessage: Codable, Hashable, Sendable, MessagePackFastCodable {
     static var command: Command { get }
 }
 

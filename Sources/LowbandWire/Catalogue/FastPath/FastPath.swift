@@ -1,27 +1,49 @@
 import LowbandMessagePack
 
-/// The value of a required key, or the error that names the key.
-@inline(__always)
-func required<T>(_ value: T?, _ key: String, mapOffset: Int) throws(MessagePackError) -> T {
-    guard let value else { throw MessagePackError.keyNotFound(key, mapOffset: mapOffset) }
-    return value
-}
+// The pieces the v2 fast-path files are written with.
 
 extension MessagePackReader {
-    /// Reads a value that may be nil: `.some(nil)` for a nil, so a slot of `T??` records that
-    /// the key was present.
+    /// Reads a value that may be nil.
     @inline(__always)
     mutating func readOptional<T>(_ read: (inout MessagePackReader) throws(MessagePackError) -> T) throws(MessagePackError) -> T? {
         try readNilIfPresent() ? nil : try read(&self)
     }
+
+    /// Reads a v2 array header of a `type` value, which must hold at least `required` fields.
+    @inline(__always)
+    mutating func readFields(required: Int, of type: StaticString) throws(MessagePackError) -> Int {
+        let start = offset
+        let count = try readArrayHeader()
+        guard count >= required else {
+            throw MessagePackError(.keyNotFound, "\(type) needs at least \(required) fields; the array holds \(count)", offset: start)
+        }
+        return count
+    }
+
+    /// Skips the fields a later version added after the `known` ones.
+    @inline(__always)
+    mutating func skipFields(_ count: Int, known: Int) throws(MessagePackError) {
+        var extra = count - known
+        while extra > 0 {
+            try skipValue()
+            extra -= 1
+        }
+    }
+
+    /// Reads an array of integers.
+    mutating func readIntegers() throws(MessagePackError) -> [Int64] {
+        let count = try readArrayHeader()
+        var values: [Int64] = []
+        values.reserveCapacity(count)
+        for _ in 0 ..< count { values.append(try readInt64()) }
+        return values
+    }
 }
 
 extension MessagePackWriter {
-    /// Writes `value` under `name` when it is not nil, as synthesized `encodeIfPresent` does.
-    @inline(__always)
-    mutating func write<T>(name: StaticString, ifPresent value: T?, _ write: (inout MessagePackWriter, T) throws(MessagePackError) -> Void) throws(MessagePackError) {
-        guard let value else { return }
-        try self.write(name: name)
-        try write(&self, value)
+    /// Writes an array of integers.
+    mutating func writeIntegers(_ values: [Int64]) throws(MessagePackError) {
+        try writeArrayHeader(count: values.count)
+        for value in values { write(value) }
     }
 }

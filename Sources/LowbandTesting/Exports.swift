@@ -1,0 +1,11 @@
+// What a test of the virtual world touches: the server, the engines, the network, the clock,
+// the profiles, the toxics and faults (LowbandProxyCore) and the frame-link seam.
+@_exported public import LowbandClient
+@_exported public import LowbandDeterminism
+@_exported public import LowbandFixtures
+@_exported public import LowbandProxyCore
+@_exported public import LowbandServer
+@_exported public import LowbandShaper
+@_exported public import LowbandSimulation
+@_exported public import LowbandTransport
+@_exported public import LowbandWire
