@@ -263,6 +263,18 @@ import Testing
         }
     }
 
+    @Test func binaryRequireAllFailsOnAMetricThisMachineDidNotMeasure() throws {
+        let baseline = [row("allocations", "count", 1000), row("instructions", "count", 50_000)]
+        try withReports(baseline, [row("allocations", "count", 1000)]) { old, new in
+            let lenient = try ExternalProcess.run(lowband, ["compare", old, new])
+            #expect(lenient.status == 0, "no counters on this machine is not a regression: \(lenient.stdoutText)")
+            #expect(lenient.stdoutText.contains("instructions: not measured on this machine"))
+            let strict = try ExternalProcess.run(lowband, ["compare", old, new, "--require-all"])
+            #expect(strict.status == 1, "\(strict.stdoutText)")
+            #expect(strict.stdoutText.contains("(fails the gate: --require-all)"), "\(strict.stdoutText)")
+        }
+    }
+
     @Test func binaryPrintsOneErrorLineForAMalformedFileAndExitsTwo() throws {
         try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
             var text = try String(contentsOfFile: old, encoding: .utf8)
