@@ -8,11 +8,14 @@
 #   3. planted slowdowns: scales every wall-clock sample of the later run of each pair by 1+P
 #      (P = 5, 10, 25, 50, 100%) and compares: the comparisons failed and rows caught at each P;
 #   4. a real planted slowdown: a throwaway package-benchmark package (not Lowband's) whose
-#      benchmark does EXTRA_WORK_PERCENT more work, run K times with 0% and with 5%.
+#      benchmark does EXTRA_WORK_PERCENT more work, run K times with 0% and with each of
+#      --extra-work (default 5), interleaved.
 #
 #   scripts/calibrate-gate.sh [--runs N] [--planted-runs K] [--work DIR] [--build-path DIR] [--reuse]
 #                             [--pairs consecutive|all] [--effects '5 10 20 30 50']
-#                             [--planted '5 10 25 50 100']
+#                             [--planted '5 10 25 50 100'] [--extra-work '5 10']
+#
+# --runs 0 skips the start-up suite and measures only the throwaway package.
 #
 # --reuse skips the runs whose report already exists in DIR (to add runs or re-analyse).
 # Prints one line per minimum effect with the totals (each comparison's output stays in DIR); the gate's options are the CI gate's
@@ -30,6 +33,7 @@ reuse=0
 pair_mode=consecutive
 effects="5 10 20 30 50"
 planted_percents="5 10 25 50 100"
+extra_work="5"
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs="${2:?--runs needs a number}"; shift 2 ;;
@@ -39,8 +43,9 @@ while [ $# -gt 0 ]; do
         --reuse) reuse=1; shift ;;
         --pairs) pair_mode="${2:?--pairs needs consecutive or all}"; shift 2 ;;
         --effects) effects="${2:?--effects needs a list, e.g. '5 10 20'}"; shift 2 ;;
+        --extra-work) extra_work="${2:?--extra-work needs a list of percents, e.g. '5 10'}"; shift 2 ;;
         --planted) planted_percents="${2:?--planted needs a list of percents, e.g. '5 10 25'}"; shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "calibrate-gate: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -161,7 +166,7 @@ cp "$root/scripts/calibration/Checksum.swift.txt" "$pkg/Benchmarks/Checksum/Chec
 # Interleaved (+0%, +5%, +0%, +5%, …) so that the two sides of each comparison ran minutes apart
 # under the same load, as a pull request and its base measured in one CI job.
 for n in $(seq 1 "$planted_runs"); do
-    for extra in 0 5; do
+    for extra in 0 $extra_work; do
         report="$work/planted/checksum-$extra-$n.csv"
         if [ "$reuse" = 1 ] && [ -f "$report" ]; then continue; fi
         raw="$work/planted/raw-$extra-$n"; rm -rf "$raw"; mkdir -p "$raw"
@@ -174,24 +179,24 @@ for n in $(seq 1 "$planted_runs"); do
         "$lowband" bench import "$raw" --out "$report" > /dev/null
     done
 done
-# +0% against +0% (the next run) and +0% against +5% (the run right after it, interleaved).
+# +0% against +0% (the next run) and +0% against +P% (the run right after it, interleaved).
 for effect in $effects; do
     line="checksum package, min effect $effect%:"
-    for kind in same planted; do
+    for kind in same $extra_work; do
         failed=0; total=0; shifts=""
         for n in $(seq 1 "$planted_runs"); do
             if [ "$kind" = same ]; then
                 [ "$n" -lt "$planted_runs" ] || continue
                 other="$work/planted/checksum-0-$((n + 1)).csv"
             else
-                other="$work/planted/checksum-5-$n.csv"
+                other="$work/planted/checksum-$kind-$n.csv"
             fi
             status=0
             out=$("$lowband" compare "$work/planted/checksum-0-$n.csv" "$other" "${gate[@]}" --min-effect "$effect%") || status=$?
             total=$((total + 1)); [ "$status" = 0 ] || failed=$((failed + 1))
             shifts="$shifts $(printf '%s\n' "$out" | grep ' wall_clock ' | grep -oE '[-+][0-9.]+% \[' | tr -d ' [')"
         done
-        label="+0% vs +0%"; [ "$kind" = same ] || label="+0% vs +5%"
+        label="+0% vs +0%"; [ "$kind" = same ] || label="+0% vs +$kind%"
         line="$line $label: $failed of $total failed (shifts:$shifts);"
     done
     echo "$line"
