@@ -51,7 +51,8 @@ test_nested() {
         exit 1
     fi
     swift test "${package[@]}" --skip-build --skip "$timed"
-    if swift test list "${package[@]}" --skip-build 2>/dev/null | grep -qE "$timed"; then
+    # (The list is read whole: grep -q stopping early would fail the pipe under pipefail.)
+    if swift test list "${package[@]}" --skip-build 2>/dev/null | grep -E "$timed" >/dev/null; then
         swift test "${package[@]}" --skip-build --no-parallel --filter "$timed"
     fi
 }
