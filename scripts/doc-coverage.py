@@ -37,6 +37,7 @@ HELD_AT_ZERO = [
     "LowbandServerStore",
     "LowbandSimulation",
     "LowbandTesting",
+    "LowbandWire",
 ]
 
 SKIPPED_KINDS = {"swift.deinit", "swift.extension"}
