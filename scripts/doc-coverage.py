@@ -35,6 +35,7 @@ HELD_AT_ZERO = [
     "LowbandProxyCore",
     "LowbandServer",
     "LowbandServerStore",
+    "LowbandShaper",
     "LowbandSimulation",
     "LowbandTesting",
     "LowbandWire",
