@@ -33,6 +33,8 @@ HELD_AT_ZERO = [
     "LowbandLZ4",
     "LowbandProxy",
     "LowbandProxyCore",
+    "LowbandReports",
+    "LowbandRunReport",
     "LowbandServer",
     "LowbandServerStore",
     "LowbandShaper",
