@@ -25,7 +25,8 @@ public struct ExploreOptions: Sendable {
     public var shrink: Bool
     /// Run each seed twice and compare the trace and record hashes.
     public var checkDeterminism: Bool
-    /// Where runs keep their files; nil for a temporary directory.
+    /// Where runs put their client databases (see ``ScenarioOptions/workDirectory``); nil picks
+    /// `/dev/shm` or the temporary directory.
     public var workDirectory: String?
     /// The workload, when not `scenario`'s own (tests explore scenarios with planted bugs).
     var implementation: (any Scenario.Type)?
