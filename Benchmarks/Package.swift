@@ -31,6 +31,12 @@ func benchmarkExecutable(_ name: String, kit: String, path: String) -> Target {
 let package = Package(
     name: "lowband-benchmarks",
     platforms: [.macOS(.v15)],
+    products: [
+        // For packages comparing their own codec with Lowband's (Examples/CustomCodec): the
+        // codec kit with its registry and fixtures, and the suites' ratios and targets.
+        .library(name: "CodecBench", targets: ["CodecBench"]),
+        .library(name: "BenchFigures", targets: ["BenchFigures"]),
+    ],
     dependencies: [
         .package(name: "lowband", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),

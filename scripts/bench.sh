@@ -3,7 +3,7 @@
 # and writes one CSV report in the schema of docs/BENCHMARKS.md, with the ratios between
 # benchmarks of the run and the targets the kits declare; prints the same as tables.
 #
-#   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore] [--out FILE]
+#   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore|relay] [--out FILE]
 #                    [--build-path DIR]
 #
 # --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
@@ -14,6 +14,8 @@
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
 # with the target row (issue 10: at most 600 s per 1,000 seeds).
+# `relay` is not one either: it runs Benchmarks/relay/proxy_vs_socat.py (the proxy on the perfect
+# profile against socat and a direct connection) and adds the ratio to socat and its target.
 #
 # package-benchmark has no CSV export: its influx and histogramSamples exports are converted by
 # `lowband bench import` (FILE and its samples, FILE.samples.csv), then Benchmarks/'
@@ -35,7 +37,7 @@ while [ $# -gt 0 ]; do
             build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"
             bench_build_path="$build_path/benchmarks"
             shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -47,7 +49,25 @@ case "$suite" in
     startup) targets=(StartupBenchmarks) ;;
     push-to-visible) targets=(PushToVisibleBenchmarks) ;;
     explore) targets=() ;;
-    *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible, explore)" >&2; exit 2 ;;
+    # `--suite relay` (issue 13): `lowband proxy` (release) on the perfect profile against socat
+    # and a direct connection on loopback, five interleaved rounds (Benchmarks/relay/
+    # proxy_vs_socat.py): upload throughput, echo RTT and the RTT each relay adds; then the ratio
+    # to socat and its target (>= 1.5x) from Benchmarks/Figures/RelayFigures.
+    relay)
+        scripts/setup.sh
+        swift build --scratch-path "$build_path" -c release --product lowband
+        [ -n "$out" ] || out=reports/relay.csv
+        raw="$build_path/bench-raw/relay"
+        rm -rf "$raw"
+        mkdir -p "$raw"
+        python3 Benchmarks/relay/proxy_vs_socat.py "$(swift build --scratch-path "$build_path" -c release --show-bin-path)/lowband" \
+            --csv "$raw/measured.csv"
+        swift build --package-path Benchmarks --scratch-path "$bench_build_path" -c release --product lowband-bench-derive
+        echo
+        "$(swift build --package-path Benchmarks --scratch-path "$bench_build_path" -c release --show-bin-path)/lowband-bench-derive" \
+            "$raw/measured.csv" --out "$out"
+        exit 0 ;;
+    *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible, explore, relay)" >&2; exit 2 ;;
 esac
 [ -n "$out" ] || out="reports/$([ "$suite" = all ] && echo bench || echo "$suite").csv"
 

@@ -12,6 +12,8 @@ public struct MessengerFixtures: Sendable {
     private var random: SeededGenerator
     private var nextMessageID: Int64 = 1_000
 
+    /// Fixtures drawn from `seed`: two values made with the same seed give the same payloads, call
+    /// for call.
     public init(seed: UInt64) {
         random = SeededGenerator(seed: seed)
     }

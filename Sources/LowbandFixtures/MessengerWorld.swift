@@ -11,6 +11,7 @@ public import LowbandWire
 public struct MessengerWorld: Sendable, Hashable {
     /// How big the world is.
     public struct Shape: Sendable, Hashable {
+        /// Users in the world; at least 2.
         public var users: Int
         /// Chats each user is in, at least (group chats add members beyond this).
         public var chatsPerUser: Int
@@ -19,6 +20,9 @@ public struct MessengerWorld: Sendable, Hashable {
         /// Contacts each user has besides the people they share a chat with.
         public var extraContactsPerUser: Int
 
+        /// A shape; 20 users in 8 chats each of 40 messages, with 3 extra contacts, by default.
+        ///
+        /// - Precondition: at least 2 users, and no figure negative.
         public init(users: Int = 20, chatsPerUser: Int = 8, messagesPerChat: Int = 40, extraContactsPerUser: Int = 3) {
             precondition(users >= 2, "a messenger world needs at least 2 users")
             precondition(chatsPerUser >= 0 && messagesPerChat >= 0 && extraContactsPerUser >= 0, "shape figures must not be negative")
@@ -31,19 +35,26 @@ public struct MessengerWorld: Sendable, Hashable {
 
     /// A user: profile, login token, settings and address book.
     public struct User: Sendable, Hashable {
+        /// The user's id, from 1.
         public var id: Int64
         /// The login token, derived from the seed.
         public var token: String
+        /// The name others see.
         public var name: String
+        /// The phone number, as written.
         public var phone: String
+        /// Avatar image URL, if the user has one.
         public var avatar: String?
+        /// Free-text status line, if the user has one.
         public var status: String?
         /// When the profile (name, avatar, status) last changed.
         public var profileUpdatedAt: ServerTime
+        /// The user's settings, as a login sends them.
         public var settings: Settings
         /// Other users in the address book, ascending.
         public var contactIDs: [Int64]
 
+        /// A user with every field given.
         public init(
             id: Int64, token: String, name: String, phone: String, avatar: String?, status: String?,
             profileUpdatedAt: ServerTime, settings: Settings, contactIDs: [Int64]
@@ -67,7 +78,9 @@ public struct MessengerWorld: Sendable, Hashable {
 
     /// A chat with its whole history.
     public struct ChatHistory: Sendable, Hashable {
+        /// The chat's id, from 1.
         public var id: Int64
+        /// Direct (two members) or group.
         public var kind: Chat.Kind
         /// The group's title; nil for a direct chat, whose title is the other member's name.
         public var title: String?
@@ -80,7 +93,9 @@ public struct MessengerWorld: Sendable, Hashable {
         public var readUpTo: [Int64]
     }
 
+    /// The seed the world was generated from.
     public let seed: UInt64
+    /// How big the world is.
     public let shape: Shape
     /// Ascending ids from 1.
     public private(set) var users: [User]

@@ -5,7 +5,8 @@ import CLZ4
 /// The defaults match the `lz4` command: fast level, 4 MiB independent blocks, a content checksum
 /// and no block checksums.
 public struct LZ4FrameConfiguration: Sendable, Hashable {
-    /// The largest block a frame may hold; the decompressor needs about this much memory.
+    /// The largest block a frame may hold, `max64KB`, `max256KB`, `max1MB` or `max4MB`; the
+    /// decompressor needs about this much memory.
     public enum BlockSize: Sendable, Hashable, CaseIterable {
         case max64KB, max256KB, max1MB, max4MB
 

@@ -11,6 +11,7 @@ public struct MessagePackDecoder: Sendable {
     /// Handed to every value's `init(from:)` as `decoder.userInfo`, e.g. to choose a layout.
     public var userInfo: [CodingUserInfoKey: any Sendable]
 
+    /// A decoder; nesting is limited to `MessagePackLimits.defaultMaxDepth` unless given.
     public init(maxDepth: Int = MessagePackLimits.defaultMaxDepth, userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.maxDepth = maxDepth
         self.userInfo = userInfo

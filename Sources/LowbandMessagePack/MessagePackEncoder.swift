@@ -14,6 +14,7 @@ public struct MessagePackEncoder: Sendable {
     /// Handed to every value's `encode(to:)` as `encoder.userInfo`, e.g. to choose a layout.
     public var userInfo: [CodingUserInfoKey: any Sendable]
 
+    /// An encoder; `userInfo` defaults to empty.
     public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
         self.userInfo = userInfo
     }

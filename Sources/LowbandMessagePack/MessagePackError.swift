@@ -4,6 +4,7 @@
 public struct MessagePackError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `typeMismatch`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -34,6 +35,7 @@ public struct MessagePackError: Error, Sendable, Hashable, CustomStringConvertib
         public static let unsupportedKey = Code("unsupportedKey")
     }
 
+    /// What kind of failure it is.
     public var code: Code
     /// What was wrong, in words.
     public var message: String
@@ -42,6 +44,7 @@ public struct MessagePackError: Error, Sendable, Hashable, CustomStringConvertib
     /// The Codable coding path, when the error comes from the Codable layer (e.g. `chats[3].title`).
     public var path: String?
 
+    /// An error with `code` and `message`, and where when known.
     public init(_ code: Code, _ message: String, offset: Int? = nil, path: String? = nil) {
         self.code = code
         self.message = message

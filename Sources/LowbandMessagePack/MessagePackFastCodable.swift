@@ -55,6 +55,7 @@ public struct MessagePackName: Sendable {
     /// Whether the key was an integer, which matches no name.
     public let isInteger: Bool
 
+    /// The name whose bytes are `utf8`, or an integer key when `isInteger`.
     @inlinable public init(utf8: ArraySlice<UInt8>, isInteger: Bool = false) {
         self.utf8 = utf8
         self.isInteger = isInteger

@@ -5,6 +5,7 @@
 public struct MessagePackJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `duplicateKey`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -27,6 +28,7 @@ public struct MessagePackJSONError: Error, Sendable, Hashable, CustomStringConve
         public static let trailingContent = Code("trailingContent")
     }
 
+    /// What kind of failure it is.
     public var code: Code
     /// What was wrong, in words.
     public var message: String
@@ -37,6 +39,7 @@ public struct MessagePackJSONError: Error, Sendable, Hashable, CustomStringConve
     /// 1-based column of `offset`, counted in Unicode scalars.
     public var column: Int
 
+    /// An error with `code` and `message` at byte `offset`, which is at `line` and `column`.
     public init(_ code: Code, _ message: String, offset: Int, line: Int, column: Int) {
         self.code = code
         self.message = message

@@ -13,6 +13,7 @@ public struct MessagePackJSONParser: Sendable {
     /// Maximum nesting of arrays and maps.
     public let maxDepth: Int
 
+    /// A parser of the JSON text `bytes` (UTF-8; a leading byte-order mark is skipped).
     public init(_ bytes: [UInt8], maxDepth: Int = MessagePackLimits.defaultMaxDepth) {
         self.bytes = bytes
         self.maxDepth = maxDepth

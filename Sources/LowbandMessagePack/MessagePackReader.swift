@@ -14,6 +14,7 @@ public struct MessagePackReader: Sendable {
     /// Offset of the next byte to read.
     public internal(set) var offset: Int
 
+    /// A reader of `bytes`, starting at `offset`.
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
         self.offset = offset
@@ -21,6 +22,7 @@ public struct MessagePackReader: Sendable {
 
     /// Bytes left to read.
     @inlinable public var remaining: Int { bytes.count - offset }
+    /// True when every byte has been read.
     @inlinable public var isAtEnd: Bool { offset >= bytes.count }
 
     /// Moves the reader to `offset` (for decoders that index values and come back to them).
@@ -59,6 +61,10 @@ public struct MessagePackReader: Sendable {
 
     // MARK: Scalars
 
+    /// Reads a nil.
+    ///
+    /// - Throws: `typeMismatch` (the reader stays put) when the next value is not nil, `truncated`
+    ///   at the end of the input.
     public mutating func readNil() throws(MessagePackError) {
         let start = offset
         guard try readByte() == 0xc0 else {
@@ -67,6 +73,10 @@ public struct MessagePackReader: Sendable {
         }
     }
 
+    /// Reads a boolean.
+    ///
+    /// - Throws: `typeMismatch` (the reader stays put) when the next value is not a boolean,
+    ///   `truncated` at the end of the input.
     public mutating func readBool() throws(MessagePackError) -> Bool {
         let start = offset
         switch try readByte() {

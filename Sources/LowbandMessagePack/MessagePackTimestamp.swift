@@ -3,7 +3,9 @@
 /// Seconds may be negative (before 1970); nanoseconds are always 0 ..< 1_000_000_000 and count
 /// forwards from `seconds`, so -0.5 s is `seconds: -1, nanoseconds: 500_000_000`.
 public struct MessagePackTimestamp: Hashable, Sendable, Codable {
+    /// Whole seconds since the Unix epoch; negative before 1970.
     public var seconds: Int64
+    /// Nanoseconds after `seconds`, 0 ..< 1_000_000_000.
     public var nanoseconds: UInt32
 
     /// The extension type the MessagePack spec reserves for timestamps.

@@ -6,19 +6,29 @@
 /// strings compare by their UTF-8 bytes, not by Unicode canonical equivalence: equality means
 /// "encodes to the same bytes".
 public enum MessagePackValue: Sendable {
+    /// The nil value.
     case `nil`
+    /// A boolean.
     case bool(Bool)
+    /// An integer that fits `Int64` (any MessagePack int or uint format).
     case int(Int64)
+    /// An unsigned integer above `Int64.max`.
     case uint(UInt64)
+    /// A 32-bit float.
     case float(Float)
+    /// A 64-bit float.
     case double(Double)
+    /// A UTF-8 string.
     case string(String)
+    /// Raw bytes (the bin formats).
     case binary([UInt8])
+    /// An array, in order.
     case array([MessagePackValue])
     /// A map as ordered entries; duplicate keys are kept as they are.
     case map([(key: MessagePackValue, value: MessagePackValue)])
     /// An application extension: a type code (-128...127; -1 is the timestamp) and its bytes.
     case `extension`(type: Int8, data: [UInt8])
+    /// A timestamp (extension type -1), decoded.
     case timestamp(MessagePackTimestamp)
 }
 

@@ -9,6 +9,7 @@ public struct MessagePackWriter: Sendable {
     /// The bytes written so far.
     public internal(set) var bytes: [UInt8]
 
+    /// An empty writer with room for `capacity` bytes.
     public init(reservingCapacity capacity: Int = 0) {
         bytes = []
         bytes.reserveCapacity(capacity)
@@ -19,18 +20,22 @@ public struct MessagePackWriter: Sendable {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// Writes nil.
     public mutating func writeNil() {
         bytes.append(0xc0)
     }
 
+    /// Writes a boolean.
     public mutating func write(_ value: Bool) {
         bytes.append(value ? 0xc3 : 0xc2)
     }
 
+    /// Writes an integer in its shortest form.
     public mutating func write(_ value: Int) {
         write(Int64(value))
     }
 
+    /// Writes an integer in its shortest form (unsigned forms for non-negative values).
     public mutating func write(_ value: Int64) {
         if value >= 0 {
             write(UInt64(value))
@@ -51,6 +56,7 @@ public struct MessagePackWriter: Sendable {
         }
     }
 
+    /// Writes an unsigned integer in its shortest form.
     public mutating func write(_ value: UInt64) {
         if value <= 0x7f {
             bytes.append(UInt8(value))
@@ -69,11 +75,13 @@ public struct MessagePackWriter: Sendable {
         }
     }
 
+    /// Writes a float32.
     public mutating func write(_ value: Float) {
         bytes.append(0xca)
         appendBigEndian(value.bitPattern, to: &bytes)
     }
 
+    /// Writes a float64.
     public mutating func write(_ value: Double) {
         bytes.append(0xcb)
         appendBigEndian(value.bitPattern, to: &bytes)

@@ -21,7 +21,8 @@ public enum ControlRequestBody: Hashable, Sendable {
     /// `POST /proxies/{proxy}/profile` and `POST /proxies/{proxy}/seed`.
     case link(profile: String?, seed: UInt64?)
 
-    /// The routes that take a JSON body.
+    /// The routes that take a JSON body: `createProxy`, `updateProxy`, `populate`, `addToxic`,
+    /// `updateToxic`, `setProfile` and `setSeed`, named after what they do.
     public enum Route: String, Hashable, Sendable, CaseIterable {
         case createProxy, updateProxy, populate, addToxic, updateToxic, setProfile, setSeed
 

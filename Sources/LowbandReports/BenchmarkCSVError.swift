@@ -5,6 +5,7 @@
 public struct BenchmarkCSVError: Error, Sendable, CustomStringConvertible {
     /// The kind of problem; new codes may be added.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
+        /// The code's stable name, e.g. `badHeader`.
         public var description: String
 
         /// The file could not be opened or read.
@@ -25,13 +26,16 @@ public struct BenchmarkCSVError: Error, Sendable, CustomStringConvertible {
         public static let duplicateRow = Code(description: "duplicateRow")
     }
 
+    /// What kind of problem it is.
     public var code: Code
     /// The path of the file, as given.
     public var file: String
     /// The 1-based line the problem is on (where the row starts), nil for the file as a whole.
     public var line: Int?
+    /// What was wrong and, where it helps, what to write instead.
     public var message: String
 
+    /// An error in `file`, at `line` when one applies.
     public init(code: Code, file: String, line: Int?, message: String) {
         self.code = code
         self.file = file

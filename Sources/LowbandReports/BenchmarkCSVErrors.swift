@@ -9,11 +9,13 @@ public struct BenchmarkCSVErrors: Error, Sendable, CustomStringConvertible {
     /// How many more errors were found beyond ``listed``.
     public private(set) var unlisted = 0
 
-    public init() {}
+    /// No errors.
+    package init() {}
 
     /// Every error found, listed or not.
     public var count: Int { listed.count + unlisted }
 
+    /// True when no error was found.
     public var isEmpty: Bool { listed.isEmpty }
 
     /// Records `error`: kept while fewer than ``limit`` are, else counted.

@@ -15,10 +15,15 @@ public struct BenchmarkRow: Sendable, Hashable {
     public var metric: String
     /// The unit of the five statistics, e.g. `ms`, `bytes`, `count`, `MB/s`, `x`.
     public var unit: String
+    /// The median of the samples, in `unit`.
     public var p50: Double
+    /// The 90th percentile of the samples, in `unit`.
     public var p90: Double
+    /// The 99th percentile of the samples, in `unit`.
     public var p99: Double
+    /// The smallest sample, in `unit`.
     public var min: Double
+    /// The largest sample, in `unit`.
     public var max: Double
     /// How many samples the statistics summarise (1 for a figure measured once).
     public var samples: Int
@@ -41,11 +46,13 @@ public struct BenchmarkRow: Sendable, Hashable {
     /// threshold.
     public var sampleValues: [Double]?
 
-    /// Which statistic of a row to read, as `lowband compare --metric-column` names it.
+    /// Which statistic of a row to read, as `lowband compare --metric-column` names it: `p50`,
+    /// `p90`, `p99`, `min` or `max`.
     public enum Statistic: String, Sendable, CaseIterable {
         case p50, p90, p99, min, max
     }
 
+    /// A row with every column given; `command` defaults to empty (not known).
     public init(
         suite: String,
         benchmark: String,
@@ -118,10 +125,14 @@ public struct BenchmarkRow: Sendable, Hashable {
 
     /// What `lowband compare` joins rows on: one row per suite, benchmark and metric.
     public struct Key: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// The row's suite.
         public var suite: String
+        /// The row's benchmark.
         public var benchmark: String
+        /// The row's metric.
         public var metric: String
 
+        /// The key of the row with these three columns.
         public init(suite: String, benchmark: String, metric: String) {
             self.suite = suite
             self.benchmark = benchmark
@@ -130,10 +141,12 @@ public struct BenchmarkRow: Sendable, Hashable {
 
         public var description: String { "\(suite)/\(benchmark) \(metric)" }
 
+        /// Orders by suite, then benchmark, then metric, as reports list rows.
         public static func < (lhs: Key, rhs: Key) -> Bool {
             (lhs.suite, lhs.benchmark, lhs.metric) < (rhs.suite, rhs.benchmark, rhs.metric)
         }
     }
 
+    /// The row's suite, benchmark and metric: what `lowband compare` joins rows on.
     public var key: Key { Key(suite: suite, benchmark: benchmark, metric: metric) }
 }

@@ -7,9 +7,12 @@
 /// - everything else — times (`ns`, `us`, `ms`, `s`), `bytes`, `allocations`, `count`, other
 ///   ratios such as a compressed size `x` the original — is lower-better.
 public enum MetricDirection: String, Sendable, CaseIterable {
+    /// A smaller figure is better (times, bytes, allocations).
     case lowerIsBetter = "lower is better"
+    /// A larger figure is better (throughputs, speed-ups, attainments).
     case higherIsBetter = "higher is better"
 
+    /// The direction of `metric` measured in `unit`, by the rule above.
     public init(metric: String, unit: String) {
         let unit = unit.lowercased()
         let metric = metric.lowercased()
@@ -41,6 +44,8 @@ public enum MetricGate: String, Sendable, CaseIterable {
     /// The units of wall-clock time, lowercased.
     public static let timeUnits: Set<String> = ["ns", "us", "µs", "μs", "ms", "s", "sec", "seconds"]
 
+    /// The gate of `metric` measured in `unit`: ``timing`` for time units and throughputs,
+    /// ``ratio`` for `x`, else ``deterministic``.
     public init(metric: String, unit: String) {
         let unit = unit.lowercased()
         if Self.timeUnits.contains(unit) || unit.hasSuffix("/s") {

@@ -26,6 +26,7 @@ public struct RunEnvironment: Sendable, Hashable {
     /// `the git checkout at /src/lowband (holds the lowband binary)`. Not a CSV column.
     public var commitNote: String
 
+    /// An environment; everything but the timestamp defaults to unknown, this compiler or empty.
     public init(
         commit: String = "unknown", swiftVersion: String = RunEnvironment.compilerVersion, host: String = "unknown", timestamp: String,
         commitNote: String = "", command: String = ""

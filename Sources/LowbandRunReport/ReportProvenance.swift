@@ -9,13 +9,15 @@ public struct ReportProvenance: Sendable, Hashable {
     public var commit: String
     /// Where the commit came from, or why it is unknown, in words.
     public var commitNote: String
+    /// The machine the run ran on.
     public var host: String
     /// The Swift compiler that built the binary, `major.minor`.
     public var swiftVersion: String
     /// When the run started, ISO-8601 in UTC.
     public var timestamp: String
 
-    public init(commit: String, commitNote: String = "", host: String, swiftVersion: String, timestamp: String) {
+    /// A provenance; `commitNote` defaults to empty.
+    package init(commit: String, commitNote: String = "", host: String, swiftVersion: String, timestamp: String) {
         self.commit = commit
         self.commitNote = commitNote
         self.host = host

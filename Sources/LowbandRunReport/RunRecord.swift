@@ -9,7 +9,9 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var scenario: String
     /// The profile's name (or the file it was read from).
     public var profile: String
+    /// The seed every random decision of the run derives from.
     public var seed: UInt64
+    /// Client engines in the run.
     public var clients: Int
     /// True when the run used the simulated clock and in-memory transport.
     public var virtualTime: Bool
@@ -41,6 +43,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
     /// The bounds the checks used, seconds: how long a member may take to get a message, and
     /// an outbox task to be sent, while online (docs/EXPLORE.md).
     public var settleSeconds: Double?
+    /// See ``settleSeconds``.
     public var livenessSeconds: Double?
 
     /// Violations of one invariant kept in a record; the rest are counted only.
@@ -49,6 +52,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
     /// True when some promise was broken.
     public var hasViolations: Bool { invariants.contains { $0.violations > 0 } }
 
+    /// A record; the checks, stages and slowest deliveries default to none and the bounds to nil.
     public init(
         scenario: String, profile: String, seed: UInt64, clients: Int, virtualTime: Bool,
         command: String, durationSeconds: Double, partial: Bool, floorMilliseconds: Double?,
@@ -116,12 +120,14 @@ public struct RunMetric: Sendable, Hashable, Codable {
     public var name: String
     /// `ms`, `s`, `bytes`, `count`, `x`, … as in the benchmark CSV schema (docs/BENCHMARKS.md).
     public var unit: String
+    /// Every sample, in `unit`, in the order measured.
     public var values: [Double]
     /// When each sample's interval began, seconds from the start of the run, parallel to
     /// ``values``; nil when the scenario did not record it (counts, older records). The report
     /// plots latency over time from it, over the outages.
     public var startSeconds: [Double]?
 
+    /// A metric; `startSeconds`, when given, has one entry per value.
     public init(name: String, unit: String, values: [Double], startSeconds: [Double]? = nil) {
         self.name = name
         self.unit = unit
@@ -146,21 +152,31 @@ public struct RunMetric: Sendable, Hashable, Codable {
 
 /// The statistics of a ``RunMetric``.
 public struct RunSummary: Sendable, Hashable, Codable {
+    /// The median.
     public var p50: Double
+    /// The 90th percentile.
     public var p90: Double
+    /// The 99th percentile.
     public var p99: Double
+    /// The smallest sample.
     public var min: Double
+    /// The largest sample.
     public var max: Double
+    /// How many samples there were.
     public var samples: Int
 }
 
 /// Bytes moved in one time bucket of a run. Up is client to server, down is server to client,
 /// counted where the scenario's network counts them (the proxy, or the in-memory link).
 public struct TrafficBucket: Sendable, Hashable, Codable {
+    /// When the bucket begins, seconds from the start of the run.
     public var startSeconds: Double
+    /// Bytes from client to server in the bucket.
     public var upBytes: Int
+    /// Bytes from server to client in the bucket.
     public var downBytes: Int
 
+    /// The bucket starting at `startSeconds`.
     public init(startSeconds: Double, upBytes: Int, downBytes: Int) {
         self.startSeconds = startSeconds
         self.upBytes = upBytes
@@ -170,6 +186,7 @@ public struct TrafficBucket: Sendable, Hashable, Codable {
 
 /// An event on a run's timeline.
 public struct TimelineEvent: Sendable, Hashable, Codable {
+    /// What kind of event it is.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// The network went away (a scheduled outage or blackout began).
         case outageStart = "outage_start"
@@ -183,12 +200,16 @@ public struct TimelineEvent: Sendable, Hashable, Codable {
         case note
     }
 
+    /// When it happened, seconds from the start of the run.
     public var seconds: Double
+    /// What kind of event it is.
     public var kind: Kind
     /// The client it happened to, if it happened to one (0-based).
     public var client: Int?
+    /// Words for the mark, e.g. which outage or phase; may be empty.
     public var detail: String
 
+    /// An event at `seconds`; it concerns no single client and has no detail by default.
     public init(seconds: Double, kind: Kind, client: Int? = nil, detail: String = "") {
         self.seconds = seconds
         self.kind = kind

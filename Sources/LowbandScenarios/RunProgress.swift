@@ -1,14 +1,18 @@
 /// Where a running scenario is, for a progress bar or a live status line.
 public struct RunProgress: Sendable, Hashable {
+    /// The scenario running.
     public var scenario: ScenarioName
+    /// The profile's name, as asked for.
     public var profile: String
     /// Time run so far on the run's clock (virtual with `--virtual-time`).
     public var elapsed: Duration
+    /// How long the run lasts on its clock.
     public var total: Duration
     /// A short live figure, e.g. `delivered 42, p50 812 ms`.
     public var figure: String
 
-    public init(scenario: ScenarioName, profile: String, elapsed: Duration, total: Duration, figure: String) {
+    /// A progress report `elapsed` of `total` into the run.
+    package init(scenario: ScenarioName, profile: String, elapsed: Duration, total: Duration, figure: String) {
         self.scenario = scenario
         self.profile = profile
         self.elapsed = elapsed

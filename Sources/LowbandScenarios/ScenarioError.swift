@@ -2,7 +2,9 @@
 ///
 /// A struct with an extensible code, so adding a reason never breaks a caller's `switch`.
 public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reason of a ``ScenarioError``; compare with the static members, e.g. `.invalidOptions`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `invalidOptions`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -15,9 +17,12 @@ public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let setupFailed = Code("setupFailed")
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// What was wrong and what to do, for a human.
     public var message: String
 
+    /// An error with `code` and a `message` saying what was wrong and what to do.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

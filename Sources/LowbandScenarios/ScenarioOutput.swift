@@ -2,6 +2,7 @@ public import LowbandRunReport
 
 /// What a run produced: its record and its trace.
 public struct ScenarioOutput: Sendable {
+    /// The run's figures, checks and verdict, as written to the report.
     public var record: RunRecord
     /// JSON Lines, without newlines: the network's decisions (the shaper's trace, times moved to
     /// the run's clock) and the client events, one object per line, keys always present in a
@@ -10,6 +11,7 @@ public struct ScenarioOutput: Sendable {
     /// Every delivered message's time split into stages, per receiver, in message order.
     public var breakdowns: [MessageBreakdown]
 
+    /// An output; `breakdowns` defaults to none.
     public init(record: RunRecord, trace: [String], breakdowns: [MessageBreakdown] = []) {
         self.record = record
         self.trace = trace

@@ -14,6 +14,7 @@ public final class StopSignal: Sendable {
 
     private let state = Mutex(State())
 
+    /// A signal not yet triggered.
     public init() {}
 
     /// Requests the stop; handlers registered by the run are called on this thread.
@@ -28,6 +29,7 @@ public final class StopSignal: Sendable {
         for handler in handlers { handler() }
     }
 
+    /// Whether ``stop()`` was called; safe from any thread.
     public var isStopped: Bool {
         state.withLock { $0.stopped }
     }

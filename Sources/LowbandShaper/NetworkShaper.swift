@@ -13,7 +13,9 @@ import LowbandDeterminism
 /// ``nextWakeup`` and act on the returned actions in order. Work is proportional to the pieces
 /// moved; idle connections cost nothing.
 public struct NetworkShaper: TrafficShaper, Sendable {
+    /// The network the shaper plays out.
     public let profile: NetworkProfile
+    /// The seed every random decision derives from; the same seed and calls replay the same run.
     public let seed: UInt64
 
     let trace: (any ShaperTraceSink)?

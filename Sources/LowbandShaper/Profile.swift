@@ -14,7 +14,9 @@ public struct NetworkProfile: Sendable, Hashable {
     public var group: String?
     /// The largest piece the link moves at once, in bytes (1500, as Ethernet and Mahimahi).
     public var mtu: Int
+    /// The figures of the server → client direction.
     public var downlink: LinkProfile
+    /// The figures of the client → server direction.
     public var uplink: LinkProfile
     /// Added between `open` and the proxy connecting upstream (the TCP handshake and more).
     public var connectDelay: ClosedRange<Duration>
@@ -32,6 +34,8 @@ public struct NetworkProfile: Sendable, Hashable {
     /// The file the profile was read from, if any.
     public var file: String?
 
+    /// A profile; everything but the name and the two directions defaults to none (no connect
+    /// delay, no wake-up, outages, resets or timeline), with a 1500-byte MTU.
     public init(
         name: String,
         summary: String = "",
@@ -83,12 +87,15 @@ public struct LinkProfile: Sendable, Hashable {
     public var rate: LinkRate
     /// One-way base delay added to every piece after it leaves the bottleneck.
     public var delay: Duration
+    /// Variation added to `delay` per piece.
     public var jitter: JitterProfile
+    /// How pieces are lost and retransmitted.
     public var loss: LossProfile
     /// The bottleneck's drop-tail queue, in bytes, shared by the device's connections. Full
     /// means back-pressure (``TrafficShaper/submit(_:on:_:at:)`` returns false), never a drop.
     public var queueBytes: Int
 
+    /// A direction; by default no delay, jitter or loss and a 64 000-byte queue.
     public init(rate: LinkRate, delay: Duration = .zero, jitter: JitterProfile = .none, loss: LossProfile = .none, queueBytes: Int = 64_000) {
         self.rate = rate
         self.delay = delay
@@ -112,17 +119,20 @@ public enum LinkRate: Sendable, Hashable {
 public struct JitterProfile: Sendable, Hashable {
     /// The bound of the variation: ± this for uniform and normal, 0 … this for Pareto.
     public var amount: Duration
+    /// The shape of the samples.
     public var distribution: JitterDistribution
     /// How much of each sample carries over from the previous one of the same connection and
     /// direction (0 ..< 1): `next = c × previous + (1 − c) × fresh`, as netem does.
     public var correlation: Double
 
+    /// Jitter of up to `amount`; uniform and uncorrelated by default.
     public init(amount: Duration, distribution: JitterDistribution = .uniform, correlation: Double = 0) {
         self.amount = amount
         self.distribution = distribution
         self.correlation = correlation
     }
 
+    /// No jitter.
     public static let none = JitterProfile(amount: .zero)
 }
 
@@ -147,8 +157,10 @@ public struct LossProfile: Sendable, Hashable {
     /// The stall after a loss; it doubles on each repeated loss, up to ``maximumRTO``, and
     /// falls back after a piece gets through.
     public var rto: Duration
+    /// The longest stall repeated losses double up to.
     public var maximumRTO: Duration
 
+    /// Loss at `rate` (0 … 1); independent, with a 1 s RTO doubling up to 60 s, by default.
     public init(rate: Double, meanBurst: Double = 1, rto: Duration = .seconds(1), maximumRTO: Duration = .seconds(60)) {
         self.rate = rate
         self.meanBurst = meanBurst
@@ -156,14 +168,18 @@ public struct LossProfile: Sendable, Hashable {
         self.maximumRTO = maximumRTO
     }
 
+    /// No loss.
     public static let none = LossProfile(rate: 0)
 }
 
 /// The radio's wake-up: after `idle` without traffic the next piece (or connect) waits `delay`.
 public struct WakeUpProfile: Sendable, Hashable {
+    /// How long the link must be idle before the radio sleeps.
     public var idle: Duration
+    /// The wake-up delay, drawn uniformly from the range for each wake-up.
     public var delay: ClosedRange<Duration>
 
+    /// A radio that sleeps after `idle` and takes `delay` to wake.
     public init(idle: Duration, delay: ClosedRange<Duration>) {
         self.idle = idle
         self.delay = delay
@@ -180,6 +196,7 @@ public struct OutageProfile: Sendable, Hashable {
         case handover
     }
 
+    /// What the outage stands for.
     public var kind: Kind
     /// When the first outage begins (drawn uniformly from the range).
     public var start: ClosedRange<Duration>
@@ -188,6 +205,7 @@ public struct OutageProfile: Sendable, Hashable {
     /// The time from one outage's start to the next one's (drawn for each); nil for a single one.
     public var every: ClosedRange<Duration>?
 
+    /// An outage schedule; a single one (no `every`) of a blackout by default.
     public init(kind: Kind = .blackout, start: ClosedRange<Duration>, duration: ClosedRange<Duration>?, every: ClosedRange<Duration>? = nil) {
         self.kind = kind
         self.start = start
@@ -205,6 +223,7 @@ public struct ResetProfile: Sendable, Hashable {
     /// The bytes it delivers (both directions together) before the reset; nil for no limit.
     public var afterBytes: ClosedRange<Int>?
 
+    /// Resets of every connection (probability 1) by default; give a time or a byte limit, or both.
     public init(probability: Double = 1, afterTime: ClosedRange<Duration>? = nil, afterBytes: ClosedRange<Int>? = nil) {
         self.probability = probability
         self.afterTime = afterTime
@@ -215,9 +234,12 @@ public struct ResetProfile: Sendable, Hashable {
 /// Figures that change over time: segments played in order from time zero, optionally looping.
 /// When a timeline that does not loop ends, the base figures apply again.
 public struct ProfileTimeline: Sendable, Hashable {
+    /// Whether the segments start again from the first after the last.
     public var loops: Bool
+    /// The segments, in the order they are played.
     public var segments: [ProfileSegment]
 
+    /// A timeline of `segments`, played once or in a loop.
     public init(loops: Bool, segments: [ProfileSegment]) {
         self.loops = loops
         self.segments = segments
@@ -226,11 +248,16 @@ public struct ProfileTimeline: Sendable, Hashable {
 
 /// One stretch of a timeline: the link figures in force during it (the queue stays the base one).
 public struct ProfileSegment: Sendable, Hashable {
+    /// The segment's name in traces and reports, if the file gives one.
     public var name: String?
+    /// How long the segment lasts.
     public var duration: Duration
+    /// The server → client figures during the segment.
     public var downlink: LinkProfile
+    /// The client → server figures during the segment.
     public var uplink: LinkProfile
 
+    /// A segment of `duration` with the given figures.
     public init(name: String? = nil, duration: Duration, downlink: LinkProfile, uplink: LinkProfile) {
         self.name = name
         self.duration = duration
@@ -238,6 +265,7 @@ public struct ProfileSegment: Sendable, Hashable {
         self.uplink = uplink
     }
 
+    /// The figures of the link carrying `direction`'s bytes during the segment.
     public func link(_ direction: Direction) -> LinkProfile {
         direction == .downstream ? downlink : uplink
     }
@@ -248,8 +276,10 @@ public struct ProfileSource: Sendable, Hashable {
     /// The figure's path in the file: `downlink.rate`, `outages[0]`, `timeline.segments[1].downlink`;
     /// empty for a `source:` at the top, which covers the whole file.
     public var key: String
+    /// The citation, as written in the file.
     public var text: String
 
+    /// The citation `text` of the figure at `key`.
     public init(key: String, text: String) {
         self.key = key
         self.text = text

@@ -7,6 +7,7 @@ import Foundation
 /// then `./profiles`. Only directories that exist are kept, each once. The shipped profiles are
 /// compiled into the library, so nothing walks the file system looking for them.
 public enum ProfileDirectory {
+    /// The environment variable naming extra profile directories, colon-separated.
     public static let environmentVariable = "LOWBAND_PROFILES"
 
     /// The search path for the given process facts; pure apart from checking which directories exist.

@@ -3,7 +3,9 @@
 /// The description reads `FILE:LINE: KEY: REASON`, e.g.
 /// `profiles/edge.yaml:9: downlink.loss: 150% is above 100%; …`.
 public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reason of a ``ProfileError``; compare with the static members, e.g. `.unknownKey`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `unknownKey`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -26,6 +28,7 @@ public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidTrace = Code("invalidTrace")
     }
 
+    /// What kind of fault it is.
     public var code: Code
     /// The profile (or trace) file at fault.
     public var file: String
@@ -36,6 +39,7 @@ public struct ProfileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong and, where it helps, what to write instead.
     public var reason: String
 
+    /// An error in `file`, at `key` and `line` when known, saying in `reason` what was wrong.
     public init(_ code: Code, file: String, key: String? = nil, line: Int? = nil, reason: String) {
         self.code = code
         self.file = file

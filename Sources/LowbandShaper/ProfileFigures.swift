@@ -7,7 +7,8 @@ public struct ProfileFigure: Sendable, Hashable {
     /// The citation covering it (its own or its section's); nil when the file gives none.
     public var source: String?
 
-    public init(key: String, value: String, source: String?) {
+    /// A figure at `key` printed as `value`, with its citation.
+    package init(key: String, value: String, source: String?) {
         self.key = key
         self.value = value
         self.source = source

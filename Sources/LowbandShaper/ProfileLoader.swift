@@ -79,13 +79,15 @@ extension NetworkProfile {
 
 /// A profile file found on the search path, or a shipped profile.
 public struct ProfileFile: Sendable, Hashable {
+    /// The profile's name: the file name without `.yaml`.
     public var name: String
     /// The file's path; `<shipped>/NAME.yaml` for a shipped profile.
     public var path: String
     /// Compiled into the library (``ShippedProfiles``), not read from a directory.
     public var isShipped: Bool
 
-    public init(name: String, path: String, isShipped: Bool = false) {
+    /// A profile file `name` at `path`.
+    package init(name: String, path: String, isShipped: Bool = false) {
         self.name = name
         self.path = path
         self.isShipped = isShipped

@@ -4,6 +4,7 @@ import Synchronization
 public struct ShaperEvent: Hashable, Sendable {
     /// What happened. Names are the ones written to the trace.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The name written to the trace, e.g. `loss-stall`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -20,6 +21,7 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let lossStall = Kind("loss-stall")
         /// Nothing moves from now on; `delay` is the planned length (null: forever).
         public static let outageStart = Kind("outage-start")
+        /// The outage is over; what was held moves again.
         public static let outageEnd = Kind("outage-end")
         /// The network aborted the connection.
         public static let reset = Kind("reset")
@@ -35,17 +37,24 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let link = Kind("link")
     }
 
+    /// When it happened, on the shaper's (or, framed, the owner's) timeline.
     public var time: ShaperInstant
+    /// What happened.
     public var kind: Kind
+    /// The connection it concerns; nil for device-wide events (outages, wake-ups).
     public var connection: ConnectionID?
+    /// The direction it concerns, if one.
     public var direction: Direction?
+    /// The bytes submitted or delivered, if any.
     public var bytes: Int?
+    /// The delay the event stands for; see each ``ShaperEvent/Kind``.
     public var delay: Duration?
     /// The bytes in the direction's queue after the event.
     public var queued: Int?
     /// Extra words: the outage kind (`blackout`, `handover`).
     public var detail: String?
 
+    /// An event; every field but the time and kind defaults to nil.
     public init(
         time: ShaperInstant, kind: Kind, connection: ConnectionID? = nil, direction: Direction? = nil,
         bytes: Int? = nil, delay: Duration? = nil, queued: Int? = nil, detail: String? = nil
@@ -66,6 +75,7 @@ public struct ShaperEvent: Hashable, Sendable {
 /// Sinks are shared by reference (the shaper is a value), hence `Sendable`; they must not
 /// call back into the shaper.
 public protocol ShaperTraceSink: Sendable {
+    /// Takes one decision; called from the shaper's context, so it must not block for long.
     func record(_ event: ShaperEvent)
 }
 
@@ -73,12 +83,15 @@ public protocol ShaperTraceSink: Sendable {
 public final class ShaperTraceRecorder: ShaperTraceSink {
     private let recorded = Mutex<[ShaperEvent]>([])
 
+    /// An empty recorder.
     public init() {}
 
+    /// Keeps `event`; safe from any thread.
     public func record(_ event: ShaperEvent) {
         recorded.withLock { $0.append(event) }
     }
 
+    /// Every event recorded so far, in order.
     public var events: [ShaperEvent] { recorded.withLock { $0 } }
 }
 
@@ -107,6 +120,7 @@ public final class JSONLinesTraceWriter: ShaperTraceSink {
         output = Mutex(.closure(write))
     }
 
+    /// Writes `event` as one line; safe from any thread.
     public func record(_ event: ShaperEvent) {
         let line = Self.line(for: event) + "\n"
         let write: (@Sendable (String) -> Void)? = output.withLock { output in

@@ -18,6 +18,8 @@ public struct ShaperTraceFrame: Hashable, Sendable {
     /// more.
     public var firstNew: Int
 
+    /// A frame whose shaper starts at the owner's `origin`, reopening the owner's connections
+    /// `carried` first; its new connections are numbered from `firstNew`.
     public init(origin: ShaperInstant, carried: [Int] = [], firstNew: Int) {
         self.origin = origin
         self.carried = carried

@@ -3,20 +3,25 @@
 /// The shaper never reads a clock. The proxy passes the event loop's time in; tests and the
 /// virtual-time runner pass a simulated time, so the same decisions come out either way.
 public struct ShaperInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Nanoseconds since the shaper started.
     public var nanoseconds: Int64
 
+    /// The instant `nanoseconds` after the start.
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
+    /// The shaper's start.
     public static let zero = ShaperInstant(nanoseconds: 0)
     /// An instant that never comes: the connect time on a link that stays down (`offline`).
     public static let never = ShaperInstant(nanoseconds: .max)
 
     public static func < (lhs: ShaperInstant, rhs: ShaperInstant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
+    /// The instant `rhs` later, saturating at Int64's range of nanoseconds.
     public static func + (lhs: ShaperInstant, rhs: Duration) -> ShaperInstant {
         ShaperInstant(nanoseconds: lhs.nanoseconds + rhs.nanosecondsClamped)
     }
 
+    /// The time from `rhs` to `lhs`.
     public static func - (lhs: ShaperInstant, rhs: ShaperInstant) -> Duration {
         .nanoseconds(lhs.nanoseconds - rhs.nanoseconds)
     }
@@ -39,7 +44,9 @@ extension Duration {
 
 /// One proxied TCP connection within a shaper; indices count up from 0 in opening order.
 public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The connection's number, from 0 in opening order.
     public let index: Int
+    /// The connection opened `index`-th.
     public init(index: Int) { self.index = index }
     public static func < (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.index < rhs.index }
     public var description: String { "#\(index)" }
@@ -47,7 +54,9 @@ public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConverti
 
 /// Which way bytes travel. Downstream is server → client (the phone's downlink).
 public enum Direction: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Client → server.
     case upstream
+    /// Server → client.
     case downstream
 }
 
@@ -102,6 +111,7 @@ public enum ShaperReachability: Hashable, Sendable {
 }
 
 extension TrafficShaper {
+    /// A link that is always up: handshakes always get through.
     public mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
         .up(until: nil)
     }

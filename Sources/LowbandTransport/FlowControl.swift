@@ -13,6 +13,7 @@ public struct OutboundLimits: Sendable, Hashable {
     /// Unsent bytes below which it reads again (default 512 KiB; at most the high mark).
     public var lowWaterMark: Int
 
+    /// Limits of `highWaterMark` (at least 1) and `lowWaterMark` (clamped to 0 ... the high mark).
     public init(highWaterMark: Int = 1 << 20, lowWaterMark: Int = 512 << 10) {
         self.highWaterMark = max(1, highWaterMark)
         self.lowWaterMark = max(0, min(lowWaterMark, self.highWaterMark))

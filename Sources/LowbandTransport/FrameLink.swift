@@ -24,6 +24,7 @@ public protocol FrameLink: AnyObject {
 
 /// What a link tells its owner.
 public protocol FrameLinkDelegate: AnyObject {
+    /// A frame arrived, decoded; called on the link's event loop, in arrival order.
     func link(_ link: any FrameLink, didReceive frame: Frame)
     /// The link is gone: closed by either side, reset, or broken by a protocol error (`error`).
     func linkDidClose(_ link: any FrameLink, error: (any Error)?)
@@ -59,5 +60,6 @@ public protocol FrameConnector: AnyObject {
 
 /// Takes the links a listener accepts: the server's side of the transport seam.
 public protocol FrameLinkAcceptor: AnyObject {
+    /// Takes over `link`, a connection just accepted: set its delegate here, on the listener's loop.
     func accept(_ link: any FrameLink)
 }

@@ -17,13 +17,18 @@ import NIOPosix
 /// completion runs there. Failures are ``TransportError``s: `.connectionRefused`,
 /// `.connectTimeout` (after ``Configuration/connectTimeout``) or `.connectFailed`.
 public final class SocketFrameConnector: FrameConnector, Sendable {
+    /// Where to connect and how to frame.
     public struct Configuration: Sendable {
+        /// The server's address: a literal IPv4 or IPv6 address or a host name.
         public var host: String
+        /// The server's TCP port.
         public var port: Int
         /// How long a connection attempt may take before it fails with `.connectTimeout`.
         public var connectTimeout: Duration
+        /// The framing limits and compression of every link.
         public var frame: FrameConfiguration
 
+        /// A configuration for `port` on the IPv4 loopback by default, with a 10 s connect timeout.
         public init(host: String = "127.0.0.1", port: Int, connectTimeout: Duration = .seconds(10), frame: FrameConfiguration = FrameConfiguration()) {
             self.host = host
             self.port = port
@@ -32,9 +37,12 @@ public final class SocketFrameConnector: FrameConnector, Sendable {
         }
     }
 
+    /// The event loop and clock of the connector and its links.
     public let scheduler: EventLoopScheduler
+    /// Where it connects and how it frames.
     public let configuration: Configuration
 
+    /// A connector on `scheduler`'s loop.
     public init(scheduler: EventLoopScheduler, configuration: Configuration) {
         self.scheduler = scheduler
         self.configuration = configuration

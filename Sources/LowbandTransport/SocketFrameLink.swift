@@ -20,6 +20,7 @@ public import NIOCore
 /// water mark, and a caller may hold its reading. Without them it reads whatever comes.
 public final class SocketFrameLink: FlowControlledFrameLink {
     public weak var delegate: (any FrameLinkDelegate)?
+    /// The NIO channel of the connection.
     public let channel: any Channel
     private let loopScheduler: EventLoopScheduler
     private let counter: SocketByteCounter

@@ -18,12 +18,15 @@ public final class SocketFrameListener: Sendable {
         public var host: String
         /// 0 picks a free port (the first time; a restart reuses the one picked).
         public var port: Int
+        /// The framing limits and compression of every accepted link.
         public var frame: FrameConfiguration
         /// Pending connections the kernel queues before `accept`.
         public var backlog: Int32
         /// When an accepted link stops reading because its client does not read; nil: never.
         public var outboundLimits: OutboundLimits?
 
+        /// A configuration; by default the IPv4 loopback, a free port, a backlog of 256 and no
+        /// outbound limits.
         public init(
             host: String = "127.0.0.1", port: Int = 0, frame: FrameConfiguration = FrameConfiguration(), backlog: Int32 = 256,
             outboundLimits: OutboundLimits? = nil
@@ -38,6 +41,7 @@ public final class SocketFrameListener: Sendable {
 
     /// The clock and event loop of the listener, its links and its acceptor.
     public let scheduler: EventLoopScheduler
+    /// Where it listens and how it frames.
     public let configuration: Configuration
     private let state: NIOLoopBoundBox<State>
 
@@ -50,6 +54,7 @@ public final class SocketFrameListener: Sendable {
         var links: [UInt64: SocketFrameLink] = [:]
     }
 
+    /// A listener on `scheduler`'s loop; nothing is bound before it starts.
     public init(scheduler: EventLoopScheduler, configuration: Configuration = Configuration()) {
         self.scheduler = scheduler
         self.configuration = configuration
@@ -61,6 +66,7 @@ public final class SocketFrameListener: Sendable {
         self.init(scheduler: EventLoopScheduler(eventLoop: eventLoop), configuration: configuration)
     }
 
+    /// The event loop of the listener and its links.
     public var eventLoop: any EventLoop { scheduler.eventLoop }
 
     /// Binds and starts accepting. `makeAcceptor` runs once, on the event loop, and its

@@ -4,7 +4,9 @@
 /// caller's `switch`. Frame-level protocol errors are `LowbandWire/WireError`s and reach
 /// `linkDidClose(_:error:)` as they are.
 public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reason of a ``TransportError``; compare with the static members, e.g. `.connectTimeout`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `connectTimeout`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -23,9 +25,12 @@ public struct TransportError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidState = Code("invalidState")
     }
 
+    /// What kind of failure it is.
     public var code: Code
+    /// What happened and where, for a human.
     public var message: String
 
+    /// An error with `code` and a `message` saying what happened and where.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message

@@ -3,6 +3,7 @@ public struct FrameConfiguration: Hashable, Sendable {
     /// The most payload bytes a frame may carry, on the wire and after decompression alike.
     /// Checked before anything is allocated. Default 1 MiB.
     public var maximumPayloadLength: Int
+    /// When payloads are compressed on the way out.
     public var compression: CompressionPolicy
     /// Commands the decoder accepts; any other code is an `unknownCommand` error.
     public var knownCommands: Set<Command>
@@ -11,6 +12,10 @@ public struct FrameConfiguration: Hashable, Sendable {
     /// captures, like `lowband frames decode`, accept every version (``WireFormat``).
     public var acceptedVersions: ClosedRange<UInt8>
 
+    /// A configuration; defaults: 1 MiB payloads, the default compression, this catalogue's
+    /// commands and this build's version.
+    ///
+    /// - Precondition: `maximumPayloadLength` is 1 ... 2³²−1.
     public init(
         maximumPayloadLength: Int = 1 << 20,
         compression: CompressionPolicy = CompressionPolicy(),

@@ -11,10 +11,12 @@ import LowbandLZ4
 public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
     public typealias InboundOut = Frame
 
+    /// The limits the decoder checks.
     public let configuration: FrameConfiguration
     /// Bytes of complete frames consumed so far: the stream offset of the next frame.
     public private(set) var streamOffset = 0
 
+    /// A decoder at stream offset 0.
     public init(configuration: FrameConfiguration = FrameConfiguration()) {
         self.configuration = configuration
     }

@@ -3,10 +3,13 @@ import LowbandLZ4
 
 /// Writes frames: header, then the payload, LZ4-compressed when the policy says it pays.
 public struct FrameEncoder: MessageToByteEncoder, Sendable {
+    /// The encoder takes frames.
     public typealias OutboundIn = Frame
 
+    /// The compression policy and limits the encoder applies.
     public let configuration: FrameConfiguration
 
+    /// An encoder with `configuration`.
     public init(configuration: FrameConfiguration = FrameConfiguration()) {
         self.configuration = configuration
     }

@@ -41,14 +41,18 @@ public struct FrameHeader: Hashable, Sendable {
     /// Bytes in the header.
     public static let size = 12
 
+    /// The protocol version of the frame (``WireFormat``).
     public var version: UInt8
+    /// The frame's flags, `.compressed` included.
     public var flags: FrameFlags
+    /// The frame's command code.
     public var command: Command
     /// Links a response to its request; pushes carry the server's push counter.
     public var sequence: UInt32
     /// Bytes of payload that follow the header on the wire.
     public var payloadLength: UInt32
 
+    /// A header; the version defaults to this build's.
     public init(version: UInt8 = FrameHeader.currentVersion, flags: FrameFlags, command: Command, sequence: UInt32, payloadLength: UInt32) {
         self.version = version
         self.flags = flags

@@ -36,6 +36,7 @@ public final class VersionRefusalHandler: ChannelInboundHandler {
     public typealias InboundIn = Frame
     public typealias InboundOut = Frame
 
+    /// A handler; add one per channel.
     public init() {}
 
     public func errorCaught(context: ChannelHandlerContext, error: any Error) {

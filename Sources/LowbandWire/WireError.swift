@@ -2,7 +2,9 @@
 ///
 /// After any of these the stream cannot be trusted, so the connection is closed.
 public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reason of a ``WireError``; compare with the static members, e.g. `.frameTooLarge`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `frameTooLarge`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -25,13 +27,16 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let malformedPayload = Code("malformedPayload")
     }
 
+    /// What was wrong.
     public var code: Code
+    /// What was wrong and where, for a human.
     public var message: String
     /// Offset in the byte stream (counted from its first byte) of the frame at fault.
     public var streamOffset: Int?
     /// The header of the frame at fault, when its 12 bytes were read.
     public var header: FrameHeader?
 
+    /// An error with `code` and `message`, and where in the stream when known.
     public init(_ code: Code, _ message: String, streamOffset: Int? = nil, header: FrameHeader? = nil) {
         self.code = code
         self.message = message

@@ -99,6 +99,21 @@ import Testing
         #expect(report.verdicts == ["lz4-compress-within-5pct-of-cli push-1/lz4-a1 true"])
     }
 
+    @Test func relayThroughputAgainstSocatAndItsTarget() {
+        let measured = [
+            row("relay", "direct/upload", "throughput", 5_000),
+            row("relay", "socat/upload", "throughput", 2_000),
+            row("relay", "lowband-perfect/upload", "throughput", 2_800),
+            row("relay", "lowband-perfect/echo", "added_rtt_p50", 15),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("lowband-perfect", "throughput_vs_socat") == 1.4)
+        #expect(report.derived.filter { $0.suite == "relay" }.count == 1, "only the proxy is compared with socat")
+        #expect(report.verdicts == ["proxy-1.5x-socat lowband-perfect false"])
+        let without = allFigures.apply(to: Array(measured.dropFirst(2)), environment: environment)
+        #expect(without.value("lowband-perfect", "throughput_vs_socat") == nil, "no socat row, no ratio")
+    }
+
     @Test func pushRatiosOverTheFloorAndTargets() {
         let measured = [
             row("push-to-visible", "edge/push-to-visible", "wall_clock", 330_000, p99: 410_000),

@@ -9,6 +9,8 @@ public import LowbandWire
 public final class MessageStore {
     private let writer: any DatabaseWriter
 
+    /// A store over the cache database `writer` (a ``CacheDatabase``'s writer in the product, a
+    /// `DatabaseQueue()` in tests). Every call is a transaction of its own.
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }
@@ -19,11 +21,15 @@ public final class MessageStore {
         public var covered: ClosedRange<Int64>?
         /// Chunks joined into the page's chunk (two or more: the page closed a gap).
         public var absorbedChunks: Int
+        /// The messages the page wrote and deleted inside the covered range.
         public var reconciliation: HistoryReconciliation
     }
 
     // MARK: - Reading
 
+    /// The chat's chunks, oldest first.
+    ///
+    /// - Throws: the database's error when the cache cannot be read.
     public func chunks(chatID: Int64) throws -> HistoryChunks {
         try writer.read { db in try Self.loadChunks(db, chatID: chatID) }
     }
@@ -33,6 +39,9 @@ public final class MessageStore {
         try writer.read { db in try Self.newestMessageID(db, chatID: chatID) }
     }
 
+    /// The cached message `id` of the chat, or nil when it is not cached.
+    ///
+    /// - Throws: the database's error when the cache cannot be read.
     public func message(chatID: Int64, id: Int64) throws -> Message? {
         try writer.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM message WHERE chatID = ? AND id = ?", arguments: [chatID, id]).map(CacheRows.message)

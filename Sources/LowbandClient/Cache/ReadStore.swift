@@ -1,4 +1,4 @@
-public import GRDB
+package import GRDB
 public import LowbandWire
 
 /// Read positions in the cache: the user's own per chat (with what the server has
@@ -9,17 +9,19 @@ public import LowbandWire
 public final class ReadStore {
     private let writer: any DatabaseWriter
 
-    public init(writer: any DatabaseWriter) {
+    package init(writer: any DatabaseWriter) {
         self.writer = writer
     }
 
     /// One chat's read state on this device.
     public struct ChatReadState: Hashable, Sendable {
+        /// The chat.
         public var chatID: Int64
         /// The newest message the user has read here (0: none known).
         public var readUpTo: Int64
         /// How much of `readUpTo` the server has confirmed; below it means a markRead is owed.
         public var acknowledgedUpTo: Int64
+        /// Messages from others newer than `readUpTo`, as the cache counts them.
         public var unreadCount: Int
         /// The other members' positions, by reader id.
         public var receipts: [Receipt]
@@ -27,7 +29,9 @@ public final class ReadStore {
 
     /// Another member's read position, from their latest receipt.
     public struct Receipt: Hashable, Sendable {
+        /// The member who read.
         public var readerID: Int64
+        /// The newest message they have read.
         public var messageID: Int64
         /// Server time of the read.
         public var readAt: ServerTime
@@ -35,10 +39,12 @@ public final class ReadStore {
 
     /// A position still to be sent to the server.
     public struct Owed: Hashable, Sendable {
+        /// The chat.
         public var chatID: Int64
+        /// The read position to send: the newest message read.
         public var upTo: Int64
 
-        public init(chatID: Int64, upTo: Int64) {
+        package init(chatID: Int64, upTo: Int64) {
             self.chatID = chatID
             self.upTo = upTo
         }

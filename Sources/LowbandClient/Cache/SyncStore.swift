@@ -6,16 +6,22 @@ public import LowbandWire
 public final class SyncStore {
     private let writer: any DatabaseWriter
 
+    /// A store over the cache database `writer`. Every call is a transaction of its own.
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }
 
     /// What one login reply changed.
     public struct SyncOutcome: Hashable, Sendable {
+        /// The logged-in user.
         public var userID: Int64
+        /// The reply's server time, now the cursor for the next login's `lastSync`.
         public var serverTime: ServerTime
+        /// Whether the reply carried new settings.
         public var settingsChanged: Bool
+        /// Contacts the reply added or changed.
         public var contactsChanged: Int
+        /// Chats the reply added or changed.
         public var chatsChanged: Int
         /// True when the reply was a full sync (`lastSync` was 0).
         public var wasFullSync: Bool
@@ -71,6 +77,9 @@ public final class SyncStore {
         try writer.write { db in try CacheRows.upsert(contact, into: db) }
     }
 
+    /// The user's settings from the last sync that carried them; nil before the first.
+    ///
+    /// - Throws: the database's error when the cache cannot be read.
     public func settings() throws -> Settings? {
         try writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM settings WHERE id = 1").map(CacheRows.settings) }
     }

@@ -7,11 +7,15 @@ public import LowbandDeterminism
 /// crowd of clients that lost the same cell tower does not come back in lock step. The random
 /// share comes from the injected generator, so a seed replays the same delays.
 public struct Backoff: Hashable, Sendable {
+    /// The ceiling of the first retry's delay.
     public var initialDelay: Duration
+    /// The largest delay; at least `initialDelay`.
     public var maximumDelay: Duration
     /// The fraction of each delay that is random, 0...1.
     public var jitter: Double
 
+    /// A back-off; `maximumDelay` is raised to `initialDelay` if below it and `jitter` is clamped
+    /// to 0...1.
     public init(initialDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(30), jitter: Double = 0.5) {
         self.initialDelay = initialDelay
         self.maximumDelay = max(initialDelay, maximumDelay)

@@ -10,8 +10,11 @@ public import LowbandWire
 /// `FrameConnector`'s links and arms timers on the `Scheduler`. It is confined to that
 /// scheduler: call it there, and its completions and events arrive there.
 public final class Connection {
+    /// Receives the session's events (logged in, pushes, disconnects); held weakly.
     public weak var observer: (any ConnectionObserver)?
+    /// The scheduler the connection is confined to and arms its timers on.
     public let scheduler: any Scheduler
+    /// Counters since the connection was made; read on its scheduler.
     public private(set) var statistics = ConnectionStatistics()
 
     private var machine: ConnectionStateMachine
@@ -49,7 +52,9 @@ public final class Connection {
     }
 
     package var state: ConnectionStateMachine.State { machine.state }
+    /// True while a session is logged in and requests can be sent.
     public var isLoggedIn: Bool { machine.isLoggedIn }
+    /// The time-outs, heartbeat and back-off the connection was made with.
     public var configuration: ConnectionConfiguration { machine.configuration }
 
     /// Requests owing a reply, as `ConnectionStateMachine/pendingCount` counts them; at most

@@ -15,11 +15,13 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     /// retransmission back-off), and a new connection carries the work. Requests with a longer
     /// timeout are bounded by this one.
     public var unansweredTimeout: Duration
+    /// Delays between reconnect attempts.
     public var backoff: Backoff
     /// Requests in flight at most (login, pings and timed-out requests whose reply is still
     /// owed included); more fail at once with `tooManyRequests`.
     public var maximumPendingRequests: Int
 
+    /// A configuration; `maximumPendingRequests` is raised to at least 1.
     public init(
         requestTimeout: Duration = .seconds(15),
         loginTimeout: Duration = .seconds(20),

@@ -14,5 +14,6 @@ public enum ConnectionEvent {
 
 /// Receives a ``Connection``'s events, on its scheduler.
 public protocol ConnectionObserver: AnyObject {
+    /// `connection` logged in, received a push, lost its session or stopped (`event`).
     func connection(_ connection: Connection, didEmit event: ConnectionEvent)
 }

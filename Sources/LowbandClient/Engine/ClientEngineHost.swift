@@ -17,9 +17,11 @@ import NIOPosix
 public final class ClientEngineHost: Sendable {
     /// Why a wait ended without its condition.
     public struct WaitTimedOut: Error, CustomStringConvertible {
+        /// What the condition was and how long it was waited for.
         public var description: String
     }
 
+    /// The event-loop scheduler the engine runs on.
     public let scheduler: EventLoopScheduler
     private let state: NIOLoopBoundBox<HostState?>
 

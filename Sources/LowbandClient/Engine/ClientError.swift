@@ -5,7 +5,9 @@ public import LowbandWire
 /// A struct with an extensible code (not an enum), so adding a reason never breaks a caller's
 /// `switch`. Server refusals keep the server's `LowbandWire/ErrorReply`.
 public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The reason of a ``ClientError``; compare with the static members, e.g. `.timedOut`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, e.g. `timedOut`.
         public let name: String
         private init(_ name: String) { self.name = name }
         public var description: String { name }
@@ -36,11 +38,15 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownMessage = Code("unknownMessage")
     }
 
+    /// Why the operation failed.
     public var code: Code
+    /// What happened and where, for a human.
     public var message: String
     /// The server's refusal, when `code` is `.server` or `.unauthorized`.
     public var serverReply: ErrorReply?
 
+    /// An error with `code`, a `message` saying what failed and where, and the server's reply if
+    /// the server refused.
     public init(_ code: Code, _ message: String, serverReply: ErrorReply? = nil) {
         self.code = code
         self.message = message

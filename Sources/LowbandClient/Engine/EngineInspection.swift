@@ -9,6 +9,7 @@ public import LowbandWire
 public struct EngineInspection: Hashable, Sendable {
     /// One chat as the cache holds it.
     public struct ChatState: Hashable, Sendable {
+        /// The chat.
         public var chatID: Int64
         /// Every cached message of the chat, oldest first (ids ascend).
         public var messages: [Message]
@@ -24,6 +25,7 @@ public struct EngineInspection: Hashable, Sendable {
 
     /// One open chat screen and its update queue.
     public struct ScreenState: Hashable, Sendable {
+        /// The chat the screen shows.
         public var chatID: Int64
         /// The visible list, oldest first.
         public var rows: [ScreenRow]

@@ -6,11 +6,14 @@
 /// server said so (one page, or two pages that share an anchor). A chunk whose `oldestID` is
 /// `Int64.min` reaches the start of the chat: nothing older exists.
 public struct HistoryChunk: Hashable, Sendable, CustomStringConvertible {
+    /// The chat the chunk belongs to.
     public var chatID: Int64
+    /// The oldest message id in the range; `Int64.min` when the chunk reaches the chat's start.
     public var oldestID: Int64
+    /// The newest message id in the range, inclusive.
     public var newestID: Int64
 
-    public init(chatID: Int64, oldestID: Int64, newestID: Int64) {
+    package init(chatID: Int64, oldestID: Int64, newestID: Int64) {
         precondition(oldestID <= newestID, "a chunk's range is never empty")
         self.chatID = chatID
         self.oldestID = oldestID
@@ -20,6 +23,7 @@ public struct HistoryChunk: Hashable, Sendable, CustomStringConvertible {
     /// No message of the chat is older than this chunk.
     public var reachesStart: Bool { oldestID == .min }
 
+    /// Whether `messageID` lies in `oldestID...newestID` (the message is cached if it exists).
     public func contains(_ messageID: Int64) -> Bool {
         oldestID <= messageID && messageID <= newestID
     }

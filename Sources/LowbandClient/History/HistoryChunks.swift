@@ -5,11 +5,12 @@
 /// that closes the gap between two chunks leaves a single chunk. A gap is never papered over:
 /// only ranges the server vouched for are inserted (see ``HistoryCoverage``).
 public struct HistoryChunks: Hashable, Sendable {
+    /// The chat whose chunks these are.
     public let chatID: Int64
     /// Oldest first.
     public private(set) var chunks: [HistoryChunk]
 
-    public init(chatID: Int64, chunks: [HistoryChunk] = []) {
+    package init(chatID: Int64, chunks: [HistoryChunk] = []) {
         self.chatID = chatID
         self.chunks = []
         for chunk in chunks { insert(oldestID: chunk.oldestID, newestID: chunk.newestID) }

@@ -13,7 +13,7 @@ public struct HistoryCoverage: Hashable, Sendable {
     /// Nil when the answer proves no range.
     public var range: ClosedRange<Int64>?
 
-    public init(range: ClosedRange<Int64>?) { self.range = range }
+    package init(range: ClosedRange<Int64>?) { self.range = range }
 
     /// What a history reply proves, given the request it answers.
     public init(request: HistoryRequest, reply: HistoryReply) {

@@ -2,11 +2,16 @@ public import LowbandWire
 
 /// One delivery of a page: the cached part at once, the server's part when it answers.
 public struct HistoryPage: Hashable, Sendable {
+    /// Where a delivery's messages came from.
+    ///
+    /// `cache`: read from the local cache at once; `server`: fetched from the server.
     public enum Source: String, Hashable, Sendable { case cache, server }
 
+    /// The chat the page is of.
     public var chatID: Int64
     /// Oldest first.
     public var messages: [Message]
+    /// Whether this delivery is the cached part or the server's.
     public var source: Source
     /// No message is older than this page (pages of older messages).
     public var reachesStart: Bool
@@ -18,6 +23,7 @@ public struct HistoryPage: Hashable, Sendable {
     /// Why the server part is missing (offline, timed out, refused); the cached part stands.
     public var error: ClientError?
 
+    /// A delivery; `reachesEnd` defaults to false (not known to be the newest) and `error` to none.
     public init(chatID: Int64, messages: [Message], source: Source, reachesStart: Bool, reachesEnd: Bool = false, isFinal: Bool, error: ClientError? = nil) {
         self.chatID = chatID
         self.messages = messages

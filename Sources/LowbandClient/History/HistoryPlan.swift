@@ -13,14 +13,19 @@ public struct HistoryPlan: Hashable, Sendable {
     /// True when the cache alone proves there is nothing older than this page.
     public var reachesStart: Bool
 
-    public init(cacheRange: ClosedRange<Int64>?, serverRequest: HistoryRequest?, reachesStart: Bool) {
+    package init(cacheRange: ClosedRange<Int64>?, serverRequest: HistoryRequest?, reachesStart: Bool) {
         self.cacheRange = cacheRange
         self.serverRequest = serverRequest
         self.reachesStart = reachesStart
     }
 
+    /// Where the planned page comes from.
+    ///
+    /// `cache`: the chunks hold it all; `server`: nothing usable is cached; `cacheAndServer`: the
+    /// cached part is shown at once and the rest is asked of the server.
     public enum Source: String, Hashable, Sendable { case cache, server, cacheAndServer }
 
+    /// Which of `cacheRange` and `serverRequest` the plan uses.
     public var source: Source {
         switch (cacheRange, serverRequest) {
         case (_?, nil): .cache

@@ -13,7 +13,9 @@ public struct HistoryReconciliation: Hashable, Sendable {
     /// Of `upserts`, how many replace a cached message with different content.
     public var replaced: Int
 
-    public init(cached: [Message], page: [Message], covered: ClosedRange<Int64>?) {
+    /// Compares the cached messages with a server page that proves `covered` complete (nil: the
+    /// page proves no range, so nothing is deleted).
+    package init(cached: [Message], page: [Message], covered: ClosedRange<Int64>?) {
         var cachedByID: [Int64: Message] = [:]
         for message in cached { cachedByID[message.id] = message }
         let pageIDs = Set(page.map(\.id))
@@ -26,5 +28,6 @@ public struct HistoryReconciliation: Hashable, Sendable {
             .sorted()
     }
 
+    /// True when the page changes nothing in the cache.
     public var isEmpty: Bool { upserts.isEmpty && deletions.isEmpty }
 }

@@ -8,22 +8,30 @@ public final class HistoryService: HistoryLoading {
     private let sender: any RequestSender
     private let scheduler: any Scheduler
     private let log: ClientLog
+    /// What the service has done so far; read on its scheduler.
     public private(set) var statistics = Statistics()
 
+    /// Counters of a ``HistoryService``, for tests and reports.
     public struct Statistics: Hashable, Sendable {
         /// Pages of older messages (scrolling up), by where they came from.
         public var pagesFromCache = 0
+        /// Pages of older messages that the server alone answered.
         public var pagesFromServer = 0
+        /// Pages of older messages shown partly from the cache, then completed by the server.
         public var pagesFromBoth = 0
         /// Pages of newer messages (catching up after a login): the cache alone sufficed, or
         /// the server was asked (with or without a cached part first).
         public var newerPagesFromCache = 0
+        /// Pages of newer messages for which the server was asked.
         public var newerPagesFromServer = 0
         /// Server pages that closed a gap between two chunks.
         public var gapsClosed = 0
+        /// Server requests that failed (offline, timed out, refused); the cached part was still shown.
         public var serverFailures = 0
     }
 
+    /// A service over the cache `store` that asks the server through `sender`, delivers on
+    /// `scheduler` and records failures in `log`. Use it on that scheduler only.
     public init(store: MessageStore, sender: any RequestSender, scheduler: any Scheduler, log: ClientLog) {
         self.store = store
         self.sender = sender
@@ -31,6 +39,10 @@ public final class HistoryService: HistoryLoading {
         self.log = log
     }
 
+    /// Delivers the page of `count` messages older than `anchor` (nil: the newest page): the cached
+    /// part at once, then what the server sends, stored first; the last delivery has `isFinal`.
+    ///
+    /// Never throws: a cache or server failure arrives as the page's `error`.
     public func loadPage(chatID: Int64, olderThan anchor: Int64?, count: Int, deliver: @escaping (HistoryPage) -> Void) {
         let plan: HistoryPlan
         var cached: [Message] = []

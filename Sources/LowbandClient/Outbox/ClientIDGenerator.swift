@@ -13,10 +13,12 @@ public struct ClientIDGenerator: Sendable {
     private let root: SeededGenerator
     private static let label: UInt64 = 0xC11E_17ED
 
+    /// Ids drawn from `generator`; derive it per install (see above).
     public init(generator: SeededGenerator) {
         self.root = generator
     }
 
+    /// The `number`-th client id: positive, never 0, the same for the same seed and number.
     public func clientID(number: Int64) -> UInt64 {
         var stream = root.derived(Self.label, UInt64(bitPattern: number))
         while true {

@@ -11,7 +11,9 @@ import LowbandWire
 /// while the session stays up); tasks the server refused fail for good, with their dependents.
 /// Confined to its scheduler.
 public final class Outbox {
+    /// Receives task events (sent, uploaded, failed); held weakly.
     public weak var observer: (any OutboxObserver)?
+    /// The tasks in the cache.
     public let store: OutboxStore
     private let sender: any RequestSender
     private let scheduler: any Scheduler
@@ -22,6 +24,8 @@ public final class Outbox {
     private var retryTimer: (at: Duration, work: ScheduledWork)?
     private var started = false
 
+    /// An outbox that runs `store`'s tasks through `sender` on `scheduler`, drawing retry jitter
+    /// from `generator`. Nothing runs before ``start()``. Use it on `scheduler` only.
     public init(store: OutboxStore, sender: any RequestSender, scheduler: any Scheduler, configuration: OutboxConfiguration = OutboxConfiguration(), generator: SeededGenerator, log: ClientLog) {
         self.store = store
         self.sender = sender
@@ -40,6 +44,8 @@ public final class Outbox {
         pump()
     }
 
+    /// Stops starting tasks and cancels the retry timer; requests on the wire complete, stored
+    /// tasks stay for the next ``start()``.
     public func stop() {
         started = false
         if let retryTimer { scheduler.cancel(retryTimer.work) }

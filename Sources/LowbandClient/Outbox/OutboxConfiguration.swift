@@ -9,6 +9,7 @@ public struct OutboxConfiguration: Hashable, Sendable {
     /// Delay before retrying a task whose request failed while the session stayed up.
     public var retryBackoff: Backoff
 
+    /// A configuration; the size and the concurrency are raised to at least 1.
     public init(
         uploadChunkSize: Int = 32 * 1024,
         maximumConcurrentUploads: Int = 1,

@@ -21,5 +21,6 @@ public enum OutboxEvent: Hashable, Sendable {
 
 /// Receives the outbox's events, on its scheduler.
 public protocol OutboxObserver: AnyObject {
+    /// A task of `outbox` was stored, sent, progressed, retried or failed (`event`).
     func outbox(_ outbox: Outbox, didEmit event: OutboxEvent)
 }

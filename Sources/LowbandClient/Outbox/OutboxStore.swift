@@ -8,6 +8,7 @@ public final class OutboxStore {
     private let writer: any DatabaseWriter
     private let clientIDs: ClientIDGenerator
 
+    /// A store over the cache database `writer`, giving sends client ids from `clientIDs`.
     public init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator) {
         self.writer = writer
         self.clientIDs = clientIDs
@@ -68,6 +69,9 @@ public final class OutboxStore {
         try writer.read { db in try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id").map(Self.task) }
     }
 
+    /// The task `id`, or nil when there is none.
+    ///
+    /// - Throws: the database's error when the cache cannot be read.
     public func task(id: Int64) throws -> OutboxTask? {
         try writer.read { db in try Self.task(db, id: id) }
     }

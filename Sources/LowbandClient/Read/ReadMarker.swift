@@ -1,4 +1,4 @@
-public import LowbandDeterminism
+package import LowbandDeterminism
 import LowbandWire
 
 /// Sends the user's read positions to the server until it has acknowledged each: the
@@ -11,6 +11,7 @@ import LowbandWire
 /// the next login; a refusal (the message is gone on the server) gives that position up, with
 /// a warning in the log. Confined to its scheduler.
 public final class ReadMarker {
+    /// The read positions in the cache.
     public let store: ReadStore
     private let sender: any RequestSender
     private let scheduler: any Scheduler
@@ -22,7 +23,9 @@ public final class ReadMarker {
     private var failures = 0
     private var started = false
 
-    public init(store: ReadStore, sender: any RequestSender, scheduler: any Scheduler, backoff: Backoff, generator: SeededGenerator, log: ClientLog) {
+    /// A marker that sends `store`'s owed positions through `sender` on `scheduler`, retrying
+    /// after `backoff` with jitter from `generator`. Nothing is sent before ``start()``.
+    package init(store: ReadStore, sender: any RequestSender, scheduler: any Scheduler, backoff: Backoff, generator: SeededGenerator, log: ClientLog) {
         self.store = store
         self.sender = sender
         self.scheduler = scheduler
@@ -34,11 +37,14 @@ public final class ReadMarker {
     /// Chats with a markRead on the wire.
     public var runningCount: Int { inFlight.count }
 
+    /// Starts sending owed positions, now and after every login.
     public func start() {
         started = true
         pump()
     }
 
+    /// Stops sending and cancels the retry timer; owed positions stay stored for the next
+    /// ``start()``.
     public func stop() {
         started = false
         if let retryTimer { scheduler.cancel(retryTimer) }

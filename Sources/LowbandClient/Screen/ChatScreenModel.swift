@@ -10,22 +10,31 @@ public import LowbandWire
 /// what was written while it was offline, page by page of newer messages, by itself.
 /// Confined to its scheduler.
 public final class ChatScreenModel {
+    /// The open chat.
     public let chatID: Int64
+    /// Page size, viewport, prefetch distance and animation lengths.
     public let configuration: ScreenConfiguration
+    /// The serial queue every change to `rows` goes through.
     public let queue: ScreenUpdateQueue
     /// Oldest first.
     public private(set) var rows: [ScreenRow] = []
     /// Index of the top row in the viewport. Inserting at the top moves it with the content,
     /// so what the reader sees never jumps (TamTam's upside-down table).
     public private(set) var scrollPosition = 0
+    /// True when the list holds the chat's first message: scrolling up loads nothing more.
     public private(set) var reachesStart = false
+    /// True while a page of older messages is being fetched.
     public private(set) var isLoading = false
+    /// Times the reader reached the top of the list before the chat's start and had to wait for
+    /// a page (a visible stall).
     public private(set) var scrollStalls = 0
+    /// Pages of older messages asked for.
     public private(set) var pagesRequested = 0
     /// Pages of newer messages asked for while catching up after logins.
     public private(set) var newerPagesRequested = 0
     /// True while newer messages are being fetched after a login.
     public private(set) var isCatchingUp = false
+    /// Every message that entered the list, in order, with when it arrived and when it showed.
     public private(set) var visibilityEvents: [VisibilityEvent] = []
     /// Called for each visibility event as it happens.
     public var onVisible: ((VisibilityEvent) -> Void)?
@@ -45,6 +54,9 @@ public final class ChatScreenModel {
     /// A login came while there was nothing to catch up from yet, or while catching up.
     private var catchUpAgain = false
 
+    /// Makes the screen of `chatID` for the user `userID` (the sender of its local echoes);
+    /// nothing loads before ``open()``. Use it on `scheduler` only; `workClock` measures update
+    /// work for the dropped-frame metric.
     public init(
         chatID: Int64,
         userID: Int64,

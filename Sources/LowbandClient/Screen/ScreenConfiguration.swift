@@ -14,6 +14,7 @@ public struct ScreenConfiguration: Hashable, Sendable {
     /// Work on the screen queue longer than this is a dropped frame.
     public var frameBudget: Duration
 
+    /// A configuration; counts are raised to their minimum (1 row, 1 message per page, distance 0).
     public init(
         pageSize: Int = 40,
         viewportRows: Int = 12,

@@ -1,4 +1,4 @@
-public import LowbandDeterminism
+package import LowbandDeterminism
 
 /// The chat screen's serial queue of list updates: the stand-in for the UI's main thread.
 ///
@@ -13,16 +13,21 @@ public final class ScreenUpdateQueue {
     /// One update: changes the list and returns how long its animation holds the queue.
     public typealias Update = () -> Duration
 
+    /// What the queue has run, for tests and reports.
     public struct Metrics: Hashable, Sendable {
+        /// Updates run.
         public var updates = 0
         /// Updates whose work took longer than the frame budget.
         public var droppedFrames = 0
+        /// The longest work of one update, by the ``WorkClock`` (animations not included).
         public var longestUpdate: Duration = .zero
         /// Most updates waiting at once.
         public var deepestBacklog = 0
     }
 
+    /// What the queue has run so far.
     public private(set) var metrics = Metrics()
+    /// Update work longer than this counts as a dropped frame.
     public let frameBudget: Duration
     private let scheduler: any Scheduler
     private let clock: any WorkClock
@@ -30,7 +35,7 @@ public final class ScreenUpdateQueue {
     private var head = 0
     private var busy = false
 
-    public init(scheduler: any Scheduler, clock: any WorkClock, frameBudget: Duration = .milliseconds(16)) {
+    package init(scheduler: any Scheduler, clock: any WorkClock, frameBudget: Duration = .milliseconds(16)) {
         self.scheduler = scheduler
         self.clock = clock
         self.frameBudget = frameBudget
@@ -42,6 +47,8 @@ public final class ScreenUpdateQueue {
     /// True while an update runs or its animation holds the queue.
     public var isBusy: Bool { busy }
 
+    /// Queues `update` (named for logs) to run alone on a later scheduler turn, after every
+    /// update before it and its animation; runs it on the next turn when the queue is idle.
     public func enqueue(_ name: String, _ update: @escaping Update) {
         waiting.append((name, update))
         metrics.deepestBacklog = max(metrics.deepestBacklog, backlog)

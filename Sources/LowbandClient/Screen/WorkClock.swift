@@ -13,19 +13,24 @@ public final class ContinuousWorkClock: WorkClock {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
 
+    /// A clock whose zero is now.
     public init() {
         origin = clock.now
     }
 
+    /// Time since the clock was made.
     public var now: Duration { clock.now - origin }
 }
 
 /// A clock that moves only when told: work "takes" what the test says it takes.
 public final class ManualWorkClock: WorkClock {
+    /// The time the test has advanced the clock to.
     public private(set) var now: Duration = .zero
 
+    /// A clock at zero.
     public init() {}
 
+    /// Moves the clock forward, as if the running work took `duration`.
     public func advance(by duration: Duration) {
         now += duration
     }

@@ -16,6 +16,7 @@
 /// )
 /// ```
 public struct BenchmarkTarget: Sendable, Hashable {
+    /// Which side of the goal meets the target: `atLeast` (`>=`) or `atMost` (`<=`).
     public enum Comparison: String, Sendable, Hashable {
         case atLeast = ">="
         case atMost = "<="
@@ -28,16 +29,22 @@ public struct BenchmarkTarget: Sendable, Hashable {
     public var promise: String
     /// Why the goal is what it is (an issue, a measured figure); empty when the promise says it.
     public var reason: String
+    /// The suite of the rows it judges.
     public var suite: String
     /// Matched benchmarks end with this (`""` matches all in the suite).
     public var benchmarkSuffix: String
     /// Matched benchmarks do not begin with any of these (the perfect profile is not "shaped").
     public var excludedPrefixes: [String]
+    /// The metric of the rows it judges.
     public var metric: String
+    /// Which statistic of a row it reads; p50 by default.
     public var statistic: BenchmarkRow.Statistic
+    /// Whether the figure must be at least or at most `goal`.
     public var comparison: Comparison
+    /// The figure promised, in the rows' unit.
     public var goal: Double
 
+    /// A target; by default it has no reason, excludes nothing and reads the p50.
     public init(
         name: String, promise: String, reason: String = "", suite: String, benchmarkSuffix: String, excludedPrefixes: [String] = [],
         metric: String, statistic: BenchmarkRow.Statistic = .p50, comparison: Comparison, goal: Double
@@ -56,11 +63,15 @@ public struct BenchmarkTarget: Sendable, Hashable {
 
     /// One target checked against one row.
     public struct Outcome: Sendable, Hashable {
+        /// The target checked.
         public var target: BenchmarkTarget
+        /// The matched row's benchmark.
         public var benchmark: String
+        /// The row's figure, the target's statistic.
         public var measured: Double
         /// Measured over goal ("at least") or goal over measured ("at most"); >= 1 is met.
         public var attainment: Double
+        /// True when the attainment is 1 or more.
         public var met: Bool { attainment >= 1 }
     }
 

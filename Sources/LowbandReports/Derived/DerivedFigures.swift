@@ -5,11 +5,14 @@
 /// (`lowband-bench-derive` in Benchmarks/) concatenates the suites' values with `+` and calls
 /// ``apply(to:environment:)``. Nothing else knows a suite's metric names.
 public struct DerivedFigures: Sendable {
+    /// The suite's derived ratios, in the order their rows are added.
     public var ratios: [DerivedRatio]
+    /// The figures the suite promises.
     public var targets: [BenchmarkTarget]
     /// Pivots of derived rows printed after a run (``PivotTable``).
     public var summaries: [PivotTable]
 
+    /// A suite's figures; each part defaults to none.
     public init(ratios: [DerivedRatio] = [], targets: [BenchmarkTarget] = [], summaries: [PivotTable] = []) {
         self.ratios = ratios
         self.targets = targets
@@ -48,9 +51,13 @@ public struct DerivedFigures: Sendable {
 /// A report with its derived figures: the measured rows, the ratios, the targets' outcomes and
 /// their `targets` rows.
 public struct DerivedReport: Sendable {
+    /// The rows the benchmarks measured, in report order.
     public var measured: [BenchmarkRow]
+    /// The ratios' rows, in the order of the ratios.
     public var derived: [BenchmarkRow]
+    /// Every target checked against every row it matches.
     public var outcomes: [BenchmarkTarget.Outcome]
+    /// The outcomes as rows of the suite `targets` (metric `attainment`, unit `x`).
     public var targetRows: [BenchmarkRow]
     /// Every row, as the report's CSV holds them: measured, derived, targets.
     public var all: [BenchmarkRow] { measured + derived + targetRows }

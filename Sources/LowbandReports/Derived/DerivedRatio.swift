@@ -25,9 +25,12 @@ public struct DerivedRatio: Sendable {
     public struct Term: Sendable, Hashable {
         /// The derived row's benchmark, e.g. `login-reply-50/msgpack-fast`.
         public var benchmark: String
+        /// The numerator; nil when its row is missing from the report.
         public var numerator: Double?
+        /// The denominator; nil when its row is missing from the report.
         public var denominator: Double?
 
+        /// The term of `benchmark`.
         public init(benchmark: String, numerator: Double?, denominator: Double?) {
             self.benchmark = benchmark
             self.numerator = numerator
@@ -56,6 +59,7 @@ public struct DerivedRatio: Sendable {
     /// The numerator and denominator of every benchmark the ratio applies to, in row order.
     public var terms: @Sendable (ReportRows) -> [Term]
 
+    /// A ratio; its unit defaults to `x`. `terms` is called once per report it is applied to.
     public init(
         suite: String, metric: String, unit: String = "x", direction: MetricDirection, summary: String,
         terms: @escaping @Sendable (ReportRows) -> [Term]

@@ -18,12 +18,16 @@ public struct PivotTable: Sendable, Hashable {
 
     /// The line above the table, saying what it shows and which way is better.
     public var title: String
+    /// The suite of the rows it pivots.
     public var suite: String
+    /// The metric of the rows it pivots.
     public var metric: String
     /// What the rows are, e.g. `fixture` or `input`.
     public var rowLabel: String
+    /// How its cells are written.
     public var format: Format
 
+    /// A table; cells are ratios by default.
     public init(title: String, suite: String, metric: String, rowLabel: String, format: Format = .ratio) {
         self.title = title
         self.suite = suite

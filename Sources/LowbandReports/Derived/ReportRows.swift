@@ -7,6 +7,7 @@ public struct ReportRows: Sendable {
     public let rows: [BenchmarkRow]
     private let index: [BenchmarkRow.Key: BenchmarkRow]
 
+    /// The rows of one report, indexed by key; a later row wins over an earlier one with its key.
     public init(_ rows: [BenchmarkRow]) {
         self.rows = rows
         var index: [BenchmarkRow.Key: BenchmarkRow] = [:]

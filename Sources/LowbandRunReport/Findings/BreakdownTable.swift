@@ -8,17 +8,21 @@
 public enum BreakdownTable {
     /// A line of `breakdown.csv` that cannot be read.
     public struct ReadError: Error, CustomStringConvertible {
+        /// The line at fault, counted from 1.
         public var line: Int
+        /// What is wrong with it.
         public var message: String
         public var description: String { "line \(line): \(message)" }
     }
 
+    /// The header, in column order: the message's columns, then one `<stage>_ms` per ``LatencyStage``.
     public static let columns: [String] = ["message", "chat", "sender", "receiver", "start_s", "carrier", "attempts", "total_ms"]
         + LatencyStage.allCases.map { "\($0.rawValue)_ms" }
 
     /// The rows most a file may hold when read back (a day of a thousand clients stays under it).
     public static let maximumRows = 20_000_000
 
+    /// The file's text for `rows`: the header, then one line per row in the given order.
     public static func render(_ rows: [MessageBreakdown]) -> String {
         var text = columns.joined(separator: ",") + "\n"
         text.reserveCapacity(rows.count * 120)

@@ -9,8 +9,10 @@ public struct InvariantCheck: Sendable, Hashable, Codable {
     public var promise: String
     /// Cases looked at (messages × members, tasks, chats…): a check that looked at nothing says so.
     public var checked: Int
+    /// Cases that broke it.
     public var violations: Int
 
+    /// A check of `name` that looked at `checked` cases.
     public init(name: String, promise: String, checked: Int, violations: Int) {
         self.name = name
         self.promise = promise
@@ -27,6 +29,7 @@ public struct InvariantViolation: Sendable, Hashable, Codable {
     public var seconds: Double
     /// The client it happened to (0-based), if one.
     public var client: Int?
+    /// The chat it concerns, if one.
     public var chat: Int64?
     /// The server's message id, if the message got one.
     public var message: Int64?
@@ -37,6 +40,7 @@ public struct InvariantViolation: Sendable, Hashable, Codable {
     /// The run's trace lines nearest to ``seconds`` that concern this client or chat.
     public var traceLines: [String]
 
+    /// A violation; everything but the invariant, time and detail is optional.
     public init(invariant: String, seconds: Double, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, detail: String, traceLines: [String] = []) {
         self.invariant = invariant
         self.seconds = seconds

@@ -52,9 +52,11 @@ public enum LatencyStage: String, Sendable, Hashable, Codable, CaseIterable {
 public struct MessageBreakdown: Sendable, Hashable, Codable {
     /// The server's message id.
     public var message: Int64
+    /// The chat the message is in.
     public var chat: Int64
     /// The sending client (0-based); nil when another user wrote it through the server.
     public var sender: Int?
+    /// The receiving client (0-based).
     public var receiver: Int
     /// When the sender stored it (or the server did, without a sending client), seconds.
     public var startSeconds: Double
@@ -65,6 +67,7 @@ public struct MessageBreakdown: Sendable, Hashable, Codable {
     /// Times the sender's engine sent the request (more than one: retries).
     public var attempts: Int
 
+    /// A breakdown; `stages` is indexed like `LatencyStage.allCases`.
     public init(message: Int64, chat: Int64, sender: Int?, receiver: Int, startSeconds: Double, stages: [Double], carrier: String, attempts: Int) {
         self.message = message
         self.chat = chat
@@ -79,6 +82,7 @@ public struct MessageBreakdown: Sendable, Hashable, Codable {
     /// The whole time, milliseconds: the sum of the stages.
     public var totalMilliseconds: Double { stages.reduce(0, +) }
 
+    /// The milliseconds spent in `stage`; 0 when the breakdown does not have it.
     public func milliseconds(_ stage: LatencyStage) -> Double {
         let index = LatencyStage.allCases.firstIndex(of: stage)!
         return index < stages.count ? stages[index] : 0

@@ -8,18 +8,24 @@ import LowbandRunReport
 /// `verdict` is `ok` or the broken invariants with their counts (`liveness×2 order×1`),
 /// `violations` their sum. Fields are quoted as RFC 4180 says when they hold a comma or quote.
 public enum ExploreTable {
+    /// A line of an `explore.csv` that cannot be read back.
     public struct ReadError: Error, CustomStringConvertible {
+        /// The file being read.
         public var file: String
+        /// The line at fault, counted from 1.
         public var line: Int
+        /// What is wrong with it.
         public var message: String
         public var description: String { "\(file):\(line): \(message)" }
     }
 
+    /// The header, in column order.
     public static let columns = ["seed", "faults", "clients", "duration_s", "verdict", "violations", "first_violation", "wall_ms", "trace_hash", "determinism", "command", "shrunk"]
 
     /// The most rows a file may hold when read back.
     public static let maximumRows = 10_000_000
 
+    /// The file's text for `outcomes`: the header, then one row per outcome in the given order.
     public static func render(_ outcomes: [SeedOutcome]) -> String {
         var text = columns.joined(separator: ",") + "\n"
         for outcome in outcomes {

@@ -5,13 +5,19 @@ import LowbandRunReport
 /// What `lowband explore` runs: one scenario on one profile in virtual time, for every seed of
 /// a selection, each with its faults.
 public struct ExploreOptions: Sendable {
+    /// The scenario every seed runs.
     public var scenario: ScenarioName
+    /// The network every seed runs on.
     public var profile: NetworkProfile
     /// The name the profile was asked for by, for the reproducing commands.
     public var profileName: String
+    /// The seeds to run.
     public var seeds: SeedSelection
+    /// The faults each seed injects.
     public var faults: FaultPlan
+    /// Client engines per run.
     public var clients: Int
+    /// Virtual time each run lasts.
     public var duration: Duration
     /// Seeds run at once (default: the machine's cores).
     public var jobs: Int
@@ -19,10 +25,14 @@ public struct ExploreOptions: Sendable {
     public var shrink: Bool
     /// Run each seed twice and compare the trace and record hashes.
     public var checkDeterminism: Bool
+    /// Where runs put their client databases (see ``ScenarioOptions/workDirectory``); nil picks
+    /// `/dev/shm` or the temporary directory.
     public var workDirectory: String?
     /// The workload, when not `scenario`'s own (tests explore scenarios with planted bugs).
     var implementation: (any Scenario.Type)?
 
+    /// Options; clients and duration default to the scenario's own, jobs to the machine's cores,
+    /// faults to `swarm`, and the profile name to the profile's.
     public init(
         scenario: ScenarioName, profile: NetworkProfile, profileName: String? = nil, seeds: SeedSelection, faults: FaultPlan = .swarm,
         clients: Int? = nil, duration: Duration? = nil, jobs: Int? = nil, shrink: Bool = false, checkDeterminism: Bool = false,
@@ -62,8 +72,11 @@ public struct ExploreOptions: Sendable {
 
 /// Where an exploration is.
 public struct ExploreProgress: Sendable, Hashable {
+    /// Seeds finished.
     public var done: Int
+    /// Seeds finished that failed.
     public var failed: Int
+    /// Seeds to run in all.
     public var total: Int
     /// Wall-clock time since it started.
     public var elapsed: Duration

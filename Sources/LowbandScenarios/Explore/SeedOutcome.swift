@@ -1,9 +1,12 @@
 /// What one seed of an exploration did.
 public struct SeedOutcome: Sendable, Hashable {
+    /// The seed.
     public var seed: UInt64
     /// The faults the seed ran with, spelled out (`reset,app-kill`, `none`).
     public var faults: String
+    /// Client engines in the run.
     public var clients: Int
+    /// Virtual time the run lasted, in seconds.
     public var durationSeconds: Double
     /// Violations per broken invariant, in the checks' order.
     public var broken: [(name: String, count: Int)]
@@ -20,7 +23,8 @@ public struct SeedOutcome: Sendable, Hashable {
     /// The shrunk reproducing command, when `--shrink` found a smaller failing run.
     public var shrunk: String
 
-    public init(
+    /// An outcome with every column given.
+    package init(
         seed: UInt64, faults: String, clients: Int, durationSeconds: Double, broken: [(name: String, count: Int)], firstViolation: String,
         wallMilliseconds: Double, traceHash: String, determinism: String, command: String, shrunk: String
     ) {

@@ -1,6 +1,7 @@
 /// The seeds an exploration runs: `--seeds 1..1000` or `--seeds 7`, optionally one shard of
 /// them (`--shard 2/4`: the 2nd, 6th, 10th… seed), so a CI matrix spreads a sweep over machines.
 public struct SeedSelection: Sendable, Hashable {
+    /// The seeds, inclusive, before sharding.
     public var range: ClosedRange<UInt64>
     /// 1-based shard index and the number of shards.
     public var shard: (index: Int, count: Int)
@@ -15,6 +16,7 @@ public struct SeedSelection: Sendable, Hashable {
         hasher.combine(shard.count)
     }
 
+    /// A selection of `range`, all of it by default (shard 1 of 1).
     public init(range: ClosedRange<UInt64>, shard: (index: Int, count: Int) = (1, 1)) {
         self.range = range
         self.shard = shard

@@ -50,19 +50,27 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
 /// decides which kinds are on (swarm testing, as TigerBeetle's VOPR does), so different seeds
 /// explore different mixes.
 public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
+    /// Which kinds are on.
     public enum Selection: Sendable, Hashable {
+        /// No faults.
         case none
+        /// The seed picks which kinds are on.
         case swarm
+        /// Exactly these kinds.
         case kinds([FaultKind])
     }
 
+    /// Which kinds are on.
     public var selection: Selection
 
+    /// A plan with `selection`.
     public init(_ selection: Selection) {
         self.selection = selection
     }
 
+    /// No faults.
     public static let none = FaultPlan(.none)
+    /// Each seed picks its own mix of kinds.
     public static let swarm = FaultPlan(.swarm)
 
     /// `none`, `swarm`, or kinds separated by commas (`reset,app-kill`).
@@ -119,6 +127,7 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// True when the plan injects nothing (`none`, or an empty list of kinds).
     public var isNone: Bool {
         if case .none = selection { return true }
         if case .kinds(let kinds) = selection { return kinds.isEmpty }

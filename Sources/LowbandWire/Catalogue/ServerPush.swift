@@ -1,8 +1,11 @@
 /// A push frame's payload, decoded by its command: typed dispatch for pushes, as
 /// ``WireRequest/Reply`` is for replies.
 public enum ServerPush: Hashable, Sendable {
+    /// A ``NewMessagePush``.
     case newMessage(NewMessagePush)
+    /// A ``ContactChangedPush``.
     case contactChanged(ContactChangedPush)
+    /// A ``ReadReceiptPush``.
     case readReceipt(ReadReceiptPush)
 
     /// The push `frame` carries, or nil when its command is not a push of this catalogue (a

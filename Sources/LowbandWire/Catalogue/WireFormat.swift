@@ -2,7 +2,7 @@
 /// names the one a frame carries.
 ///
 /// Version 2 is what this build speaks: positional arrays, written and read by the hand-written
-/// fast path (``LowbandMessagePack/MessagePackFastCodable``). Version 1, maps keyed by name, is
+/// fast path (`LowbandMessagePack/MessagePackFastCodable`). Version 1, maps keyed by name, is
 /// what the catalogue's `Codable` conformances write by default (and what JSON and the caches
 /// store); give a `MessagePackEncoder` or `MessagePackDecoder` ``userInfo`` to make them write
 /// or read version 2, the reference the fast path is tested against.
