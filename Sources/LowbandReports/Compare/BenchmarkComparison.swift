@@ -43,22 +43,31 @@ public struct BenchmarkComparison: Sendable {
 
     /// One metric's line in the comparison.
     public struct Entry: Sendable {
+        /// The suite, benchmark and metric.
         public var key: BenchmarkRow.Key
+        /// The unit, the same in both reports (a unit that differs is an input error).
         public var unit: String
+        /// The baseline's figure in the policy's statistic (p50 by default); nil when the metric
+        /// is new in the current report.
         public var baseline: Double?
+        /// The current report's figure; nil when the metric is missing from it.
         public var current: Double?
         /// (current − baseline) / |baseline|; ±infinity when the baseline is 0 and the current is
         /// not, nil when either side is absent. For a row with a ``test``, its Hodges–Lehmann
         /// shift over the baseline's median (``SampleTest/change``).
         public var change: Double?
+        /// Which way is better for this metric.
         public var direction: MetricDirection
+        /// How the metric is gated: by threshold, ratio threshold, or as a timing.
         public var gate: MetricGate
+        /// The outcome for this metric; ``BenchmarkComparison/fails`` is decided from these.
         public var verdict: Verdict
         /// The statistical test, for a timing row with samples in both reports; nil for a row
         /// judged by threshold.
         public var test: SampleTest?
     }
 
+    /// The thresholds and statistical settings the entries were judged by.
     public var policy: ComparisonPolicy
     /// One entry per key in either report, sorted by suite, benchmark and metric.
     public var entries: [Entry]

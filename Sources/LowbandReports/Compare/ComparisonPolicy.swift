@@ -30,6 +30,9 @@ public struct ComparisonPolicy: Sendable, Hashable {
     /// (0.05 = 5%).
     public var minimumEffect: Double
 
+    /// A policy; every argument has the `lowband compare` default. Thresholds, significance and
+    /// minimum effect are fractions (0.10 = 10%); a nil `ratioThreshold` uses `threshold`, a nil
+    /// `timeThreshold` leaves timing rows without samples ungated.
     public init(
         threshold: Double = 0.10, ratioThreshold: Double? = nil, timeThreshold: Double? = nil,
         statistic: BenchmarkRow.Statistic = .p50, allowMissing: Bool = false, requireAll: Bool = false,

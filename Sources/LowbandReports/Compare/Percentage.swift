@@ -8,6 +8,7 @@ public struct Percentage: Sendable, Hashable, CustomStringConvertible {
     /// The percentage as a fraction: 10% is 0.1.
     public var fraction: Double
 
+    /// A percentage of `fraction` (0.1 for 10%).
     public init(fraction: Double) {
         self.fraction = fraction
     }

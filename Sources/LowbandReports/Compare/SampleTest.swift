@@ -8,11 +8,13 @@ public struct SampleTest: Sendable, Hashable {
     /// The estimated change, current − baseline, as a fraction of the baseline's median (0.05 is
     /// 5% larger).
     public var change: Double
-    /// The confidence interval of ``change`` at 1 − α.
+    /// The lower end of the confidence interval of ``change`` at 1 − α.
     public var lower: Double
+    /// The upper end of the confidence interval of ``change`` at 1 − α.
     public var upper: Double
-    /// The sizes of the two samples.
+    /// The number of baseline samples.
     public var baselineCount: Int
+    /// The number of current samples.
     public var currentCount: Int
 
     /// Compares `current` with `baseline` at significance `alpha`, or nil when the baseline's

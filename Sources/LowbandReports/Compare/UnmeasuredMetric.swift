@@ -19,6 +19,7 @@ public struct UnmeasuredMetric: Sendable, Hashable {
     /// How many baseline rows were not compared because of it (its own and derived ones).
     public var rows: Int
 
+    /// A metric this machine did not measure, with the reason and the rows left uncompared.
     public init(metric: String, reason: String, rows: Int) {
         self.metric = metric
         self.reason = reason

@@ -28,7 +28,9 @@ public enum PackageBenchmarkSamples {
         public var suite: String
         /// The benchmark's name as the file name writes it (`cold-start_engine`).
         public var benchmark: String
+        /// The schema's metric, e.g. `wall_clock` for package-benchmark's `wallClock`.
         public var metric: String
+        /// The unit of ``values``, e.g. `us`.
         public var unit: String
         /// The samples in `unit`, one per iteration, not yet divided by `iterations_per_sample`.
         public var values: [Double]

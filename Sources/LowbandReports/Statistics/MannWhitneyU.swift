@@ -12,7 +12,11 @@ import Foundation
 public struct MannWhitneyU: Sendable, Hashable {
     /// How the p-value was computed.
     public enum Method: String, Sendable, Hashable {
-        case exact, normal
+        /// Counted over every arrangement of the two samples (no ties, neither larger than
+        /// ``MannWhitneyU/exactLimit``).
+        case exact
+        /// The normal approximation with the tie and continuity corrections.
+        case normal
     }
 
     /// The largest sample size for which the exact distribution is used (when there are no ties).
@@ -23,6 +27,7 @@ public struct MannWhitneyU: Sendable, Hashable {
     /// The two-sided p-value: the probability of a U at least as far from n₁n₂/2 if both samples
     /// came from one distribution.
     public var pValue: Double
+    /// Whether ``pValue`` is exact or from the normal approximation.
     public var method: Method
 
     /// Tests `first` against `second`. Precondition: neither is empty.
