@@ -431,7 +431,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
-        .testTarget(name: "LowbandReportsTests", dependencies: ["LowbandReports"], swiftSettings: strict),
+        .testTarget(name: "LowbandReportsTests", dependencies: ["LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LowbandScenariosTests",
             dependencies: [

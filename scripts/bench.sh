@@ -17,8 +17,9 @@
 # `relay` is not one either: it runs Benchmarks/relay/proxy_vs_socat.py (the proxy on the perfect
 # profile against socat and a direct connection) and adds the ratio to socat and its target.
 #
-# package-benchmark has no CSV export: its influx export is converted by `lowband bench import`,
-# then Benchmarks/' `lowband-bench-derive` adds the ratios and targets every kit declares.
+# package-benchmark has no CSV export: its influx and histogramSamples exports are converted by
+# `lowband bench import` (FILE and its samples, FILE.samples.csv), then Benchmarks/'
+# `lowband-bench-derive` adds the ratios and targets every kit declares.
 set -euo pipefail
 caller="$PWD"
 cd "$(dirname "$0")/.."
@@ -87,14 +88,22 @@ rm -rf "$raw"
 mkdir -p "$raw"
 target_args=()
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
-# Release build of the benchmark targets, then every benchmark; raw results as an influx export.
+# Release build of the benchmark targets, then every benchmark, stored as a package-benchmark
+# baseline; one measurement exported twice: the influx export (percentiles) and histogramSamples
+# (every iteration's value, which `lowband compare` tests statistically).
 benchmarks=(--package-path Benchmarks --scratch-path "$bench_build_path")
-swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark "${target_args[@]}" \
-    --format influx --path "$raw" --no-progress
+run_name="lowband_$suite"
+swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline update "$run_name" \
+    "${target_args[@]}" --no-progress
+for format in influx histogramSamples; do
+    swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
+        "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
+done
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
-"$lowband" bench import "$raw"/*.influx.csv --out "$raw/measured.csv"
-# The suites' ratios, targets and summary tables (Benchmarks/Figures; needs LowbandReports only).
+"$lowband" bench import "$raw" --out "$raw/measured.csv"
+# The suites' ratios, targets and summary tables (Benchmarks/Figures; needs LowbandReports only);
+# the samples travel with the rows (measured.samples.csv → FILE.samples.csv).
 swift build "${benchmarks[@]}" -c release --product lowband-bench-derive
 echo
 "$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-bench-derive" "$raw/measured.csv" --out "$out"

@@ -74,6 +74,10 @@ scripts/fuzz.sh all --time 10
 # gated tightly already); wall-clock times are reported, not gated. Rows missing from the run fail
 # the gate; on a machine without CPU performance counters the instruction rows are reported as
 # "not measured" in one line instead. Exit 1 is a failed gate, 2 bad input. See docs/BENCHMARKS.md.
+# The wall-clock rows stay ungated here: the committed baseline keeps no samples (it was measured
+# on another day), the statistical gate needs both sides measured in one job on one machine
+# (docs/ci/benchmarks.yml), and on this shared machine even that is not safe: 20 of 66 A/A
+# comparisons of 12 start-up runs still failed at --min-effect 50% (docs/BENCHMARKS.md, "Calibration").
 scripts/bench.sh --suite startup --out reports/startup.csv
 "$(swift build --show-bin-path)/lowband" compare reports/baselines/startup.csv reports/startup.csv \
     --threshold 10% --ratio-threshold 50%

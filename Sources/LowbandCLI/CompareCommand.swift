@@ -4,8 +4,10 @@ public import LowbandReports
 /// `lowband compare`: the regression gate between a baseline benchmark report and a current one.
 ///
 /// Deterministic figures (allocations, bytes, counts, ratios) are gated by `--threshold`; timing
-/// figures (wall-clock units and throughputs) are shown as `info` unless `--time-threshold` is
-/// given, because shared CI machines are too noisy to gate on them tightly. Exit status: 0 the
+/// figures (wall-clock units and throughputs) with samples in both reports by a two-sided
+/// Mann–Whitney U test at `--alpha` plus a Hodges–Lehmann interval wholly beyond `--min-effect`; timing
+/// figures without samples are shown as `info` unless `--time-threshold` is given. The judging
+/// lives in LowbandReports (``BenchmarkComparison``, ``ComparisonReport``). Exit status: 0 the
 /// gate passes, 1 it fails (a regression, or a baseline metric missing), ``badInputExitCode`` for
 /// bad input. See docs/BENCHMARKS.md.
 public struct CompareCommand: ParsableCommand {
@@ -16,12 +18,18 @@ public struct CompareCommand: ParsableCommand {
             Joins the rows of BASELINE and CURRENT on (suite, benchmark, metric) and prints baseline, \
             current and change side by side, regressions first, then missing rows, improvements, \
             new rows, unchanged rows and info. Allocations, bytes and counts are gated by \
-            --threshold, ratios (x) by --ratio-threshold (default: --threshold); wall-clock times \
-            (ns, us, ms, s) and throughputs (…/s) only by --time-threshold, and are shown as info \
-            without it. Thresholds need a unit: 10%, 0.5%. A baseline metric missing from CURRENT \
-            fails the gate unless --allow-missing; a metric this machine cannot measure at all \
-            (instructions without CPU performance counters) is reported in one line and not \
-            compared. Exit status: 0 pass, 1 regression or missing rows, 2 bad input (an \
+            --threshold, ratios (x) by --ratio-threshold (default: --threshold). Wall-clock times \
+            (ns, us, ms, s) and throughputs (…/s) with samples in both reports (a REPORT.samples.csv \
+            next to each, written by `lowband bench import`) are judged by a two-sided Mann-Whitney \
+            U test at --alpha (1%), and the 1-alpha confidence interval of their Hodges-Lehmann shift \
+            (over the baseline's median, shown in the change column) must lie wholly beyond \
+            --min-effect (5%); \
+            without samples they are gated only by --time-threshold, and shown as info without it. \
+            Thresholds need a unit: 10%, 0.5%. A baseline metric missing from CURRENT fails the \
+            gate unless --allow-missing; a metric this machine cannot measure at all (instructions \
+            without CPU performance counters) is reported in one line and not compared, and fails \
+            the gate with --require-all. --format markdown prints a summary for a pull-request \
+            comment. Exit status: 0 pass, 1 regression or missing rows, 2 bad input (an \
             unreadable or invalid file, a unit that differs between the files, a bad option); \
             every error of a file is listed. The CSV schema is described in docs/BENCHMARKS.md.
             """
@@ -49,20 +57,52 @@ public struct CompareCommand: ParsableCommand {
     @Option(help: "The statistic to compare: p50, p90, p99, min or max.")
     public var metricColumn: BenchmarkRow.Statistic = .p50
 
+    @Option(help: "Significance level of the Mann-Whitney U test on timing samples, e.g. 1% (default: 1%).", transform: { try Percentage.parse($0) })
+    public var alpha = Percentage(fraction: 0.01)
+
+    @Option(help: "Smallest timing shift the whole confidence interval of a significant change must exceed to count, e.g. 5% (default: 5%).", transform: { try Percentage.parse($0) })
+    public var minEffect = Percentage(fraction: 0.05)
+
     @Flag(help: "Pass even when metrics of the baseline are missing from the current report.")
     public var allowMissing = false
+
+    @Flag(help: "Fail also when this machine could not measure a baseline metric at all (e.g. instructions without CPU counters).")
+    public var requireAll = false
+
+    @Option(help: "Output format: text or markdown (a pull-request comment).")
+    public var format: Format = .text
 
     @Flag(help: "Show only the rows that changed beyond their threshold, regressed, or are missing or new.")
     public var changesOnly = false
 
+    /// The renderings `--format` selects.
+    public enum Format: String, Sendable, CaseIterable, ExpressibleByArgument {
+        case text, markdown
+    }
+
     public init() {}
 
-    /// The thresholds and statistic the options select.
+    public func validate() throws {
+        guard !(allowMissing && requireAll) else {
+            throw ValidationError("--allow-missing and --require-all contradict each other; give one")
+        }
+        guard alpha.fraction > 0, alpha.fraction < 0.5 else {
+            throw ValidationError("--alpha must be above 0% and below 50%, e.g. 1%")
+        }
+    }
+
+    /// The thresholds, test and statistic the options select.
     public var policy: ComparisonPolicy {
         ComparisonPolicy(
             threshold: threshold.fraction, ratioThreshold: ratioThreshold?.fraction, timeThreshold: timeThreshold?.fraction,
-            statistic: metricColumn, allowMissing: allowMissing
+            statistic: metricColumn, allowMissing: allowMissing, requireAll: requireAll,
+            significance: alpha.fraction, minimumEffect: minEffect.fraction
         )
+    }
+
+    /// The metric each of the issue's targets is judged on, for ``UnmeasuredMetric``.
+    public static var targetMetrics: [String: String] {
+        Dictionary(BenchmarkTarget.all.map { ($0.name, $0.metric) }, uniquingKeysWith: { first, _ in first })
     }
 
     public func run() throws {
@@ -79,9 +119,15 @@ public struct CompareCommand: ParsableCommand {
             }
             throw ExitCode(Self.badInputExitCode)
         }
-        let comparison = BenchmarkComparison(baseline: old.rows.map(\.row), current: new.rows.map(\.row), policy: policy)
+        let comparison = BenchmarkComparison(
+            baseline: old.rows.map(\.row), current: new.rows.map(\.row), policy: policy, targetMetrics: Self.targetMetrics
+        )
         do {
-            try CommandIO.write(Self.report(comparison, changesOnly: changesOnly))
+            let text = switch format {
+            case .text: ComparisonReport.text(comparison, changesOnly: changesOnly)
+            case .markdown: ComparisonReport.markdown(comparison)
+            }
+            try CommandIO.write(text)
         } catch {
             throw CommandIO.failure(error, command: name)
         }

@@ -16,7 +16,8 @@ extension BenchmarkCSV {
     /// columns that identify and carry the measurement are never empty.
     public static let environmentColumns: Set<String> = ["commit", "swift_version", "host", "timestamp", "command"]
 
-    /// Reads the file at `path` and collects every problem instead of stopping at the first.
+    /// Reads the file at `path` and collects every problem instead of stopping at the first; the
+    /// rows carry their samples when a samples file lies next to it (``samplesPath(for:)``).
     public static func reading(from path: String) -> BenchmarkCSVReading {
         var bytes: [UInt8] = []
         do {
@@ -36,7 +37,7 @@ extension BenchmarkCSV {
             errors.append(failure)
             return BenchmarkCSVReading(rows: [], errors: errors)
         }
-        return reading(bytes, file: path)
+        return attachingSamples(to: reading(bytes, file: path), reportPath: path)
     }
 
     /// Reads `bytes`, the contents of the file named `file` (used in messages), and collects every

@@ -48,10 +48,20 @@ public enum BenchmarkCSV {
     }
 
     /// Writes `rows` to the file at `path`, creating its directory; the file is replaced atomically.
+    ///
+    /// The samples of rows that have them go to ``samplesPath(for:)``; a samples file of an earlier
+    /// report at that path is removed when no row has samples, so it is never read with new rows.
     public static func write(rows: [BenchmarkRow], to path: String) throws {
         let text = try render(rows: rows)
+        let samples = try renderSamples(rows: rows)
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let samplesPath = samplesPath(for: path)
+        if let samples {
+            try samples.write(toFile: samplesPath, atomically: true, encoding: .utf8)
+        } else if FileManager.default.fileExists(atPath: samplesPath) {
+            try FileManager.default.removeItem(atPath: samplesPath)
+        }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 

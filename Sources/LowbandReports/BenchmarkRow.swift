@@ -40,6 +40,11 @@ public struct BenchmarkRow: Sendable, Hashable {
     /// The command that measured it (`lowband run --scenario crowd …`); empty when not known
     /// (reports written before the column existed, other programs' reports).
     public var command: String
+    /// The raw samples the statistics summarise, in the row's unit, when the report keeps them
+    /// (a `.samples.csv` file next to the report, see ``BenchmarkCSV``); nil otherwise. With
+    /// samples on both sides `lowband compare` tests a timing row statistically instead of by
+    /// threshold.
+    public var sampleValues: [Double]?
 
     /// Which statistic of a row to read, as `lowband compare --metric-column` names it: `p50`,
     /// `p90`, `p99`, `min` or `max`.
@@ -63,7 +68,8 @@ public struct BenchmarkRow: Sendable, Hashable {
         swiftVersion: String,
         host: String,
         timestamp: String,
-        command: String = ""
+        command: String = "",
+        sampleValues: [Double]? = nil
     ) {
         self.suite = suite
         self.benchmark = benchmark
@@ -80,6 +86,7 @@ public struct BenchmarkRow: Sendable, Hashable {
         self.host = host
         self.timestamp = timestamp
         self.command = command
+        self.sampleValues = sampleValues
     }
 
     /// A row for samples of one metric, with the environment columns taken from `environment`.

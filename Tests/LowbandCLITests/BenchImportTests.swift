@@ -128,4 +128,22 @@ import Testing
         #expect(back.map(\.benchmark) == ["client-graph/hand", "client-graph/swinject"], "the measured rows only: ratios and targets are the kits'")
         #expect(throws: BenchmarkCSVError.self) { try BenchImportCommand.rows(files: [input, input], environment: environment) }
     }
+
+    @Test func aDirectoryOfAnotherPackagesExportsImportsWithItsSamples() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try (Self.header + Self.metric("Checksum", "fnv1a/4 KiB", "Time(wallclock)", "ns", [1_000, 1_000, 2_000, 2_000, 3_000, 3_000, 3_000], iterations: 3))
+            .write(to: directory.appendingPathComponent("pr.influx.csv"), atomically: true, encoding: .utf8)
+        try "Time (wall clock) (μs)\n1\n2\n3\n".write(to: directory.appendingPathComponent("pr.Checksum.fnv1a_4_KiB.wallClock.histogram.samples.tsv"), atomically: true, encoding: .utf8)
+        let rows = try BenchImportCommand.rows(files: [directory.path], environment: environment)
+        let row = try #require(rows.first)
+        #expect(rows.count == 1)
+        #expect(row.suite == "checksum" && row.benchmark == "fnv1a/4 KiB" && row.metric == "wall_clock")
+        #expect(row.sampleValues == [1, 2, 3])
+        let out = directory.appendingPathComponent("out/pr.csv").path
+        try BenchmarkCSV.write(rows: rows, to: out)
+        #expect(try BenchmarkCSV.read(from: out).first?.sampleValues == [1, 2, 3])
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/pr.samples.csv").path))
+    }
 }

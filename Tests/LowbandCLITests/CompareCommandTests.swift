@@ -84,11 +84,11 @@ import Testing
         let comparison = BenchmarkComparison(baseline: baseline, current: current)
         #expect(comparison.count(.missing) == 16)
         #expect(comparison.fails)
-        let report = CompareCommand.report(comparison)
+        let report = ComparisonReport.text(comparison)
         #expect(report.contains("16 baseline metrics are missing from the current report: startup/b10 allocations, startup/b10 wall_clock, "))
         #expect(report.contains(" and 6 more; pass --allow-missing"))
         #expect(report.hasSuffix("FAIL: 20 metrics: 0 regression, 16 missing, 0 improved, 0 new, 2 ok, 2 info, 0 not measured (p50, threshold 10%, times not gated)\n"))
-        let allowed = CompareCommand.report(BenchmarkComparison(baseline: baseline, current: current, policy: ComparisonPolicy(allowMissing: true)))
+        let allowed = ComparisonReport.text(BenchmarkComparison(baseline: baseline, current: current, policy: ComparisonPolicy(allowMissing: true)))
         #expect(allowed.contains("(allowed by --allow-missing)") && allowed.contains("PASS: 20 metrics"))
     }
 
@@ -107,17 +107,17 @@ import Testing
             row("growth_100_to_1000", "x", 10, benchmark: "synthetic/hand"),
             BenchmarkRow(suite: "targets", benchmark: "hand-wiring-20x-container/synthetic-100", metric: "attainment", unit: "x", value: 1.4, environment: Self.environment),
         ]
-        let comparison = BenchmarkComparison(baseline: derived + measured, current: measured)
+        let comparison = BenchmarkComparison(baseline: derived + measured, current: measured, targetMetrics: CompareCommand.targetMetrics)
         #expect(comparison.count(.notMeasured) == 5)
         #expect(comparison.count(.missing) == 0)
         #expect(!comparison.fails)
         #expect(comparison.unmeasured == [UnmeasuredMetric(metric: "instructions", reason: "no CPU performance counters", rows: 5)])
-        let report = CompareCommand.report(comparison)
+        let report = ComparisonReport.text(comparison)
         #expect(report.contains("\ninstructions: not measured on this machine (no CPU performance counters); 5 rows not compared\n"))
         #expect(!report.contains("instructions_growth"), "rows not compared are not in the table")
 
         // Some instructions rows measured and others absent: lost for another reason, so missing.
-        let partial = BenchmarkComparison(baseline: derived + measured, current: measured + [derived[0]])
+        let partial = BenchmarkComparison(baseline: derived + measured, current: measured + [derived[0]], targetMetrics: CompareCommand.targetMetrics)
         #expect(partial.unmeasured.isEmpty)
         #expect(partial.count(.missing) == 4)
         #expect(partial.fails)
@@ -137,22 +137,22 @@ import Testing
         #expect(verdicts == [.regression, .missing, .improved, .new, .ok, .ok, .ok, .ok, .info])
         #expect(comparison.entriesByVerdict.first?.key.benchmark == "b5")
 
-        let lines = CompareCommand.report(comparison, changesOnly: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = ComparisonReport.text(comparison, changesOnly: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let tableRows = lines.dropFirst(2).prefix { !$0.isEmpty }
         #expect(tableRows.map { $0.split(separator: " ").last.map(String.init) } == ["REGRESSION", "missing", "improved", "new"])
         #expect(lines.contains("5 unchanged or ungated metrics not shown (--changes-only)"))
         let quiet = BenchmarkComparison(baseline: baseline.prefix(1).map { $0 }, current: current.prefix(1).map { $0 })
-        #expect(CompareCommand.report(quiet, changesOnly: true).hasPrefix("No metric changed beyond its threshold.\n"))
+        #expect(ComparisonReport.text(quiet, changesOnly: true).hasPrefix("No metric changed beyond its threshold.\n"))
     }
 
     @Test func changesAreShownPreciselyEnoughForFineThresholds() {
-        #expect(CompareCommand.percent(0.125) == "+12.5%")
-        #expect(CompareCommand.percent(0.0026) == "+0.26%")
-        #expect(CompareCommand.percent(-0.0004) == "-0.04%")
-        #expect(CompareCommand.percent(0.2) == "+20%")
-        #expect(CompareCommand.percent(4.41) == "+441%")
-        #expect(CompareCommand.percent(0) == "0%")
-        #expect(CompareCommand.percent(-.infinity) == "-inf%")
+        #expect(ComparisonReport.percent(0.125) == "+12.5%")
+        #expect(ComparisonReport.percent(0.0026) == "+0.26%")
+        #expect(ComparisonReport.percent(-0.0004) == "-0.04%")
+        #expect(ComparisonReport.percent(0.2) == "+20%")
+        #expect(ComparisonReport.percent(4.41) == "+441%")
+        #expect(ComparisonReport.percent(0) == "0%")
+        #expect(ComparisonReport.percent(-.infinity) == "-inf%")
     }
 
     @Test func theStatisticCanBeChosen() {
@@ -198,7 +198,7 @@ import Testing
 
     @Test func thresholdsArePrintedAsGiven() {
         let policy = ComparisonPolicy(threshold: 0.125, ratioThreshold: 0.5, timeThreshold: 0.0025)
-        let report = CompareCommand.report(BenchmarkComparison(baseline: [row("allocations", "count", 1)], current: [row("allocations", "count", 1)], policy: policy))
+        let report = ComparisonReport.text(BenchmarkComparison(baseline: [row("allocations", "count", 1)], current: [row("allocations", "count", 1)], policy: policy))
         #expect(report.contains("(p50, threshold 12.5%, ratio threshold 50%, time threshold 0.25%)"), "\(report)")
         #expect(Percentage(fraction: 0.0025).description == "0.25%")
         #expect(Percentage(fraction: 0.1).description == "10%")
@@ -235,6 +235,43 @@ import Testing
             #expect(result.stdoutText.contains("PASS: 2 metrics"))
             let gated = try ExternalProcess.run(lowband, ["compare", old, new, "--time-threshold", "25%"])
             #expect(gated.status == 1)
+        }
+    }
+
+    @Test func binaryTestsSamplesPrintsMarkdownAndRefusesContradictoryFlags() throws {
+        func timed(_ center: Double, seed: Int) -> BenchmarkRow {
+            let values = (0..<300).map { (index: Int) -> Double in
+                let position: Double = Double((index * 7919 + seed * 104_729) % 1009) / 1009
+                return center * (0.9 + 0.2 * position)
+            }
+            var row = BenchmarkRow(suite: "startup", benchmark: "cold", metric: "wall_clock", unit: "us", samples: values, environment: Self.environment)
+            row.sampleValues = values
+            return row
+        }
+        try withReports([timed(1000, seed: 1)], [timed(1100, seed: 2)]) { old, new in
+            let text = try ExternalProcess.run(lowband, ["compare", old, new])
+            #expect(text.status == 1, "\(text.stderrText)")
+            #expect(text.stdoutText.contains("REGRESSION") && text.stdoutText.contains(" p="), "\(text.stdoutText)")
+            let markdown = try ExternalProcess.run(lowband, ["compare", old, new, "--format", "markdown"])
+            #expect(markdown.status == 1)
+            #expect(markdown.stdoutText.hasPrefix("### Benchmark comparison: ❌ **FAIL**\n"), "\(markdown.stdoutText)")
+            let loose = try ExternalProcess.run(lowband, ["compare", old, new, "--min-effect", "15%"])
+            #expect(loose.status == 0, "\(loose.stdoutText)")
+            let contradictory = try ExternalProcess.run(lowband, ["compare", old, new, "--allow-missing", "--require-all"])
+            #expect(contradictory.status == 2)
+            #expect(contradictory.stderrText.contains("contradict"))
+        }
+    }
+
+    @Test func binaryRequireAllFailsOnAMetricThisMachineDidNotMeasure() throws {
+        let baseline = [row("allocations", "count", 1000), row("instructions", "count", 50_000)]
+        try withReports(baseline, [row("allocations", "count", 1000)]) { old, new in
+            let lenient = try ExternalProcess.run(lowband, ["compare", old, new])
+            #expect(lenient.status == 0, "no counters on this machine is not a regression: \(lenient.stdoutText)")
+            #expect(lenient.stdoutText.contains("instructions: not measured on this machine"))
+            let strict = try ExternalProcess.run(lowband, ["compare", old, new, "--require-all"])
+            #expect(strict.status == 1, "\(strict.stdoutText)")
+            #expect(strict.stdoutText.contains("(fails the gate: --require-all)"), "\(strict.stdoutText)")
         }
     }
 

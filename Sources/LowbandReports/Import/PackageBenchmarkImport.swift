@@ -1,7 +1,6 @@
-public import LowbandReports
-
 /// Reads the Influx CSV that package-benchmark writes (`swift package benchmark --format influx`)
-/// and turns it into rows of the one benchmark schema (``BenchmarkRow``).
+/// and turns it into rows of the one benchmark schema (``BenchmarkRow``), for any package's
+/// benchmarks; ``PackageBenchmarkSamples`` adds the raw samples from `--format histogramSamples`.
 ///
 /// package-benchmark has no CSV export of its own; its Influx export carries, per target,
 /// benchmark and metric, the raw values at percentiles 0, 25, 50, 75, 90, 99 and 100 and the
@@ -105,7 +104,7 @@ public enum PackageBenchmarkImport {
     }
 
     /// `PushToVisibleBenchmarks` → `push-to-visible`.
-    static func suiteName(target: String) -> String {
+    package static func suiteName(target: String) -> String {
         var name = target
         if name.hasSuffix("Benchmarks"), name != "Benchmarks" { name.removeLast("Benchmarks".count) }
         var result = ""

@@ -1,41 +1,20 @@
-public import LowbandReports
-
-/// How `lowband compare` judges a change: the thresholds and the statistic it reads.
-public struct ComparisonPolicy: Sendable, Hashable {
-    /// The largest change for the worse, as a fraction (0.10 = 10%), that a deterministic metric
-    /// (allocations, bytes, counts) may show and still pass.
-    public var threshold: Double
-    /// The same for ratios (`x`) measured within one run; nil uses ``threshold``.
-    public var ratioThreshold: Double?
-    /// The same for timing metrics (wall-clock times, throughputs); nil reports them as `info`
-    /// without gating, the default, because shared machines are noisy.
-    public var timeThreshold: Double?
-    /// Which statistic of each row is compared.
-    public var statistic: BenchmarkRow.Statistic
-    /// Whether a baseline metric absent from the current report passes; false by default, because
-    /// a benchmark that silently stopped running is a gate that silently stopped gating.
-    public var allowMissing: Bool
-
-    public init(
-        threshold: Double = 0.10, ratioThreshold: Double? = nil, timeThreshold: Double? = nil,
-        statistic: BenchmarkRow.Statistic = .p50, allowMissing: Bool = false
-    ) {
-        self.threshold = threshold
-        self.ratioThreshold = ratioThreshold
-        self.timeThreshold = timeThreshold
-        self.statistic = statistic
-        self.allowMissing = allowMissing
-    }
-}
-
-/// A baseline report set against a current one, joined on suite, benchmark and metric.
+/// A baseline report set against a current one, joined on suite, benchmark and metric: the verdict
+/// of `lowband compare`, usable from Swift.
+///
+/// ```swift
+/// let comparison = BenchmarkComparison(baseline: try BenchmarkCSV.read(from: "base.csv"),
+///                                      current: try BenchmarkCSV.read(from: "pr.csv"))
+/// print(ComparisonReport.markdown(comparison))
+/// if comparison.fails { /* a regression or a missing metric */ }
+/// ```
 ///
 /// Pure: no I/O, so every verdict is tested from rows in memory.
 public struct BenchmarkComparison: Sendable {
     /// The outcome for one metric. The cases are in the order the table shows them: what fails
     /// the gate first, then what changed, then what did not.
     public enum Verdict: String, Sendable, CaseIterable {
-        /// Worse than the threshold allows; fails the gate.
+        /// Worse than the threshold allows, or a significant timing shift beyond the minimum
+        /// effect; fails the gate.
         case regression = "REGRESSION"
         /// Only in the baseline; fails the gate unless ``ComparisonPolicy/allowMissing``.
         case missing
@@ -48,7 +27,8 @@ public struct BenchmarkComparison: Sendable {
         /// A timing metric without a time threshold: shown, never gated.
         case info
         /// Only in the baseline, because the current machine cannot measure its metric at all
-        /// (see ``UnmeasuredMetric``); summarised in one line, never gated.
+        /// (see ``UnmeasuredMetric``); summarised in one line, gated only with
+        /// ``ComparisonPolicy/requireAll``.
         case notMeasured = "not measured"
 
         /// Whether the row changed beyond its threshold, or cannot be compared for a reason
@@ -63,18 +43,31 @@ public struct BenchmarkComparison: Sendable {
 
     /// One metric's line in the comparison.
     public struct Entry: Sendable {
+        /// The suite, benchmark and metric.
         public var key: BenchmarkRow.Key
+        /// The unit, the same in both reports (a unit that differs is an input error).
         public var unit: String
+        /// The baseline's figure in the policy's statistic (p50 by default); nil when the metric
+        /// is new in the current report.
         public var baseline: Double?
+        /// The current report's figure; nil when the metric is missing from it.
         public var current: Double?
         /// (current − baseline) / |baseline|; ±infinity when the baseline is 0 and the current is
-        /// not, nil when either side is absent.
+        /// not, nil when either side is absent. For a row with a ``test``, its Hodges–Lehmann
+        /// shift over the baseline's median (``SampleTest/change``).
         public var change: Double?
+        /// Which way is better for this metric.
         public var direction: MetricDirection
+        /// How the metric is gated: by threshold, ratio threshold, or as a timing.
         public var gate: MetricGate
+        /// The outcome for this metric; ``BenchmarkComparison/fails`` is decided from these.
         public var verdict: Verdict
+        /// The statistical test, for a timing row with samples in both reports; nil for a row
+        /// judged by threshold.
+        public var test: SampleTest?
     }
 
+    /// The thresholds and statistical settings the entries were judged by.
     public var policy: ComparisonPolicy
     /// One entry per key in either report, sorted by suite, benchmark and metric.
     public var entries: [Entry]
@@ -84,7 +77,13 @@ public struct BenchmarkComparison: Sendable {
 
     /// Compares `current` with `baseline` under `policy`. Rows are matched by ``BenchmarkRow/key``;
     /// when a key occurs twice in one report, the last row wins (``BenchmarkCSV`` refuses such files).
-    public init(baseline: [BenchmarkRow], current: [BenchmarkRow], policy: ComparisonPolicy = ComparisonPolicy()) {
+    ///
+    /// `targetMetrics` maps the name of each target in the suite `targets` to the metric it is
+    /// judged on, so a target judged on a metric this machine cannot measure is not compared either.
+    public init(
+        baseline: [BenchmarkRow], current: [BenchmarkRow], policy: ComparisonPolicy = ComparisonPolicy(),
+        targetMetrics: [String: String] = [:]
+    ) {
         self.policy = policy
         let old = Dictionary(baseline.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         let new = Dictionary(current.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
@@ -94,7 +93,7 @@ public struct BenchmarkComparison: Sendable {
         var unmeasured: [UnmeasuredMetric] = []
         for (metric, reason) in UnmeasuredMetric.absent(baseline: baseline, current: current) {
             var rows = 0
-            for index in entries.indices where entries[index].verdict == .missing && UnmeasuredMetric.key(entries[index].key, dependsOn: metric) {
+            for index in entries.indices where entries[index].verdict == .missing && UnmeasuredMetric.key(entries[index].key, dependsOn: metric, targetMetrics: targetMetrics) {
                 entries[index].verdict = .notMeasured
                 rows += 1
             }
@@ -109,9 +108,15 @@ public struct BenchmarkComparison: Sendable {
         entries.count { $0.verdict == verdict }
     }
 
-    /// Whether the gate fails: a regression, or a missing metric unless the policy allows it.
+    /// Whether the gate fails: a regression, a missing metric unless the policy allows it, or a
+    /// metric not measured on this machine when the policy requires all.
     public var fails: Bool {
-        count(.regression) > 0 || (!policy.allowMissing && count(.missing) > 0)
+        count(.regression) > 0 || (!policy.allowMissing && count(.missing) > 0) || (policy.requireAll && count(.notMeasured) > 0)
+    }
+
+    /// Timing rows judged by threshold (or shown as info) because a report has no samples for them.
+    public var timingWithoutSamples: Int {
+        entries.count { $0.gate == .timing && $0.test == nil && $0.baseline != nil && $0.current != nil }
     }
 
     /// The entries in the order the table shows them: by verdict (regressions, missing,
@@ -142,6 +147,25 @@ public struct BenchmarkComparison: Sendable {
             change = (new - old) / abs(old)
         }
         result.change = change
+        if gate == .timing, let oldSamples = baseline?.sampleValues, let newSamples = current?.sampleValues,
+           !oldSamples.isEmpty, !newSamples.isEmpty,
+           let test = SampleTest(baseline: oldSamples, current: newSamples, alpha: policy.significance) {
+            result.test = test
+            result.change = test.change
+            // The interval, not the estimate, must clear the minimum effect: on a loaded machine a
+            // few slow samples move the estimate of a row with few samples by tens of percent.
+            let leastWorsening = direction == .lowerIsBetter ? test.lower : -test.upper
+            let leastImprovement = direction == .lowerIsBetter ? -test.upper : test.lower
+            let significant = test.pValue < policy.significance
+            if significant, leastWorsening > policy.minimumEffect + tolerance {
+                result.verdict = .regression
+            } else if significant, leastImprovement > policy.minimumEffect + tolerance {
+                result.verdict = .improved
+            } else {
+                result.verdict = .ok
+            }
+            return result
+        }
         let gateLimit: Double? = switch gate {
         case .deterministic: policy.threshold
         case .ratio: policy.ratioThreshold ?? policy.threshold

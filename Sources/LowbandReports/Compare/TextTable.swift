@@ -1,16 +1,21 @@
 import Foundation
-public import LowbandReports
 
 /// A plain-text table with aligned columns, for terminals and CI logs.
-struct TextTable {
-    enum Alignment { case left, right }
+package struct TextTable {
+    package enum Alignment { case left, right }
 
-    var headers: [String]
-    var alignments: [Alignment]
-    var rows: [[String]] = []
+    package var headers: [String]
+    package var alignments: [Alignment]
+    package var rows: [[String]] = []
+
+    package init(headers: [String], alignments: [Alignment], rows: [[String]] = []) {
+        self.headers = headers
+        self.alignments = alignments
+        self.rows = rows
+    }
 
     /// The table, columns two spaces apart, a dashed line under the header, no trailing spaces.
-    func rendered() -> String {
+    package func rendered() -> String {
         let all = [headers] + rows
         let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -27,7 +32,7 @@ struct TextTable {
     }
 
     /// `value` for reading: whole numbers without a fraction, others to six significant digits.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         if abs(value) >= 1e6, abs(value) < 1e15 { return String(Int64(value.rounded())) }
         return String(format: "%.6g", value)

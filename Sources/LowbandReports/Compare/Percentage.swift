@@ -8,6 +8,7 @@ public struct Percentage: Sendable, Hashable, CustomStringConvertible {
     /// The percentage as a fraction: 10% is 0.1.
     public var fraction: Double
 
+    /// A percentage of `fraction` (0.1 for 10%).
     public init(fraction: Double) {
         self.fraction = fraction
     }
@@ -39,7 +40,7 @@ public struct Percentage: Sendable, Hashable, CustomStringConvertible {
     public var description: String { Self.text(fraction * 100) + "%" }
 
     /// `value` with up to six significant digits and no trailing zeros: `25`, `0.25`, `12.5`.
-    static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(format: "%.6g", value)
     }

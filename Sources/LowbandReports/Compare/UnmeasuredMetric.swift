@@ -1,5 +1,3 @@
-import LowbandReports
-
 /// A metric the machine of the current run could not measure at all, and the baseline rows that
 /// therefore were not compared.
 ///
@@ -12,7 +10,7 @@ import LowbandReports
 ///      lost rows for another reason, and those fail as missing.
 /// The baseline rows derived from it are not compared either: a metric whose name holds it as a
 /// word (`hand_instructions_speedup_vs_container`, `instructions_growth_100_to_1000`) and a
-/// `targets` attainment whose target is judged on such a metric (``BenchmarkTarget``).
+/// `targets` attainment whose target is judged on such a metric (the comparison's `targetMetrics`).
 public struct UnmeasuredMetric: Sendable, Hashable {
     /// The metric, e.g. `instructions`.
     public var metric: String
@@ -21,6 +19,7 @@ public struct UnmeasuredMetric: Sendable, Hashable {
     /// How many baseline rows were not compared because of it (its own and derived ones).
     public var rows: Int
 
+    /// A metric this machine did not measure, with the reason and the rows left uncompared.
     public init(metric: String, reason: String, rows: Int) {
         self.metric = metric
         self.reason = reason
@@ -33,17 +32,19 @@ public struct UnmeasuredMetric: Sendable, Hashable {
     ]
 
     /// The machine-dependent metrics of `baseline` of which `current` has no row at all.
-    static func absent(baseline: [BenchmarkRow], current: [BenchmarkRow]) -> [(metric: String, reason: String)] {
+    package static func absent(baseline: [BenchmarkRow], current: [BenchmarkRow]) -> [(metric: String, reason: String)] {
         let old = Set(baseline.map(\.metric))
         let new = Set(current.map(\.metric))
         return machineDependent.filter { old.contains($0.metric) && !new.contains($0.metric) }
     }
 
-    /// Whether the row `key` is `metric` or derived from it.
-    static func key(_ key: BenchmarkRow.Key, dependsOn metric: String) -> Bool {
+    /// Whether the row `key` is `metric` or derived from it; `targetMetrics` names the metric each
+    /// target (a row of the suite `targets`, benchmark `name/…`) is judged on.
+    package static func key(_ key: BenchmarkRow.Key, dependsOn metric: String, targetMetrics: [String: String]) -> Bool {
         if names(key.metric, metric) { return true }
-        guard key.suite == "targets", let name = key.benchmark.split(separator: "/").first else { return false }
-        return BenchmarkTarget.all.contains { $0.name == name && names($0.metric, metric) }
+        guard key.suite == "targets", let name = key.benchmark.split(separator: "/").first,
+              let judged = targetMetrics[String(name)] else { return false }
+        return names(judged, metric)
     }
 
     /// Whether `name` is `metric` or holds it as one of its `_`-separated words.
