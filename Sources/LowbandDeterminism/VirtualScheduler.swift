@@ -7,6 +7,10 @@ public final class VirtualScheduler: Scheduler {
     public private(set) var now: Duration = .zero
     private var heap: [Entry] = []
     private var nextID: UInt64 = 0
+    /// Work in the heap and not cancelled: a cancel is a set lookup, not a scan of the heap
+    /// (engines cancel a request's time-out on every answer).
+    private var scheduled: Set<UInt64> = []
+    /// Cancelled work still in the heap, dropped when it reaches the top.
     private var cancelled: Set<UInt64> = []
 
     private struct Entry {
@@ -22,7 +26,7 @@ public final class VirtualScheduler: Scheduler {
     public init() {}
 
     /// Work scheduled and not yet run or cancelled.
-    public var pendingCount: Int { heap.count - cancelled.count }
+    public var pendingCount: Int { scheduled.count }
 
     /// When the next piece of work is due, if any.
     public var nextDeadline: Duration? {
@@ -33,12 +37,13 @@ public final class VirtualScheduler: Scheduler {
     @discardableResult
     public func schedule(at deadline: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
         nextID += 1
+        scheduled.insert(nextID)
         push(Entry(deadline: max(deadline, now), id: nextID, work: work))
         return ScheduledWork(id: nextID)
     }
 
     public func cancel(_ work: ScheduledWork) {
-        if heap.contains(where: { $0.id == work.id }) { cancelled.insert(work.id) }
+        if scheduled.remove(work.id) != nil { cancelled.insert(work.id) }
     }
 
     /// Runs everything due up to `now + delay`, moving the clock to each deadline in turn.
@@ -69,6 +74,7 @@ public final class VirtualScheduler: Scheduler {
 
     private func runNext() {
         let entry = pop()
+        scheduled.remove(entry.id)
         now = max(now, entry.deadline)
         entry.work()
     }
