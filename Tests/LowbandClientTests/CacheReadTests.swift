@@ -26,7 +26,7 @@ import Testing
         try messages.applyLive(Message(id: 120, chatID: 1, senderID: 2, text: "m120", sentAt: 120))
 
         let log = StatementLog()
-        try database.writer.writeWithoutTransaction { db in
+        database.writer.writeWithoutTransaction { db in
             db.trace { event in log.sql.append("\(event)") }
         }
         #expect(try messages.newestMessageID(chatID: 1) == 120)
