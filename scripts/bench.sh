@@ -40,6 +40,34 @@ case "$suite" in
     startup) targets=(StartupBenchmarks) ;;
     push-to-visible) targets=(PushToVisibleBenchmarks) ;;
     explore) targets=() ;;
+    # `--suite virtual-time` (issue 13): times `lowband run` (release) on a 100-client, 1-hour EDGE
+    # crowd in virtual time; rows: wall time, speedup over real time (virtual s per wall s) and
+    # the target's attainment (goal >= 1000x, i.e. the hour in <= 3.6 s).
+    virtual-time)
+        scripts/setup.sh
+        swift build --scratch-path "$build_path" -c release --product lowband
+        lowband="$(swift build --scratch-path "$build_path" -c release --show-bin-path)/lowband"
+        [ -n "$out" ] || out=reports/virtual-time.csv
+        run_out="$build_path/bench-raw/virtual-time"
+        rm -rf "$run_out"
+        start=$(date +%s.%N)
+        "$lowband" run --scenario crowd --clients 100 --duration 1h --profile edge --virtual-time --seed 1 --out "$run_out" > /dev/null
+        end=$(date +%s.%N)
+        mkdir -p "$(dirname "$out")"
+        commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+        swift_version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9.]*\).*/\1/p' | head -1)
+        stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+        awk -v start="$start" -v end="$end" -v commit="$commit" -v swift="$swift_version" -v host="$(hostname)" -v stamp="$stamp" 'BEGIN {
+            wall = end - start; ratio = 3600 / wall; attainment = ratio / 1000; if (attainment > 1000) attainment = 1000
+            tail = sprintf("%s,%s,%s,%s,scripts/bench.sh --suite virtual-time", commit, swift, host, stamp)
+            print "suite,benchmark,metric,unit,p50,p90,p99,min,max,samples,commit,swift_version,host,timestamp,command"
+            printf "virtual-time,crowd-100-1h-edge,wall_total,s,%.3f,%.3f,%.3f,%.3f,%.3f,1,%s\n", wall, wall, wall, wall, wall, tail
+            printf "virtual-time,crowd-100-1h-edge,speedup_vs_real_time,x,%.1f,%.1f,%.1f,%.1f,%.1f,1,%s\n", ratio, ratio, ratio, ratio, ratio, tail
+            printf "targets,virtual-time-1000x/crowd-100-1h-edge,attainment,x,%.3f,%.3f,%.3f,%.3f,%.3f,1,%s\n", attainment, attainment, attainment, attainment, attainment, tail
+        }' > "$out"
+        cat "$out"
+        echo "bench: virtual-time rows and target in $out"
+        exit 0 ;;
     *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible, explore)" >&2; exit 2 ;;
 esac
 [ -n "$out" ] || out="reports/$([ "$suite" = all ] && echo bench || echo "$suite").csv"
