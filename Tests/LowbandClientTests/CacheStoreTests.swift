@@ -22,6 +22,16 @@ import Testing
         Chat(id: id, kind: .direct, title: "c\(id)", memberIDs: [1, 2], unreadCount: 0, lastMessage: last, updatedAt: 10)
     }
 
+    /// The stored text of an empty attachment list is the one JSONEncoder wrote before it was
+    /// skipped for it, so caches written by either read the same.
+    @Test func aMessageWithoutAttachmentsStoresAnEmptyJSONList() throws {
+        try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: nil)]))
+        try MessageStore(writer: database.writer).applyLive(message(7))
+        let stored = try database.writer.read { db in try String.fetchOne(db, sql: "SELECT attachments FROM message WHERE id = 7") }
+        #expect(stored == "[]")
+        #expect(try MessageStore(writer: database.writer).allMessages(chatID: 1).first?.attachments == [])
+    }
+
     @Test func pagesGrowAndMergeChunksInTheDatabase() throws {
         let store = MessageStore(writer: database.writer)
         try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: message(100))]))

@@ -42,6 +42,12 @@ enum CacheRows {
         return try decodeStored([Attachment].self, from: text, at: "message \(messageID) of chat \(chatID) attachments")
     }
 
+    /// A message's attachment list as stored: `[]` (most messages, what JSONEncoder writes for
+    /// an empty list) without an encoder, anything else by ``encodeJSON(_:)``.
+    static func attachmentsText(_ attachments: [Attachment]) throws -> String {
+        attachments.isEmpty ? "[]" : try encodeJSON(attachments)
+    }
+
     static func insert(_ message: Message, into db: Database) throws {
         try db.cachedStatement(
             sql: """
@@ -49,7 +55,7 @@ enum CacheRows {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                 message.chatID, message.id, message.senderID, message.clientID.map { Int64(bitPattern: $0) },
-                message.text, message.sentAt, message.editedAt, try encodeJSON(message.attachments),
+                message.text, message.sentAt, message.editedAt, try attachmentsText(message.attachments),
             ]
         )
     }
