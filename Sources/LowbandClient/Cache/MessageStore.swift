@@ -140,6 +140,7 @@ public final class MessageStore {
         let previous = try newestMessageID(db, chatID: chatID)
         let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"), arguments: [chatID, message.id]) ?? false
         var chunks = try loadChunks(db, chatID: chatID)
+        let stored = chunks
         if let previous, message.id > previous {
             chunks.insert(.live(previousNewestID: previous, messageID: message.id))
         } else if !known {
@@ -147,7 +148,7 @@ public final class MessageStore {
             chunks.insert(.single(message.id))
         }
         try CacheRows.insert(message, into: db)
-        try saveChunks(db, chunks)
+        try saveChunks(db, chunks, over: stored)
         try db.cachedStatement(
             sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
         try ReadPositions.messageStored(db, message, wasKnown: known)
@@ -163,6 +164,25 @@ public final class MessageStore {
         for chunk in chunks.chunks {
             try db.cachedStatement(
                 sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").execute(arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+        }
+    }
+
+    /// Writes `chunks` where `stored` (read in this transaction) was, touching only what
+    /// changed: a live message grows the newest chunk, one UPDATE instead of deleting and
+    /// inserting every chunk of the chat. The table ends as ``saveChunks(_:_:)`` leaves it.
+    static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks) throws {
+        for chunk in stored.chunks where !chunks.chunks.contains(where: { $0.oldestID == chunk.oldestID }) {
+            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.chatID, chunk.oldestID])
+        }
+        for chunk in chunks.chunks {
+            if let before = stored.chunks.first(where: { $0.oldestID == chunk.oldestID }) {
+                guard before.newestID != chunk.newestID else { continue }
+                try db.cachedStatement(
+                    sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.newestID, chunk.chatID, chunk.oldestID])
+            } else {
+                try db.cachedStatement(
+                    sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").execute(arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+            }
         }
     }
 
