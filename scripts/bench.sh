@@ -3,8 +3,8 @@
 # and writes one CSV report in the schema of docs/BENCHMARKS.md, with the ratios between
 # benchmarks of the run and the targets the kits declare; prints the same as tables.
 #
-#   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore|relay] [--out FILE]
-#                    [--build-path DIR]
+#   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore|relay|virtual-time]
+#                    [--out FILE] [--build-path DIR]
 #
 # --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
 # package in DIR/benchmarks instead of Benchmarks/.build, e.g. outside the checkout on a CI
@@ -15,7 +15,8 @@
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
 # with the target row (issue 10: at most 600 s per 1,000 seeds).
 # `relay` is not one either: it runs Benchmarks/relay/proxy_vs_socat.py (the proxy on the perfect
-# profile against socat and a direct connection) and adds the ratio to socat and its target.
+# profile against socat and a direct connection) and adds the ratio to socat and its target;
+# `virtual-time` times one `lowband run` of a 100-client EDGE crowd hour in virtual time.
 #
 # package-benchmark has no CSV export: its influx and histogramSamples exports are converted by
 # `lowband bench import` (FILE and its samples, FILE.samples.csv), then Benchmarks/'
@@ -37,7 +38,7 @@ while [ $# -gt 0 ]; do
             build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"
             bench_build_path="$build_path/benchmarks"
             shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -53,21 +54,12 @@ case "$suite" in
     # and a direct connection on loopback, five interleaved rounds (Benchmarks/relay/
     # proxy_vs_socat.py): upload throughput, echo RTT and the RTT each relay adds; then the ratio
     # to socat and its target (>= 1.5x) from Benchmarks/Figures/RelayFigures.
-    relay)
-        scripts/setup.sh
-        swift build --scratch-path "$build_path" -c release --product lowband
-        [ -n "$out" ] || out=reports/relay.csv
-        raw="$build_path/bench-raw/relay"
-        rm -rf "$raw"
-        mkdir -p "$raw"
-        python3 Benchmarks/relay/proxy_vs_socat.py "$(swift build --scratch-path "$build_path" -c release --show-bin-path)/lowband" \
-            --csv "$raw/measured.csv"
-        swift build --package-path Benchmarks --scratch-path "$bench_build_path" -c release --product lowband-bench-derive
-        echo
-        "$(swift build --package-path Benchmarks --scratch-path "$bench_build_path" -c release --show-bin-path)/lowband-bench-derive" \
-            "$raw/measured.csv" --out "$out"
-        exit 0 ;;
-    *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible, explore, relay)" >&2; exit 2 ;;
+    relay) targets=() ;;
+    # `--suite virtual-time` (issue 13): times `lowband run` (release) on a 100-client, 1-hour EDGE
+    # crowd in virtual time; rows: wall time and speedup over real time (virtual s per wall s),
+    # then the target (>= 1000x, i.e. the hour in <= 3.6 s) from Benchmarks/Figures/VirtualTimeFigures.
+    virtual-time) targets=() ;;
+    *) echo "bench: unknown suite '$suite' (all, codec, compression, startup, push-to-visible, explore, relay, virtual-time)" >&2; exit 2 ;;
 esac
 [ -n "$out" ] || out="reports/$([ "$suite" = all ] && echo bench || echo "$suite").csv"
 
@@ -86,6 +78,42 @@ scripts/setup.sh
 raw="$build_path/bench-raw/$suite"
 rm -rf "$raw"
 mkdir -p "$raw"
+
+# Adds the ratios, targets and summary tables the suites declare (Benchmarks/Figures, which needs
+# LowbandReports only) to the measured rows in $1 and writes the report to $out.
+derive() {
+    local package=(--package-path Benchmarks --scratch-path "$bench_build_path" -c release)
+    swift build "${package[@]}" --product lowband-bench-derive
+    echo
+    "$(swift build "${package[@]}" --show-bin-path)/lowband-bench-derive" "$1" --out "$out"
+}
+
+if [ "$suite" = relay ] || [ "$suite" = virtual-time ]; then
+    swift build --scratch-path "$build_path" -c release --product lowband
+    lowband="$(swift build --scratch-path "$build_path" -c release --show-bin-path)/lowband"
+fi
+if [ "$suite" = relay ]; then
+    python3 Benchmarks/relay/proxy_vs_socat.py "$lowband" --csv "$raw/measured.csv"
+    derive "$raw/measured.csv"
+    exit 0
+fi
+if [ "$suite" = virtual-time ]; then
+    start=$(date +%s.%N)
+    "$lowband" run --scenario crowd --clients 100 --duration 1h --profile edge --virtual-time --seed 1 --out "$raw/run" > /dev/null
+    end=$(date +%s.%N)
+    commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+    stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+    awk -v start="$start" -v end="$end" -v commit="$commit" -v host="$(hostname)" -v stamp="$stamp" 'BEGIN {
+        wall = end - start; ratio = 3600 / wall
+        tail = sprintf("%s,,%s,%s,scripts/bench.sh --suite virtual-time", commit, host, stamp)
+        print "suite,benchmark,metric,unit,p50,p90,p99,min,max,samples,commit,swift_version,host,timestamp,command"
+        printf "virtual-time,crowd-100-1h-edge,wall_total,s,%.3f,%.3f,%.3f,%.3f,%.3f,1,%s\n", wall, wall, wall, wall, wall, tail
+        printf "virtual-time,crowd-100-1h-edge,speedup_vs_real_time,x,%.1f,%.1f,%.1f,%.1f,%.1f,1,%s\n", ratio, ratio, ratio, ratio, ratio, tail
+    }' > "$raw/measured.csv"
+    derive "$raw/measured.csv"
+    exit 0
+fi
+
 target_args=()
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
 # Release build of the benchmark targets, then every benchmark, stored as a package-benchmark
@@ -102,8 +130,6 @@ done
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
 "$lowband" bench import "$raw" --out "$raw/measured.csv"
-# The suites' ratios, targets and summary tables (Benchmarks/Figures; needs LowbandReports only);
-# the samples travel with the rows (measured.samples.csv → FILE.samples.csv).
-swift build "${benchmarks[@]}" -c release --product lowband-bench-derive
-echo
-"$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-bench-derive" "$raw/measured.csv" --out "$out"
+# The suites' ratios, targets and summary tables; the samples travel with the rows
+# (measured.samples.csv → FILE.samples.csv).
+derive "$raw/measured.csv"

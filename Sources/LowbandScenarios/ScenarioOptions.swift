@@ -31,8 +31,11 @@ public struct ScenarioOptions: Sendable {
     /// Faults to inject (virtual time only): none, a swarm drawn from the seed, or chosen kinds.
     public var faults: FaultPlan
 
-    /// The most client engines one run may have.
+    /// The most client engines one run on sockets may have.
     public static let maximumClients = 1_000
+    /// The most client engines one virtual-time run may have: no sockets, one descriptor per
+    /// cache (docs/RUN.md has the 10,000-client crowd's time and memory).
+    public static let maximumVirtualClients = 10_000
     /// The longest run.
     public static let maximumDuration: Duration = .seconds(24 * 3600)
 
@@ -70,8 +73,9 @@ public struct ScenarioOptions: Sendable {
         if clients < scenario.minimumClients {
             throw ScenarioError(.invalidOptions, "scenario \(scenario) needs at least \(scenario.minimumClients) clients (got \(clients)); try --clients \(scenario.minimumClients)")
         }
-        if clients > Self.maximumClients {
-            throw ScenarioError(.invalidOptions, "--clients must be at most \(Self.maximumClients) (got \(clients))")
+        if clients > (virtualTime ? Self.maximumVirtualClients : Self.maximumClients) {
+            let limit = virtualTime ? "\(Self.maximumVirtualClients) in virtual time" : "\(Self.maximumClients) on sockets (\(Self.maximumVirtualClients) with --virtual-time)"
+            throw ScenarioError(.invalidOptions, "--clients must be at most \(limit) (got \(clients))")
         }
         if duration <= .zero {
             throw ScenarioError(.invalidOptions, "--duration must be positive (got \(duration))")

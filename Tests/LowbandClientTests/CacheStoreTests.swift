@@ -22,6 +22,38 @@ import Testing
         Chat(id: id, kind: .direct, title: "c\(id)", memberIDs: [1, 2], unreadCount: 0, lastMessage: last, updatedAt: 10)
     }
 
+    /// The stored text of an empty attachment list is the one JSONEncoder wrote before it was
+    /// skipped for it, so caches written by either read the same.
+    @Test func aMessageWithoutAttachmentsStoresAnEmptyJSONList() throws {
+        try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: nil)]))
+        try MessageStore(writer: database.writer).applyLive(message(7))
+        let stored = try database.writer.read { db in try String.fetchOne(db, sql: "SELECT attachments FROM message WHERE id = 7") }
+        #expect(stored == "[]")
+        #expect(try MessageStore(writer: database.writer).allMessages(chatID: 1).first?.attachments == [])
+    }
+
+    /// Live messages write only the chunks they change (an UPDATE when the newest chunk grows):
+    /// growing, a new single, one merged at its oldest end and one forgotten all end in the
+    /// table as the chunks say.
+    @Test func liveMessagesKeepTheStoredChunksExact() throws {
+        let store = MessageStore(writer: database.writer)
+        try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: message(100))]))
+        func stored() throws -> [ClosedRange<Int64>] {
+            try database.writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = 1 ORDER BY oldestID").map { ($0[0] as Int64) ... ($0[1] as Int64) }
+            }
+        }
+        try store.applyLive(message(120))  // the newest chunk grows
+        #expect(try stored() == [100 ... 120])
+        try store.applyLive(message(50))  // an older message alone
+        #expect(try stored() == [50 ... 50, 100 ... 120])
+        try store.applyLive(message(49))  // next to it: the chunk now starts lower
+        #expect(try stored() == [49 ... 50, 100 ... 120])
+        try store.applyLive(message(110))  // inside a chunk that claimed to be complete
+        #expect(try stored() == [49 ... 50, 110 ... 110])
+        #expect(try store.chunks(chatID: 1).chunks.map { $0.oldestID ... $0.newestID } == [49 ... 50, 110 ... 110])
+    }
+
     @Test func pagesGrowAndMergeChunksInTheDatabase() throws {
         let store = MessageStore(writer: database.writer)
         try SyncStore(writer: database.writer).apply(login: LoginReply(userID: 1, serverTime: 5, settings: nil, contacts: [], chats: [chat(1, last: message(100))]))

@@ -41,6 +41,31 @@ import Testing
         #expect(!ran)
     }
 
+    /// Engines cancel a request's time-out on every answer, so cancelling is a lookup, and
+    /// cancelling work buried in the heap, already run or already cancelled changes nothing else.
+    @Test func cancellingBuriedRunOrCancelledWorkLeavesTheRestAlone() {
+        let scheduler = VirtualScheduler()
+        var ran: [Int] = []
+        var handles: [ScheduledWork] = []
+        for index in 0 ..< 10 {
+            handles.append(scheduler.schedule(after: .seconds(Int64(index + 1))) { ran.append(index) })
+        }
+        scheduler.cancel(handles[6])
+        scheduler.cancel(handles[6])
+        #expect(scheduler.pendingCount == 9)
+        scheduler.advance(by: .seconds(3))
+        #expect(ran == [0, 1, 2])
+        scheduler.cancel(handles[1])
+        scheduler.cancel(ScheduledWork(id: 999))
+        #expect(scheduler.pendingCount == 6)
+        scheduler.cancel(handles[9])
+        #expect(scheduler.pendingCount == 5)
+        #expect(scheduler.runUntilIdle() == 5)
+        #expect(ran == [0, 1, 2, 3, 4, 5, 7, 8])
+        #expect(scheduler.pendingCount == 0)
+        #expect(scheduler.now == .seconds(9))
+    }
+
     @Test func pastDeadlinesRunNowAndTimeNeverGoesBack() {
         let scheduler = VirtualScheduler()
         scheduler.advance(to: .seconds(10))

@@ -169,6 +169,29 @@ import Testing
         #expect(driver.connects == [number])
     }
 
+    /// Connections waiting for their connect time connect at it, in accept order when due at
+    /// the same instant; one closed while waiting never connects and no longer wakes the machine.
+    @Test func waitingConnectionsConnectAtTheirTimesInAcceptOrder() {
+        var profile = Self.edgeLike
+        profile.connectDelay = .milliseconds(300) ... .milliseconds(300)
+        var driver = Driver(profile)
+        let first = driver.open()
+        driver.run(to: Self.ms(100))
+        let second = driver.open()
+        let closed = driver.open()
+        #expect(driver.machine.nextWakeup == Self.ms(300))
+        driver.run(to: Self.ms(300))
+        #expect(driver.connects == [first])
+        driver.apply(driver.machine.socketClosed(closed, side: .client, error: nil, at: driver.now))
+        #expect(driver.machine.nextWakeup == Self.ms(400))
+        let third = driver.open()
+        driver.run(to: Self.ms(400))
+        #expect(driver.connects == [first, second])
+        driver.run(to: Self.ms(700))
+        #expect(driver.connects == [first, second, third])
+        #expect(driver.machine.nextWakeup == nil)
+    }
+
     @Test func aRefusedUpstreamClosesTheClient() throws {
         var driver = Driver(try ProxyHarness.profile("perfect"))
         let number = driver.open()

@@ -19,7 +19,10 @@ import Testing
         #expect(message(ScenarioOptions(scenario: .crowd, profile: edge, clients: 1))?.contains("needs at least 2 clients") == true)
         #expect(message(ScenarioOptions(profile: edge, duration: .zero))?.contains("--duration must be positive") == true)
         #expect(message(ScenarioOptions(profile: edge, duration: .seconds(-5))) != nil)
-        #expect(message(ScenarioOptions(profile: edge, clients: 5_000))?.contains("at most") == true)
+        #expect(message(ScenarioOptions(profile: edge, clients: 5_000))?.contains("at most 1000 on sockets") == true)
+        // Virtual time has no sockets and one descriptor per cache: up to 10,000 engines.
+        #expect(message(ScenarioOptions(scenario: .crowd, profile: edge, clients: 10_000, virtualTime: true)) == nil)
+        #expect(message(ScenarioOptions(scenario: .crowd, profile: edge, clients: 10_001, virtualTime: true))?.contains("at most 10000 in virtual time") == true)
         #expect(message(ScenarioOptions(profile: edge, workDirectory: "/nonexistent/lowband")) != nil)
         #expect(message(ScenarioOptions(scenario: .crowd, profile: edge, clients: 2)) == nil)
     }

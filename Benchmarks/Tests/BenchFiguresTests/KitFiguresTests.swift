@@ -114,6 +114,16 @@ import Testing
         #expect(without.value("lowband-perfect", "throughput_vs_socat") == nil, "no socat row, no ratio")
     }
 
+    @Test func virtualTimeSpeedupAgainstItsTarget() {
+        let measured = [
+            row("virtual-time", "crowd-100-1h-edge", "wall_total", 7.5),
+            row("virtual-time", "crowd-100-1h-edge", "speedup_vs_real_time", 480),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.verdicts == ["virtual-time-1000x crowd-100-1h-edge false"])
+        #expect(report.outcomes.first?.attainment == 0.48)
+    }
+
     @Test func pushRatiosOverTheFloorAndTargets() {
         let measured = [
             row("push-to-visible", "edge/push-to-visible", "wall_clock", 330_000, p99: 410_000),

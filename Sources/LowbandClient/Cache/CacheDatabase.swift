@@ -19,10 +19,15 @@ public final class CacheDatabase {
     ///
     /// - Throws: ``ClientError`` `.database` when even a fresh file cannot be created (the
     ///   directory is missing or read-only), or the file is locked by another process.
-    public init(path: String, configuration: Configuration = Configuration()) throws(ClientError) {
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws(ClientError) {
+        try self.init(path: path, configuration: configuration, writes: .durable)
+    }
+
+    /// Opens (or creates) the cache at `path`, written as `writes` says.
+    package init(path: String, configuration: Configuration = Configuration(), writes: CacheWrites) throws(ClientError) {
         self.path = path
         do {
-            writer = try Self.openMigrated(path: path, configuration: configuration)
+            writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes)
             recovery = nil
             return
         } catch let unusable as DatabaseError where Self.isUnusable(unusable) && FileManager.default.fileExists(atPath: path) {
@@ -33,7 +38,7 @@ public final class CacheDatabase {
             throw ClientError(.database, "cannot open the cache at \(path): \(error)")
         }
         do {
-            writer = try Self.openMigrated(path: path, configuration: configuration)
+            writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes)
         } catch {
             throw ClientError(.database, "cannot create a fresh cache at \(path) after moving the old one aside: \(error)")
         }
@@ -48,6 +53,18 @@ public final class CacheDatabase {
             try CacheSchema.migrator.migrate(writer)
         } catch {
             throw ClientError(.database, "cannot migrate the cache at \(writer.path): \(error)")
+        }
+    }
+
+    /// Closes the file, as the end of the app's process would: with ``CacheWrites/simulated``
+    /// another connection can open it only after this.
+    ///
+    /// - Throws: ``ClientError`` `.database` when a statement is still running.
+    package func close() throws(ClientError) {
+        do {
+            try writer.close()
+        } catch {
+            throw ClientError(.database, "cannot close the cache at \(path): \(error)")
         }
     }
 
@@ -68,10 +85,21 @@ public final class CacheDatabase {
     /// syncing the main file, which took a pushed message's store from 2–30 ms to about 0.2 ms
     /// on disk (measured by the push-to-visible benchmark). Commits stay durable. An in-memory
     /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
-    private static func openMigrated(path: String, configuration: Configuration) throws -> DatabaseQueue {
+    /// ``CacheWrites/simulated`` keeps the journal in memory, never syncs and holds the file's
+    /// lock from the first read until ``close()`` instead.
+    private static func openMigrated(path: String, configuration: Configuration, writes: CacheWrites) throws -> DatabaseQueue {
         var configuration = configuration
         if !path.isEmpty, path != ":memory:", !path.hasPrefix("file::memory:") {
-            configuration.journalMode = .wal
+            switch writes {
+            case .durable:
+                configuration.journalMode = .wal
+            case .simulated:
+                configuration.prepareDatabase { db in
+                    try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+                    try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+                    try db.execute(sql: "PRAGMA synchronous = OFF")
+                }
+            }
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         let migrator = CacheSchema.migrator

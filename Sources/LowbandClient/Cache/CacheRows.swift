@@ -42,15 +42,20 @@ enum CacheRows {
         return try decodeStored([Attachment].self, from: text, at: "message \(messageID) of chat \(chatID) attachments")
     }
 
+    /// A message's attachment list as stored: `[]` (most messages, what JSONEncoder writes for
+    /// an empty list) without an encoder, anything else by ``encodeJSON(_:)``.
+    static func attachmentsText(_ attachments: [Attachment]) throws -> String {
+        attachments.isEmpty ? "[]" : try encodeJSON(attachments)
+    }
+
     static func insert(_ message: Message, into db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO message (chatID, id, senderID, clientID, text, sentAt, editedAt, attachments)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
+                """).execute(arguments: [
                 message.chatID, message.id, message.senderID, message.clientID.map { Int64(bitPattern: $0) },
-                message.text, message.sentAt, message.editedAt, try encodeJSON(message.attachments),
+                message.text, message.sentAt, message.editedAt, try attachmentsText(message.attachments),
             ]
         )
     }
@@ -73,7 +78,7 @@ enum CacheRows {
 
     /// Inserts or updates a chat from the server, keeping the device's read position.
     static func upsert(_ chat: Chat, into db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO chat (id, kind, title, memberIDs, unreadCount, lastMessageID, updatedAt)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -81,8 +86,7 @@ enum CacheRows {
                     kind = excluded.kind, title = excluded.title, memberIDs = excluded.memberIDs,
                     unreadCount = excluded.unreadCount, lastMessageID = excluded.lastMessageID,
                     updatedAt = excluded.updatedAt
-                """,
-            arguments: [
+                """).execute(arguments: [
                 chat.id, chat.kind.rawValue, chat.title, try encodeJSON(chat.memberIDs), chat.unreadCount,
                 chat.lastMessage?.id, chat.updatedAt,
             ]
@@ -90,9 +94,8 @@ enum CacheRows {
     }
 
     static func upsert(_ contact: Contact, into db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO contact (id, name, phone, avatar, status, updatedAt) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [contact.id, contact.name, contact.phone, contact.avatar, contact.status, contact.updatedAt]
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO contact (id, name, phone, avatar, status, updatedAt) VALUES (?, ?, ?, ?, ?, ?)").execute(arguments: [contact.id, contact.name, contact.phone, contact.avatar, contact.status, contact.updatedAt]
         )
     }
 
@@ -101,12 +104,11 @@ enum CacheRows {
     }
 
     static func upsert(_ settings: Settings, into db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO settings (id, language, notificationsEnabled, previewInNotifications, autoDownloadMediaOnCellular, theme, updatedAt)
                 VALUES (1, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
+                """).execute(arguments: [
                 settings.language, settings.notificationsEnabled, settings.previewInNotifications,
                 settings.autoDownloadMediaOnCellular, settings.theme, settings.updatedAt,
             ]

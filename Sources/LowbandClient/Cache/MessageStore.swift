@@ -31,37 +31,37 @@ public final class MessageStore {
     ///
     /// - Throws: the database's error when the cache cannot be read.
     public func chunks(chatID: Int64) throws -> HistoryChunks {
-        try writer.read { db in try Self.loadChunks(db, chatID: chatID) }
+        try writer.readCached { db in try Self.loadChunks(db, chatID: chatID) }
     }
 
     /// The chat's newest message as the cache knows it.
     public func newestMessageID(chatID: Int64) throws -> Int64? {
-        try writer.read { db in try Self.newestMessageID(db, chatID: chatID) }
+        try writer.readCached { db in try Self.newestMessageID(db, chatID: chatID) }
     }
 
     /// The cached message `id` of the chat, or nil when it is not cached.
     ///
     /// - Throws: the database's error when the cache cannot be read.
     public func message(chatID: Int64, id: Int64) throws -> Message? {
-        try writer.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM message WHERE chatID = ? AND id = ?", arguments: [chatID, id]).map(CacheRows.message)
+        try writer.readCached { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? AND id = ?"), arguments: [chatID, id]).map(CacheRows.message)
         }
     }
 
     /// Up to `limit` of the newest cached messages of the chat in `range`, oldest first.
     public func messages(chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
-        try writer.read { db in try Self.messages(db, chatID: chatID, in: range, newest: limit) }
+        try writer.readCached { db in try Self.messages(db, chatID: chatID, in: range, newest: limit) }
     }
 
     /// The chats the cache holds messages of, ascending.
     public func chatIDs() throws -> [Int64] {
-        try writer.read { db in try Int64.fetchAll(db, sql: "SELECT DISTINCT chatID FROM message ORDER BY chatID") }
+        try writer.readCached { db in try Int64.fetchAll(db.cachedStatement(sql: "SELECT DISTINCT chatID FROM message ORDER BY chatID")) }
     }
 
     /// Every cached message of the chat, oldest first.
     public func allMessages(chatID: Int64) throws -> [Message] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM message WHERE chatID = ? ORDER BY id", arguments: [chatID]).map(CacheRows.message)
+        try writer.readCached { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? ORDER BY id"), arguments: [chatID]).map(CacheRows.message)
         }
     }
 
@@ -69,12 +69,12 @@ public final class MessageStore {
     /// it inside the chunk that holds it (oldest first), and whether they reach the chat's
     /// newest known message.
     public func newer(chatID: Int64, than anchor: Int64, count: Int) throws -> (messages: [Message], reachesNewest: Bool) {
-        try writer.read { db in
+        try writer.readCached { db in
             let newest = try Self.newestMessageID(db, chatID: chatID)
             guard let newest, newest > anchor else { return ([], true) }
             guard let chunk = try Self.loadChunks(db, chatID: chatID).chunk(containing: anchor), chunk.newestID > anchor else { return ([], false) }
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM message WHERE chatID = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+                db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?"),
                 arguments: [chatID, anchor, chunk.newestID, min(count, Int(Int32.max))])
             let messages = try rows.map(CacheRows.message)
             return (messages, messages.count < count && chunk.newestID >= newest)
@@ -83,14 +83,14 @@ public final class MessageStore {
 
     /// Plans the page of `count` messages older than `anchor` (nil: the newest page).
     public func plan(chatID: Int64, olderThan anchor: Int64?, count: Int) throws -> HistoryPlan {
-        try writer.read { db in
+        try writer.readCached { db in
             let chunks = try Self.loadChunks(db, chatID: chatID)
             let newest = try Self.newestMessageID(db, chatID: chatID)
             var failure: (any Error)?
             let plan = HistoryPlan.older(chatID: chatID, anchor: anchor, count: count, newestKnownID: newest, chunks: chunks) { range in
                 do {
                     return try Int.fetchOne(
-                        db, sql: "SELECT count(*) FROM message WHERE chatID = ? AND id BETWEEN ? AND ?",
+                        db.cachedStatement(sql: "SELECT count(*) FROM message WHERE chatID = ? AND id BETWEEN ? AND ?"),
                         arguments: [chatID, range.lowerBound, range.upperBound]) ?? 0
                 } catch {
                     failure = error
@@ -114,7 +114,7 @@ public final class MessageStore {
             let cached = try coverage.range.map { try Self.messages(db, chatID: chatID, in: $0, newest: .max) } ?? []
             let reconciliation = HistoryReconciliation(cached: cached, page: reply.messages.filter { $0.chatID == chatID }, covered: coverage.range)
             for id in reconciliation.deletions {
-                try db.execute(sql: "DELETE FROM message WHERE chatID = ? AND id = ?", arguments: [chatID, id])
+                try db.cachedStatement(sql: "DELETE FROM message WHERE chatID = ? AND id = ?").execute(arguments: [chatID, id])
             }
             for message in reconciliation.upserts {
                 try CacheRows.insert(message, into: db)
@@ -126,9 +126,8 @@ public final class MessageStore {
             }
             try Self.saveChunks(db, chunks)
             if request.anchor == nil, let newest = reply.messages.map(\.id).max() {
-                try db.execute(
-                    sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)",
-                    arguments: [newest, chatID, newest])
+                try db.cachedStatement(
+                    sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [newest, chatID, newest])
             }
             return PageOutcome(covered: coverage.range, absorbedChunks: insertion?.absorbed.count ?? 0, reconciliation: reconciliation)
         }
@@ -148,8 +147,9 @@ public final class MessageStore {
     static func applyLive(_ db: Database, _ message: Message) throws {
         let chatID = message.chatID
         let previous = try newestMessageID(db, chatID: chatID)
-        let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)", arguments: [chatID, message.id]) ?? false
+        let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"), arguments: [chatID, message.id]) ?? false
         var chunks = try loadChunks(db, chatID: chatID)
+        let stored = chunks
         if let previous, message.id > previous {
             chunks.insert(.live(previousNewestID: previous, messageID: message.id))
         } else if !known {
@@ -157,38 +157,54 @@ public final class MessageStore {
             chunks.insert(.single(message.id))
         }
         try CacheRows.insert(message, into: db)
-        try saveChunks(db, chunks)
-        try db.execute(
-            sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)",
-            arguments: [message.id, chatID, message.id])
+        try saveChunks(db, chunks, over: stored)
+        try db.cachedStatement(
+            sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
         try ReadPositions.messageStored(db, message, wasKnown: known)
     }
 
     static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {
-        let rows = try Row.fetchAll(db, sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID", arguments: [chatID])
+        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID"), arguments: [chatID])
         return HistoryChunks(chatID: chatID, chunks: rows.map { HistoryChunk(chatID: chatID, oldestID: $0["oldestID"], newestID: $0["newestID"]) })
     }
 
     static func saveChunks(_ db: Database, _ chunks: HistoryChunks) throws {
-        try db.execute(sql: "DELETE FROM historyChunk WHERE chatID = ?", arguments: [chunks.chatID])
+        try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ?").execute(arguments: [chunks.chatID])
         for chunk in chunks.chunks {
-            try db.execute(
-                sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)",
-                arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+            try db.cachedStatement(
+                sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").execute(arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+        }
+    }
+
+    /// Writes `chunks` where `stored` (read in this transaction) was, touching only what
+    /// changed: a live message grows the newest chunk, one UPDATE instead of deleting and
+    /// inserting every chunk of the chat. The table ends as ``saveChunks(_:_:)`` leaves it.
+    static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks) throws {
+        for chunk in stored.chunks where !chunks.chunks.contains(where: { $0.oldestID == chunk.oldestID }) {
+            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.chatID, chunk.oldestID])
+        }
+        for chunk in chunks.chunks {
+            if let before = stored.chunks.first(where: { $0.oldestID == chunk.oldestID }) {
+                guard before.newestID != chunk.newestID else { continue }
+                try db.cachedStatement(
+                    sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.newestID, chunk.chatID, chunk.oldestID])
+            } else {
+                try db.cachedStatement(
+                    sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").execute(arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+            }
         }
     }
 
     static func newestMessageID(_ db: Database, chatID: Int64) throws -> Int64? {
-        if let id = try Int64.fetchOne(db, sql: "SELECT lastMessageID FROM chat WHERE id = ?", arguments: [chatID]) {
+        if let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastMessageID FROM chat WHERE id = ?"), arguments: [chatID]) {
             return id
         }
-        return try Int64.fetchOne(db, sql: "SELECT max(id) FROM message WHERE chatID = ?", arguments: [chatID])
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM message WHERE chatID = ?"), arguments: [chatID])
     }
 
     static func messages(_ db: Database, chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
         let rows = try Row.fetchAll(
-            db,
-            sql: "SELECT * FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?",
+            db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?"),
             arguments: [chatID, range.lowerBound, range.upperBound, min(limit, Int(Int32.max))])
         return try rows.reversed().map(CacheRows.message)
     }

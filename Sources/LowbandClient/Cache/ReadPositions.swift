@@ -24,13 +24,13 @@ enum ReadPositions {
     }
 
     static func position(_ db: Database, chatID: Int64) throws -> Position? {
-        try Row.fetchOne(db, sql: "SELECT readUpTo, readAcknowledgedUpTo FROM chat WHERE id = ?", arguments: [chatID]).map {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT readUpTo, readAcknowledgedUpTo FROM chat WHERE id = ?"), arguments: [chatID]).map {
             Position(readUpTo: $0[0], acknowledgedUpTo: $0[1])
         }
     }
 
     static func userID(_ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT userID FROM syncState WHERE id = 1")
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT userID FROM syncState WHERE id = 1"))
     }
 
     /// A message was stored live (a push, or the reply to our send); `wasKnown` if the cache
@@ -40,7 +40,7 @@ enum ReadPositions {
         if message.senderID == (try userID(db)) {
             try move(db, chatID: message.chatID, to: message.id, acknowledged: true)
         } else if message.id > position.readUpTo {
-            try db.execute(sql: "UPDATE chat SET unreadCount = unreadCount + 1 WHERE id = ?", arguments: [message.chatID])
+            try db.cachedStatement(sql: "UPDATE chat SET unreadCount = unreadCount + 1 WHERE id = ?").execute(arguments: [message.chatID])
         }
     }
 
@@ -53,11 +53,11 @@ enum ReadPositions {
     static func move(_ db: Database, chatID: Int64, to upTo: Int64, acknowledged: Bool) throws -> Bool {
         guard let position = try position(db, chatID: chatID) else { return false }
         if acknowledged, upTo > position.acknowledgedUpTo {
-            try db.execute(sql: "UPDATE chat SET readAcknowledgedUpTo = ? WHERE id = ?", arguments: [upTo, chatID])
+            try db.cachedStatement(sql: "UPDATE chat SET readAcknowledgedUpTo = ? WHERE id = ?").execute(arguments: [upTo, chatID])
         }
         guard upTo > position.readUpTo else { return false }
         let unread = try unread(db, chatID: chatID, readingFrom: position.readUpTo, to: upTo)
-        try db.execute(sql: "UPDATE chat SET readUpTo = ?, unreadCount = ? WHERE id = ?", arguments: [upTo, unread, chatID])
+        try db.cachedStatement(sql: "UPDATE chat SET readUpTo = ?, unreadCount = ? WHERE id = ?").execute(arguments: [upTo, unread, chatID])
         return true
     }
 
@@ -66,22 +66,22 @@ enum ReadPositions {
     /// the last message (the server moves it there for the sender, or it was all read).
     static func loginApplied(_ db: Database, chatID: Int64) throws {
         guard let position = try position(db, chatID: chatID),
-              let row = try Row.fetchOne(db, sql: "SELECT unreadCount, lastMessageID FROM chat WHERE id = ?", arguments: [chatID])
+              let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT unreadCount, lastMessageID FROM chat WHERE id = ?"), arguments: [chatID])
         else { return }
         let count: Int = row[0]
         let last: Int64? = row[1]
         if count == 0, let last, last > position.readUpTo {
-            try db.execute(sql: "UPDATE chat SET readUpTo = ?, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?) WHERE id = ?", arguments: [last, last, chatID])
+            try db.cachedStatement(sql: "UPDATE chat SET readUpTo = ?, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?) WHERE id = ?").execute(arguments: [last, last, chatID])
             return
         }
         guard position.readUpTo > position.acknowledgedUpTo else { return }
         let unread = try unread(db, chatID: chatID, readingFrom: position.acknowledgedUpTo, to: position.readUpTo)
-        try db.execute(sql: "UPDATE chat SET unreadCount = ? WHERE id = ?", arguments: [unread, chatID])
+        try db.cachedStatement(sql: "UPDATE chat SET unreadCount = ? WHERE id = ?").execute(arguments: [unread, chatID])
     }
 
     /// The unread count once the position moves from `from` to `upTo` (see the type's rules).
     private static func unread(_ db: Database, chatID: Int64, readingFrom from: Int64, to upTo: Int64) throws -> Int {
-        guard let row = try Row.fetchOne(db, sql: "SELECT unreadCount, lastMessageID FROM chat WHERE id = ?", arguments: [chatID]) else { return 0 }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT unreadCount, lastMessageID FROM chat WHERE id = ?"), arguments: [chatID]) else { return 0 }
         let count: Int = row[0]
         guard let last: Int64 = row[1], upTo < last else { return 0 }
         let above = try othersMessages(db, chatID: chatID, above: upTo, upTo: last)
@@ -94,20 +94,19 @@ enum ReadPositions {
 
     /// Another member's receipt: their position moves forward only.
     static func storeReceipt(_ db: Database, _ receipt: ReadReceiptPush) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO readReceipt (chatID, readerID, messageID, readAt) VALUES (?, ?, ?, ?)
                 ON CONFLICT (chatID, readerID) DO UPDATE SET messageID = excluded.messageID, readAt = excluded.readAt
                 WHERE excluded.messageID > readReceipt.messageID
-                """,
-            arguments: [receipt.chatID, receipt.readerID, receipt.messageID, receipt.readAt])
+                """).execute(arguments: [receipt.chatID, receipt.readerID, receipt.messageID, receipt.readAt])
     }
 
     /// Cached messages of others in `above+1 ... upTo`.
     private static func othersMessages(_ db: Database, chatID: Int64, above: Int64, upTo: Int64) throws -> Int {
         let userID = try userID(db) ?? 0
         return try Int.fetchOne(
-            db, sql: "SELECT count(*) FROM message WHERE chatID = ? AND id > ? AND id <= ? AND senderID != ?",
+            db.cachedStatement(sql: "SELECT count(*) FROM message WHERE chatID = ? AND id > ? AND id <= ? AND senderID != ?"),
             arguments: [chatID, above, upTo, userID]) ?? 0
     }
 }

@@ -61,7 +61,7 @@ public final class ReadStore {
         do {
             return try writer.write { db in
                 let known = try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM chat WHERE id = ?) AND EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)",
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM chat WHERE id = ?) AND EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"),
                     arguments: [chatID, chatID, upTo]) ?? false
                 guard known else {
                     throw ClientError(.unknownMessage, "cannot mark chat \(chatID) read up to message \(upTo): the cache holds no such message in that chat")
@@ -96,8 +96,8 @@ public final class ReadStore {
 
     /// Positions read here that the server has not acknowledged, by chat id.
     public func owed() throws -> [Owed] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, readUpTo FROM chat WHERE readUpTo > readAcknowledgedUpTo ORDER BY id").map {
+        try writer.readCached { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT id, readUpTo FROM chat WHERE readUpTo > readAcknowledgedUpTo ORDER BY id")).map {
                 Owed(chatID: $0[0], upTo: $0[1])
             }
         }
@@ -105,12 +105,12 @@ public final class ReadStore {
 
     /// The read state of `chatID`; nil when the chat is not cached.
     public func state(chatID: Int64) throws -> ChatReadState? {
-        try writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT readUpTo, readAcknowledgedUpTo, unreadCount FROM chat WHERE id = ?", arguments: [chatID]) else {
+        try writer.readCached { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT readUpTo, readAcknowledgedUpTo, unreadCount FROM chat WHERE id = ?"), arguments: [chatID]) else {
                 return nil
             }
             let receipts = try Row.fetchAll(
-                db, sql: "SELECT readerID, messageID, readAt FROM readReceipt WHERE chatID = ? ORDER BY readerID", arguments: [chatID]
+                db.cachedStatement(sql: "SELECT readerID, messageID, readAt FROM readReceipt WHERE chatID = ? ORDER BY readerID"), arguments: [chatID]
             ).map { Receipt(readerID: $0[0], messageID: $0[1], readAt: $0[2]) }
             return ChatReadState(chatID: chatID, readUpTo: row[0], acknowledgedUpTo: row[1], unreadCount: row[2], receipts: receipts)
         }

@@ -29,12 +29,12 @@ public final class SyncStore {
 
     /// The `serverTime` of the last login reply applied; 0 before the first.
     public func lastSync() throws -> ServerTime {
-        try writer.read { db in try ServerTime.fetchOne(db, sql: "SELECT lastSync FROM syncState WHERE id = 1") ?? 0 }
+        try writer.readCached { db in try ServerTime.fetchOne(db.cachedStatement(sql: "SELECT lastSync FROM syncState WHERE id = 1")) ?? 0 }
     }
 
     /// The user of the last login, if any.
     public func userID() throws -> Int64? {
-        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT userID FROM syncState WHERE id = 1") }
+        try writer.readCached { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT userID FROM syncState WHERE id = 1")) }
     }
 
     /// Applies a login reply in one transaction and moves the cursor to its `serverTime`.
@@ -44,18 +44,18 @@ public final class SyncStore {
     @discardableResult
     public func apply(login reply: LoginReply) throws -> SyncOutcome {
         try writer.write { db in
-            let previous = try ServerTime.fetchOne(db, sql: "SELECT lastSync FROM syncState WHERE id = 1") ?? 0
+            let previous = try ServerTime.fetchOne(db.cachedStatement(sql: "SELECT lastSync FROM syncState WHERE id = 1")) ?? 0
             if let settings = reply.settings {
                 try CacheRows.upsert(settings, into: db)
             }
             for contact in reply.contacts {
                 try CacheRows.upsert(contact, into: db)
             }
-            try db.execute(sql: "UPDATE syncState SET userID = ?, lastSync = ? WHERE id = 1", arguments: [reply.userID, reply.serverTime])
+            try db.cachedStatement(sql: "UPDATE syncState SET userID = ?, lastSync = ? WHERE id = 1").execute(arguments: [reply.userID, reply.serverTime])
             for chat in reply.chats {
                 try CacheRows.upsert(chat, into: db)
                 if let last = chat.lastMessage {
-                    let known = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)", arguments: [chat.id, last.id]) ?? false
+                    let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"), arguments: [chat.id, last.id]) ?? false
                     try CacheRows.insert(last, into: db)
                     if !known {
                         var chunks = try MessageStore.loadChunks(db, chatID: chat.id)
@@ -81,12 +81,12 @@ public final class SyncStore {
     ///
     /// - Throws: the database's error when the cache cannot be read.
     public func settings() throws -> Settings? {
-        try writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM settings WHERE id = 1").map(CacheRows.settings) }
+        try writer.readCached { db in try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM settings WHERE id = 1")).map(CacheRows.settings) }
     }
 
     /// Contacts by id.
     public func contacts() throws -> [Contact] {
-        try writer.read { db in try Row.fetchAll(db, sql: "SELECT * FROM contact ORDER BY id").map(CacheRows.contact) }
+        try writer.readCached { db in try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM contact ORDER BY id")).map(CacheRows.contact) }
     }
 
     /// The chat list as cached, newest activity first (ties by id), each with its last message
@@ -95,6 +95,6 @@ public final class SyncStore {
     /// - Throws: ``ClientError`` `.database` naming the chat when a stored list is not valid
     ///   JSON; GRDB's error when the cache cannot be read.
     public func chats() throws -> [Chat] {
-        try writer.read { db in try ChatListQuery.fetch(db) }
+        try writer.readCached { db in try ChatListQuery.fetch(db) }
     }
 }

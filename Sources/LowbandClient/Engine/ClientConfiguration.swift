@@ -12,6 +12,8 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var screen: ScreenConfiguration
     /// Log entries kept in memory.
     public var logCapacity: Int
+    /// How the cache file is written: `.durable` unless a virtual-time run says otherwise.
+    package var cacheWrites: CacheWrites = .durable
 
     public init(
         token: String,

@@ -58,7 +58,7 @@ public final class ClientEngine {
         let log = ClientLog(capacity: configuration.logCapacity)
         self.log = log
 
-        let database = try CacheDatabase(path: configuration.databasePath)
+        let database = try CacheDatabase(path: configuration.databasePath, writes: configuration.cacheWrites)
         self.database = database
         if let recovery = database.recovery {
             log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "cacheRecovered", message: recovery.description))

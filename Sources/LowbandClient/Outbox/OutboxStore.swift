@@ -26,8 +26,8 @@ public final class OutboxStore {
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }
         return try writer.write { db in
-            let number = try Int64.fetchOne(db, sql: "SELECT clientIDCount FROM syncState WHERE id = 1") ?? 0
-            try db.execute(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1", arguments: [number + 1])
+            let number = try Int64.fetchOne(db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1")) ?? 0
+            try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").execute(arguments: [number + 1])
             let clientID = clientIDs.clientID(number: number)
             var uploadTaskID: Int64?
             if let attachment {
@@ -35,16 +35,14 @@ public final class OutboxStore {
                 let template = Attachment(
                     id: uploadID, kind: attachment.kind, size: Int64(attachment.data.count), width: attachment.width,
                     height: attachment.height, duration: attachment.duration, url: "")
-                try db.execute(
-                    sql: "INSERT INTO outboxTask (kind, state, chatID, attachment, uploadID, totalSize, storedAt) VALUES ('upload', 'pending', ?, ?, ?, ?, ?)",
-                    arguments: [chatID, try CacheRows.encodeJSON(template), uploadID, attachment.data.count, stamp])
+                try db.cachedStatement(
+                    sql: "INSERT INTO outboxTask (kind, state, chatID, attachment, uploadID, totalSize, storedAt) VALUES ('upload', 'pending', ?, ?, ?, ?, ?)").execute(arguments: [chatID, try CacheRows.encodeJSON(template), uploadID, attachment.data.count, stamp])
                 let id = db.lastInsertedRowID
-                try db.execute(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)", arguments: [id, Data(attachment.data)])
+                try db.cachedStatement(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)").execute(arguments: [id, Data(attachment.data)])
                 uploadTaskID = id
             }
-            try db.execute(
-                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)",
-                arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text, stamp])
+            try db.cachedStatement(
+                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").execute(arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text, stamp])
             let sendID = db.lastInsertedRowID
             return try [sendID, uploadTaskID].compactMap { $0 }.map { try Self.task(db, id: $0)! }
         }
@@ -52,61 +50,59 @@ public final class OutboxStore {
 
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id").map(Self.task)
+        try writer.readCached { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id")).map(Self.task)
         }
     }
 
     /// Tasks not done (pending, then failed ones too), oldest first: what is still owed.
     public func unfinishedTasks() throws -> [OutboxTask] {
-        try writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id").map(Self.task)
+        try writer.readCached { db in
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id")).map(Self.task)
         }
     }
 
     /// Every task, oldest first.
     public func allTasks() throws -> [OutboxTask] {
-        try writer.read { db in try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id").map(Self.task) }
+        try writer.readCached { db in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id")).map(Self.task) }
     }
 
     /// The task `id`, or nil when there is none.
     ///
     /// - Throws: the database's error when the cache cannot be read.
     public func task(id: Int64) throws -> OutboxTask? {
-        try writer.read { db in try Self.task(db, id: id) }
+        try writer.readCached { db in try Self.task(db, id: id) }
     }
 
     /// Up to `length` bytes of an upload's data from `offset`.
     public func uploadBytes(taskID: Int64, offset: Int64, length: Int) throws -> Data {
-        try writer.read { db in
+        try writer.readCached { db in
             // substr on a blob counts bytes, from 1.
-            try Data.fetchOne(db, sql: "SELECT substr(data, ?, ?) FROM outboxBlob WHERE taskID = ?", arguments: [offset + 1, length, taskID]) ?? Data()
+            try Data.fetchOne(db.cachedStatement(sql: "SELECT substr(data, ?, ?) FROM outboxBlob WHERE taskID = ?"), arguments: [offset + 1, length, taskID]) ?? Data()
         }
     }
 
     /// The server holds `offset` bytes of the upload.
     public func recordUploadProgress(taskID: Int64, acknowledgedOffset offset: Int64) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE outboxTask SET acknowledgedOffset = ? WHERE id = ?", arguments: [offset, taskID])
+            try db.cachedStatement(sql: "UPDATE outboxTask SET acknowledgedOffset = ? WHERE id = ?").execute(arguments: [offset, taskID])
         }
     }
 
     /// The upload is complete at `url`; its bytes are no longer needed.
     public func completeUpload(taskID: Int64, url: String, size: Int64) throws {
         try writer.write { db in
-            try db.execute(
-                sql: "UPDATE outboxTask SET state = 'done', url = ?, acknowledgedOffset = ?, lastError = NULL WHERE id = ?",
-                arguments: [url, size, taskID])
-            try db.execute(sql: "DELETE FROM outboxBlob WHERE taskID = ?", arguments: [taskID])
+            try db.cachedStatement(
+                sql: "UPDATE outboxTask SET state = 'done', url = ?, acknowledgedOffset = ?, lastError = NULL WHERE id = ?").execute(arguments: [url, size, taskID])
+            try db.cachedStatement(sql: "DELETE FROM outboxBlob WHERE taskID = ?").execute(arguments: [taskID])
         }
     }
 
     /// The send was acknowledged: the task is done and the message is in the cache, together.
     public func completeSend(taskID: Int64, message: Message) throws {
         try writer.write { db in
-            try db.execute(
-                sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?",
-                arguments: [message.id, taskID])
+            try db.cachedStatement(
+                sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").execute(arguments: [message.id, taskID])
             try MessageStore.applyLive(db, message)
         }
     }
@@ -114,14 +110,14 @@ public final class OutboxStore {
     /// Counts an attempt that will be retried.
     public func recordAttempt(taskID: Int64, error: ClientError) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE outboxTask SET attempts = attempts + 1, lastError = ? WHERE id = ?", arguments: [error.description, taskID])
+            try db.cachedStatement(sql: "UPDATE outboxTask SET attempts = attempts + 1, lastError = ? WHERE id = ?").execute(arguments: [error.description, taskID])
         }
     }
 
     /// The task will not be retried on its own.
     public func fail(taskID: Int64, error: ClientError) throws {
         try writer.write { db in
-            try db.execute(sql: "UPDATE outboxTask SET state = 'failed', attempts = attempts + 1, lastError = ? WHERE id = ?", arguments: [error.description, taskID])
+            try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'failed', attempts = attempts + 1, lastError = ? WHERE id = ?").execute(arguments: [error.description, taskID])
         }
     }
 
@@ -131,8 +127,8 @@ public final class OutboxStore {
         try writer.write { db in
             var next: Int64? = taskID
             while let id = next {
-                try db.execute(sql: "UPDATE outboxTask SET state = 'pending', lastError = NULL WHERE id = ? AND state = 'failed'", arguments: [id])
-                next = try Int64.fetchOne(db, sql: "SELECT dependsOn FROM outboxTask WHERE id = ?", arguments: [id])
+                try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'pending', lastError = NULL WHERE id = ? AND state = 'failed'").execute(arguments: [id])
+                next = try Int64.fetchOne(db.cachedStatement(sql: "SELECT dependsOn FROM outboxTask WHERE id = ?"), arguments: [id])
             }
         }
     }
@@ -140,7 +136,7 @@ public final class OutboxStore {
     // MARK: - Rows
 
     static func task(_ db: Database, id: Int64) throws -> OutboxTask? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM outboxTask WHERE id = ?", arguments: [id]).map(task)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM outboxTask WHERE id = ?"), arguments: [id]).map(task)
     }
 
     /// The columns ``task(_:)`` reads, in the order it reads them: by position, because the

@@ -77,7 +77,11 @@ final class RunContext {
             throw ScenarioError(.setupFailed, "client \(index): no user \(userID) in the world")
         }
         var seeds = SeededGenerator(seed: options.seed).derived(0x434C_4945_4E54, UInt64(index))  // "CLIENT"
-        let configuration = ClientConfiguration(token: user.token, databasePath: "\(directory)/\(database)", seed: seeds.next(), logCapacity: 200)
+        var configuration = ClientConfiguration(token: user.token, databasePath: "\(directory)/\(database)", seed: seeds.next(), logCapacity: 200)
+        // In virtual time nothing dies inside a transaction and nothing must survive the
+        // machine: the journal stays in memory, unsynced (CacheWrites), which also keeps a
+        // 10,000-client crowd at one descriptor per cache.
+        if options.virtualTime { configuration.cacheWrites = .simulated }
         ledger.register(token: user.token, client: index)
         let device = DeviceScheduler(base: scheduler)
         let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index, device: device)
@@ -124,6 +128,12 @@ final class RunContext {
     /// Starts a killed app again: a new engine on the same cache file, resuming its outbox.
     func restart(_ client: ScenarioClient) throws(ScenarioError) {
         let old = client.engine
+        // The killed process let go of its file; a simulated cache holds its lock until closed.
+        do {
+            try old.database.close()
+        } catch {
+            throw ScenarioError(.setupFailed, "client \(client.index): \(error)")
+        }
         let engine = try makeEngine(index: client.index, configuration: old.configuration, connector: client.connector, device: client.device)
         client.replace(engine)
         client.isDead = false

@@ -1,0 +1,14 @@
+/// How a client's cache file is written.
+package enum CacheWrites: Hashable, Sendable {
+    /// WAL, synced as SQLite does by default: a commit survives the app's crash and the
+    /// phone's power loss. The product's mode.
+    case durable
+    /// The rollback journal in memory, no syncs, and the file's lock taken at the first read and
+    /// held until ``CacheDatabase/close()``: one file descriptor per cache, no journal or log
+    /// writes, no lock calls per transaction. Another connection to the file fails (busy) while
+    /// it is open, so a killed app's cache is closed before its cold start. For virtual-time
+    /// runs only, where the process never dies inside a transaction (an app kill is simulated
+    /// between scheduler turns) and nothing has to survive the machine: every commit is in the
+    /// file when it returns, as with `.durable`, so the cold start reads what it left.
+    case simulated
+}
