@@ -7,6 +7,7 @@ public import LowbandShaper
 /// Two runs with equal options in virtual time are identical to the byte; on sockets the
 /// network's and the workload's decisions are the same, the timings are the machine's.
 public struct ScenarioOptions: Sendable {
+    /// The workload and its promises (`push-to-visible`, `crowd`, …).
     public var scenario: ScenarioName
     /// The network, already loaded (`NetworkProfile/load(named:searchPath:)`).
     public var profile: NetworkProfile
@@ -39,6 +40,8 @@ public struct ScenarioOptions: Sendable {
     /// The longest run.
     public static let maximumDuration: Duration = .seconds(24 * 3600)
 
+    /// Options with the scenario's defaults: one client, the scenario's default duration, seed
+    /// 1, sockets. Nothing is checked here; ``validate()`` says what is out of range.
     public init(
         scenario: ScenarioName = .pushToVisible,
         profile: NetworkProfile,

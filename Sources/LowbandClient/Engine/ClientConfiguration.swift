@@ -7,14 +7,20 @@ public struct ClientConfiguration: Hashable, Sendable {
     /// Seeds every random choice of the engine (client ids, back-off jitter). Must differ
     /// between installs that talk to the same server (see ``ClientIDGenerator``).
     public var seed: UInt64
+    /// The session with the server: request, login, heartbeat and unanswered timeouts, the
+    /// reconnect back-off and the most requests in flight.
     public var connection: ConnectionConfiguration
+    /// The outbox: upload chunk size, concurrent uploads, request timeout and retry back-off.
     public var outbox: OutboxConfiguration
+    /// The chat screen: page size, viewport rows, prefetch distance and animation times.
     public var screen: ScreenConfiguration
     /// Log entries kept in memory.
     public var logCapacity: Int
     /// How the cache file is written: `.durable` unless a virtual-time run says otherwise.
     package var cacheWrites: CacheWrites = .durable
 
+    /// A configuration with the defaults of every service; only the token, the cache file and
+    /// the seed are the caller's to choose.
     public init(
         token: String,
         databasePath: String,

@@ -8,13 +8,18 @@ public enum ClientEvent {
     case synced(SyncStore.SyncOutcome)
     /// A push was applied to the cache.
     case messageArrived(Message)
+    /// The outbox stored, sent, retried or gave up a task.
     case outbox(OutboxEvent)
+    /// The session ended with this error; the connection reconnects with back-off.
     case disconnected(ClientError)
+    /// The connection stopped for good: ``ClientEngine/stop()`` (code `.stopped`) or an error it
+    /// does not retry.
     case stopped(ClientError)
 }
 
 /// Receives the engine's events, on its scheduler.
 public protocol ClientEngineObserver: AnyObject {
+    /// Called for every event, in order, on the engine's scheduler.
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent)
 }
 
@@ -27,16 +32,27 @@ public protocol ClientEngineObserver: AnyObject {
 /// container). Everything runs on `scheduler`; nothing reads the wall clock or the global
 /// random generator.
 public final class ClientEngine {
+    /// Receives the engine's events; held weakly, one at a time.
     public weak var observer: (any ClientEngineObserver)?
+    /// What the engine was made from.
     public let configuration: ClientConfiguration
+    /// Runs everything the engine does, and its timers.
     public let scheduler: any Scheduler
+    /// The engine's recent log entries, in memory (``ClientConfiguration/logCapacity``).
     public let log: ClientLog
+    /// The SQLite cache file every store below reads and writes.
     public let database: CacheDatabase
+    /// Messages in the cache: live pushes, history pages, the chat screen's reads.
     public let messages: MessageStore
+    /// Chats and contacts, and the delta sync a login reply applies.
     public let sync: SyncStore
+    /// The session with the server: connecting, login, back-off, requests and pushes.
     public let connection: Connection
+    /// Messages and uploads waiting to be sent, stored before they go out.
     public let outbox: Outbox
+    /// Read positions, sent to the server when a session is up.
     public let reads: ReadMarker
+    /// History pages fetched in chunks around what the screen shows.
     public let history: HistoryService
     private let workClock: any WorkClock
     private var screens: [WeakScreen] = []
@@ -101,6 +117,8 @@ public final class ClientEngine {
         connection.start()
     }
 
+    /// Stops the outbox, the read marker and the connection; timers are cancelled and nothing
+    /// connects again. The cache stays open until the engine is released.
     public func stop() {
         outbox.stop()
         reads.stop()
