@@ -12,7 +12,10 @@ import Synchronization
 /// Runs an external program with given stdin and collects its exit status, stdout and stderr.
 ///
 /// Stdin is written and stdout and stderr are read concurrently, so any amount of data in either
-/// direction works without deadlock. For tests: it blocks the calling thread until the program exits.
+/// direction works without deadlock. The waiting happens on a Dispatch thread, never on the Swift
+/// concurrency pool: a test suite runs its tests in parallel on that pool (one thread per core),
+/// and tests that each block a pool thread for a program (Chromium, Python peers, the CLI) held
+/// other tests' awaits for over a minute on a 2-core machine.
 public enum ExternalProcess {
     /// What a finished program produced.
     public struct Result: Sendable {
@@ -52,6 +55,20 @@ public enum ExternalProcess {
     /// - Throws: `Failure` when the executable is not found or cannot be started. A non-zero exit
     ///   status is not an error; check `Result.status`.
     public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        stdin: [UInt8] = [],
+        environment: [String: String]? = nil
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(executable, arguments, stdin: stdin, environment: environment) })
+            }
+        }
+    }
+
+    /// ``run(_:_:stdin:environment:)`` on the calling thread, which it blocks until the program exits.
+    private static func runBlocking(
         _ executable: String,
         _ arguments: [String],
         stdin: [UInt8] = [],

@@ -60,8 +60,8 @@ import Testing
     ]
 
     @Test(arguments: badInputs)
-    func badInputIsOneLineAndStatus1(_ input: BadInput) throws {
-        let result = try ExternalProcess.run(lowband, input.arguments)
+    func badInputIsOneLineAndStatus1(_ input: BadInput) async throws {
+        let result = try await ExternalProcess.run(lowband, input.arguments)
         #expect(result.status == 1, "\(result.stderrText)")
         let lines = result.stderrText.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 1, "\(result.stderrText)")
@@ -74,15 +74,15 @@ import Testing
     /// `compare` keeps its own exit codes (1 is a regression): its bad arguments are one line
     /// and exit 2, like its other bad input, so a CI gate never reads them as a regression.
     @Test(arguments: [["compare", "--bogus"], ["compare", "a.csv", "b.csv", "--threshold", "10"], ["compare", "a.csv"]])
-    func compareBadArgumentsAreOneLineAndExit2(arguments: [String]) throws {
-        let result = try ExternalProcess.run(lowband, arguments)
+    func compareBadArgumentsAreOneLineAndExit2(arguments: [String]) async throws {
+        let result = try await ExternalProcess.run(lowband, arguments)
         #expect(result.status == 2)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         #expect(result.stderrText.hasPrefix("lowband compare: error: "), "\(result.stderrText)")
     }
 
-    @Test func helpIsStillHelpWithStatus0() throws {
-        let result = try ExternalProcess.run(lowband, ["proxy", "--help"])
+    @Test func helpIsStillHelpWithStatus0() async throws {
+        let result = try await ExternalProcess.run(lowband, ["proxy", "--help"])
         #expect(result.status == 0)
         #expect(result.stdoutText.contains("USAGE: lowband proxy"))
         #expect(result.stderr.isEmpty)
@@ -90,18 +90,18 @@ import Testing
 
     // MARK: System errors, before anything starts
 
-    @Test func anUnwritableOutFolderIsRefusedBeforeTheRun() throws {
-        let result = try ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "/proc/lowband-out"])
+    @Test func anUnwritableOutFolderIsRefusedBeforeTheRun() async throws {
+        let result = try await ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "/proc/lowband-out"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty, "the scenario must not have run: \(result.stdoutText)")
         #expect(result.stderrText == "lowband run: error: cannot create the output folder /proc/lowband-out (--out): /proc/lowband-out: No such file or directory\n")
     }
 
-    @Test func anOutPathThatIsAFileIsRefusedBeforeTheRun() throws {
+    @Test func anOutPathThatIsAFileIsRefusedBeforeTheRun() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-out-file-\(getpid())").path
         try #require(FileManager.default.createFile(atPath: file, contents: Data()))
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let result = try ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "\(file)/run"])
+        let result = try await ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "\(file)/run"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText.contains("\(file) exists and is not a folder"), "\(result.stderrText)")
@@ -115,7 +115,7 @@ import Testing
     func aPortInUseIsNamedInWordsBeforeListening(_ arguments: [String], _ expected: String) async throws {
         let taken = try await Self.listen()
         let port = try #require(taken.localAddress?.port)
-        let result = try ExternalProcess.run(lowband, arguments + ["127.0.0.1:\(port)"])
+        let result = try await ExternalProcess.run(lowband, arguments + ["127.0.0.1:\(port)"])
         try await taken.close()
         #expect(result.status == 1)
         #expect(result.stderrText == expected.replacingOccurrences(of: "PORT", with: "\(port)"))
@@ -127,8 +127,8 @@ import Testing
     /// The three-terminal example: the proxy's control API is on 127.0.0.1:8474 by default. When
     /// another program has 8474 (here: this test, or whoever already had it), a proxy started
     /// without `--api` says so in one warning line and proxies anyway.
-    @Test func withoutAPIAndWith8474TakenTheProxyWarnsAndProxies() throws {
-        let result = try ExternalProcess.run("python3", ["-c", Self.defaultAPIScript, lowband])
+    @Test func withoutAPIAndWith8474TakenTheProxyWarnsAndProxies() async throws {
+        let result = try await ExternalProcess.run("python3", ["-c", Self.defaultAPIScript, lowband])
         try #require(result.status == 0, "the driver script failed: \(result.stderrText)")
         let report = try JSONDecoder().decode(DefaultAPIReport.self, from: Data(result.stdoutText.utf8))
         #expect(report.status == 0, "\(report.lines)")
@@ -185,14 +185,14 @@ import Testing
 
     /// `lowband client` has a default overall deadline (60 s, in its help) and says in words
     /// when it passes; what was stored stays in the outbox.
-    @Test func aClientAgainstADeadPortGivesUpAtItsDeadline() throws {
-        let help = try ExternalProcess.run(lowband, ["client", "--help"])
+    @Test func aClientAgainstADeadPortGivesUpAtItsDeadline() async throws {
+        let help = try await ExternalProcess.run(lowband, ["client", "--help"])
         #expect(help.stdoutText.contains("(default: 60)"), "\(help.stdoutText)")
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-deadline-\(getpid()).sqlite").path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         }
-        let result = try ExternalProcess.run(lowband, ["client", "--server", "127.0.0.1:1", "--token", "t", "--database", database, "--timeout", "1", "send", "--chat", "1"])
+        let result = try await ExternalProcess.run(lowband, ["client", "--server", "127.0.0.1:1", "--token", "t", "--database", database, "--timeout", "1", "send", "--chat", "1"])
         #expect(result.status == 1)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         #expect(result.stderrText.hasPrefix("lowband client send: error: gave up after 1 s (--timeout) with 1 task(s) still in the outbox"), "\(result.stderrText)")

@@ -206,39 +206,39 @@ import Testing
 
     // MARK: The built binary
 
-    private func withReports(_ baseline: [BenchmarkRow], _ current: [BenchmarkRow], _ body: (String, String) throws -> Void) throws {
+    private func withReports(_ baseline: [BenchmarkRow], _ current: [BenchmarkRow], _ body: (String, String) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-compare-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let baselinePath = directory.appendingPathComponent("baseline.csv").path
         let currentPath = directory.appendingPathComponent("current.csv").path
         try BenchmarkCSV.write(rows: baseline, to: baselinePath)
         try BenchmarkCSV.write(rows: current, to: currentPath)
-        try body(baselinePath, currentPath)
+        try await body(baselinePath, currentPath)
     }
 
-    @Test func binaryExitsOneOnARegressionOnly() throws {
+    @Test func binaryExitsOneOnARegressionOnly() async throws {
         let baseline = [row("allocations", "count", 1000), row("wall_clock", "ms", 100)]
-        try withReports(baseline, [row("allocations", "count", 1200), row("wall_clock", "ms", 100)]) { old, new in
-            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+        try await withReports(baseline, [row("allocations", "count", 1200), row("wall_clock", "ms", 100)]) { old, new in
+            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 1, "\(result.stderrText)")
             #expect(result.stdoutText.contains("REGRESSION"))
             #expect(result.stdoutText.contains("+20%"))
             #expect(result.stdoutText.contains("FAIL: 2 metrics"))
             #expect(result.stderrText.isEmpty)
-            let looser = try ExternalProcess.run(lowband, ["compare", old, new, "--threshold", "25%"])
+            let looser = try await ExternalProcess.run(lowband, ["compare", old, new, "--threshold", "25%"])
             #expect(looser.status == 0, "\(looser.stderrText)")
         }
-        try withReports(baseline, [row("allocations", "count", 1000), row("wall_clock", "ms", 500)]) { old, new in
-            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+        try await withReports(baseline, [row("allocations", "count", 1000), row("wall_clock", "ms", 500)]) { old, new in
+            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 0, "\(result.stderrText)")
             #expect(result.stdoutText.contains("info"))
             #expect(result.stdoutText.contains("PASS: 2 metrics"))
-            let gated = try ExternalProcess.run(lowband, ["compare", old, new, "--time-threshold", "25%"])
+            let gated = try await ExternalProcess.run(lowband, ["compare", old, new, "--time-threshold", "25%"])
             #expect(gated.status == 1)
         }
     }
 
-    @Test func binaryTestsSamplesPrintsMarkdownAndRefusesContradictoryFlags() throws {
+    @Test func binaryTestsSamplesPrintsMarkdownAndRefusesContradictoryFlags() async throws {
         func timed(_ center: Double, seed: Int) -> BenchmarkRow {
             let values = (0..<300).map { (index: Int) -> Double in
                 let position: Double = Double((index * 7919 + seed * 104_729) % 1009) / 1009
@@ -248,52 +248,52 @@ import Testing
             row.sampleValues = values
             return row
         }
-        try withReports([timed(1000, seed: 1)], [timed(1100, seed: 2)]) { old, new in
-            let text = try ExternalProcess.run(lowband, ["compare", old, new])
+        try await withReports([timed(1000, seed: 1)], [timed(1100, seed: 2)]) { old, new in
+            let text = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(text.status == 1, "\(text.stderrText)")
             #expect(text.stdoutText.contains("REGRESSION") && text.stdoutText.contains(" p="), "\(text.stdoutText)")
-            let markdown = try ExternalProcess.run(lowband, ["compare", old, new, "--format", "markdown"])
+            let markdown = try await ExternalProcess.run(lowband, ["compare", old, new, "--format", "markdown"])
             #expect(markdown.status == 1)
             #expect(markdown.stdoutText.hasPrefix("### Benchmark comparison: ❌ **FAIL**\n"), "\(markdown.stdoutText)")
-            let loose = try ExternalProcess.run(lowband, ["compare", old, new, "--min-effect", "15%"])
+            let loose = try await ExternalProcess.run(lowband, ["compare", old, new, "--min-effect", "15%"])
             #expect(loose.status == 0, "\(loose.stdoutText)")
-            let contradictory = try ExternalProcess.run(lowband, ["compare", old, new, "--allow-missing", "--require-all"])
+            let contradictory = try await ExternalProcess.run(lowband, ["compare", old, new, "--allow-missing", "--require-all"])
             #expect(contradictory.status == 2)
             #expect(contradictory.stderrText.contains("contradict"))
         }
     }
 
-    @Test func binaryRequireAllFailsOnAMetricThisMachineDidNotMeasure() throws {
+    @Test func binaryRequireAllFailsOnAMetricThisMachineDidNotMeasure() async throws {
         let baseline = [row("allocations", "count", 1000), row("instructions", "count", 50_000)]
-        try withReports(baseline, [row("allocations", "count", 1000)]) { old, new in
-            let lenient = try ExternalProcess.run(lowband, ["compare", old, new])
+        try await withReports(baseline, [row("allocations", "count", 1000)]) { old, new in
+            let lenient = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(lenient.status == 0, "no counters on this machine is not a regression: \(lenient.stdoutText)")
             #expect(lenient.stdoutText.contains("instructions: not measured on this machine"))
-            let strict = try ExternalProcess.run(lowband, ["compare", old, new, "--require-all"])
+            let strict = try await ExternalProcess.run(lowband, ["compare", old, new, "--require-all"])
             #expect(strict.status == 1, "\(strict.stdoutText)")
             #expect(strict.stdoutText.contains("(fails the gate: --require-all)"), "\(strict.stdoutText)")
         }
     }
 
-    @Test func binaryPrintsOneErrorLineForAMalformedFileAndExitsTwo() throws {
-        try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
+    @Test func binaryPrintsOneErrorLineForAMalformedFileAndExitsTwo() async throws {
+        try await withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
             var text = try String(contentsOfFile: old, encoding: .utf8)
             text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run\n"
             try text.write(toFile: old, atomically: true, encoding: .utf8)
-            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 2, "bad input is not a regression")
             #expect(result.stdoutText.isEmpty)
             #expect(result.stderrText == "lowband compare: error: \(old):3: column 'p50' is not a number: \"abc\"\n")
         }
     }
 
-    @Test func binaryListsEveryErrorOfBothFiles() throws {
+    @Test func binaryListsEveryErrorOfBothFiles() async throws {
         // Issue 14: only the first error of a file was reported.
-        try withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
+        try await withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
             let header = BenchmarkCSV.legacyColumns.joined(separator: ",")  // as other programs write it
             try "\(header)\ns,a,m,ms,x,1,1,1,1,1,,,,\ns,b,m,ms,1,1,1,1,1,0,,,,\ns,\"c,m\n".write(toFile: old, atomically: true, encoding: .utf8)
             try "\(header)\ns,a,m,,1,1,1,1,1,1,,,,\n".write(toFile: new, atomically: true, encoding: .utf8)
-            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 2)
             #expect(result.stderrText.split(separator: "\n").map(String.init) == [
                 "lowband compare: error: \(old):2: column 'p50' is not a number: \"x\"",
@@ -304,27 +304,27 @@ import Testing
         }
         // Every unit change is listed too.
         let units = [row("allocations", "count", 1, benchmark: "a"), row("allocations", "count", 1, benchmark: "b")]
-        try withReports(units, units.map { var changed = $0; changed.unit = "allocations"; return changed }) { _, new in
-            let result = try ExternalProcess.run(lowband, ["compare", new, new])
+        try await withReports(units, units.map { var changed = $0; changed.unit = "allocations"; return changed }) { _, new in
+            let result = try await ExternalProcess.run(lowband, ["compare", new, new])
             #expect(result.status == 0, "a file against itself")
         }
-        try withReports(units, units.map { var changed = $0; changed.unit = "bytes"; return changed }) { old, new in
-            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+        try await withReports(units, units.map { var changed = $0; changed.unit = "bytes"; return changed }) { old, new in
+            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 2)
             #expect(result.stderrText.split(separator: "\n").count == 2, "\(result.stderrText)")
             #expect(result.stderrText.contains("\(new):3: unit of startup/b allocations is 'bytes' but 'count' in \(old):3"))
         }
     }
 
-    @Test func binaryComparesAReportFromAnotherProgram() throws {
+    @Test func binaryComparesAReportFromAnotherProgram() async throws {
         // Issue 14: a non-Swift app's CSV had to fill swift_version, commit, host and timestamp.
         let header = BenchmarkCSV.legacyColumns.joined(separator: ",")  // as other programs write it
-        try withReports([], []) { old, new in
+        try await withReports([], []) { old, new in
             try "\(header)\napp,launch,wall_clock,ms,100,110,120,90,130,20,,,,\napp,launch,allocations,count,500,500,500,500,500,20,,,,\n"
                 .write(toFile: old, atomically: true, encoding: .utf8)
             try "\(header)\napp,launch,wall_clock,ms,101,110,120,90,130,20,,,,\napp,launch,allocations,count,700,700,700,700,700,20,,,,\n"
                 .write(toFile: new, atomically: true, encoding: .utf8)
-            let result = try ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
             #expect(result.status == 1, "\(result.stderrText)")
             #expect(result.stderrText.isEmpty)
             #expect(result.stdoutText.contains("+40%  REGRESSION"))

@@ -21,9 +21,9 @@ import Testing
     }
 
     /// Both versions' captures, told apart by each header's version byte.
-    @Test(arguments: [1, 2]) func decodesARecordedSessionOneJSONLinePerFrame(version: Int) throws {
+    @Test(arguments: [1, 2]) func decodesARecordedSessionOneJSONLinePerFrame(version: Int) async throws {
         let capture = try RecordedStreams.load("session-v\(version).bin")
-        let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: capture)
+        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: capture)
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
         let lines = try objects(result.stdoutText)
@@ -51,23 +51,23 @@ import Testing
         }
     }
 
-    @Test func readsAFileArgumentToo() throws {
+    @Test func readsAFileArgumentToo() async throws {
         let path = RecordedStreams.directory.appendingPathComponent("session-v1.bin").path
-        let result = try ExternalProcess.run(lowband, ["frames", "decode", "--no-payload", path])
+        let result = try await ExternalProcess.run(lowband, ["frames", "decode", "--no-payload", path])
         #expect(result.status == 0)
         let lines = try objects(result.stdoutText)
         #expect(lines.count == 13)
         #expect(lines.allSatisfy { $0["payload"] == nil })
     }
 
-    @Test func brokenStreamPrintsTheFramesBeforeItThenOneErrorLine() throws {
+    @Test func brokenStreamPrintsTheFramesBeforeItThenOneErrorLine() async throws {
         let stream = try capture()
         var buffer = ByteBuffer(bytes: stream)
         var decoder = FrameDecoder()
         for _ in 0 ..< 4 { _ = try decoder.nextFrame(from: &buffer) }
         let fifthStart = decoder.streamOffset
         let cut = Array(stream[..<(fifthStart + 20)])
-        let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: cut)
+        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: cut)
         #expect(result.status == 1)
         #expect(try objects(result.stdoutText).count == 4)
         let errorLines = result.stderrText.split(separator: "\n")
@@ -76,26 +76,26 @@ import Testing
         #expect(result.stderrText.contains("stream byte offset \(fifthStart)"))
     }
 
-    @Test func badHeaderIsOneErrorLineNamingTheOffset() throws {
+    @Test func badHeaderIsOneErrorLineNamingTheOffset() async throws {
         var stream = try capture()
         stream[0] = 9
-        let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: stream)
+        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: stream)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText == "lowband frames decode: error: wire version 9 is not supported: this build reads only versions 1 to 2 (frame at stream byte offset 0)\n")
     }
 
-    @Test func payloadThatIsNotMessagePackIsReported() throws {
+    @Test func payloadThatIsNotMessagePackIsReported() async throws {
         let frame = Frame(command: .ping, sequence: 1, payload: [0xc1])
         let bytes = Array(try FrameEncoder().bytes(of: frame).readableBytesView)
-        let result = try ExternalProcess.run(lowband, ["frames", "decode"], stdin: bytes)
+        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: bytes)
         #expect(result.status == 1)
         #expect(result.stderrText.contains("not valid MessagePack"))
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
 
-    @Test func missingFileIsOneClearLine() throws {
-        let result = try ExternalProcess.run(lowband, ["frames", "decode", "/nonexistent/capture.bin"])
+    @Test func missingFileIsOneClearLine() async throws {
+        let result = try await ExternalProcess.run(lowband, ["frames", "decode", "/nonexistent/capture.bin"])
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband frames decode: error: cannot open /nonexistent/capture.bin"))
     }

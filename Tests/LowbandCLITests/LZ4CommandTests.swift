@@ -96,35 +96,35 @@ import Testing
     // MARK: The built binary
 
     @Test(arguments: [[], ["--level", "9"], ["--fast", "3"], ["--block-size", "64K", "--no-content-checksum"]])
-    func compressedOutputDecodesWithLZ4(options: [String]) throws {
+    func compressedOutputDecodesWithLZ4(options: [String]) async throws {
         for input in [[], [0x41], text(count: (5 << 20) + 3), random(count: 300_000)] {
-            let compressed = try ExternalProcess.run(lowband, ["lz4", "compress"] + options, stdin: input)
+            let compressed = try await ExternalProcess.run(lowband, ["lz4", "compress"] + options, stdin: input)
             #expect(compressed.status == 0, "\(compressed.stderrText)")
             #expect(compressed.stderr.isEmpty)
-            let decompressed = try ExternalProcess.run(try lz4Tool(), ["-d", "-c"], stdin: compressed.stdout)
+            let decompressed = try await ExternalProcess.run(try lz4Tool(), ["-d", "-c"], stdin: compressed.stdout)
             #expect(decompressed.status == 0, "\(decompressed.stderrText)")
             expectSameBytes(decompressed.stdout, input, "\(input.count) bytes with \(options)")
         }
     }
 
     @Test(arguments: [[], ["-9"], ["-B4", "-BD"], ["--no-frame-crc", "-BX"], ["--fast=4", "-B5"]])
-    func lz4OutputDecodesWithLowband(options: [String]) throws {
+    func lz4OutputDecodesWithLowband(options: [String]) async throws {
         for input in [[], [0x41], text(count: (5 << 20) + 3), random(count: 300_000)] {
-            let compressed = try ExternalProcess.run(try lz4Tool(), options + ["-c"], stdin: input)
+            let compressed = try await ExternalProcess.run(try lz4Tool(), options + ["-c"], stdin: input)
             try #require(compressed.status == 0)
-            let decompressed = try ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: compressed.stdout)
+            let decompressed = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: compressed.stdout)
             #expect(decompressed.status == 0, "\(decompressed.stderrText)")
             expectSameBytes(decompressed.stdout, input, "\(input.count) bytes with \(options)")
         }
     }
 
-    @Test func concatenatedFramesDecodeLikeLZ4D() throws {
+    @Test func concatenatedFramesDecodeLikeLZ4D() async throws {
         let parts = [text(count: 100_000, seed: 3), random(count: 1_000, seed: 4)]
         var stream: [UInt8] = []
         for part in parts {
-            stream += try ExternalProcess.run(try lz4Tool(), ["-c"], stdin: part).stdout
+            stream += try await ExternalProcess.run(try lz4Tool(), ["-c"], stdin: part).stdout
         }
-        let result = try ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: stream)
+        let result = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: stream)
         #expect(result.status == 0)
         expectSameBytes(result.stdout, parts[0] + parts[1])
     }
@@ -135,10 +135,10 @@ import Testing
         (["--level", "1"], ["-1"]), (["--level", "9"], ["-9"]), (["--fast", "3"], ["--fast=3"]),
         (["--block-size", "64K", "--no-content-checksum"], ["-B4", "--no-frame-crc"]),
     ])
-    func optionsSelectTheSameSettingsAsLZ4(ours: [String], theirs: [String]) throws {
+    func optionsSelectTheSameSettingsAsLZ4(ours: [String], theirs: [String]) async throws {
         let input = text(count: (4 << 20) + 100_000, seed: 5)
-        let ourFrame = try ExternalProcess.run(lowband, ["lz4", "compress"] + ours, stdin: input)
-        let theirFrame = try ExternalProcess.run(try lz4Tool(), theirs + ["-c"], stdin: input)
+        let ourFrame = try await ExternalProcess.run(lowband, ["lz4", "compress"] + ours, stdin: input)
+        let theirFrame = try await ExternalProcess.run(try lz4Tool(), theirs + ["-c"], stdin: input)
         #expect(ourFrame.status == 0 && theirFrame.status == 0)
         expectSameBytes(ourFrame.stdout, theirFrame.stdout)
     }
@@ -147,16 +147,16 @@ import Testing
         ("garbage", Array("this is not lz4\n".utf8), "not an LZ4 frame (magic number 0x73696874) at input byte 0"),
         ("empty frame start", [0x04, 0x22, 0x4D], "input ended after 3 of the 4 bytes of a frame's magic number at input byte 3"),
     ])
-    func badInputGivesOneErrorLine(name: String, input: [UInt8], message: String) throws {
-        let result = try ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: input)
+    func badInputGivesOneErrorLine(name: String, input: [UInt8], message: String) async throws {
+        let result = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: input)
         #expect(result.status == 1)
         #expect(result.stderrText == "lowband lz4 decompress: error: \(message)\n")
     }
 
-    @Test func truncatedAndCorruptFramesGiveOneErrorLine() throws {
+    @Test func truncatedAndCorruptFramesGiveOneErrorLine() async throws {
         let input = text(count: 1 << 20, seed: 6)
-        let frame = try ExternalProcess.run(try lz4Tool(), ["-B4", "-BX", "-c"], stdin: input).stdout
-        let truncated = try ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: Array(frame.prefix(frame.count / 2)))
+        let frame = try await ExternalProcess.run(try lz4Tool(), ["-B4", "-BX", "-c"], stdin: input).stdout
+        let truncated = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: Array(frame.prefix(frame.count / 2)))
         #expect(truncated.status == 1)
         #expect(truncated.stderrText.hasPrefix("lowband lz4 decompress: error: input ended inside the LZ4 frame that starts at byte 0"))
         #expect(truncated.stderrText.hasSuffix(" at input byte \(frame.count / 2)\n"))
@@ -165,14 +165,14 @@ import Testing
 
         var corrupt = frame
         corrupt[frame.count / 3] ^= 0x10
-        let result = try ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: corrupt)
+        let result = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: corrupt)
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband lz4 decompress: error: block checksum does not match the block at input byte "))
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
 
-    @Test func invalidOptionsOnTheCommandLineAreOneErrorLine() throws {
-        let result = try ExternalProcess.run(lowband, ["lz4", "compress", "--level", "13"])
+    @Test func invalidOptionsOnTheCommandLineAreOneErrorLine() async throws {
+        let result = try await ExternalProcess.run(lowband, ["lz4", "compress", "--level", "13"])
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband lz4 compress: error: --level must be between 1 and 12 (got 13)"))
         #expect(result.stderrText.split(separator: "\n").count == 1)

@@ -5,8 +5,8 @@ import LowbandTestSupport
 import Testing
 
 /// Runs the built `lowband msgpack <subcommand>` with `stdin`.
-private func lowband(_ arguments: [String], stdin: [UInt8] = []) throws -> ExternalProcess.Result {
-    try ExternalProcess.run(BuiltProducts.path(of: "lowband"), ["msgpack"] + arguments, stdin: stdin)
+private func lowband(_ arguments: [String], stdin: [UInt8] = []) async throws -> ExternalProcess.Result {
+    try await ExternalProcess.run(BuiltProducts.path(of: "lowband"), ["msgpack"] + arguments, stdin: stdin)
 }
 
 /// Concatenated MessagePack bytes of `values`.
@@ -17,13 +17,13 @@ private func stream(_ values: [MessagePackValue]) throws -> [UInt8] {
 }
 
 /// Whether `python3` with the `msgpack` module can run here.
-private let pythonMsgpackAvailable: Bool = {
-    (try? ExternalProcess.run("python3", ["-c", "import msgpack"]).status) == 0
-}()
+private func pythonMsgpackAvailable() async -> Bool {
+    (try? await ExternalProcess.run("python3", ["-c", "import msgpack"]).status) == 0
+}
 
 /// The bytes a Python program writes to stdout, and its stderr lines.
-private func python(_ program: String) throws -> (stdout: [UInt8], stderrLines: [String]) {
-    let result = try ExternalProcess.run("python3", ["-c", "import msgpack, sys, datetime\n" + program])
+private func python(_ program: String) async throws -> (stdout: [UInt8], stderrLines: [String]) {
+    let result = try await ExternalProcess.run("python3", ["-c", "import msgpack, sys, datetime\n" + program])
     try #require(result.status == 0, "python3 failed: \(result.stderrText)")
     return (result.stdout, result.stderrText.split(separator: "\n").map(String.init))
 }
@@ -44,30 +44,30 @@ struct MessagePackCommandTests {
     }
 
     @Test("to-json | from-json gives back the bytes of a multi-value stream", arguments: [false, true])
-    func pipeRoundTrip(pretty: Bool) throws {
+    func pipeRoundTrip(pretty: Bool) async throws {
         let values = MessagePackSamples.edgeCases.map(\.value)
             + MessagePackSamples.randomValues(count: 200, seed: 77, options: .init(extensionTypes: -128 ... 127))
         let bytes = try stream(values)
-        let json = try lowband(["to-json"] + (pretty ? ["--pretty"] : []), stdin: bytes)
+        let json = try await lowband(["to-json"] + (pretty ? ["--pretty"] : []), stdin: bytes)
         #expect(json.status == 0 && json.stderr.isEmpty, "\(json.stderrText)")
         if !pretty {
             #expect(json.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).count == values.count + 1)
         }
-        let back = try lowband(["from-json"], stdin: json.stdout)
+        let back = try await lowband(["from-json"], stdin: json.stdout)
         #expect(back.status == 0 && back.stderr.isEmpty, "\(back.stderrText)")
         #expect(back.stdout == bytes)
     }
 
     @Test("empty input gives empty output both ways", arguments: ["to-json", "from-json"])
-    func emptyInput(subcommand: String) throws {
-        let result = try lowband([subcommand], stdin: subcommand == "from-json" ? Array(" \n".utf8) : [])
+    func emptyInput(subcommand: String) async throws {
+        let result = try await lowband([subcommand], stdin: subcommand == "from-json" ? Array(" \n".utf8) : [])
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
     }
 
     @Test("bad MessagePack: the values before it are printed, then one error line")
-    func badMessagePack() throws {
+    func badMessagePack() async throws {
         for (bytes, offset) in [(try stream([1, "a"]) + [0xc1], 3), (try stream([[1, 2]]) + [0xcd, 0x01], 3)] {
-            let result = try lowband(["to-json"], stdin: bytes)
+            let result = try await lowband(["to-json"], stdin: bytes)
             #expect(result.status == 1)
             #expect(result.stdoutText.hasPrefix(bytes.first == 0x01 ? "1\n\"a\"\n" : "[1,2]\n"))
             let lines = result.stderrText.split(separator: "\n", omittingEmptySubsequences: false)
@@ -79,9 +79,9 @@ struct MessagePackCommandTests {
     }
 
     @Test("bad JSON: the documents before it are written, then one error line naming line and column")
-    func badJSON() throws {
+    func badJSON() async throws {
         for (json, place) in [("1 \"x\"\n[2,\n  {\"$bin\": 3}]", "line 3, column 12"), ("{}\n{\"a\": NaN}", "line 2, column 7"), ("[] 18446744073709551616", "line 1, column 4")] {
-            let result = try lowband(["from-json"], stdin: Array(json.utf8))
+            let result = try await lowband(["from-json"], stdin: Array(json.utf8))
             #expect(result.status == 1)
             var parser = MessagePackJSONParser(Array(json.utf8))
             let good = try parser.next() ?? .nil
@@ -92,9 +92,9 @@ struct MessagePackCommandTests {
         }
     }
 
-    @Test("bytes from msgpack-python convert to the documented JSON text", .enabled(if: pythonMsgpackAvailable))
-    func pythonToJSON() throws {
-        let (bytes, _) = try python("""
+    @Test("bytes from msgpack-python convert to the documented JSON text", .enabled { await pythonMsgpackAvailable() })
+    func pythonToJSON() async throws {
+        let (bytes, _) = try await python("""
         T = msgpack.Timestamp
         values = [None, True, False, 0, -1, 127, 128, 2**64 - 1, -2**63, 1.5, -0.0, float('nan'), float('-inf'), 1e300,
                   "", "Привет 你好 👍🏽", "tab\\t\\"q\\" \\x01", b"", b"\\x00\\x01\\xff", msgpack.ExtType(5, b"abc"), msgpack.ExtType(127, b""),
@@ -103,7 +103,7 @@ struct MessagePackCommandTests {
         out = b"".join(msgpack.packb(v) for v in values) + msgpack.packb(0.25, use_single_float=True)
         sys.stdout.buffer.write(out)
         """)
-        let result = try lowband(["to-json"], stdin: bytes)
+        let result = try await lowband(["to-json"], stdin: bytes)
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText == #"""
         null
@@ -142,13 +142,13 @@ struct MessagePackCommandTests {
         {"$float32":0.25}
 
         """#)
-        let back = try lowband(["from-json"], stdin: result.stdout)
+        let back = try await lowband(["from-json"], stdin: result.stdout)
         #expect(back.stdout == bytes)
     }
 
-    @Test("timestamp text agrees with Python's datetime across years 1…9999", .enabled(if: pythonMsgpackAvailable))
-    func pythonTimestampText() throws {
-        let (bytes, expected) = try python("""
+    @Test("timestamp text agrees with Python's datetime across years 1…9999", .enabled { await pythonMsgpackAvailable() })
+    func pythonTimestampText() async throws {
+        let (bytes, expected) = try await python("""
         import random
         rng = random.Random(2038)
         epoch = datetime.datetime(1970, 1, 1)
@@ -159,7 +159,7 @@ struct MessagePackCommandTests {
             text = (epoch + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S")
             print(text.rjust(19, "0") + ("." + str(nanos).rjust(9, "0") if nanos else "") + "Z", file=sys.stderr)
         """)
-        let result = try lowband(["to-json"], stdin: bytes)
+        let result = try await lowband(["to-json"], stdin: bytes)
         #expect(result.status == 0, "\(result.stderrText)")
         let lines = result.stdoutText.split(separator: "\n")
         try #require(lines.count == expected.count)
@@ -168,15 +168,15 @@ struct MessagePackCommandTests {
         }
     }
 
-    @Test("from-json output unpacks in msgpack-python", .enabled(if: pythonMsgpackAvailable))
-    func pythonFromJSON() throws {
+    @Test("from-json output unpacks in msgpack-python", .enabled { await pythonMsgpackAvailable() })
+    func pythonFromJSON() async throws {
         let json = #"""
         {"name": "Ада", "n": 18446744073709551615, "f": -0.0, "bin": {"$bin": "AAH/"}, "ext": {"$ext": 9, "data": "YQ=="}}
         {"$map": [[1, [true, null]], ["$x", {"$float32": 0.5}]]} {"$timestamp": "2024-05-01T12:00:00.5Z"}
         """#
-        let packed = try lowband(["from-json"], stdin: Array(json.utf8))
+        let packed = try await lowband(["from-json"], stdin: Array(json.utf8))
         #expect(packed.status == 0, "\(packed.stderrText)")
-        let result = try ExternalProcess.run("python3", ["-c", """
+        let result = try await ExternalProcess.run("python3", ["-c", """
         import msgpack, sys
         for value in msgpack.Unpacker(sys.stdin.buffer, raw=False, strict_map_key=False):
             print(repr(value))

@@ -73,8 +73,8 @@ import Testing
         return groups
     }
 
-    @Test func listsTheShippedProfilesGroupedBySourceWithDescriptions() throws {
-        let result = try ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: nil))
+    @Test func listsTheShippedProfilesGroupedBySourceWithDescriptions() async throws {
+        let result = try await ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
         let groups = grouped(result.stdoutText)
@@ -94,13 +94,13 @@ import Testing
         #expect(Set(columns) == ["very-bad-network  ".count])
     }
 
-    @Test func listIncludesTheUsersDirectoryFirstAndReportsBrokenFiles() throws {
+    @Test func listIncludesTheUsersDirectoryFirstAndReportsBrokenFiles() async throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try write(profileText(description: "my own edge"), to: "\(directory)/edge.yaml")
         try write(profileText(), to: "\(directory)/mine.yaml")
         try write(profileText(downlinkLoss: "150%"), to: "\(directory)/broken.yaml")
-        let result = try ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: directory))
+        let result = try await ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: directory))
         #expect(result.status == 1)
         let groups = grouped(result.stdoutText)
         let own = try #require(groups.last)
@@ -112,8 +112,8 @@ import Testing
         #expect(result.stderrText == "lowband profiles list: error: \(directory)/broken.yaml:5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
     }
 
-    @Test func showsFiguresWithTheirSources() throws {
-        let result = try ExternalProcess.run(lowband, ["profiles", "show", "edge"], environment: environment(profiles: nil))
+    @Test func showsFiguresWithTheirSources() async throws {
+        let result = try await ExternalProcess.run(lowband, ["profiles", "show", "edge"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("edge: EDGE (2.5G)") == true)
@@ -126,12 +126,12 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("wakeup.delay ") && $0.contains("300 ms..500 ms") })
     }
 
-    @Test func showsAUsersFileByPath() throws {
+    @Test func showsAUsersFileByPath() async throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/mine.yaml"
         try write(profileText(), to: path)
-        let result = try ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        let result = try await ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.hasPrefix("mine: my own link\nfile: \(path)\n"))
         let rate = try #require(result.stdoutText.split(separator: "\n").first { $0.hasPrefix("downlink.rate ") })
@@ -140,8 +140,8 @@ import Testing
         #expect(delay.hasSuffix("(none given)"))
     }
 
-    @Test func showsJSON() throws {
-        let result = try ExternalProcess.run(lowband, ["profiles", "show", "--json", "handover"], environment: environment(profiles: nil))
+    @Test func showsJSON() async throws {
+        let result = try await ExternalProcess.run(lowband, ["profiles", "show", "--json", "handover"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(object["name"] as? String == "handover")
@@ -156,24 +156,24 @@ import Testing
         #expect(result.stdoutText.hasPrefix("{\n  \"name\": \"handover\",\n  \"description\": "))
     }
 
-    @Test func badFileGivesOneErrorLineNamingFileKeyAndReason() throws {
+    @Test func badFileGivesOneErrorLineNamingFileKeyAndReason() async throws {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = "\(directory)/broken.yaml"
         try write(profileText(downlinkLoss: "150%"), to: path)
-        let result = try ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        let result = try await ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText == "lowband profiles show: error: \(path):5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
 
         try write(profileText().replacingOccurrences(of: "queue: 20KB\nuplink", with: "queue: 20 parsecs\nuplink"), to: path)
-        let unit = try ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        let unit = try await ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
         #expect(unit.status == 1)
         #expect(unit.stderrText.hasPrefix("lowband profiles show: error: \(path):6: downlink.queue: '20 parsecs' has unknown size unit 'parsecs'"))
     }
 
-    @Test func unknownNameListsTheKnownOnes() throws {
-        let result = try ExternalProcess.run(lowband, ["profiles", "show", "edgy"], environment: environment(profiles: nil))
+    @Test func unknownNameListsTheKnownOnes() async throws {
+        let result = try await ExternalProcess.run(lowband, ["profiles", "show", "edgy"], environment: environment(profiles: nil))
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband profiles show: error: edgy: no profile named 'edgy'"))
         #expect(result.stderrText.contains("known profiles: 3g, atc-2g-rural, atc-2g-urban"))

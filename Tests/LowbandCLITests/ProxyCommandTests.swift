@@ -53,16 +53,16 @@ import Testing
         #expect(try parse(["--api-profile-dir", "a", "--api-profile-dir", "b"]).apiProfileDirectories == ["a", "b"])
     }
 
-    @Test func aRemoteAPIAddressWithoutItsFlagIsOneErrorLine() throws {
-        let result = try ExternalProcess.run(lowband, ["proxy", "--api", "0.0.0.0:0"])
+    @Test func aRemoteAPIAddressWithoutItsFlagIsOneErrorLine() async throws {
+        let result = try await ExternalProcess.run(lowband, ["proxy", "--api", "0.0.0.0:0"])
         #expect(result.status != 0)
         #expect(result.stderrText.contains("--api-allow-remote"), "\(result.stderrText)")
     }
 
     // MARK: The built binary
 
-    @Test func anUnknownProfileIsOneErrorLine() throws {
-        let result = try ExternalProcess.run(lowband, ["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--profile", "no-such-network"])
+    @Test func anUnknownProfileIsOneErrorLine() async throws {
+        let result = try await ExternalProcess.run(lowband, ["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--profile", "no-such-network"])
         #expect(result.status == 1)
         let lines = result.stderrText.split(separator: "\n")
         #expect(lines.count == 1)
@@ -141,16 +141,16 @@ import Testing
         }
     }
 
-    private func runService(mode: String, trace: String) throws -> ServiceReport {
-        let result = try ExternalProcess.run("python3", ["-c", Self.serviceScript, lowband, trace, mode])
+    private func runService(mode: String, trace: String) async throws -> ServiceReport {
+        let result = try await ExternalProcess.run("python3", ["-c", Self.serviceScript, lowband, trace, mode])
         try #require(result.status == 0, "the driver script failed: \(result.stderrText)")
         return try JSONDecoder().decode(ServiceReport.self, from: Data(result.stdoutText.utf8))
     }
 
-    @Test func theProxyServesLogsTracesAndStopsOnSIGTERM() throws {
+    @Test func theProxyServesLogsTracesAndStopsOnSIGTERM() async throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-proxy-trace-\(getpid()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
-        let report = try runService(mode: "proxy", trace: trace)
+        let report = try await runService(mode: "proxy", trace: trace)
         #expect(report.status == 0, "\(report.lines)")
         #expect(report.echoed == "hello")
         #expect(!report.version.isEmpty)
@@ -162,8 +162,8 @@ import Testing
         #expect(traced.contains { $0.contains(#""event":"deliver""#) })
     }
 
-    @Test func withoutAnUpstreamItIsJustTheControlAPI() throws {
-        let report = try runService(mode: "api", trace: "")
+    @Test func withoutAnUpstreamItIsJustTheControlAPI() async throws {
+        let report = try await runService(mode: "api", trace: "")
         #expect(report.status == 0, "\(report.lines)")
         #expect(!report.version.isEmpty)
         #expect(!report.lines.contains { $0.hasPrefix("proxy ") })

@@ -108,7 +108,7 @@ import Testing
         let first = try ChildProcess(lowband, ["server", "--users", "2", "--messages-per-chat", "1"])
         let (listening, _) = try await first.lines { $0.hasPrefix("listening on ") }
         let address = String(listening.dropFirst("listening on ".count))
-        let second = try ExternalProcess.run(lowband, ["server", "--listen", address, "--users", "2"])
+        let second = try await ExternalProcess.run(lowband, ["server", "--listen", address, "--users", "2"])
         #expect(second.status == 1)
         #expect(second.stderrText.hasPrefix("lowband server: error: "))
         #expect(second.stderrText.split(separator: "\n").count == 1)

@@ -37,14 +37,14 @@ import Testing
             #expect(try await child.exitStatus() == 0, "\(child.stderrText)")
         }
         #expect(lastIDs[0] == lastIDs[1] && lastIDs[0] != "0")
-        let csv = try ExternalProcess.run(lowband, ["server", "inspect", folder])
+        let csv = try await ExternalProcess.run(lowband, ["server", "inspect", folder])
         let lines = csv.stdoutText.split(separator: "\n")
         #expect(lines.first == "chat_id,message_id,sender_id,client_id,sent_at,text")
         #expect(lines.count > 1)
-        let json = try ExternalProcess.run(lowband, ["server", "inspect", folder, "--chat", "1", "--format", "json"])
+        let json = try await ExternalProcess.run(lowband, ["server", "inspect", folder, "--chat", "1", "--format", "json"])
         #expect(json.stdoutText.hasPrefix("[{\"chatID\":1,"))
 
-        let refused = try ExternalProcess.run(lowband, ["server", "--data", folder, "--seed", "5", "--users", "3", "--chats-per-user", "2", "--messages-per-chat", "2"])
+        let refused = try await ExternalProcess.run(lowband, ["server", "--data", folder, "--seed", "5", "--users", "3", "--chats-per-user", "2", "--messages-per-chat", "2"])
         #expect(refused.status == 1)
         #expect(refused.stderrText == "lowband server: error: the data directory \(folder) holds the data of --seed 4 --users 3 --chats-per-user 2 --messages-per-chat 2; start with those options, or use an empty --data directory for --seed 5 --users 3 --chats-per-user 2 --messages-per-chat 2\n")
     }

@@ -85,8 +85,8 @@ import Testing
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
-    func theProxyClosesItsListenersAndSaysWhichSignalStoppedIt(_ signal: Int32) throws {
-        let result = try ExternalProcess.run("python3", ["-c", Self.proxyScript, lowband, String(signal)])
+    func theProxyClosesItsListenersAndSaysWhichSignalStoppedIt(_ signal: Int32) async throws {
+        let result = try await ExternalProcess.run("python3", ["-c", Self.proxyScript, lowband, String(signal)])
         try #require(result.status == 0, "the driver script failed: \(result.stderrText)")
         let report = try JSONDecoder().decode(ProxyReport.self, from: Data(result.stdoutText.utf8))
         #expect(report.status == 0, "\(report.lines)")

@@ -10,10 +10,10 @@ import Testing
 @Suite struct SoakCommandTests {
     private let lowband = BuiltProducts.path(of: "lowband")
 
-    @Test func aShortSoakLosesNothingThroughEveryKill() throws {
+    @Test func aShortSoakLosesNothingThroughEveryKill() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-soak-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try ExternalProcess.run(lowband, [
+        let result = try await ExternalProcess.run(lowband, [
             "soak", "--clients", "20", "--messages", "500", "--profile", "flapping", "--seed", "3",
             "--client-kill-every", "2s", "--server-kills", "2", "--server-kill-every", "6s", "--proxy-restarts", "1",
             "--deadline", "4m", "--out", directory,

@@ -14,11 +14,11 @@ import Testing
         return path
     }
 
-    @Test func timesLowbandServerUntilItListensAndWritesRowsCompareReads() throws {
+    @Test func timesLowbandServerUntilItListensAndWritesRowsCompareReads() async throws {
         let base = try scratch()
         defer { try? FileManager.default.removeItem(atPath: base) }
         let out = "\(base)/reports/server.csv"
-        let result = try ExternalProcess.run(lowband, [
+        let result = try await ExternalProcess.run(lowband, [
             "startup", "--runs", "3", "--warmup", "1", "--out", out, "--until", "listening on",
             "--", lowband, "server", "--listen", "127.0.0.1:0",
         ])
@@ -32,17 +32,17 @@ import Testing
             #expect(row.min > 0 && row.min <= row.p50 && row.p50 <= row.max)
         }
         // lowband compare reads them: the same file against itself is no regression.
-        let compared = try ExternalProcess.run(lowband, ["compare", out, out])
+        let compared = try await ExternalProcess.run(lowband, ["compare", out, out])
         #expect(compared.status == 0, "\(compared.stdoutText)\(compared.stderrText)")
     }
 
     /// The clock runs from launch to the marker: a program that sleeps 300 ms before it is ready
     /// is never measured under 300 ms; the stop takes its whole process group.
-    @Test func theTimeIncludesTheWaitAndTheStopTakesTheWholeGroup() throws {
+    @Test func theTimeIncludesTheWaitAndTheStopTakesTheWholeGroup() async throws {
         let base = try scratch()
         defer { try? FileManager.default.removeItem(atPath: base) }
         let script = "sleep 60 & echo $! > \(base)/child.pid; sleep 0.3; echo ready; wait"
-        let result = try ExternalProcess.run(lowband, [
+        let result = try await ExternalProcess.run(lowband, [
             "startup", "--runs", "2", "--warmup", "0", "--name", "sleeper", "--out", "\(base)/s.csv", "--until", "^ready$",
             "--", "/bin/sh", "-c", script,
         ])
@@ -69,10 +69,10 @@ import Testing
         (["--until", "x"], "give the program to time after --"),
         (["--runs", "0", "--until", "x", "--", "/bin/true"], "--runs must be 1...10000, not 0"),
     ])
-    func aRunThatCannotBeTimedIsOneLineAndExit1(arguments: [String], message: String) throws {
+    func aRunThatCannotBeTimedIsOneLineAndExit1(arguments: [String], message: String) async throws {
         let base = try scratch()
         defer { try? FileManager.default.removeItem(atPath: base) }
-        let result = try ExternalProcess.run(lowband, ["startup", "--warmup", "0", "--out", "\(base)/x.csv"] + arguments)
+        let result = try await ExternalProcess.run(lowband, ["startup", "--warmup", "0", "--out", "\(base)/x.csv"] + arguments)
         #expect(result.status == 1)
         let lines = result.stderrText.split(separator: "\n").filter { !$0.hasPrefix("run ") && !$0.hasPrefix("warm-up ") }
         #expect(lines.count == 1, "\(result.stderrText)")

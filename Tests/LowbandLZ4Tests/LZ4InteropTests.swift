@@ -6,19 +6,19 @@ import Testing
 @Suite struct LZ4ToolInteropTests {
     static let sizes = [0, 1, 1_000, 300_000, (4 << 20) + 321]
 
-    static func lz4(_ arguments: [String], stdin: [UInt8]) throws -> ExternalProcess.Result {
+    static func lz4(_ arguments: [String], stdin: [UInt8]) async throws -> ExternalProcess.Result {
         let tool = try #require(ExternalProcess.which("lz4"), "the lz4 command must be installed")
-        return try ExternalProcess.run(tool, arguments, stdin: stdin)
+        return try await ExternalProcess.run(tool, arguments, stdin: stdin)
     }
 
     @Test(arguments: LZ4FrameTests.configurations.indices)
-    func ourFramesDecodeWithTheLZ4Tool(configurationIndex: Int) throws {
+    func ourFramesDecodeWithTheLZ4Tool(configurationIndex: Int) async throws {
         let configuration = LZ4FrameTests.configurations[configurationIndex]
         for kind in TestData.Kind.allCases {
             for size in Self.sizes {
                 let input = TestData.bytes(kind, count: size, seed: UInt64(size) + 1)
                 let frame = try LZ4FrameTests.streamCompress(input, configuration, chunkSizes: [65_536, 12_345])
-                let result = try Self.lz4(["-d", "-c"], stdin: frame)
+                let result = try await Self.lz4(["-d", "-c"], stdin: frame)
                 #expect(result.status == 0, "\(result.stderrText)")
                 expectSameBytes(result.stdout, input, "\(kind) \(size) bytes")
             }
@@ -26,9 +26,9 @@ import Testing
     }
 
     @Test(arguments: [LZ4Level.fast(acceleration: 1), .fast(acceleration: 100), .high(level: 3), .high(level: 12)])
-    func oneShotFramesDecodeWithTheLZ4Tool(level: LZ4Level) throws {
+    func oneShotFramesDecodeWithTheLZ4Tool(level: LZ4Level) async throws {
         let input = TestData.text(count: 500_000)
-        let result = try Self.lz4(["-d", "-c"], stdin: LZ4Frame.compress(input, configuration: .init(level: level)))
+        let result = try await Self.lz4(["-d", "-c"], stdin: LZ4Frame.compress(input, configuration: .init(level: level)))
         #expect(result.status == 0)
         expectSameBytes(result.stdout, input)
     }
@@ -39,11 +39,11 @@ import Testing
     ]
 
     @Test(arguments: toolOptions)
-    func framesFromTheLZ4ToolDecode(options: [String]) throws {
+    func framesFromTheLZ4ToolDecode(options: [String]) async throws {
         for kind in TestData.Kind.allCases {
             for size in Self.sizes {
                 let input = TestData.bytes(kind, count: size, seed: UInt64(size) + 2)
-                let result = try Self.lz4(options + ["-c"], stdin: input)
+                let result = try await Self.lz4(options + ["-c"], stdin: input)
                 try #require(result.status == 0, "\(result.stderrText)")
                 try expectSameBytes(LZ4Frame.decompress(result.stdout, maximumSize: size), input, "\(kind) \(size) bytes")
                 try expectSameBytes(LZ4FrameTests.streamDecompress(result.stdout, chunkSizes: [65_536, 7, 1_000]), input)
@@ -51,27 +51,27 @@ import Testing
         }
     }
 
-    @Test func concatenatedFramesFromTheLZ4ToolDecodeLikeLZ4D() throws {
+    @Test func concatenatedFramesFromTheLZ4ToolDecodeLikeLZ4D() async throws {
         let parts = [TestData.text(count: 70_000, seed: 1), [], TestData.random(count: 5_000, seed: 2), TestData.text(count: 10, seed: 3)]
         var stream: [UInt8] = []
         for (index, part) in parts.enumerated() {
-            stream += try Self.lz4(index % 2 == 0 ? ["-c"] : ["-9", "-BD", "-c"], stdin: part).stdout
+            await stream += try Self.lz4(index % 2 == 0 ? ["-c"] : ["-9", "-BD", "-c"], stdin: part).stdout
         }
         let expected = parts.flatMap { $0 }
         try expectSameBytes(LZ4Frame.decompress(stream, maximumSize: 1 << 20), expected)
-        try expectSameBytes(Self.lz4(["-d", "-c"], stdin: stream).stdout, expected)
+        try await expectSameBytes(Self.lz4(["-d", "-c"], stdin: stream).stdout, expected)
     }
 
-    @Test func legacyAndTruncatedToolOutputGiveClearErrors() throws {
+    @Test func legacyAndTruncatedToolOutputGiveClearErrors() async throws {
         let input = TestData.text(count: 50_000)
-        let legacy = try Self.lz4(["-l", "-c"], stdin: input).stdout
+        let legacy = try await Self.lz4(["-l", "-c"], stdin: input).stdout
         expectLZ4Error(.unsupportedFormat) { try LZ4Frame.decompress(legacy, maximumSize: 1 << 20) }
 
-        let frame = try Self.lz4(["-c"], stdin: input).stdout
+        let frame = try await Self.lz4(["-c"], stdin: input).stdout
         for length in [1, 4, 6, 7, 20, frame.count / 2, frame.count - 4, frame.count - 1] {
             expectLZ4Error(.truncatedFrame) { try LZ4Frame.decompress(Array(frame[..<length]), maximumSize: 1 << 20) }
             // The tool agrees that the stream is unfinished.
-            #expect(try Self.lz4(["-d", "-c"], stdin: Array(frame[..<length])).status != 0)
+            await #expect(try Self.lz4(["-d", "-c"], stdin: Array(frame[..<length])).status != 0)
         }
     }
 }
@@ -116,7 +116,7 @@ import Testing
             sys.stdout.buffer.write(struct.pack('<I', len(out)) + out)
         """
 
-    static func python(_ requests: [Request]) throws -> [[UInt8]] {
+    static func python(_ requests: [Request]) async throws -> [[UInt8]] {
         let python = try #require(ExternalProcess.which("python3"), "python3 with the lz4 package must be installed")
         var stdin: [UInt8] = []
         func append(_ bytes: [UInt8]) {
@@ -127,7 +127,7 @@ import Testing
             append(request.dictionary?.bytes ?? [])
             append(request.payload)
         }
-        let result = try ExternalProcess.run(python, ["-c", script], stdin: stdin)
+        let result = try await ExternalProcess.run(python, ["-c", script], stdin: stdin)
         try #require(result.status == 0, "python failed: \(result.stderrText)")
         var outputs: [[UInt8]] = []
         var position = 0
@@ -141,12 +141,12 @@ import Testing
     }
 
     @Test(arguments: TestData.Kind.allCases)
-    func framesRoundTripWithPython(kind: TestData.Kind) throws {
+    func framesRoundTripWithPython(kind: TestData.Kind) async throws {
         for size in [0, 1, 100_000, (4 << 20) + 5] {
             let input = TestData.bytes(kind, count: size, seed: 9)
             // Python writes the content size into the header by default.
             let settings = [(0, 7, 0), (9, 4, 1), (-3, 5, 0)]
-            let theirs = try Self.python(settings.map { level, blockSize, linked in
+            let theirs = try await Self.python(settings.map { level, blockSize, linked in
                 Request(arguments: ["frame-compress", "\(level)", "\(blockSize)", "1", "1", "\(linked)"], payload: input)
             })
             for frame in theirs {
@@ -156,14 +156,14 @@ import Testing
             let ours = try configurations.map { configuration in
                 try LZ4FrameTests.streamCompress(input, configuration, chunkSizes: [100_000])
             }
-            for output in try Self.python(ours.map { Request(arguments: ["frame-decompress"], payload: $0) }) {
+            for output in try await Self.python(ours.map { Request(arguments: ["frame-decompress"], payload: $0) }) {
                 expectSameBytes(output, input)
             }
         }
     }
 
     @Test(arguments: [("fast", 1), ("fast", 9), ("high_compression", 4), ("high_compression", 12)])
-    func blocksRoundTripWithPython(mode: String, value: Int) throws {
+    func blocksRoundTripWithPython(mode: String, value: Int) async throws {
         let level: LZ4Level = mode == "fast" ? .fast(acceleration: value) : .high(level: value)
         var cases: [(input: [UInt8], dictionary: LZ4Dictionary?)] = []
         for kind in TestData.Kind.allCases {
@@ -173,7 +173,7 @@ import Testing
                 }
             }
         }
-        let theirs = try Self.python(cases.map {
+        let theirs = try await Self.python(cases.map {
             Request(arguments: ["block-compress", mode, "\(value)"], payload: $0.input, dictionary: $0.dictionary)
         })
         for (block, (input, dictionary)) in zip(theirs, cases) {
@@ -181,7 +181,7 @@ import Testing
             expectSameBytes(output, input)
         }
         let ours = try cases.map { try LZ4Block.compress($0.input, level: level, dictionary: $0.dictionary) }
-        let decoded = try Self.python(zip(ours, cases).map { block, testCase in
+        let decoded = try await Self.python(zip(ours, cases).map { block, testCase in
             Request(arguments: ["block-decompress", "\(testCase.input.count)"], payload: block, dictionary: testCase.dictionary)
         })
         for (output, testCase) in zip(decoded, cases) {

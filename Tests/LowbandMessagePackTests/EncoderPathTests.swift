@@ -99,7 +99,7 @@ import Testing
         #expect(hex(array.prefix(header.count / 3 + 1)) == header)
     }
 
-    @Test func widenedContainersAmongSiblingsAndInsideDictionaries() throws {
+    @Test func widenedContainersAmongSiblingsAndInsideDictionaries() async throws {
         let mixed = Mixed(small: Elements(count: 20), large: Entries(count: 70000), tail: Entries(count: 17))
         let dictionary = Dictionary(uniqueKeysWithValues: (0 ..< 70000).map { ($0 * 7919 % 70001 - 35000, Elements(count: $0 % 40)) })
         let fallback = Mixed(small: Elements(count: 20), large: Entries(count: 70000), tail: Entries(count: 17), superEncoded: true)
@@ -109,14 +109,14 @@ import Testing
             try expectPaths(fallback, direct: false),
         ]
         #expect(hex(records[1].prefix(5)) == "df 00 01 11 70")
-        try expectPythonRepacksUnchanged(records)
+        try await expectPythonRepacksUnchanged(records)
     }
 
-    @Test func smallHeadersAreWhatPythonPacks() throws {
+    @Test func smallHeadersAreWhatPythonPacks() async throws {
         let records = try [15, 16, 65535, 65536].flatMap { count in
             [try expectPaths(Entries(count: count), direct: true), try expectPaths(Elements(count: count), direct: true)]
         }
-        try expectPythonRepacksUnchanged(records)
+        try await expectPythonRepacksUnchanged(records)
     }
 
     // MARK: (f) Dictionaries: key order at every level
@@ -189,8 +189,8 @@ import Testing
     }
 
     /// msgpack-python unpacks and packs each record again; it must get the same bytes.
-    func expectPythonRepacksUnchanged(_ records: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let outcomes = try PythonPeer.repack(records)
+    func expectPythonRepacksUnchanged(_ records: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let outcomes = try await PythonPeer.repack(records)
         try #require(outcomes.count == records.count, sourceLocation: sourceLocation)
         for (index, outcome) in outcomes.enumerated() {
             #expect(outcome == .bytes(records[index]), "record \(index) (\(records[index].count) bytes) repacked differently", sourceLocation: sourceLocation)

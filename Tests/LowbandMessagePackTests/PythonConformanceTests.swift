@@ -8,19 +8,19 @@ import Testing
 /// float32 to float64; so Python's re-packing of our bytes must equal our encoding of the same
 /// value with every float32 widened, byte for byte.
 @Suite struct PythonConformanceTests {
-    @Test func edgeCasesSurvivePythonByteForByte() throws {
+    @Test func edgeCasesSurvivePythonByteForByte() async throws {
         let samples = MessagePackSamples.edgeCases
-        try expectPythonRepacks(samples.map(\.value), names: samples.map(\.name))
+        try await expectPythonRepacks(samples.map(\.value), names: samples.map(\.name))
     }
 
-    @Test func randomSwiftValuesSurvivePythonByteForByte() throws {
+    @Test func randomSwiftValuesSurvivePythonByteForByte() async throws {
         let withoutFloat32 = MessagePackSamples.randomValues(count: 2000, seed: 0xC0FFEE, options: .init(includeFloat32: false))
         let withFloat32 = MessagePackSamples.randomValues(count: 2000, seed: 0xBEEF, options: .init(maxDepth: 5))
         let values = withoutFloat32 + withFloat32
-        try expectPythonRepacks(values, names: values.indices.map { "random value \($0)" })
+        try await expectPythonRepacks(values, names: values.indices.map { "random value \($0)" })
     }
 
-    @Test func codableOutputSurvivesPythonByteForByte() throws {
+    @Test func codableOutputSurvivesPythonByteForByte() async throws {
         let encoder = MessagePackEncoder()
         let records = [
             try encoder.encode(CodableRoundTripTests.chat),
@@ -30,13 +30,13 @@ import Testing
         ]
         let values = try records.map { try MessagePackValue(decoding: $0) }
         #expect(try values.map { try encoded($0) } == records)
-        try expectPythonRepacks(values, names: ["chat", "[String: Int]", "[Int: String]", "messenger sync"])
+        try await expectPythonRepacks(values, names: ["chat", "[String: Int]", "[Int: String]", "messenger sync"])
     }
 
-    @Test func pythonValuesSurviveSwiftByteForByte() throws {
+    @Test func pythonValuesSurviveSwiftByteForByte() async throws {
         let seed = 20_240_611
         let count = 3000
-        let packed = try PythonPeer.generate(seed: seed, count: count)
+        let packed = try await PythonPeer.generate(seed: seed, count: count)
         #expect(packed.count == count)
         var reencoded: [[UInt8]] = []
         for (index, bytes) in packed.enumerated() {
@@ -50,22 +50,22 @@ import Testing
             #expect(skipper.isAtEnd)
             reencoded.append(again)
         }
-        let complaints = try PythonPeer.verify(seed: seed, count: count, records: reencoded)
+        let complaints = try await PythonPeer.verify(seed: seed, count: count, records: reencoded)
         #expect(complaints.isEmpty, "\(complaints)")
     }
 
-    @Test func pythonVerifierNoticesADifference() throws {
+    @Test func pythonVerifierNoticesADifference() async throws {
         // The verifier must not pass everything: flip one value and it has to complain.
         let seed = 7
-        var packed = try PythonPeer.generate(seed: seed, count: 20)
+        var packed = try await PythonPeer.generate(seed: seed, count: 20)
         packed[3] = [0xc0]
-        let complaints = try PythonPeer.verify(seed: seed, count: 20, records: packed)
+        let complaints = try await PythonPeer.verify(seed: seed, count: 20, records: packed)
         #expect(complaints.contains("value 3"))
     }
 
-    @Test func pythonRejectsWhatWeReject() throws {
+    @Test func pythonRejectsWhatWeReject() async throws {
         // Invalid UTF-8 and 0xc1: both sides refuse, so neither accepts bytes the other would not.
-        let outcomes = try PythonPeer.repack([fromHex("a2 c3 28"), fromHex("c1"), fromHex("d6 ff 00 00 00 01")])
+        let outcomes = try await PythonPeer.repack([fromHex("a2 c3 28"), fromHex("c1"), fromHex("d6 ff 00 00 00 01")])
         guard outcomes.count == 3 else {
             Issue.record("expected three outcomes, got \(outcomes)")
             return
@@ -76,9 +76,9 @@ import Testing
     }
 
     /// Sends the encodings of `values` through Python and compares what comes back.
-    private func expectPythonRepacks(_ values: [MessagePackValue], names: [String]) throws {
+    private func expectPythonRepacks(_ values: [MessagePackValue], names: [String]) async throws {
         let records = try values.map { try encoded($0) }
-        let outcomes = try PythonPeer.repack(records)
+        let outcomes = try await PythonPeer.repack(records)
         try #require(outcomes.count == values.count, "Python answered \(outcomes.count) of \(values.count) records")
         var failures = 0
         for (index, outcome) in outcomes.enumerated() where failures < 10 {

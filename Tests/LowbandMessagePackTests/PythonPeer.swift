@@ -18,8 +18,8 @@ enum PythonPeer {
 
     /// Each record unpacked (`raw=False, strict_map_key=False, timestamp=0`) and packed again
     /// (`use_bin_type=True`).
-    static func repack(_ records: [[UInt8]]) throws -> [Outcome] {
-        let output = try run(repackScript, [], stdin: frame(records))
+    static func repack(_ records: [[UInt8]]) async throws -> [Outcome] {
+        let output = try await run(repackScript, [], stdin: frame(records))
         var outcomes: [Outcome] = []
         var offset = 0
         while offset < output.count {
@@ -36,14 +36,14 @@ enum PythonPeer {
     }
 
     /// `count` values from Python's own seeded generator, each packed by `msgpack.packb`.
-    static func generate(seed: Int, count: Int) throws -> [[UInt8]] {
-        try unframe(run(generatorScript, ["generate", String(seed), String(count)]))
+    static func generate(seed: Int, count: Int) async throws -> [[UInt8]] {
+        try await unframe(run(generatorScript, ["generate", String(seed), String(count)]))
     }
 
     /// Has Python regenerate its values and check that `records` unpack to equal values
     /// (same types, same map order, NaN compared by bits); returns Python's complaints.
-    static func verify(seed: Int, count: Int, records: [[UInt8]]) throws -> String {
-        try String(decoding: run(generatorScript, ["verify", String(seed), String(count)], stdin: frame(records)), as: UTF8.self)
+    static func verify(seed: Int, count: Int, records: [[UInt8]]) async throws -> String {
+        try await String(decoding: run(generatorScript, ["verify", String(seed), String(count)], stdin: frame(records)), as: UTF8.self)
     }
 
     // MARK: Plumbing
@@ -74,20 +74,21 @@ enum PythonPeer {
     }
 
     /// Runs a script with `python3`, failing loudly when Python or its msgpack package is missing.
-    private static func run(_ script: String, _ arguments: [String], stdin: [UInt8] = []) throws -> [UInt8] {
-        if let missing { throw missing }
-        let result = try ExternalProcess.run("python3", ["-c", script] + arguments, stdin: stdin)
+    private static func run(_ script: String, _ arguments: [String], stdin: [UInt8] = []) async throws -> [UInt8] {
+        if let missing = await missing() { throw missing }
+        let result = try await ExternalProcess.run("python3", ["-c", script] + arguments, stdin: stdin)
         guard result.status == 0 else {
             throw Failure(description: "python3 exited with status \(result.status): \(result.stderrText)")
         }
         return result.stdout
     }
 
-    /// Why Python's msgpack cannot be used, or nil when it can; checked once per test run.
-    private static let missing: Failure? = {
+    /// Why Python's msgpack cannot be used, or nil when it can (a few milliseconds: asked before
+    /// each use).
+    private static func missing() async -> Failure? {
         let probe: ExternalProcess.Result
         do {
-            probe = try ExternalProcess.run("python3", ["-c", "import msgpack"])
+            probe = try await ExternalProcess.run("python3", ["-c", "import msgpack"])
         } catch {
             return Failure(description: "python3 is not installed (\(error)). Run the repository's setup script, which installs python3 and runs `pip install msgpack`.")
         }
@@ -95,7 +96,7 @@ enum PythonPeer {
             return Failure(description: "Python's msgpack package is missing: run the repository's setup script (it runs `pip install msgpack`). python3 said: \(probe.stderrText)")
         }
         return nil
-    }()
+    }
 
     /// Unpacks and repacks every record of stdin.
     private static let repackScript = #"""

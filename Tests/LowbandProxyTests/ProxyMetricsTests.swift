@@ -116,7 +116,7 @@ import Testing
 
                 // Prometheus's own parser reads the same text and finds the same figures.
                 let arguments = ["-c", Self.parser, String(apiPort)]
-                let result = try await NIOThreadPool.singleton.runIfActive { try ExternalProcess.run("python3", arguments) }
+                let result = try await ExternalProcess.run("python3", arguments)
                 if result.status == 3 {
                     Issue.record("prometheus_client is not installed (\(result.stderrText)): run scripts/setup.sh")
                     return

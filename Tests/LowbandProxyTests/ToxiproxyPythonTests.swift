@@ -111,9 +111,7 @@ import Testing
                 group.addTask { try await server.run() }
                 defer { group.cancelAll() }
                 let arguments = ["-c", Self.script, String(apiPort), String(echo.port)]
-                return try await NIOThreadPool.singleton.runIfActive {
-                    try ExternalProcess.run("python3", arguments)
-                }
+                return try await ExternalProcess.run("python3", arguments)
             }
         }
         if result.status == 3 {

@@ -41,9 +41,9 @@ struct StatisticsTests {
         print(json.dumps(out))
         """
 
-    @Test func mannWhitneyMatchesScipyExactAndWithTies() throws {
+    @Test func mannWhitneyMatchesScipyExactAndWithTies() async throws {
         let input = try JSONEncoder().encode(Self.cases)
-        let result = try ExternalProcess.run("python3", ["-c", Self.script], stdin: Array(input))
+        let result = try await ExternalProcess.run("python3", ["-c", Self.script], stdin: Array(input))
         try #require(result.status == 0, "scipy: \(result.stderrText)")
         let expected = try JSONDecoder().decode([[Double]].self, from: Data(result.stdout))
         for (index, testCase) in Self.cases.enumerated() {

@@ -11,11 +11,11 @@ import Testing
     }
 
     /// Runs `lz4 arguments FILE` on `bytes` in a temporary file and returns what it printed.
-    static func benchOutput(_ arguments: [String], _ bytes: [UInt8]) throws -> String {
+    static func benchOutput(_ arguments: [String], _ bytes: [UInt8]) async throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-lz4-test-\(UInt64.random(in: 0 ... .max)).bin").path
         try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let result = try ExternalProcess.run(lz4(), arguments + [path])
+        let result = try await ExternalProcess.run(lz4(), arguments + [path])
         try #require(result.status == 0, "lz4 \(arguments) failed: \(result.stderrText)")
         return result.stdoutText + result.stderrText
     }
@@ -34,16 +34,16 @@ import Testing
         #expect(result.ours.compressedBytes == ours.count)
     }
 
-    @Test func bothOutputLayoutsOfRealLZ4BenchParse() throws {
+    @Test func bothOutputLayoutsOfRealLZ4BenchParse() async throws {
         let bytes = Shared.input("contacts-500").concatenated
         let expected = try LZ4Block.compress(bytes, level: .fast(acceleration: 1)).count
-        let quiet = try LZ4BenchOutput.parse(Self.benchOutput(["-q", "-b1", "-e1", "-i0"], bytes))
+        let quiet = try await LZ4BenchOutput.parse(Self.benchOutput(["-q", "-b1", "-e1", "-i0"], bytes))
         #expect(quiet.level == 1)
         #expect(quiet.inputBytes == bytes.count)
         #expect(quiet.report.compressedBytes == expected)
         #expect(quiet.report.compressMBps > 0 && quiet.report.decompressMBps > 0)
 
-        let progress = try LZ4BenchOutput.parse(Self.benchOutput(["-b1", "-e1", "-i0"], bytes))
+        let progress = try await LZ4BenchOutput.parse(Self.benchOutput(["-b1", "-e1", "-i0"], bytes))
         #expect(progress.inputBytes == bytes.count)
         #expect(progress.report.compressedBytes == expected)
         #expect(progress.report.compressMBps > 0 && progress.report.decompressMBps > 0)

@@ -19,11 +19,11 @@ import Testing
         """
 
     @Test(arguments: ["zlib-1", "zlib-6"])
-    func pythonDecodesOurZlibOutput(methodID: String) throws {
+    func pythonDecodesOurZlibOutput(methodID: String) async throws {
         for input in Shared.inputs {
             let workload = try CompressionWorkload(input: input, method: Shared.method(methodID))
             let compressed = workload.compressedPayloads()
-            let result = try ExternalProcess.run("python3", ["-c", Self.script], stdin: Self.frame(compressed))
+            let result = try await ExternalProcess.run("python3", ["-c", Self.script], stdin: Self.frame(compressed))
             try #require(result.status == 0, "python3 could not decompress \(input.id)/\(methodID): \(result.stderrText)")
             #expect(try Self.unframe(result.stdout) == input.payloads, "\(input.id)/\(methodID)")
             // Our own inflate reads the same streams back.
