@@ -2,17 +2,17 @@ extension BenchmarkTarget {
     /// The readable table of outcomes: goal, measured, attainment and verdict
     /// (`MISSED by 33.3%` when the figure reached two thirds of its goal).
     public static func table(_ outcomes: [Outcome]) -> String {
-        var table = PlainTable(
+        var table = TextTable(
             headers: ["target", "benchmark", "goal", "measured", "attainment", "verdict"],
-            rightAligned: [false, false, true, true, true, false]
+            alignments: [.left, .left, .right, .right, .right, .left]
         )
         for outcome in outcomes {
-            let verdict = outcome.met ? "met" : "MISSED by \(PlainTable.number(((1 - outcome.attainment) * 1000).rounded() / 10))%"
+            let verdict = outcome.met ? "met" : "MISSED by \(TextTable.number(((1 - outcome.attainment) * 1000).rounded() / 10))%"
             table.rows.append([
                 outcome.target.name, outcome.benchmark,
-                "\(outcome.target.comparison.rawValue) \(PlainTable.number(outcome.target.goal))",
-                PlainTable.number((outcome.measured * 1000).rounded() / 1000),
-                PlainTable.number((outcome.attainment * 1000).rounded() / 1000), verdict,
+                "\(outcome.target.comparison.rawValue) \(TextTable.number(outcome.target.goal))",
+                TextTable.number((outcome.measured * 1000).rounded() / 1000),
+                TextTable.number((outcome.attainment * 1000).rounded() / 1000), verdict,
             ])
         }
         return table.rendered()

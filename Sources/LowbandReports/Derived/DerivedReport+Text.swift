@@ -4,8 +4,8 @@ extension DerivedReport {
     public func text() -> String {
         var text = ""
         if !derived.isEmpty {
-            var table = PlainTable(headers: ["suite", "benchmark", "metric", "unit", "value"], rightAligned: [false, false, false, false, true])
-            table.rows = derived.map { [$0.suite, $0.benchmark, $0.metric, $0.unit, PlainTable.number($0.p50)] }
+            var table = TextTable(headers: ["suite", "benchmark", "metric", "unit", "value"], alignments: [.left, .left, .left, .left, .right])
+            table.rows = derived.map { [$0.suite, $0.benchmark, $0.metric, $0.unit, TextTable.number($0.p50)] }
             text += table.rendered()
         }
         if !outcomes.isEmpty {

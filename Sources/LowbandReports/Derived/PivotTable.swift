@@ -49,7 +49,7 @@ public struct PivotTable: Sendable, Hashable {
             cells["\(parts[0])/\(parts[1])"] = row.p50
         }
         guard !cells.isEmpty else { return nil }
-        var table = PlainTable(headers: [rowLabel] + variants, rightAligned: [false] + variants.map { _ in true })
+        var table = TextTable(headers: [rowLabel] + variants, alignments: [.left] + variants.map { _ in .right })
         for fixture in fixtures {
             table.rows.append([fixture] + variants.map { cells["\(fixture)/\($0)"].map(cell) ?? "-" })
         }
