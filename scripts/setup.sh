@@ -3,13 +3,13 @@
 # System: liblz4-dev, libsqlite3-dev and zlib1g-dev (linked; zlib by the compression benchmark), lz4 (interop peer in tests), pkg-config,
 #   chromium (renders `lowband run`'s HTML report in the report tests; large, ~100 MB download).
 #   socat (the relay benchmark compares the proxy with it).
-# Python: msgpack, lz4, toxiproxy-python and prometheus-client (reference peers, clients and the
-#   Prometheus text parser the tests use).
+# Python: msgpack, lz4, toxiproxy-python, prometheus-client and scipy (reference peers, clients,
+#   the Prometheus text parser and the Mann-Whitney U test `lowband compare` is checked against).
 set -euo pipefail
 
 apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev lz4 pkg-config chromium socat)
 # pip package = Python module it provides
-python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client)
+python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy)
 
 missing=()
 for package in "${apt_packages[@]}"; do
