@@ -37,6 +37,23 @@ import Testing
         }
     }
 
+    @Test func theRegisteredCodecIsMeasuredOnEveryFixtureWithItsOwnEncoder() throws {
+        let workloads = try CodecWorkload.all(codecs: CodecRegistry.builtIn + [SortedKeysJSONCodec()])
+        let mine = workloads.filter { $0.codec == "json-sorted" }
+        #expect(mine.map(\.encodeBenchmarkName) == [
+            "login-reply-50/json-sorted/encode", "history-page-50/json-sorted/encode",
+            "push-1/json-sorted/encode", "contacts-500/json-sorted/encode",
+        ])
+        for workload in mine {
+            let bytes = try workload.verifiedEncoding()
+            try workload.decode(bytes)
+        }
+        // It really is this package's encoder: sorted keys put "chats" first, every time.
+        let login = try #require(mine.first)
+        #expect(String(decoding: try login.encode().prefix(9), as: UTF8.self) == #"{"chats":"#)
+        #expect(try login.encode() == login.encode())
+    }
+
     @Test func aCodecNamedLikeABuiltInOneIsRefused() {
         struct Impostor: BenchmarkCodec {
             let name = "json"
