@@ -10,7 +10,7 @@ sample per round), `<relay>/echo rtt us` (every echo of every round) and, for so
 `<relay>/echo added_rtt_p50|added_rtt_p99 us` over the direct connection's. scripts/bench.sh
 --suite relay runs it and adds the ratio to socat and its target (Benchmarks/Figures/RelayFigures).
 """
-import argparse, csv, datetime, math, platform
+import argparse, csv, datetime, math, platform, shutil
 import socket, threading, time, subprocess, sys, statistics, os, signal
 
 def server(port_holder, ready):
@@ -78,29 +78,41 @@ args = parser.parse_args()
 if args.rounds < 1 or args.size < 1 or args.echoes < 1:
     parser.error("--rounds, --size and --echoes must be at least 1")
 
+for program, hint in [("socat", "scripts/setup.sh installs it"), (args.lowband, "build it: swift build -c release --product lowband")]:
+    if shutil.which(program) is None:
+        sys.exit(f"proxy_vs_socat: cannot run {program}: not found or not executable ({hint})")
+
 holder, ready = [], threading.Event()
 threading.Thread(target=server, args=(holder, ready), daemon=True).start(); ready.wait(); up = holder[0]
 sp = free_port(); lp = free_port()
-socat = subprocess.Popen(["socat", f"TCP-LISTEN:{sp},bind=127.0.0.1,reuseaddr,fork", f"TCP:127.0.0.1:{up}"])
-lb = subprocess.Popen([args.lowband, "proxy", "--listen", f"127.0.0.1:{lp}", "--upstream", f"127.0.0.1:{up}", "--profile", "perfect", "--api", "127.0.0.1:0"], stderr=subprocess.DEVNULL)
 relays = [("direct", up), ("socat", sp), ("lowband-perfect", lp)]
-deadline = time.monotonic() + 10
-for name, port in relays:
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close(); break
-        except OSError:
-            if time.monotonic() > deadline: sys.exit(f"proxy_vs_socat: {name} is not listening on 127.0.0.1:{port} after 10 s")
-            time.sleep(0.05)
 throughputs = {name: [] for name, _ in relays}; rtts = {name: [] for name, _ in relays}
+children = []
 try:
+    # Both relays are stopped whatever happens below, so none outlives the script.
+    children.append(subprocess.Popen(["socat", f"TCP-LISTEN:{sp},bind=127.0.0.1,reuseaddr,fork", f"TCP:127.0.0.1:{up}"]))
+    children.append(subprocess.Popen([args.lowband, "proxy", "--listen", f"127.0.0.1:{lp}", "--upstream", f"127.0.0.1:{up}", "--profile", "perfect", "--api", "127.0.0.1:0"], stderr=subprocess.DEVNULL))
+    deadline = time.monotonic() + 10
+    for name, port in relays:
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close(); break
+            except OSError:
+                if time.monotonic() > deadline: sys.exit(f"proxy_vs_socat: {name} is not listening on 127.0.0.1:{port} after 10 s")
+                time.sleep(0.05)
     for rnd in range(args.rounds):
         for name, port in relays:
             mbps = throughput(port, args.size << 20); samples = latency(port, args.echoes)
             throughputs[name].append(mbps); rtts[name] += samples
             print(f"round {rnd} {name:15s} throughput {mbps:8.1f} MB/s   rtt p50 {nearest_rank(samples, 0.5):6.1f} us  p90 {nearest_rank(samples, 0.9):6.1f} us", flush=True)
 finally:
-    socat.terminate(); lb.send_signal(signal.SIGINT); lb.wait(5)
+    for child in children:
+        child.send_signal(signal.SIGINT)
+    for child in children:
+        try:
+            child.wait(5)
+        except subprocess.TimeoutExpired:
+            child.kill()
 
 if args.csv:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
