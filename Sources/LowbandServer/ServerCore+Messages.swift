@@ -1,46 +1,55 @@
 public import LowbandWire
 
 extension ServerCore {
-    /// Stores a message from a session (idempotent on the user's `clientID`) and pushes it.
+    /// Stores a message from a session (idempotent on the user's `clientID`) and pushes it to
+    /// every session of the chat's members but the one it came from.
     mutating func send(_ request: SendMessageRequest, userID: Int64, session: SessionID, at now: Duration) throws(ErrorReply) -> (Message, [Outbound]) {
-        let key = ClientMessageKey(userID: userID, clientID: request.clientID)
-        // Membership first: a client id used in one chat must not carry a send into another.
-        let (index, _) = try memberChat(request.chatID, userID: userID)
-        if let sent = sentMessages[key] {
-            guard sent.chatID == request.chatID else {
-                throw ErrorReply(.badRequest, "client id \(request.clientID) already names a message in chat \(sent.chatID): a retry names the same chat; a new message needs a new client id")
-            }
-            // A retry: the same reply, no new message, no new pushes.
-            return (chats[Int(sent.chatID - 1)].messages[sent.index], [])
-        }
-        try validate(text: request.text, attachments: request.attachments)
-        let message = try append(text: request.text, attachments: request.attachments, clientID: request.clientID, from: userID, toChat: index, at: now)
-        sentMessages[key] = MessageReference(chatID: message.chatID, index: chats[index].messages.count - 1)
-        let pushes = pushes(NewMessagePush(message: message), to: chats[index].memberIDs, excluding: session)
-        return (message, pushes)
+        try store(
+            MessageDraft(text: request.text, attachments: request.attachments, clientID: request.clientID, chatID: request.chatID, senderID: userID),
+            excluding: session, at: now)
     }
 
     /// Adds a message to a chat as if `userID` had sent it from a device with no session here,
     /// and returns it with the pushes to send: every logged-in session of every member gets it,
     /// the sender's own sessions included. For tests and scenarios ("another user writes").
     ///
+    /// It takes the path a `sendMessage` request takes: the same checks, and a `clientID` the
+    /// user already used (here or from a session) answers with that message and pushes nothing.
+    ///
     /// - Throws: `LowbandWire/ErrorReply` 404 for an unknown chat, 403 when `userID` is not a
-    ///   member, 400/413 for text or attachments the wire would refuse.
+    ///   member, 400/413 for text or attachments the wire would refuse, 400 for a `clientID`
+    ///   the user already used in another chat.
     public mutating func post(
         _ text: String, attachments: [Attachment] = [], clientID: UInt64? = nil, in chatID: Int64, from userID: Int64, at now: Duration
     ) throws(ErrorReply) -> (message: Message, outbound: [Outbound]) {
-        if let clientID, let sent = sentMessages[ClientMessageKey(userID: userID, clientID: clientID)] {
-            return (chats[Int(sent.chatID - 1)].messages[sent.index], [])
-        }
-        let (index, _) = try memberChat(chatID, userID: userID)
-        try validate(text: text, attachments: attachments)
-        let message = try append(text: text, attachments: attachments, clientID: clientID, from: userID, toChat: index, at: now)
-        if let clientID {
-            sentMessages[ClientMessageKey(userID: userID, clientID: clientID)] = MessageReference(chatID: chatID, index: chats[index].messages.count - 1)
-        }
-        let outbound = pushes(NewMessagePush(message: message), to: chats[index].memberIDs)
+        let (message, outbound) = try store(
+            MessageDraft(text: text, attachments: attachments, clientID: clientID, chatID: chatID, senderID: userID),
+            excluding: nil, at: now)
         statistics.pushes += outbound.count
         return (message, outbound)
+    }
+
+    /// The one path of a new message, whichever way it came: membership, then idempotency on
+    /// the sender's client id, then validation, append and fan-out.
+    ///
+    /// Membership comes first, so a client id used in one chat cannot carry a message into a
+    /// chat the sender is not in. A retry (the same client id in the same chat) answers with
+    /// the stored message and no pushes; the same client id in another chat is refused.
+    private mutating func store(_ draft: MessageDraft, excluding session: SessionID?, at now: Duration) throws(ErrorReply) -> (Message, [Outbound]) {
+        let (index, _) = try memberChat(draft.chatID, userID: draft.senderID)
+        let key = draft.clientID.map { ClientMessageKey(userID: draft.senderID, clientID: $0) }
+        if let key, let sent = sentMessages[key] {
+            guard sent.chatID == draft.chatID else {
+                throw ErrorReply(.badRequest, "client id \(key.clientID) already names a message in chat \(sent.chatID): a retry names the same chat; a new message needs a new client id")
+            }
+            return (chats[Int(sent.chatID - 1)].messages[sent.index], [])
+        }
+        try validate(text: draft.text, attachments: draft.attachments)
+        let message = try append(text: draft.text, attachments: draft.attachments, clientID: draft.clientID, from: draft.senderID, toChat: index, at: now)
+        if let key {
+            sentMessages[key] = MessageReference(chatID: message.chatID, index: chats[index].messages.count - 1)
+        }
+        return (message, pushes(NewMessagePush(message: message), to: chats[index].memberIDs, excluding: session))
     }
 
     /// Moves the user's read position forward and tells the other sessions of the chat's members.

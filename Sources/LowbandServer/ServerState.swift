@@ -125,3 +125,13 @@ public struct StoredUpload: Hashable, Sendable {
     /// FNV-1a (64-bit) of `data`, checked against the stored bytes when the upload finished.
     public var checksum: UInt64
 }
+
+/// A message as it comes in, from a session's request or a post, before it is checked.
+struct MessageDraft: Sendable {
+    var text: String
+    var attachments: [Attachment]
+    /// The sender's id for retries; nil for a post that never retries.
+    var clientID: UInt64?
+    var chatID: Int64
+    var senderID: Int64
+}
