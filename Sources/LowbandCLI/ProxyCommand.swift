@@ -169,7 +169,7 @@ public struct ProxyCommand: AsyncParsableCommand {
             Self.log("proxy \(name) listening on \(created.listen) → \(created.upstream) (\(created.profile), seed \(created.seed))")
         }
         if let apiAddress {
-            Self.log("control API listening on \(apiAddress.ipAddress ?? "?"):\(apiAddress.port ?? 0)")
+            Self.log("control API listening on \(ProxyEndpoint(host: apiAddress.ipAddress ?? "?", port: apiAddress.port ?? 0))")
             if let endpoint = try apiEndpoint, !endpoint.isLoopback {
                 Self.log("warning: the control API on \(endpoint) can be reached from other machines; anyone who reaches it can create proxies")
             }

@@ -1,6 +1,7 @@
 public import ArgumentParser
 import Foundation
 import LowbandFixtures
+import LowbandProxy
 import LowbandScenarios
 public import LowbandServer
 import LowbandServerStore
@@ -78,7 +79,7 @@ public struct ServerCommand: AsyncParsableCommand {
     static let maximumChatMemberships = 1_000_000
 
     public func validate() throws {
-        _ = try Self.address(listen)
+        _ = try AddressOption.parse(listen, option: "--listen")
         guard (2 ... 100_000).contains(users) else { throw ValidationError("--users must be 2...100000, not \(users)") }
         guard (0 ... 1_000).contains(chatsPerUser) else { throw ValidationError("--chats-per-user must be 0...1000, not \(chatsPerUser)") }
         guard (0 ... 100_000).contains(messagesPerChat) else { throw ValidationError("--messages-per-chat must be 0...100000, not \(messagesPerChat)") }
@@ -95,9 +96,9 @@ public struct ServerCommand: AsyncParsableCommand {
 
     public func run() async throws {
         let name = "lowband server"
-        let (host, port) = try Self.address(listen)
+        let endpoint = try AddressOption.parse(listen, option: "--listen")
         try await CommandShutdown.watching(command: name, announce: { signal in try? CommandIO.write("\(signal): stopping\n") }) { shutdown in
-            try await serve(name: name, host: host, port: port, shutdown: shutdown)
+            try await serve(name: name, host: endpoint.host, port: endpoint.port, shutdown: shutdown)
         }
     }
 
@@ -137,8 +138,7 @@ public struct ServerCommand: AsyncParsableCommand {
 
     private func banner(_ server: MessengerSocketServer, storage: ServerStorage) -> String {
         let world = server.world
-        let shown = host(server.host) + ":\(server.port)"
-        var text = "listening on \(shown)\n"
+        var text = "listening on \(ProxyEndpoint(host: server.host, port: server.port))\n"
         text += "seed \(seed): \(world.users.count) users, \(world.chats.count) chats, \(storage.messageCount) messages\n"
         var chatCounts = [Int](repeating: 0, count: world.users.count + 1)
         for chat in world.chats {
@@ -150,10 +150,6 @@ public struct ServerCommand: AsyncParsableCommand {
         text += storage.summary
         text += "stop with Ctrl-C\n"
         return text
-    }
-
-    private func host(_ host: String) -> String {
-        host.contains(":") ? "[\(host)]" : host
     }
 
     /// The connection limits the options ask for.
@@ -180,11 +176,5 @@ public struct ServerCommand: AsyncParsableCommand {
     @Sendable private static func log(_ event: ServerEvent) {
         let line = Array("lowband server: \(event)\n".utf8)
         line.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
-    }
-
-    /// Splits `HOST:PORT` (IPv6 in brackets).
-    static func address(_ text: String) throws -> (host: String, port: Int) {
-        let endpoint = try AddressOption.parse(text, option: "--listen")
-        return (endpoint.host, endpoint.port)
     }
 }

@@ -25,13 +25,21 @@ public struct ProxyEndpoint: Hashable, Sendable, CustomStringConvertible {
         }
         var host = String(trimmed[..<colon])
         let portText = trimmed[trimmed.index(after: colon)...]
-        guard let port = Int(portText), (0...65_535).contains(port) else {
+        // Digits only: `Int` would also take "+80".
+        guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let port = Int(portText), (0...65_535).contains(port) else {
             throw ProxyError(.badEndpoint, "'\(text)' has no valid port (0-65535) after the last ':'")
         }
         if host.hasPrefix("[") && host.hasSuffix("]") {
             host = String(host.dropFirst().dropLast())
-        } else if host.contains(":") {
+            guard !host.isEmpty else {
+                throw ProxyError(.badEndpoint, "'\(text)' has nothing in its brackets: write an IPv6 address, e.g. [::1]:9000")
+            }
+        } else if host.contains(":") || host.contains("[") || host.contains("]") {
             throw ProxyError(.badEndpoint, "'\(text)': write an IPv6 host in brackets, e.g. [::1]:9000")
+        }
+        guard !host.contains(where: \.isWhitespace) else {
+            throw ProxyError(.badEndpoint, "'\(text)' has a space in its host")
         }
         if host.isEmpty { host = "127.0.0.1" }
         self.init(host: host, port: port)

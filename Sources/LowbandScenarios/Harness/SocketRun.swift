@@ -151,8 +151,8 @@ final class ProxyPorts: Sendable {
 
     func record(_ event: ProxyEvent) {
         guard event.kind == .open, let number = event.connection, let detail = event.detail,
-              let peer = detail.split(separator: " ").first, let colon = peer.lastIndex(of: ":"),
-              let port = Int(peer[peer.index(after: colon)...]) else { return }
+              let peer = detail.split(separator: " ").first,
+              let port = try? ProxyEndpoint(parsing: String(peer)).port else { return }
         numbers.withLock { $0[port] = number }
     }
 
