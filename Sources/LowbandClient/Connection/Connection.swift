@@ -27,7 +27,6 @@ public final class Connection {
     private var timeouts: [UInt32: ScheduledWork] = [:]
     private var reconnectTimer: ScheduledWork?
     private var heartbeatTimer: ScheduledWork?
-    private var loginReply: LoginReply?
 
     /// - Parameters:
     ///   - connector: opens the links to the server.
@@ -51,7 +50,6 @@ public final class Connection {
         self.loginRequest = loginRequest
     }
 
-    package var state: ConnectionStateMachine.State { machine.state }
     /// True while a session is logged in and requests can be sent.
     public var isLoggedIn: Bool { machine.isLoggedIn }
     /// The time-outs, heartbeat and back-off the connection was made with.
@@ -63,12 +61,14 @@ public final class Connection {
 
     /// Starts connecting; reconnects until ``stop()`` or a refused token.
     public func start() {
-        perform(machine.start())
+        guard case .connect = machine.start() else { return }
+        connect()
     }
 
     /// Fails requests in flight with `stopped`, closes the link and cancels every timer.
     public func stop() {
-        perform(machine.stop())
+        guard case .stop(let stopping) = machine.stop() else { return }
+        stop(stopping)
     }
 
     /// Sends `request` and calls `completion` on the scheduler with its reply or the reason
@@ -85,84 +85,107 @@ public final class Connection {
             scheduler.execute { completion(.failure(failure)) }
             return
         }
-        let actions = machine.sendRequest(command: R.command, timeout: timeout, now: scheduler.now)
-        for action in actions {
-            switch action {
-            case .sendRequest(let sequence, let timeout):
-                calls[sequence] = { result in
-                    completion(result.flatMap { Self.decodeReply(R.Reply.self, from: $0) })
-                }
-                transmit(Frame(command: R.command, sequence: sequence, payload: payload))
-                armTimeout(sequence: sequence, after: timeout)
-            case .rejectRequest(let error):
-                scheduler.execute { completion(.failure(error)) }
-            default:
-                perform([action])
+        switch machine.sendRequest(command: R.command, timeout: timeout, now: scheduler.now) {
+        case .send(let sequence, let timeout):
+            calls[sequence] = { result in
+                completion(result.flatMap { Self.decodeReply(R.Reply.self, from: $0) })
             }
+            transmit(Frame(command: R.command, sequence: sequence, payload: payload))
+            armTimeout(sequence: sequence, after: timeout)
+        case .reject(let error):
+            scheduler.execute { completion(.failure(error)) }
         }
     }
 
     // MARK: - Performing actions
 
-    private func perform(_ actions: [ConnectionStateMachine.Action]) {
-        for action in actions {
-            perform(action)
+    /// Cancels the timers, fails the requests, closes the link and reports the stop.
+    private func stop(_ stopping: ConnectionStateMachine.Stopping) {
+        cancelTimers()
+        fail(stopping.failing, with: stopping.error)
+        if stopping.closesLink { closeLink(stopping.error) }
+        log.record(ClientLogEntry(time: scheduler.now, level: stopping.error.code == .stopped ? .info : .error, event: "stopped", message: stopping.error.description))
+        observer?.connection(self, didEmit: .stopped(stopping.error))
+    }
+
+    private func perform(_ action: ConnectionStateMachine.LinkClosedAction?) {
+        guard case .reconnect(let failing, let lost, let reason, let delay) = action else { return }
+        cancelTimers()
+        fail(failing, with: lost)
+        waitToReconnect(reason: reason, after: delay)
+    }
+
+    private func perform(_ action: ConnectionStateMachine.ConnectFailedAction?) {
+        guard case .waitToReconnect(let reason, let delay) = action else { return }
+        waitToReconnect(reason: reason, after: delay)
+    }
+
+    private func perform(_ action: ConnectionStateMachine.RequestTimedOutAction?, sequence: UInt32) {
+        switch action {
+        case nil:
+            break
+        case .rearm(let delay):
+            armTimeout(sequence: sequence, after: delay)
+        case .fail(let error, let delay):
+            // Completing cancels the armed timeout; the reply stays owed, so arm it again.
+            complete(sequence, with: .failure(error))
+            armTimeout(sequence: sequence, after: delay)
+        case .closeLink(let error):
+            closeLink(error)
         }
     }
 
-    private func perform(_ action: ConnectionStateMachine.Action) {
+    private func perform(_ action: ConnectionStateMachine.HeartbeatTimerFiredAction?) {
         switch action {
-        case .connect:
-            connect()
-        case .sendLogin(let sequence, let timeout):
-            send(loginRequest(), sequence: sequence, timeout: timeout)
-        case .sendPing(let sequence, let timeout):
+        case nil:
+            break
+        case .checkAgain(let delay):
+            scheduleHeartbeat(after: delay)
+        case .sendPing(let sequence, let timeout, let nextHeartbeat):
+            scheduleHeartbeat(after: nextHeartbeat)
             statistics.pings += 1
             send(Ping(clientTime: Self.milliseconds(scheduler.now)), sequence: sequence, timeout: timeout)
-        case .sendRequest, .rejectRequest, .deliverReply, .deliverLoginReply, .deliverPush:
-            preconditionFailure("\(action) is handled where the frame or completion is at hand")
-        case .armTimeout(let sequence, let delay):
-            armTimeout(sequence: sequence, after: delay)
-        case .dropUnexpected(let reason):
-            statistics.unexpectedFrames += 1
-            log.record(ClientLogEntry(time: scheduler.now, level: .warning, event: "unexpectedReply", message: reason + "; dropped"))
-        case .failRequests(let sequences, let error):
-            for sequence in sequences {
-                complete(sequence, with: .failure(error))
-            }
-        case .closeLink(let error):
-            closeLink(error)
-        case .scheduleReconnect(let delay):
-            reconnectTimer = scheduler.schedule(after: delay) { [weak self] in
-                guard let self else { return }
-                self.reconnectTimer = nil
-                self.perform(self.machine.reconnectTimerFired())
-            }
-        case .scheduleHeartbeat(let delay):
-            heartbeatTimer = scheduler.schedule(after: delay) { [weak self] in
-                guard let self else { return }
-                self.heartbeatTimer = nil
-                self.perform(self.machine.heartbeatTimerFired(now: self.scheduler.now))
-            }
-        case .cancelTimers:
-            for timer in [reconnectTimer, heartbeatTimer].compactMap({ $0 }) {
-                scheduler.cancel(timer)
-            }
-            reconnectTimer = nil
-            heartbeatTimer = nil
-        case .reportLoggedIn:
-            statistics.logins += 1
-            guard let reply = loginReply else { return }
-            loginReply = nil
-            observer?.connection(self, didEmit: .loggedIn(reply))
-        case .reportDisconnected(let error):
-            statistics.disconnects += 1
-            log.record(ClientLogEntry(time: scheduler.now, level: .info, event: "disconnected", message: error.message))
-            observer?.connection(self, didEmit: .disconnected(error))
-        case .reportStopped(let error):
-            log.record(ClientLogEntry(time: scheduler.now, level: error.code == .stopped ? .info : .error, event: "stopped", message: error.description))
-            observer?.connection(self, didEmit: .stopped(error))
         }
+    }
+
+    /// Reports the session's end and arms the reconnect timer.
+    private func waitToReconnect(reason: ClientError, after delay: Duration) {
+        statistics.disconnects += 1
+        log.record(ClientLogEntry(time: scheduler.now, level: .info, event: "disconnected", message: reason.message))
+        observer?.connection(self, didEmit: .disconnected(reason))
+        reconnectTimer = scheduler.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.reconnectTimer = nil
+            guard case .connect = self.machine.reconnectTimerFired() else { return }
+            self.connect()
+        }
+    }
+
+    private func scheduleHeartbeat(after delay: Duration) {
+        heartbeatTimer = scheduler.schedule(after: delay) { [weak self] in
+            guard let self else { return }
+            self.heartbeatTimer = nil
+            self.perform(self.machine.heartbeatTimerFired(now: self.scheduler.now))
+        }
+    }
+
+    private func cancelTimers() {
+        for timer in [reconnectTimer, heartbeatTimer].compactMap({ $0 }) {
+            scheduler.cancel(timer)
+        }
+        reconnectTimer = nil
+        heartbeatTimer = nil
+    }
+
+    private func fail(_ sequences: [UInt32], with error: ClientError) {
+        for sequence in sequences {
+            complete(sequence, with: .failure(error))
+        }
+    }
+
+    private func dropUnexpected(_ reason: String) {
+        statistics.unexpectedFrames += 1
+        log.record(ClientLogEntry(time: scheduler.now, level: .warning, event: "unexpectedReply", message: reason + "; dropped"))
     }
 
     private func connect() {
@@ -176,13 +199,18 @@ public final class Connection {
             }
             switch result {
             case .success(let link):
-                guard case .connecting = self.machine.state else {
+                guard self.machine.isConnecting else {
                     link.close()
                     return
                 }
                 self.link = link
                 link.delegate = self
-                self.perform(self.machine.linkOpened(now: self.scheduler.now))
+                switch self.machine.linkOpened(now: self.scheduler.now) {
+                case .sendLogin(let sequence, let timeout):
+                    self.send(self.loginRequest(), sequence: sequence, timeout: timeout)
+                case .closeLink(let error):
+                    self.closeLink(error)
+                }
             case .failure(let error):
                 self.perform(self.machine.connectFailed(ClientError(.connectionLost, "cannot connect: \(error)")))
             }
@@ -216,7 +244,7 @@ public final class Connection {
         timeouts[sequence] = scheduler.schedule(after: timeout) { [weak self] in
             guard let self else { return }
             self.timeouts[sequence] = nil
-            self.perform(self.machine.requestTimedOut(sequence: sequence, now: self.scheduler.now))
+            self.perform(self.machine.requestTimedOut(sequence: sequence, now: self.scheduler.now), sequence: sequence)
         }
     }
 
@@ -255,11 +283,17 @@ public final class Connection {
         switch Self.decodeReply(LoginReply.self, from: frame) {
         case .success(let reply):
             statistics.loginReplyPayloadBytes.append(frame.payload.count)
-            loginReply = reply
-            perform(machine.loginSucceeded(now: scheduler.now))
+            guard case .reportLoggedIn(let heartbeat) = machine.loginSucceeded(now: scheduler.now) else { return }
+            statistics.logins += 1
+            observer?.connection(self, didEmit: .loggedIn(reply))
+            scheduleHeartbeat(after: heartbeat)
         case .failure(let error):
             log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "loginFailed", message: error.description))
-            perform(machine.loginFailed(error))
+            switch machine.loginFailed(error) {
+            case nil: break
+            case .closeLink(let error): closeLink(error)
+            case .stop(let stopping): stop(stopping)
+            }
         }
     }
 }
@@ -268,18 +302,20 @@ extension Connection: FrameLinkDelegate {
     public func link(_ link: any FrameLink, didReceive frame: Frame) {
         guard link === self.link else { return }
         statistics.record(received: frame)
-        for action in machine.received(flags: frame.flags, command: frame.command, sequence: frame.sequence, now: scheduler.now) {
-            switch action {
-            case .deliverReply(let sequence):
-                complete(sequence, with: .success(frame))
-            case .deliverLoginReply(let sequence):
-                handleLoginReply(frame, sequence: sequence)
-            case .deliverPush:
-                statistics.pushes += 1
-                observer?.connection(self, didEmit: .push(frame))
-            default:
-                perform(action)
-            }
+        switch machine.received(flags: frame.flags, command: frame.command, sequence: frame.sequence, now: scheduler.now) {
+        case nil:
+            break
+        case .deliverReply(let sequence):
+            complete(sequence, with: .success(frame))
+        case .deliverLoginReply(let sequence):
+            handleLoginReply(frame, sequence: sequence)
+        case .deliverPush:
+            statistics.pushes += 1
+            observer?.connection(self, didEmit: .push(frame))
+        case .dropUnexpected(let reason):
+            dropUnexpected(reason)
+        case .closeLink(let error):
+            closeLink(error)
         }
     }
 

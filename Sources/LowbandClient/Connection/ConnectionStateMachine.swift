@@ -1,12 +1,14 @@
-package import LowbandDeterminism
-package import LowbandWire
+import LowbandDeterminism
+import LowbandWire
 
-/// The connection's logic with no I/O: events go in, actions come out.
+/// The connection's logic with no I/O: each event goes in through its own method, which
+/// returns that event's own action for ``Connection`` to perform (nil: nothing to do), as
+/// swift-nio writes its `*StateMachine` types.
 ///
 /// It owns the session state (connecting, logging in, connected, waiting to reconnect), the
 /// table of requests in flight by sequence number, the liveness decisions and the back-off.
 /// ``Connection`` performs the actions (opens links, sends frames, arms timers). Tests drive it
-/// directly, with no sockets and no sleeping, as NIO tests its `*StateMachine` types.
+/// directly, with no sockets and no sleeping.
 ///
 /// A link is judged by what arrives, each way on its own evidence:
 /// - **The way down** is alive while bytes arrive. A ping, or a login whose reply has started
@@ -17,8 +19,8 @@ package import LowbandWire
 ///   the client sends gets through. A request left unanswered for `unansweredTimeout` (even one
 ///   that already failed with `timedOut`) closes the link, and the reconnect carries the work.
 /// - A request's own timeout fails only that request; the link stays.
-package struct ConnectionStateMachine {
-    package enum State: Hashable, Sendable {
+struct ConnectionStateMachine {
+    enum State: Hashable, Sendable {
         case idle
         case connecting(attempt: Int)
         case loggingIn(attempt: Int, loginSequence: UInt32)
@@ -29,58 +31,9 @@ package struct ConnectionStateMachine {
     }
 
     /// What a request in flight is for.
-    package enum Purpose: Hashable, Sendable {
+    private enum Purpose: Hashable, Sendable {
         case login, ping, caller
     }
-
-    /// Something for the driver to do, in order.
-    package enum Action: Hashable, Sendable {
-        /// Open a link with the connector.
-        case connect
-        /// Send the login request with this sequence number and arm its timeout.
-        case sendLogin(sequence: UInt32, timeout: Duration)
-        /// Send a ping with this sequence number and arm its timeout.
-        case sendPing(sequence: UInt32, timeout: Duration)
-        /// Send the caller's request with this sequence number and arm its timeout.
-        case sendRequest(sequence: UInt32, timeout: Duration)
-        /// Arm the timeout of request `sequence` again, `after` from now (replacing one armed).
-        case armTimeout(sequence: UInt32, after: Duration)
-        /// Hand the reply frame to the request's completion.
-        case deliverReply(sequence: UInt32)
-        /// Decode the login reply and report ``ConnectionStateMachine/loginSucceeded(now:)`` or a failure.
-        case deliverLoginReply(sequence: UInt32)
-        /// Hand the push to the engine.
-        case deliverPush
-        /// Log the frame and drop it; nothing else changes.
-        case dropUnexpected(reason: String)
-        /// Fail these requests (sorted by sequence) with the error.
-        case failRequests([UInt32], ClientError)
-        /// Fail a request that never got a sequence number.
-        case rejectRequest(ClientError)
-        /// Close the current link (its close is then reported with ``linkClosed(error:)``).
-        case closeLink(ClientError)
-        /// Arm the reconnect timer.
-        case scheduleReconnect(after: Duration)
-        /// Arm the heartbeat timer (every `heartbeatInterval` while connected).
-        case scheduleHeartbeat(after: Duration)
-        /// Cancel the reconnect and heartbeat timers.
-        case cancelTimers
-        /// A session started: the login reply was applied; tell the engine.
-        case reportLoggedIn
-        /// The session ended (or an attempt failed); tell the engine.
-        case reportDisconnected(ClientError)
-        /// Nothing more will happen; tell the engine why.
-        case reportStopped(ClientError)
-    }
-
-    package private(set) var state: State = .idle
-    package let configuration: ConnectionConfiguration
-    private var generator: SeededGenerator
-    private var pending: [UInt32: Request] = [:]
-    private var lastSequence: UInt32 = 0
-    /// When the last byte or frame arrived on the current link.
-    private var lastReceived: Duration = .zero
-    private var pingInFlight: UInt32?
 
     /// A request that owes a reply.
     private struct Request {
@@ -93,7 +46,27 @@ package struct ConnectionStateMachine {
         var abandoned = false
     }
 
-    package init(configuration: ConnectionConfiguration = ConnectionConfiguration(), generator: SeededGenerator) {
+    /// The end of the connection, for good: what ``stop()`` and a refused token do.
+    struct Stopping: Hashable, Sendable {
+        /// Callers' requests to fail with `error`, by sequence, ascending (perhaps none).
+        var failing: [UInt32]
+        /// Whether a link is open and must be closed.
+        var closesLink: Bool
+        /// Why: `stopped`, or the server's refusal.
+        var error: ClientError
+    }
+
+    /// The connection is read only through the owner's questions below and, in tests, this.
+    private(set) var state: State = .idle
+    let configuration: ConnectionConfiguration
+    private var generator: SeededGenerator
+    private var pending: [UInt32: Request] = [:]
+    private var lastSequence: UInt32 = 0
+    /// When the last byte or frame arrived on the current link.
+    private var lastReceived: Duration = .zero
+    private var pingInFlight: UInt32?
+
+    init(configuration: ConnectionConfiguration = ConnectionConfiguration(), generator: SeededGenerator) {
         self.configuration = configuration
         self.generator = generator
     }
@@ -101,108 +74,167 @@ package struct ConnectionStateMachine {
     /// Requests waiting for a reply: login and pings included, and requests that timed out
     /// whose reply is still owed (kept until it arrives or the link closes, at most
     /// `unansweredTimeout`). Never more than `maximumPendingRequests` callers' requests.
-    package var pendingCount: Int { pending.count }
+    var pendingCount: Int { pending.count }
 
-    package var isLoggedIn: Bool { state == .connected }
+    var isLoggedIn: Bool { state == .connected }
+
+    /// Whether a link is being opened (a link that opens now is wanted).
+    var isConnecting: Bool {
+        if case .connecting = state { return true }
+        return false
+    }
 
     // MARK: - Lifecycle
 
-    package mutating func start() -> [Action] {
-        guard state == .idle else { return [] }
-        state = .connecting(attempt: 0)
-        return [.connect]
+    enum StartAction: Hashable, Sendable {
+        /// Open a link with the connector.
+        case connect
     }
 
-    package mutating func stop() -> [Action] {
-        let wasLinked: Bool
+    mutating func start() -> StartAction? {
+        guard state == .idle else { return nil }
+        state = .connecting(attempt: 0)
+        return .connect
+    }
+
+    enum StopAction: Hashable, Sendable {
+        /// Cancel the timers, fail the requests, close the link if open, report `stopped`.
+        case stop(Stopping)
+    }
+
+    mutating func stop() -> StopAction? {
+        let closesLink: Bool
         switch state {
-        case .stopped: return []
-        case .loggingIn, .connected: wasLinked = true
-        case .idle, .connecting, .waitingToReconnect: wasLinked = false
+        case .stopped: return nil
+        case .loggingIn, .connected: closesLink = true
+        case .idle, .connecting, .waitingToReconnect: closesLink = false
         }
         state = .stopped
         let error = ClientError(.stopped, "the connection was stopped")
-        var actions: [Action] = [.cancelTimers]
-        actions += failAll(error)
-        if wasLinked { actions.append(.closeLink(error)) }
-        actions.append(.reportStopped(error))
-        return actions
+        return .stop(Stopping(failing: failAll(), closesLink: closesLink, error: error))
     }
 
     // MARK: - Link events
 
-    package mutating func linkOpened(now: Duration) -> [Action] {
-        guard case .connecting(let attempt) = state else { return [.closeLink(ClientError(.stopped, "a link opened after the connection moved on"))] }
+    enum LinkOpenedAction: Hashable, Sendable {
+        /// Send the login request with this sequence number and arm its timeout.
+        case sendLogin(sequence: UInt32, timeout: Duration)
+        /// The connection moved on while the link opened: close it.
+        case closeLink(ClientError)
+    }
+
+    mutating func linkOpened(now: Duration) -> LinkOpenedAction {
+        guard case .connecting(let attempt) = state else { return .closeLink(ClientError(.stopped, "a link opened after the connection moved on")) }
         let sequence = allocate(.login, at: now)
         lastReceived = now
         state = .loggingIn(attempt: attempt, loginSequence: sequence)
-        return [.sendLogin(sequence: sequence, timeout: configuration.loginTimeout)]
+        return .sendLogin(sequence: sequence, timeout: configuration.loginTimeout)
     }
 
-    package mutating func connectFailed(_ error: ClientError) -> [Action] {
-        guard case .connecting(let attempt) = state else { return [] }
-        return waitToReconnect(attempt: attempt + 1, reason: error)
+    enum ConnectFailedAction: Hashable, Sendable {
+        /// Report the disconnect with `reason` and arm the reconnect timer for `after`.
+        case waitToReconnect(reason: ClientError, after: Duration)
     }
 
-    package mutating func reconnectTimerFired() -> [Action] {
-        guard case .waitingToReconnect(let attempt) = state else { return [] }
+    mutating func connectFailed(_ error: ClientError) -> ConnectFailedAction? {
+        guard case .connecting(let attempt) = state else { return nil }
+        return .waitToReconnect(reason: error, after: waitToReconnect(attempt: attempt + 1))
+    }
+
+    enum ReconnectTimerFiredAction: Hashable, Sendable {
+        /// Open a link with the connector.
+        case connect
+    }
+
+    mutating func reconnectTimerFired() -> ReconnectTimerFiredAction? {
+        guard case .waitingToReconnect(let attempt) = state else { return nil }
         state = .connecting(attempt: attempt)
-        return [.connect]
+        return .connect
+    }
+
+    enum LinkClosedAction: Hashable, Sendable {
+        /// Cancel the timers, fail `failing` (ascending) with `lost`, report the disconnect with
+        /// `reason` and arm the reconnect timer for `after`.
+        case reconnect(failing: [UInt32], lost: ClientError, reason: ClientError, after: Duration)
     }
 
     /// The link closed (either side, or broken). Requests in flight fail with `connectionLost`.
-    package mutating func linkClosed(error: ClientError?) -> [Action] {
+    mutating func linkClosed(error: ClientError?) -> LinkClosedAction? {
         let nextAttempt: Int
         switch state {
         case .connected: nextAttempt = 0
         case .loggingIn(let attempt, _): nextAttempt = attempt + 1
-        case .idle, .connecting, .waitingToReconnect, .stopped: return []
+        case .idle, .connecting, .waitingToReconnect, .stopped: return nil
         }
         let reason = error ?? ClientError(.connectionLost, "the link closed")
         let lost = ClientError(.connectionLost, "the link closed with the request in flight: \(reason.message)")
-        var actions: [Action] = [.cancelTimers]
-        actions += failAll(lost)
-        actions += waitToReconnect(attempt: nextAttempt, reason: reason)
-        return actions
+        let failing = failAll()
+        return .reconnect(failing: failing, lost: lost, reason: reason, after: waitToReconnect(attempt: nextAttempt))
     }
 
     // MARK: - Login outcome (decoded by the driver)
 
-    package mutating func loginSucceeded(now: Duration) -> [Action] {
-        guard case .loggingIn = state else { return [] }
+    enum LoginSucceededAction: Hashable, Sendable {
+        /// Tell the engine a session started, and arm the heartbeat timer for `heartbeatAfter`.
+        case reportLoggedIn(heartbeatAfter: Duration)
+    }
+
+    mutating func loginSucceeded(now: Duration) -> LoginSucceededAction? {
+        guard case .loggingIn = state else { return nil }
         state = .connected
         lastReceived = now
-        return [.reportLoggedIn, .scheduleHeartbeat(after: configuration.heartbeatInterval)]
+        return .reportLoggedIn(heartbeatAfter: configuration.heartbeatInterval)
+    }
+
+    enum LoginFailedAction: Hashable, Sendable {
+        /// Drop the link; its close brings the reconnect.
+        case closeLink(ClientError)
+        /// The token was refused: stop for good.
+        case stop(Stopping)
     }
 
     /// The login reply was an error or unreadable. `unauthorized` stops for good; anything else
     /// drops the link and retries with back-off.
-    package mutating func loginFailed(_ error: ClientError) -> [Action] {
-        guard case .loggingIn = state else { return [] }
+    mutating func loginFailed(_ error: ClientError) -> LoginFailedAction? {
+        guard case .loggingIn = state else { return nil }
         if error.code == .unauthorized {
             state = .stopped
-            return [.cancelTimers] + failAll(error) + [.closeLink(error), .reportStopped(error)]
+            return .stop(Stopping(failing: failAll(), closesLink: true, error: error))
         }
-        return [.closeLink(error)]
+        return .closeLink(error)
     }
 
     // MARK: - Frames
 
     /// Bytes arrived (part of a frame, perhaps): the way down is alive. Nothing to do now; the
     /// timers read it when they fire.
-    package mutating func receivedBytes(now: Duration) {
+    mutating func receivedBytes(now: Duration) {
         switch state {
         case .loggingIn, .connected: lastReceived = now
         case .idle, .connecting, .waitingToReconnect, .stopped: break
         }
     }
 
+    enum ReceivedAction: Hashable, Sendable {
+        /// Hand the reply frame to the completion of request `sequence`.
+        case deliverReply(sequence: UInt32)
+        /// Decode the login reply and report ``loginSucceeded(now:)`` or ``loginFailed(_:)``.
+        case deliverLoginReply(sequence: UInt32)
+        /// Hand the push to the engine.
+        case deliverPush
+        /// Log the frame and drop it; nothing else changes.
+        case dropUnexpected(reason: String)
+        /// Close the link (its close is then reported with ``linkClosed(error:)``).
+        case closeLink(ClientError)
+    }
+
     /// A frame arrived. Responses are matched to requests by sequence number and command.
-    package mutating func received(flags: FrameFlags, command: Command, sequence: UInt32, now: Duration) -> [Action] {
+    /// A ping's reply needs nothing done (nil).
+    mutating func received(flags: FrameFlags, command: Command, sequence: UInt32, now: Duration) -> ReceivedAction? {
         switch state {
         case .loggingIn, .connected: break
         case .idle, .connecting, .waitingToReconnect, .stopped:
-            return [.dropUnexpected(reason: "\(command) frame #\(sequence) arrived with no session")]
+            return .dropUnexpected(reason: "\(command) frame #\(sequence) arrived with no session")
         }
         lastReceived = now
         if flags.contains(.push) {
@@ -211,31 +243,31 @@ package struct ConnectionStateMachine {
             // and the cache would take them as continuing what it had (hiding the gap for
             // good). Drop the link; the next login's delta sync brings what was pushed.
             guard state == .connected else {
-                return [.closeLink(ClientError(.connectionLost, "\(command) push #\(sequence) arrived before the login reply: the reply was lost; reconnecting"))]
+                return .closeLink(ClientError(.connectionLost, "\(command) push #\(sequence) arrived before the login reply: the reply was lost; reconnecting"))
             }
-            return [.deliverPush]
+            return .deliverPush
         }
         guard flags.contains(.response) else {
-            return [.dropUnexpected(reason: "\(command) request #\(sequence) from the server; the client serves no requests")]
+            return .dropUnexpected(reason: "\(command) request #\(sequence) from the server; the client serves no requests")
         }
         guard let request = pending[sequence] else {
-            return [.dropUnexpected(reason: "\(command) reply #\(sequence) answers no request in flight")]
+            return .dropUnexpected(reason: "\(command) reply #\(sequence) answers no request in flight")
         }
         let expected = Self.expectedCommand(for: request)
         if let expected, expected != command {
-            return [.dropUnexpected(reason: "\(command) reply #\(sequence) answers a \(expected) request")]
+            return .dropUnexpected(reason: "\(command) reply #\(sequence) answers a \(expected) request")
         }
         pending[sequence] = nil
         if request.abandoned {
-            return [.dropUnexpected(reason: "\(command) reply #\(sequence) arrived after its request timed out")]
+            return .dropUnexpected(reason: "\(command) reply #\(sequence) arrived after its request timed out")
         }
         switch request.purpose {
-        case .login: return [.deliverLoginReply(sequence: sequence)]
+        case .login: return .deliverLoginReply(sequence: sequence)
         case .ping:
             pingInFlight = nil
-            return []
+            return nil
         case .caller:
-            return [.deliverReply(sequence: sequence)]
+            return .deliverReply(sequence: sequence)
         }
     }
 
@@ -249,19 +281,36 @@ package struct ConnectionStateMachine {
 
     // MARK: - Requests
 
+    enum SendRequestAction: Hashable, Sendable {
+        /// Send the caller's request with this sequence number and arm its timeout.
+        case send(sequence: UInt32, timeout: Duration)
+        /// Fail the request at once; it took no sequence number.
+        case reject(ClientError)
+    }
+
     /// The owner wants to send a request of `command` at `now`; it fails with `timedOut` after
     /// `timeout` (nil: the configuration's `requestTimeout`).
-    package mutating func sendRequest(command: Command, timeout: Duration? = nil, now: Duration) -> [Action] {
+    mutating func sendRequest(command: Command, timeout: Duration? = nil, now: Duration) -> SendRequestAction {
         guard state == .connected else {
             let reason = state == .stopped ? ClientError(.stopped, "the connection is stopped") : ClientError(.notConnected, "\(command) needs a logged-in session")
-            return [.rejectRequest(reason)]
+            return .reject(reason)
         }
         guard pending.count < configuration.maximumPendingRequests else {
-            return [.rejectRequest(ClientError(.tooManyRequests, "\(pending.count) requests are already in flight"))]
+            return .reject(ClientError(.tooManyRequests, "\(pending.count) requests are already in flight"))
         }
         let sequence = allocate(.caller, at: now, command: command)
         let timeout = timeout ?? configuration.requestTimeout
-        return [.sendRequest(sequence: sequence, timeout: min(timeout, configuration.unansweredTimeout))]
+        return .send(sequence: sequence, timeout: min(timeout, configuration.unansweredTimeout))
+    }
+
+    enum RequestTimedOutAction: Hashable, Sendable {
+        /// Arm the request's timeout again, `after` from now.
+        case rearm(after: Duration)
+        /// Fail the caller's request with the error; its reply stays owed: arm its timeout
+        /// again, `rearmAfter` from now.
+        case fail(ClientError, rearmAfter: Duration)
+        /// Close the link (its close is then reported with ``linkClosed(error:)``).
+        case closeLink(ClientError)
     }
 
     /// The timeout of request `sequence` fired at `now`.
@@ -270,8 +319,8 @@ package struct ConnectionStateMachine {
     /// - Any request unanswered for `unansweredTimeout` closes the link: the way up is stuck.
     /// - A ping, or a login whose reply has begun to arrive, waits while bytes keep arriving;
     ///   once nothing has arrived for `heartbeatTimeout` the link is dead and is closed.
-    package mutating func requestTimedOut(sequence: UInt32, now: Duration) -> [Action] {
-        guard var request = pending[sequence] else { return [] }
+    mutating func requestTimedOut(sequence: UInt32, now: Duration) -> RequestTimedOutAction? {
+        guard var request = pending[sequence] else { return nil }
         let age = now - request.sentAt
         let quiet = now - lastReceived
         let silence = configuration.heartbeatTimeout
@@ -279,55 +328,60 @@ package struct ConnectionStateMachine {
         case .caller:
             let command = request.command.map { "\($0)" } ?? "request"
             if age >= configuration.unansweredTimeout {
-                return [.closeLink(ClientError(
-                    .timedOut, "\(command) #\(sequence) has had no reply for \(age) while the link stayed up: nothing sent gets through; reconnecting"))]
+                return .closeLink(ClientError(
+                    .timedOut, "\(command) #\(sequence) has had no reply for \(age) while the link stayed up: nothing sent gets through; reconnecting"))
             }
             guard !request.abandoned else {
-                return [.armTimeout(sequence: sequence, after: configuration.unansweredTimeout - age)]
+                return .rearm(after: configuration.unansweredTimeout - age)
             }
             request.abandoned = true
             pending[sequence] = request
-            return [
-                .failRequests([sequence], ClientError(.timedOut, "\(command) #\(sequence) got no reply in time")),
-                .armTimeout(sequence: sequence, after: configuration.unansweredTimeout - age),
-            ]
+            return .fail(ClientError(.timedOut, "\(command) #\(sequence) got no reply in time"), rearmAfter: configuration.unansweredTimeout - age)
         case .login:
             if lastReceived > request.sentAt, quiet < silence {
-                return [.armTimeout(sequence: sequence, after: silence - quiet)]
+                return .rearm(after: silence - quiet)
             }
             pending[sequence] = nil
-            return [.closeLink(ClientError(.timedOut, "the login got no reply in time"))]
+            return .closeLink(ClientError(.timedOut, "the login got no reply in time"))
         case .ping:
             if age >= configuration.unansweredTimeout {
                 pending[sequence] = nil
                 pingInFlight = nil
-                return [.closeLink(ClientError(.timedOut, "the heartbeat ping has had no reply for \(age) while frames kept arriving: nothing sent gets through; reconnecting"))]
+                return .closeLink(ClientError(.timedOut, "the heartbeat ping has had no reply for \(age) while frames kept arriving: nothing sent gets through; reconnecting"))
             }
             if quiet < silence {
-                return [.armTimeout(sequence: sequence, after: min(silence - quiet, configuration.unansweredTimeout - age))]
+                return .rearm(after: min(silence - quiet, configuration.unansweredTimeout - age))
             }
             pending[sequence] = nil
             pingInFlight = nil
-            return [.closeLink(ClientError(.timedOut, "the heartbeat ping got no reply and nothing arrived for \(quiet): the link is dead"))]
+            return .closeLink(ClientError(.timedOut, "the heartbeat ping got no reply and nothing arrived for \(quiet): the link is dead"))
         }
+    }
+
+    enum HeartbeatTimerFiredAction: Hashable, Sendable {
+        /// The link was not quiet long enough (or a ping is in flight): arm the heartbeat timer
+        /// for `after`.
+        case checkAgain(after: Duration)
+        /// Arm the heartbeat timer for `nextHeartbeat`, then send a ping with this sequence
+        /// number and arm its timeout.
+        case sendPing(sequence: UInt32, timeout: Duration, nextHeartbeat: Duration)
     }
 
     /// The heartbeat timer fired: ping when the link has been quiet for a heartbeat interval,
     /// else look again when it will have been.
-    package mutating func heartbeatTimerFired(now: Duration) -> [Action] {
-        guard state == .connected else { return [] }
+    mutating func heartbeatTimerFired(now: Duration) -> HeartbeatTimerFiredAction? {
+        guard state == .connected else { return nil }
         let quiet = now - lastReceived
         guard pingInFlight == nil, quiet >= configuration.heartbeatInterval else {
             // Check again when the link will have been quiet for a whole interval.
             let remaining = configuration.heartbeatInterval - quiet
-            return [.scheduleHeartbeat(after: remaining > .zero ? remaining : configuration.heartbeatInterval)]
+            return .checkAgain(after: remaining > .zero ? remaining : configuration.heartbeatInterval)
         }
         let sequence = allocate(.ping, at: now)
         pingInFlight = sequence
-        return [
-            .scheduleHeartbeat(after: configuration.heartbeatInterval),
-            .sendPing(sequence: sequence, timeout: min(configuration.heartbeatTimeout, configuration.unansweredTimeout)),
-        ]
+        return .sendPing(
+            sequence: sequence, timeout: min(configuration.heartbeatTimeout, configuration.unansweredTimeout),
+            nextHeartbeat: configuration.heartbeatInterval)
     }
 
     // MARK: - Helpers
@@ -340,17 +394,18 @@ package struct ConnectionStateMachine {
         return lastSequence
     }
 
-    /// Fails the callers still waiting (not those already told `timedOut`), in sequence order.
-    private mutating func failAll(_ error: ClientError) -> [Action] {
+    /// Forgets every request; returns the callers still waiting (not those already told
+    /// `timedOut`), in sequence order, for the driver to fail.
+    private mutating func failAll() -> [UInt32] {
         let callers = pending.filter { $0.value.purpose == .caller && !$0.value.abandoned }.keys.sorted()
         pending.removeAll()
         pingInFlight = nil
-        return callers.isEmpty ? [] : [.failRequests(callers, error)]
+        return callers
     }
 
-    private mutating func waitToReconnect(attempt: Int, reason: ClientError) -> [Action] {
+    /// Moves to waiting and returns the back-off delay of `attempt`.
+    private mutating func waitToReconnect(attempt: Int) -> Duration {
         state = .waitingToReconnect(attempt: attempt)
-        let delay = configuration.backoff.delay(attempt: attempt, using: &generator)
-        return [.reportDisconnected(reason), .scheduleReconnect(after: delay)]
+        return configuration.backoff.delay(attempt: attempt, using: &generator)
     }
 }
