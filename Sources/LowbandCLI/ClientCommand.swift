@@ -176,7 +176,7 @@ private final class ClientRun: ClientEngineObserver {
         self.settings = settings
         self.finish = finish
         engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: ContinuousWorkClock())
-        engine.observer = self
+        engine.addObserver(self)
     }
 
     func start() throws {
@@ -203,7 +203,7 @@ private final class ClientRun: ClientEngineObserver {
     }
 
     private var pendingCount: Int {
-        (try? engine.outbox.store.pendingTasks().count) ?? -1
+        (try? engine.pendingTasks().count) ?? -1
     }
 
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {

@@ -15,7 +15,7 @@ public final class VirtualClient: ClientEngineObserver {
     init(user: Int64, engine: ClientEngine) {
         self.user = user
         self.engine = engine
-        engine.observer = self
+        engine.addObserver(self)
     }
 
     /// Records `event`; the engine calls it on the world's scheduler.

@@ -41,7 +41,7 @@ final class VirtualWorld {
             configuration.screen = screen
         }
         let events = EngineEvents()
-        client.engine.observer = events
+        client.engine.addObserver(events)
         return (client.engine, events)
     }
 

@@ -3,7 +3,7 @@ public import LowbandTransport
 public import LowbandWire
 
 /// What the engine tells its owner (a CLI, a scenario, a test).
-public enum ClientEvent {
+public enum ClientEvent: Hashable, Sendable {
     /// A login reply was applied to the cache (delta sync after every reconnect).
     case synced(SyncStore.SyncOutcome)
     /// A push was applied to the cache.
@@ -17,7 +17,7 @@ public enum ClientEvent {
     case stopped(ClientError)
 }
 
-/// Receives the engine's events, on its scheduler.
+/// Receives the engine's events at once, on its scheduler (see ``ClientEngine/addObserver(_:)``).
 public protocol ClientEngineObserver: AnyObject {
     /// Called for every event, in order, on the engine's scheduler.
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent)
@@ -31,9 +31,11 @@ public protocol ClientEngineObserver: AnyObject {
 /// bottom is reading the engine's object graph (a start-up benchmark compares this with a DI
 /// container). Everything runs on `scheduler`; nothing reads the wall clock or the global
 /// random generator.
+///
+/// An app needs only its façade: ``start()`` and ``stop()``, ``send(text:to:attachment:)``,
+/// ``openChat(_:)``, ``markRead(chatID:upTo:)``, ``pendingTasks()`` and ``events(bufferingNewest:)``.
+/// The services below are public for tools, scenarios and tests that look inside.
 public final class ClientEngine {
-    /// Receives the engine's events; held weakly, one at a time.
-    public weak var observer: (any ClientEngineObserver)?
     /// What the engine was made from.
     public let configuration: ClientConfiguration
     /// Runs everything the engine does, and its timers.
@@ -56,6 +58,7 @@ public final class ClientEngine {
     public let history: HistoryService
     private let workClock: any WorkClock
     private var screens: [WeakScreen] = []
+    private let broadcast = ClientEventBroadcast()
 
     /// Builds the engine. Nothing connects until ``start()``.
     ///
@@ -110,6 +113,41 @@ public final class ClientEngine {
         outbox.observer = self
     }
 
+    // MARK: Events
+
+    /// How many unread events an ``events(bufferingNewest:)`` stream holds by default.
+    public static let defaultEventBuffer = 1_024
+
+    /// Every event the engine emits from now on, in order, for one consumer; open as many
+    /// streams as there are consumers, each with its own buffer.
+    ///
+    /// A stream holds at most `limit` events its consumer has not read yet. A consumer that
+    /// falls further behind loses the oldest of them: the newest `limit` are kept (the
+    /// `bufferingNewest` policy), so a slow consumer never holds the engine up and never grows
+    /// memory without bound (a `limit` below 1 is taken as 1). Cancelling the consuming task ends the stream and removes it from
+    /// the engine; every stream ends when the engine is released. Call it on the engine's
+    /// scheduler; observers (``addObserver(_:)``) see each event before the streams do.
+    public func events(bufferingNewest limit: Int = ClientEngine.defaultEventBuffer) -> AsyncStream<ClientEvent> {
+        broadcast.stream(bufferingNewest: limit)
+    }
+
+    /// Calls `observer` for every event, at once on the engine's scheduler, after the observers
+    /// added before it. Held weakly; adding it again changes nothing.
+    ///
+    /// For code that must act in the same turn of the scheduler as the event (the engine host's
+    /// waits, virtual-time scenarios); anything else reads ``events(bufferingNewest:)``.
+    public func addObserver(_ observer: any ClientEngineObserver) {
+        broadcast.add(observer)
+    }
+
+    /// Stops calling `observer`.
+    public func removeObserver(_ observer: any ClientEngineObserver) {
+        broadcast.remove(observer)
+    }
+
+    /// Event streams still open (neither cancelled nor ended).
+    var eventStreamCount: Int { broadcast.streamCount }
+
     /// Resumes the stored outbox and the owed read positions, and starts connecting.
     public func start() {
         outbox.start()
@@ -126,6 +164,9 @@ public final class ClientEngine {
     }
 
     /// Stores a message in the outbox; it goes out when a session is up.
+    ///
+    /// - Returns: the stored task, with the client id that makes a resend idempotent.
+    /// - Throws: ``ClientError`` `.database` when the cache fails (nothing is stored).
     @discardableResult
     public func send(text: String, to chatID: Int64, attachment: OutgoingAttachment? = nil) throws(ClientError) -> OutboxTask {
         try outbox.enqueueMessage(chatID: chatID, text: text, attachment: attachment)
@@ -142,6 +183,17 @@ public final class ClientEngine {
     @discardableResult
     public func markRead(chatID: Int64, upTo: Int64) throws(ClientError) -> Bool {
         try reads.markRead(chatID: chatID, upTo: upTo)
+    }
+
+    /// The messages and uploads stored and not yet acknowledged by the server, oldest first.
+    ///
+    /// - Throws: ``ClientError`` `.database` when the cache cannot be read.
+    public func pendingTasks() throws(ClientError) -> [OutboxTask] {
+        do {
+            return try outbox.store.pendingTasks()
+        } catch {
+            throw ClientError(.database, "cannot read the outbox: \(error)")
+        }
     }
 
     /// A screen for `chatID`, fed by the cache-first history and live messages. Call
@@ -169,7 +221,7 @@ public final class ClientEngine {
     }
 
     private func emit(_ event: ClientEvent) {
-        observer?.engine(self, didEmit: event)
+        broadcast.emit(event, from: self)
     }
 }
 

@@ -11,7 +11,7 @@ import NIOPosix
 /// ```swift
 /// let host = try await ClientEngineHost.start(configuration: configuration, port: server.port)
 /// try await host.withEngine { try $0.send(text: "hi", to: chatID) }
-/// try await host.waitUntil { try $0.outbox.store.pendingTasks().isEmpty }
+/// try await host.waitUntil { try $0.pendingTasks().isEmpty }
 /// try await host.stop()
 /// ```
 public final class ClientEngineHost: Sendable {
@@ -105,7 +105,7 @@ private final class HostState: ClientEngineObserver {
 
     init(engine: ClientEngine) {
         self.engine = engine
-        engine.observer = self
+        engine.addObserver(self)
     }
 
     func add(_ waiter: Waiter, timeout: Duration) {

@@ -35,15 +35,15 @@ final class ScenarioClient: ClientEngineObserver {
         self.device = device
         self.trace = trace
         self.ledger = ledger
-        engine.observer = self
+        engine.addObserver(self)
     }
 
     /// The app was started again with `engine` (a cold start on the same cache).
     func replace(_ engine: ClientEngine) {
-        self.engine.observer = nil
+        self.engine.removeObserver(self)
         self.engine = engine
         isLoggedIn = false
-        engine.observer = self
+        engine.addObserver(self)
     }
 
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
