@@ -36,6 +36,8 @@ public final class SocketHarness: Sendable {
         /// Event-loop threads the engines share (1: every engine on one loop).
         public var engineThreads: Int
 
+        /// A configuration; by default the `perfect` link (no rate limit, delay or loss), shaper
+        /// seed 1, the server's default world and one engine thread.
         public init(
             profile: NetworkProfile = NetworkProfile(
                 name: "perfect", downlink: LinkProfile(rate: .unlimited, queueBytes: 1_000_000), uplink: LinkProfile(rate: .unlimited, queueBytes: 1_000_000)),
@@ -52,8 +54,11 @@ public final class SocketHarness: Sendable {
         }
     }
 
+    /// What the harness was started with.
     public let configuration: Configuration
+    /// The messenger server, listening on 127.0.0.1 on a loop of its own.
     public let server: MessengerSocketServer
+    /// The shaping proxy in front of the server, playing ``Configuration/profile``.
     public let proxy: ShapingProxy
     /// Where engines connect: the proxy's listening port.
     public let proxyPort: Int
@@ -197,8 +202,10 @@ public final class SocketHarness: Sendable {
         /// The engines' database directory is gone.
         public var databasesRemoved = false
 
+        /// A report of nothing checked yet (every flag false, every count zero).
         public init() {}
 
+        /// Both ports refuse connections, no work, connection or database is left.
         public var isClean: Bool {
             serverPortRefuses && proxyPortRefuses && pendingEngineWork == 0 && openProxyConnections == 0 && serverConnections == 0 && databasesRemoved
         }
