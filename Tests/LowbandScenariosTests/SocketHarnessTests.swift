@@ -1,6 +1,7 @@
 import LowbandClient
-import LowbandScenarios
+@testable import LowbandScenarios
 import LowbandServer
+import LowbandWire
 import Synchronization
 import Testing
 
@@ -32,5 +33,46 @@ import Testing
             throw error
         }
         #expect(teardown.isClean, "\(teardown)")
+    }
+}
+
+/// `lowband run` on sockets: the engines and the scenario run on a loop of their own, the
+/// server on another, as in the push-to-visible benchmark.
+@Suite struct SocketRunLoopTests {
+    /// Notes, when the writer's login reply has been stored (in SQLite, on the engine's loop),
+    /// where that ran; and counts the messages the reader got through the real server.
+    final class WhereItRuns: PlantedScenario {
+        struct Seen: Sendable {
+            var onRunLoop: Bool
+            var onServerLoop: Bool
+            var sameLoop: Bool
+        }
+
+        static let seen = Mutex<[Seen]>([])
+        static let delivered = Mutex(0)
+
+        override func writerLoggedIn() {
+            guard let server = context.server as? LoopRunServer else {
+                Self.seen.withLock { $0.append(Seen(onRunLoop: false, onServerLoop: true, sameLoop: true)) }
+                return
+            }
+            let seen = Seen(onRunLoop: server.loop.inEventLoop, onServerLoop: server.serverLoop.inEventLoop, sameLoop: server.loop === server.serverLoop)
+            Self.seen.withLock { $0.append(seen) }
+        }
+
+        override func readerGot(_ message: Message) {
+            Self.delivered.withLock { $0 += 1 }
+        }
+    }
+
+    @Test func theEnginesSQLiteWorkNeverRunsOnTheServersLoop() async throws {
+        let options = ScenarioOptions(
+            scenario: .crowd, profile: try ScenarioFixtures.profile("perfect"), seed: 3, clients: 2,
+            duration: .seconds(12), virtualTime: false)
+        let output = try await SocketRun.run(options, implementation: WhereItRuns.self)
+        let seen = try #require(WhereItRuns.seen.withLock { $0.first })
+        #expect(seen.onRunLoop && !seen.onServerLoop && !seen.sameLoop, "\(seen)")
+        #expect(WhereItRuns.delivered.withLock { $0 } >= 1, "the writer's message reached the reader through the server's own loop")
+        #expect(!output.record.hasViolations, "\(output.record.violations)")
     }
 }

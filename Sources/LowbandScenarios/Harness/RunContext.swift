@@ -18,7 +18,7 @@ final class RunContext {
     /// The profile as the scenario plays it (subway may add outages).
     let profile: NetworkProfile
     let scheduler: any Scheduler
-    let server: MessengerServer
+    let server: any RunServer
     let trace: TraceLog
     /// What the checks and the latency breakdown are computed from.
     let ledger: RunLedger
@@ -40,7 +40,7 @@ final class RunContext {
         weak var screen: ChatScreenModel?
     }
 
-    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: MessengerServer, trace: TraceLog, ledger: RunLedger, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
+    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: any RunServer, trace: TraceLog, ledger: RunLedger, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
         self.options = options
         self.ledger = ledger
         self.profile = profile

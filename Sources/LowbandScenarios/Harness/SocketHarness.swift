@@ -3,7 +3,7 @@ public import LowbandClient
 public import LowbandProxy
 public import LowbandServer
 public import LowbandShaper
-import LowbandTransport
+public import LowbandTransport
 public import NIOCore
 import NIOPosix
 import Synchronization
@@ -35,6 +35,12 @@ public final class SocketHarness: Sendable {
         public var proxyName: String
         /// Event-loop threads the engines share (1: every engine on one loop).
         public var engineThreads: Int
+        /// The shaper's trace sink, made from the instant the proxy's clock starts (its time
+        /// zero); nil for none.
+        public var trace: (@Sendable (_ proxyZero: NIODeadline) -> any ShaperTraceSink)?
+        /// What accepts the server's links, made on the server's loop (given) from the server (a
+        /// wrapper that watches every frame); nil for the server itself.
+        public var serverAcceptor: (@Sendable (MessengerServer, any EventLoop) -> any FrameLinkAcceptor)?
 
         /// A configuration; by default the `perfect` link (no rate limit, delay or loss), shaper
         /// seed 1, the server's default world and one engine thread.
@@ -44,13 +50,17 @@ public final class SocketHarness: Sendable {
             shaperSeed: UInt64 = 1,
             server: ServerConfiguration = ServerConfiguration(),
             proxyName: String = "lowband-harness",
-            engineThreads: Int = 1
+            engineThreads: Int = 1,
+            trace: (@Sendable (_ proxyZero: NIODeadline) -> any ShaperTraceSink)? = nil,
+            serverAcceptor: (@Sendable (MessengerServer, any EventLoop) -> any FrameLinkAcceptor)? = nil
         ) {
             self.profile = profile
             self.shaperSeed = shaperSeed
             self.server = server
             self.proxyName = proxyName
             self.engineThreads = engineThreads
+            self.trace = trace
+            self.serverAcceptor = serverAcceptor
         }
     }
 
@@ -106,13 +116,15 @@ public final class SocketHarness: Sendable {
         var directory: String?
         do {
             directory = try makeDirectory()
-            let started = try await MessengerSocketServer.start(configuration: configuration.server, eventLoop: groups.server.next())
+            let serverLoop = groups.server.next()
+            let acceptor = configuration.serverAcceptor.map { make in { @Sendable (server: MessengerServer) in make(server, serverLoop) } }
+            let started = try await MessengerSocketServer.start(configuration: configuration.server, eventLoop: serverLoop, acceptor: acceptor)
             server = started
             let shaping = ShapingProxy(
                 configuration: ShapingProxy.Configuration(
                     name: configuration.proxyName, listen: ProxyEndpoint(host: "127.0.0.1", port: 0),
                     upstream: ProxyEndpoint(host: started.host, port: started.port),
-                    link: .network(configuration.profile, seed: configuration.shaperSeed)),
+                    link: .network(configuration.profile, seed: configuration.shaperSeed, trace: configuration.trace?(NIODeadline.now()))),
                 group: groups.proxy)
             proxy = shaping
             guard let proxyPort = try await shaping.start().port else {

@@ -90,15 +90,18 @@ final class PushToVisibleScenario: Scenario {
     private func push(_ index: Int) {
         let reader = readers[index]
         let text = readers[index].texts.text()
-        do {
-            let message = try context.server.post(text, in: reader.chatID, from: reader.poster)
-            pushes += 1
-            let bytes = RunContext.pushFrameBytes(message)
-            posted[message.id] = (context.now, bytes)
-            if let bytes { pushBytes.append(bytes) }
-            context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
-        } catch {
-            context.line("push-failed", client: index, chat: reader.chatID, detail: "\(error)")
+        context.server.post(text, in: reader.chatID, from: reader.poster) { [weak self] result, postedAt in
+            guard let self else { return }
+            switch result {
+            case .success(let message):
+                self.pushes += 1
+                let bytes = RunContext.pushFrameBytes(message)
+                self.posted[message.id] = (postedAt, bytes)
+                if let bytes { self.pushBytes.append(bytes) }
+                self.context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
+            case .failure(let error):
+                self.context.line("push-failed", client: index, chat: reader.chatID, detail: "\(error)")
+            }
         }
         scheduleNextPush(index)
     }
