@@ -8,11 +8,11 @@ import LowbandShaper
 import LowbandTransport
 import LowbandWire
 
-/// What a scenario drives, the same in both modes: the run's scheduler, the server on it, a
-/// way to make client engines behind the device's network, the trace and the seeded streams.
+/// What a scenario drives, the same in both modes: the run's scheduler, the server (``RunServer``),
+/// a way to make client engines behind the device's network, the trace and the seeded streams.
 ///
-/// Everything here is confined to the run's scheduler (a virtual one, or the event loop the
-/// server and the clients share on sockets).
+/// Everything here is confined to the run's scheduler: a virtual one the server shares, or on
+/// sockets the engines' event loop, the server running on a loop of its own.
 final class RunContext {
     let options: ScenarioOptions
     /// The profile as the scenario plays it (subway may add outages).
