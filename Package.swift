@@ -435,7 +435,7 @@ let package = Package(
         .testTarget(
             name: "LowbandScenariosTests",
             dependencies: [
-                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandWire", "LowbandShaper",
+                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

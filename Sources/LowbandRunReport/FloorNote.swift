@@ -4,7 +4,7 @@ enum FloorNote {
     /// The explanation for `scenario`; `hasFloor` says whether its records carry a floor.
     static func text(scenario: String, hasFloor: Bool) -> String {
         if hasFloor {
-            return "Floor (\(scenario)): the least one-way delay the profile allows plus the smallest push's bytes at the downlink's bottleneck rate — no push can be visible sooner, so p50 / floor says how much of the median the client and the queues added."
+            return "Floor (\(scenario)): the least one-way delay the profile allows plus the smallest push's bytes at the downlink's bottleneck rate — no push can be visible sooner. Median: the delay plus the median of the profile's jitter plus the median push's bytes at that rate, so p50 / median says how much the client and the queues added."
         }
         let reason = switch scenario {
         case "subway": "delivery_delay mixes acknowledgements (a round trip) with pushes (one way), and the blackouts, not the link's figures, decide its tail — a one-way floor would bound only half of the samples"

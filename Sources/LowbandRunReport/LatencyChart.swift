@@ -23,7 +23,7 @@ enum LatencyChart {
         let title = "\(LatencyMetricChoice.readable(metricName)) — distribution per profile"
         let (svg, scale) = chart(series: series, title: title)
         let scaleNote = scale.isLogarithmic ? " Time axis is logarithmic." : ""
-        let floorNote = series.contains { $0.floor != nil } ? " Dashed vertical lines mark each profile's physical floor (one-way delay plus the push's bytes at the bottleneck rate)." : ""
+        let floorNote = series.contains { $0.floor != nil } ? " Dashed vertical lines mark each profile's physical floor (the least one-way delay plus the push's bytes at the bottleneck rate)." : ""
         let caption = "Share of \(LatencyMetricChoice.readable(metricName)) samples at or below a given time (cumulative distribution), per profile; dots mark p50, p90 and p99.\(scaleNote)\(floorNote)"
         return "<figure id=\"\(figureID)\" class=\"chart\">\(svg)<figcaption>\(HTMLEscaping.escape(caption))</figcaption></figure>"
     }

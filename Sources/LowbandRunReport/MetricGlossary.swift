@@ -37,8 +37,10 @@ enum MetricGlossary {
     static let terms: [(term: String, meaning: String)] = [
         ("p50, p90, p99", "nearest-rank percentiles: the sample at or below which 50 %, 90 %, 99 % of the samples lie; max is the largest"),
         ("samples", "how many values a figure summarises; a count measured once has one sample"),
-        ("floor", "the physical floor of one push on the profile: the least one-way delay the profile allows plus the push's bytes at the downlink's bottleneck rate; no sample can be below it"),
-        ("p50 / floor", "how many times the floor the median took: 1× is as fast as the network allows"),
+        ("floor", "the physical floor of one push on the profile: the least one-way delay the profile allows (the delay less its jitter where that is bounded) plus the push's bytes at the downlink's bottleneck rate; no sample can be below it"),
+        ("median", "the time the profile implies for the median push: the delay plus the median of its jitter plus the push's bytes at the bottleneck rate"),
+        ("p50 / median", "the measured median over the profile's median: 1× is as fast as the network itself; above it is what the client and the queues added"),
+        ("below floor", "samples faster than the floor: always 0 unless the measurement or the network model is wrong"),
         ("outage", Outages.definition),
         ("disconnect, reconnect", "a client losing its connection, and connecting again"),
         ("stage.<name>", "the time of delivered messages split into stages (results.csv and breakdown.csv); each stage is explained under “Where the time went”"),

@@ -21,9 +21,18 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var durationSeconds: Double
     /// True when the run was stopped early (Ctrl-C): the figures are what was measured so far.
     public var partial: Bool
-    /// The physical floor of one push on this profile, in milliseconds: the one-way delay plus the
-    /// push frame's bytes at the bottleneck rate. `nil` when the scenario has no single push size.
+    /// The physical floor of one push on this profile, in milliseconds: the least time the profile
+    /// allows (one-way delay less the jitter below it where that is bounded, plus the smallest push
+    /// frame's bytes at the bottleneck rate; docs/RUN.md). `nil` when the scenario has no single
+    /// push size.
     public var floorMilliseconds: Double?
+    /// The time the profile implies for the median push, in milliseconds (delay plus the median
+    /// jitter plus the median push frame's bytes at the bottleneck rate): what p50 is compared
+    /// with. `nil` with no floor, or when the profile's figures change over time.
+    public var medianMilliseconds: Double?
+    /// Samples of the main latency below their push's floor: zero unless the measurement or the
+    /// network model is wrong. `nil` with no floor.
+    public var samplesBelowFloor: Int?
     /// The figures, in the order the scenario reports them.
     public var metrics: [RunMetric]
     /// Bytes moved per time bucket, both directions, from the start of the run.
@@ -79,7 +88,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case scenario, profile, seed, clients, virtualTime, command, durationSeconds, partial, floorMilliseconds
+        case scenario, profile, seed, clients, virtualTime, command, durationSeconds, partial, floorMilliseconds, medianMilliseconds, samplesBelowFloor
         case metrics, traffic, timeline, invariants, violations, stages, slowest, settleSeconds, livenessSeconds
     }
 
@@ -95,6 +104,8 @@ public struct RunRecord: Sendable, Hashable, Codable {
         durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
         partial = try container.decode(Bool.self, forKey: .partial)
         floorMilliseconds = try container.decodeIfPresent(Double.self, forKey: .floorMilliseconds)
+        medianMilliseconds = try container.decodeIfPresent(Double.self, forKey: .medianMilliseconds)
+        samplesBelowFloor = try container.decodeIfPresent(Int.self, forKey: .samplesBelowFloor)
         metrics = try container.decode([RunMetric].self, forKey: .metrics)
         traffic = try container.decode([TrafficBucket].self, forKey: .traffic)
         timeline = try container.decode([TimelineEvent].self, forKey: .timeline)

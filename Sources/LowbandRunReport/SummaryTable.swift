@@ -1,14 +1,16 @@
 /// The tables of the report: every figure of one profile, and the runs side by side.
 enum SummaryTable {
-    /// One row per metric of `record`: its percentiles in the metric's own unit, and against the
-    /// physical floor for the main latency metric when the record knows its floor.
+    /// One row per metric of `record`: its percentiles in the metric's own unit, and for the main
+    /// latency metric, when the record knows its floor, the floor, the median the profile implies,
+    /// p50 over that median and the samples below the floor.
     static func profile(_ record: RunRecord, latencyMetric: String?) -> String {
         guard !record.metrics.isEmpty else {
             return "<p class=\"no-data\">No figures were recorded for \(HTMLEscaping.escape(record.profile)).</p>"
         }
         let floor = record.floorMilliseconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         var header = ["metric", "unit", "p50", "p90", "p99", "max", "samples"]
-        if floor != nil { header += ["floor", "p50 / floor"] }
+        let median = record.medianMilliseconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        if floor != nil { header += ["floor", "median", "p50 / median", "below floor"] }
         var rows: [[String]] = []
         for metric in record.metrics {
             let samples = LatencyMetricChoice.finiteSamples(metric)
@@ -18,13 +20,17 @@ enum SummaryTable {
                 row.append(NumberFormatting.number(Double(summary.samples)))
                 if let floor {
                     if metric.name == latencyMetric, metric.unit == "ms" {
-                        row += [NumberFormatting.duration(milliseconds: floor), NumberFormatting.number(summary.p50 / floor) + "×"]
+                        row += [
+                            NumberFormatting.duration(milliseconds: floor), median.map { NumberFormatting.duration(milliseconds: $0) } ?? "",
+                            median.map { NumberFormatting.number(summary.p50 / $0) + "×" } ?? "",
+                            record.samplesBelowFloor.map { NumberFormatting.number(Double($0)) } ?? "",
+                        ]
                     } else {
-                        row += ["", ""]
+                        row += ["", "", "", ""]
                     }
                 }
             } else {
-                row += ["no samples", "", "", "", "0"] + (floor == nil ? [] : ["", ""])
+                row += ["no samples", "", "", "", "0"] + (floor == nil ? [] : ["", "", "", ""])
             }
             rows.append(row)
         }
@@ -36,7 +42,7 @@ enum SummaryTable {
         var header = ["profile", "status", "seed", "clients", "clock", "duration"]
         if let latencyMetric {
             let name = LatencyMetricChoice.readable(latencyMetric)
-            header += ["\(name) p50", "p90", "p99", "floor", "p50 / floor"]
+            header += ["\(name) p50", "p90", "p99", "floor", "median", "p50 / median"]
         }
         let rows = records.map { record -> [String] in
             var row = [
@@ -47,13 +53,15 @@ enum SummaryTable {
             guard let latencyMetric else { return row }
             let summary = record.metric(named: latencyMetric).flatMap { RunMetric(name: $0.name, unit: $0.unit, values: LatencyMetricChoice.finiteSamples($0)).summary }
             let floor = record.floorMilliseconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            let median = record.medianMilliseconds.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
             if let summary {
                 row += [summary.p50, summary.p90, summary.p99].map { NumberFormatting.duration(milliseconds: $0) }
             } else {
                 row += ["no samples", "", ""]
             }
             row.append(floor.map { NumberFormatting.duration(milliseconds: $0) } ?? "")
-            row.append(summary.flatMap { summary in floor.map { NumberFormatting.number(summary.p50 / $0) + "×" } } ?? "")
+            row.append(median.map { NumberFormatting.duration(milliseconds: $0) } ?? "")
+            row.append(summary.flatMap { summary in median.map { NumberFormatting.number(summary.p50 / $0) + "×" } } ?? "")
             return row
         }
         return table(header: header, rows: rows, caption: "Runs", cssClass: "runs")

@@ -30,14 +30,19 @@ public final class MessengerSocketServer: Sendable {
     public let host: String
     private let listener: SocketFrameListener
     private let server: NIOLoopBoundBox<MessengerServer>
+    private let acceptor: NIOLoopBoundBox<any FrameLinkAcceptor>
 
-    private init(world: MessengerWorld, scheduler: EventLoopScheduler, port: Int, host: String, listener: SocketFrameListener, server: NIOLoopBoundBox<MessengerServer>) {
+    private init(
+        world: MessengerWorld, scheduler: EventLoopScheduler, port: Int, host: String, listener: SocketFrameListener, server: NIOLoopBoundBox<MessengerServer>,
+        acceptor: NIOLoopBoundBox<any FrameLinkAcceptor>
+    ) {
         self.world = world
         self.scheduler = scheduler
         self.port = port
         self.host = host
         self.listener = listener
         self.server = server
+        self.acceptor = acceptor
     }
 
     /// Generates the data of `configuration`, starts a server on `eventLoop` and listens.
@@ -49,22 +54,26 @@ public final class MessengerSocketServer: Sendable {
     ///   - eventLoop: where the server runs; nil for one of NIO's shared loops.
     ///   - onEvent: hears every connection the server refuses or closes on its own, with the
     ///     reason (on the event loop; keep it short).
+    ///   - acceptor: what accepts the listener's links, made on the server's loop from the
+    ///     server (e.g. a wrapper that watches every frame); nil for the server itself.
     public static func start(
         configuration: ServerConfiguration = ServerConfiguration(),
         listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
         eventLoop: (any EventLoop)? = nil,
-        onEvent: (@Sendable (ServerEvent) -> Void)? = nil
+        onEvent: (@Sendable (ServerEvent) -> Void)? = nil,
+        acceptor: (@Sendable (MessengerServer) -> any FrameLinkAcceptor)? = nil
     ) async throws -> MessengerSocketServer {
-        try await start(core: ServerCore(configuration: configuration), listener: listenerConfiguration, eventLoop: eventLoop, onEvent: onEvent)
+        try await start(core: ServerCore(configuration: configuration), listener: listenerConfiguration, eventLoop: eventLoop, onEvent: onEvent, acceptor: acceptor)
     }
 
     /// Starts a server on `core` (e.g. one on a data directory) and listens; the parameters are
-    /// those of ``start(configuration:listener:eventLoop:onEvent:)``.
+    /// those of ``start(configuration:listener:eventLoop:onEvent:acceptor:)``.
     public static func start(
         core: ServerCore,
         listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
         eventLoop: (any EventLoop)? = nil,
-        onEvent: (@Sendable (ServerEvent) -> Void)? = nil
+        onEvent: (@Sendable (ServerEvent) -> Void)? = nil,
+        acceptor makeAcceptor: (@Sendable (MessengerServer) -> any FrameLinkAcceptor)? = nil
     ) async throws -> MessengerSocketServer {
         let configuration = core.configuration
         let eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
@@ -73,13 +82,15 @@ public final class MessengerSocketServer: Sendable {
         listening.frame = configuration.frame
         listening.outboundLimits = configuration.connections.outbound
         let listener = SocketFrameListener(scheduler: scheduler, configuration: listening)
-        let server = try await eventLoop.submit {
+        let (server, acceptor) = try await eventLoop.submit {
             let server = MessengerServer(core: core, scheduler: scheduler)
             server.onEvent = onEvent
-            return NIOLoopBoundBox(server, eventLoop: eventLoop)
+            let acceptor: any FrameLinkAcceptor = makeAcceptor?(server) ?? server
+            return (NIOLoopBoundBox(server, eventLoop: eventLoop), NIOLoopBoundBox(acceptor, eventLoop: eventLoop))
         }.get()
-        let port = try await listener.start { server.value }
-        return MessengerSocketServer(world: core.world, scheduler: scheduler, port: port, host: listening.host, listener: listener, server: server)
+        let port = try await listener.start { acceptor.value }
+        return MessengerSocketServer(
+            world: core.world, scheduler: scheduler, port: port, host: listening.host, listener: listener, server: server, acceptor: acceptor)
     }
 
     /// Stops listening and closes every connection; the data stays for ``restart()``.
@@ -89,8 +100,8 @@ public final class MessengerSocketServer: Sendable {
 
     /// Listens again on the same port with the same data (after ``stop()``).
     public func restart() async throws {
-        let server = self.server
-        try await listener.start { server.value }
+        let acceptor = self.acceptor
+        try await listener.start { acceptor.value }
     }
 
     /// Runs `body` with the server on its event loop and returns what it returns.

@@ -8,6 +8,13 @@ import LowbandDeterminism
 /// that changes the amount keeps the correlation, and a convex mix never leaves the bounds:
 /// every offset lies within ± amount (0 … amount for Pareto).
 struct JitterState: Sendable {
+    /// The Pareto (Lomax) shape.
+    static let paretoShape = 1.5
+    /// The amount over the Pareto scale (scale = amount / 10).
+    static let paretoScaleDivisor = 10.0
+    /// The amount over the normal distribution's σ (σ = amount / 3).
+    static let normalSigmaDivisor = 3.0
+
     private var previous: Double = 0
 
     /// The offset in nanoseconds to add to the base delay of the next piece.
@@ -22,11 +29,11 @@ struct JitterState: Sendable {
             // Box–Muller; σ = amount / 3, cut at ± amount.
             let radius = (-2 * log(generator.positiveUnitInterval())).squareRoot()
             let normal = radius * cos(2 * Double.pi * generator.unitInterval())
-            fresh = min(1, max(-1, normal / 3))
+            fresh = min(1, max(-1, normal / Self.normalSigmaDivisor))
         case .pareto:
             // Lomax (Pareto II), shape 1.5, scale amount / 10, cut at amount.
-            let tail = pow(generator.positiveUnitInterval(), -1 / 1.5) - 1
-            fresh = min(1, tail / 10)
+            let tail = pow(generator.positiveUnitInterval(), -1 / Self.paretoShape) - 1
+            fresh = min(1, tail / Self.paretoScaleDivisor)
         }
         let correlation = profile.correlation
         previous = correlation * previous + (1 - correlation) * fresh

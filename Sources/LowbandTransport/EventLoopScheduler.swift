@@ -21,9 +21,15 @@ public final class EventLoopScheduler: Scheduler, Sendable {
     }
 
     /// A scheduler whose time zero is the loop's `now` at this call.
-    public init(eventLoop: any EventLoop) {
+    public convenience init(eventLoop: any EventLoop) {
+        self.init(eventLoop: eventLoop, origin: eventLoop.now)
+    }
+
+    /// A scheduler whose time zero is `origin` (a monotonic `NIODeadline`): clocks on several
+    /// loops that share one zero tell the same time.
+    public init(eventLoop: any EventLoop, origin: NIODeadline) {
         self.eventLoop = eventLoop
-        origin = eventLoop.now
+        self.origin = origin
         state = NIOLoopBoundBox.makeBoxSendingValue(State(), as: State.self, eventLoop: eventLoop)
     }
 

@@ -68,17 +68,20 @@ import Testing
         #expect(MarkupChecks.count("class=\"lane-label\"", in: quietTimeline) == 2)
     }
 
-    @Test func theSummaryTableComparesTheMainMetricWithTheFloor() {
-        let html = RunReportHTML.render(records: [record(floor: 200, metrics: [
+    @Test func theSummaryTableComparesTheMainMetricWithTheFloorAndTheMedian() {
+        var measured = record(floor: 200, metrics: [
             RunMetric(name: "push_to_visible", unit: "ms", values: [300, 400, 500, 600]),
             RunMetric(name: "bytes_down", unit: "bytes", values: [12_345]),
             RunMetric(name: "outbox_drain", unit: "ms", values: []),
-        ])])
+        ])
+        measured.medianMilliseconds = 250
+        measured.samplesBelowFloor = 0
+        let html = RunReportHTML.render(records: [measured])
         let table = MarkupChecks.element("<table class=\"summary\"", closing: "</table>", in: html) ?? ""
-        for header in ["metric", "unit", "p50", "p90", "p99", "max", "samples", "floor", "p50 / floor"] {
+        for header in ["metric", "unit", "p50", "p90", "p99", "max", "samples", "floor", "median", "p50 / median", "below floor"] {
             #expect(table.contains("<th scope=\"col\"") && table.contains(">\(header)</th>"), "column \(header)")
         }
-        #expect(table.contains("<th scope=\"row\">push_to_visible</th><td>ms</td><td class=\"num\">400 ms</td><td class=\"num\">600 ms</td><td class=\"num\">600 ms</td><td class=\"num\">600 ms</td><td class=\"num\">4</td><td class=\"num\">200 ms</td><td class=\"num\">2×</td>"))
+        #expect(table.contains("<th scope=\"row\">push_to_visible</th><td>ms</td><td class=\"num\">400 ms</td><td class=\"num\">600 ms</td><td class=\"num\">600 ms</td><td class=\"num\">600 ms</td><td class=\"num\">4</td><td class=\"num\">200 ms</td><td class=\"num\">250 ms</td><td class=\"num\">1.6×</td><td class=\"num\">0</td>"))
         #expect(table.contains("<th scope=\"row\">bytes_down</th><td>bytes</td><td class=\"num\">12.3 KB</td>"))
         #expect(table.contains("<th scope=\"row\">outbox_drain</th><td>ms</td><td class=\"num\">no samples</td>"))
     }

@@ -1,3 +1,4 @@
+public import LowbandShaper
 public import LowbandWire
 
 /// Taken before a push, outside the measured time: the screen was idle and the proxy had
@@ -30,12 +31,14 @@ public struct PushSample: Hashable, Sendable {
     public var push: VisiblePush
     /// The push frame's bytes delivered by the proxy to the client (header included).
     public var frameBytes: Int
-    /// The physical floor for a frame of ``frameBytes`` on the harness's profile.
-    public var floor: PushFloor
+    /// The physical floor and the median the profile implies for a frame of ``frameBytes`` on
+    /// the harness's profile.
+    public var floor: PhysicalFloor
 
     public var message: Message { push.message }
     public var pushToVisible: Duration { push.pushToVisible }
 
-    /// ``pushToVisible`` over the floor; nil on a link with no delay and no rate limit.
-    public var floorRatio: Double? { floor.ratio(of: push.pushToVisible) }
+    /// ``pushToVisible`` over the median the profile implies; nil on a link with no delay and no
+    /// rate limit.
+    public var medianRatio: Double? { floor.ratioToMedian(of: push.pushToVisible) }
 }

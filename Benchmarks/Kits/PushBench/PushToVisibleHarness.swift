@@ -1,20 +1,19 @@
-import Foundation
 public import LowbandClient
 public import LowbandProxy
+public import LowbandScenarios
 public import LowbandServer
 import LowbandFixtures
 import LowbandShaper
-import LowbandTransport
 import LowbandWire
 import NIOCore
-import NIOPosix
 import Synchronization
 
 /// The real server, the real shaping proxy and a real client engine with a chat open, in one
 /// process on 127.0.0.1 ephemeral ports: what a push-to-visible sample is measured on.
 ///
-/// Each part runs on an event loop of its own (three threads), as three machines would: the
-/// client's synchronous SQLite work never delays the server or the proxy. The client logs in
+/// Wired by the library's ``SocketHarness``: each part runs on an event loop of its own (three
+/// threads), as three machines would: the client's synchronous SQLite work never delays the
+/// server or the proxy. The client logs in
 /// through the proxy, opens its first direct chat and waits until the chat's first page is on
 /// screen; every push then comes from the other member of that chat, so exactly one push frame
 /// crosses the proxy per sample.
@@ -22,7 +21,7 @@ import Synchronization
 /// ```swift
 /// let harness = try await PushToVisibleHarness.start(profileNamed: "edge")
 /// let sample = try await harness.measure()      // or prepare() / push(_:) / sample(of:)
-/// print(sample.pushToVisible, sample.floor.total, sample.frameBytes)
+/// print(sample.pushToVisible, sample.floor.least, sample.floor.median, sample.frameBytes)
 /// try await harness.stop()
 /// ```
 ///
@@ -33,18 +32,20 @@ import Synchronization
 /// timer), so that is a different figure, not an artifact this harness hides or adds.
 public final class PushToVisibleHarness: Sendable {
     public let configuration: PushHarnessConfiguration
-    public let server: MessengerSocketServer
-    public let proxy: ShapingProxy
+    /// Server, proxy and the client's loop.
+    public let sockets: SocketHarness
     public let client: ClientEngineHost
-    /// Where the client connects: the proxy's listening port.
-    public let proxyPort: Int
     /// The open chat and the member whose messages are pushed to it.
     public let chatID: Int64
     public let senderID: Int64
-    private let group: MultiThreadedEventLoopGroup
     private let watch: NIOLoopBoundBox<VisibilityWatch?>
-    private let databaseDirectory: String
     private let state = Mutex(State())
+    private let floors: FrameFloors
+
+    public var server: MessengerSocketServer { sockets.server }
+    public var proxy: ShapingProxy { sockets.proxy }
+    /// Where the client connects: the proxy's listening port.
+    public var proxyPort: Int { sockets.proxyPort }
 
     private struct State {
         var pushes = 0
@@ -53,19 +54,16 @@ public final class PushToVisibleHarness: Sendable {
     }
 
     private init(
-        configuration: PushHarnessConfiguration, server: MessengerSocketServer, proxy: ShapingProxy, client: ClientEngineHost, proxyPort: Int,
-        chatID: Int64, senderID: Int64, group: MultiThreadedEventLoopGroup, watch: NIOLoopBoundBox<VisibilityWatch?>, databaseDirectory: String
+        configuration: PushHarnessConfiguration, sockets: SocketHarness, client: ClientEngineHost, chatID: Int64, senderID: Int64,
+        watch: NIOLoopBoundBox<VisibilityWatch?>
     ) {
         self.configuration = configuration
-        self.server = server
-        self.proxy = proxy
+        self.sockets = sockets
         self.client = client
-        self.proxyPort = proxyPort
         self.chatID = chatID
         self.senderID = senderID
-        self.group = group
         self.watch = watch
-        self.databaseDirectory = databaseDirectory
+        floors = FrameFloors(profile: configuration.profile)
     }
 
     // MARK: Starting
@@ -83,61 +81,48 @@ public final class PushToVisibleHarness: Sendable {
     /// - Throws: ``PushBenchError`` (`.unsupportedProfile` when the profile has no single floor,
     ///   `.noChat`, `.timedOut`), or the error of the part that failed to start.
     public static func start(_ configuration: PushHarnessConfiguration = PushHarnessConfiguration()) async throws -> PushToVisibleHarness {
-        _ = try PushFloor(profile: configuration.profile, frameBytes: 0)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 3)
-        let serverLoop = group.next()
-        let proxyLoop = group.next()
-        let clientLoop = group.next()
-        var parts = Parts(group: group, clientLoop: clientLoop)
+        guard PhysicalFloor(profile: configuration.profile, frameBytes: 0).median != nil else {
+            throw PushBenchError(
+                .unsupportedProfile,
+                "profile '\(configuration.profile.name)' has a timeline or a trace-driven downlink; its median changes over time, pick a profile with fixed figures")
+        }
+        let sockets = try await SocketHarness.start(
+            SocketHarness.Configuration(
+                profile: configuration.profile, shaperSeed: configuration.shaperSeed, server: ServerConfiguration(seed: configuration.serverSeed),
+                proxyName: "push-bench"))
+        var watch: NIOLoopBoundBox<VisibilityWatch?>?
         do {
-            parts.directory = try makeDatabaseDirectory()
-            let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: configuration.serverSeed), eventLoop: serverLoop)
-            parts.server = server
-            let (user, chat, sender) = try pickChat(in: server.world, userID: configuration.userID)
-
-            let proxy = ShapingProxy(
-                configuration: ShapingProxy.Configuration(
-                    name: "push-bench",
-                    listen: ProxyEndpoint(host: "127.0.0.1", port: 0),
-                    upstream: ProxyEndpoint(host: server.host, port: server.port),
-                    link: .network(configuration.profile, seed: configuration.shaperSeed)),
-                group: proxyLoop)
-            parts.proxy = proxy
-            let proxyPort = try await proxy.start().port ?? 0
-
-            let client = try await ClientEngineHost.start(
-                configuration: ClientConfiguration(
-                    token: user.token, databasePath: "\(parts.directory ?? "")/cache.sqlite", seed: configuration.clientSeed,
-                    connection: configuration.connection, screen: configuration.screen),
-                host: "127.0.0.1", port: proxyPort, eventLoop: clientLoop)
-            parts.client = client
-
+            let (user, chat, sender) = try pickChat(in: sockets.server.world, userID: configuration.userID)
+            let client = try await sockets.startEngine(
+                ClientConfiguration(
+                    token: user.token, databasePath: sockets.databasePath("cache.sqlite"), seed: configuration.clientSeed,
+                    connection: configuration.connection, screen: configuration.screen))
+            let clientLoop = client.scheduler.eventLoop
             let chatID = chat.id
-            let watch = try await client.withEngine { engine in
+            let opened = try await client.withEngine { engine in
                 let screen = engine.openChat(chatID)
                 let box = NIOLoopBoundBox<VisibilityWatch?>(VisibilityWatch(screen: screen, loop: clientLoop), eventLoop: clientLoop)
                 screen.open()
                 return box
             }
-            parts.watch = watch
+            watch = opened
 
             // The first page comes from the server once the login is through the proxy.
             let newest = chat.messages.last?.id ?? 0
-            try await onWatch(watch) { watch, continuation in
+            try await onWatch(opened) { watch, continuation in
                 watch.when(
                     { screen in !screen.isLoading && screen.rows.contains { $0.id == .message(newest) } },
                     timeout: configuration.setupTimeout, describe: "showing chat \(chatID)'s newest page (message \(newest))", continuation)
             }
-            try await onWatch(watch) { watch, continuation in watch.whenIdle(timeout: configuration.setupTimeout, continuation) }
-            try await onWatch(watch) { watch, continuation in
+            try await onWatch(opened) { watch, continuation in watch.whenIdle(timeout: configuration.setupTimeout, continuation) }
+            try await onWatch(opened) { watch, continuation in
                 watch.forgetShown()
                 continuation.resume()
             }
-            return PushToVisibleHarness(
-                configuration: configuration, server: server, proxy: proxy, client: client, proxyPort: proxyPort,
-                chatID: chatID, senderID: sender, group: group, watch: watch, databaseDirectory: parts.directory ?? "")
+            return PushToVisibleHarness(configuration: configuration, sockets: sockets, client: client, chatID: chatID, senderID: sender, watch: opened)
         } catch {
-            _ = try? await parts.shutDown(proxyPort: nil)
+            if let watch { await close(watch) }
+            _ = try? await sockets.stop()
             throw error
         }
     }
@@ -190,7 +175,7 @@ public final class PushToVisibleHarness: Sendable {
     /// floor for that many bytes.
     public func sample(of push: VisiblePush) async throws -> PushSample {
         let bytes = await proxy.statistics.downstreamBytes - push.ticket.downstreamBytesBefore
-        return PushSample(push: push, frameBytes: bytes, floor: try PushFloor(profile: configuration.profile, frameBytes: bytes))
+        return PushSample(push: push, frameBytes: bytes, floor: floors.floor(frameBytes: bytes))
     }
 
     /// One whole sample: ``prepare()``, ``push(_:)``, ``sample(of:)``.
@@ -221,13 +206,8 @@ public final class PushToVisibleHarness: Sendable {
         // Let the last animation finish, so the engine's scheduler is empty when it stops.
         let watch = self.watch
         try? await Self.onWatch(watch) { watch, continuation in watch.whenIdle(timeout: .seconds(5), continuation) }
-        var parts = Parts(group: group, clientLoop: watch.eventLoop)
-        parts.server = server
-        parts.proxy = proxy
-        parts.client = client
-        parts.watch = watch
-        parts.directory = databaseDirectory
-        let teardown = try await parts.shutDown(proxyPort: proxyPort)
+        await Self.close(watch)
+        let teardown = try await sockets.stop()
         state.withLock { $0.teardown = teardown }
         return teardown
     }
@@ -267,108 +247,14 @@ public final class PushToVisibleHarness: Sendable {
         return (user, chat, sender)
     }
 
-    private static func makeDatabaseDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-push-bench-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+    /// Fails every wait on the screen and lets go of it, before the engine stops.
+    private static func close(_ watch: NIOLoopBoundBox<VisibilityWatch?>) async {
+        try? await watch.eventLoop.submit {
+            watch.value?.close()
+            watch.value = nil
+        }.get()
     }
 }
 
-/// What was started, so a failed start and a stop take down exactly that.
-private struct Parts {
-    let group: MultiThreadedEventLoopGroup
-    let clientLoop: any EventLoop
-    var directory: String?
-    var server: MessengerSocketServer?
-    var proxy: ShapingProxy?
-    var client: ClientEngineHost?
-    var watch: NIOLoopBoundBox<VisibilityWatch?>?
-
-    init(group: MultiThreadedEventLoopGroup, clientLoop: any EventLoop) {
-        self.group = group
-        self.clientLoop = clientLoop
-    }
-
-    /// Client first (so it does not reconnect to a closing proxy), then proxy, then server; the
-    /// ports are probed before the loops end.
-    func shutDown(proxyPort: Int?) async throws -> PushHarnessTeardown {
-        var teardown = PushHarnessTeardown()
-        if let watch {
-            try? await watch.eventLoop.submit {
-                watch.value?.close()
-                watch.value = nil
-            }.get()
-        }
-        if let client {
-            try await client.stop()
-            let scheduler = client.scheduler
-            // Work the stop itself made due now (failing completions) runs first: one turn of
-            // the scheduler behind it; what is left after that is timers that outlived the stop.
-            teardown.pendingClientWork = try await scheduler.eventLoop.flatSubmit {
-                let turned = scheduler.eventLoop.makePromise(of: Int.self)
-                scheduler.execute { turned.succeed(scheduler.pendingCount) }
-                return turned.futureResult
-            }.get()
-        }
-        if let proxy {
-            await proxy.stop()
-            teardown.openProxyConnections = await proxy.statistics.openConnections
-        }
-        if let server {
-            try await server.stop()
-            teardown.serverConnections = try await server.connectionCount
-            teardown.serverPortRefuses = await Self.refusesConnections(port: server.port, loop: clientLoop)
-        }
-        if let proxyPort {
-            teardown.proxyPortRefuses = await Self.refusesConnections(port: proxyPort, loop: clientLoop)
-        }
-        try await group.shutdownGracefully()
-        if let directory {
-            try? FileManager.default.removeItem(atPath: directory)
-            teardown.databaseRemoved = !FileManager.default.fileExists(atPath: directory)
-        }
-        return teardown
-    }
-
-    /// True when a TCP connect to 127.0.0.1:`port` is refused (nothing listens any more).
-    private static func refusesConnections(port: Int, loop: any EventLoop) async -> Bool {
-        let connector = SocketFrameConnector(
-            scheduler: EventLoopScheduler(eventLoop: loop),
-            configuration: SocketFrameConnector.Configuration(host: "127.0.0.1", port: port, connectTimeout: .seconds(2)))
-        return await withCheckedContinuation { continuation in
-            loop.execute {
-                connector.connect { result in
-                    switch result {
-                    case .success(let link):
-                        link.close()
-                        continuation.resume(returning: false)
-                    case .failure(let error):
-                        continuation.resume(returning: (error as? TransportError)?.code == .connectionRefused)
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// What a stopped harness left behind: nothing, when ``isClean``.
-public struct PushHarnessTeardown: Hashable, Sendable {
-    /// Connects to the server's port are refused.
-    public var serverPortRefuses = false
-    /// Connects to the proxy's port are refused.
-    public var proxyPortRefuses = false
-    /// Work still scheduled on the client engine's scheduler after it stopped (timers).
-    public var pendingClientWork = 0
-    /// Connections the proxy still held after it stopped.
-    public var openProxyConnections = 0
-    /// Connections the server still served after it stopped.
-    public var serverConnections = 0
-    /// The client's temporary database directory is gone.
-    public var databaseRemoved = false
-
-    public init() {}
-
-    public var isClean: Bool {
-        serverPortRefuses && proxyPortRefuses && pendingClientWork == 0 && openProxyConnections == 0 && serverConnections == 0 && databaseRemoved
-    }
-}
+/// What a stopped harness left behind: nothing, when `isClean`.
+public typealias PushHarnessTeardown = SocketHarness.Teardown

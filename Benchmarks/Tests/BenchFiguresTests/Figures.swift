@@ -7,9 +7,10 @@ let allFigures = BenchFigures.all
 let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci", timestamp: "2026-01-01T00:00:00Z")
 
 /// A measured row with every statistic `value` (p99 `p99` when given).
-func row(_ suite: String, _ benchmark: String, _ metric: String, _ value: Double, p99: Double? = nil) -> BenchmarkRow {
+func row(_ suite: String, _ benchmark: String, _ metric: String, _ value: Double, p99: Double? = nil, min: Double? = nil) -> BenchmarkRow {
     var row = BenchmarkRow(suite: suite, benchmark: benchmark, metric: metric, unit: "count", value: value, environment: environment)
     if let p99 { row.p99 = p99 }
+    if let min { row.min = min }
     return row
 }
 

@@ -1,5 +1,6 @@
 import LowbandClient
 import LowbandWire
+import LowbandShaper
 import PushBench
 import Testing
 
@@ -43,8 +44,8 @@ import Testing
 
         #expect(Set(samples.map(\.frameBytes)).count == 1, "every push the same size: \(samples.map(\.frameBytes))")
 
-        // No delay and no rate limit: the floor is zero and there is no ratio to it.
-        #expect(samples.allSatisfy { $0.floor.total == .zero && $0.floorRatio == nil })
+        // No delay and no rate limit: the floor and the median are zero, no ratio to them.
+        #expect(samples.allSatisfy { $0.floor.least == .zero && $0.floor.median == .zero && $0.medianRatio == nil })
         #expect(samples.allSatisfy { $0.pushToVisible > .zero && ($0.push.clientShare ?? .zero) <= $0.pushToVisible })
 
         let teardown = try await harness.stop()

@@ -6,7 +6,8 @@ import LowbandReports
 /// What `lowband run` writes into its output folder, and the tables it prints.
 enum RunOutputs {
     /// The rows of `results.csv`: one per metric with samples (suite `run.<scenario>`, benchmark
-    /// `<profile>`), plus `floor` (ms) and `p50_vs_floor` (x) when the scenario has a floor.
+    /// `<profile>`), plus `floor` and `median` (ms), `p50_vs_median` (x) and `below_floor` (count)
+    /// when the scenario has a floor.
     static func rows(for records: [RunRecord], environment: RunEnvironment) -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
         for record in records {
@@ -22,9 +23,15 @@ enum RunOutputs {
             }
             if let floor = record.floorMilliseconds {
                 rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "floor", unit: "ms", samples: [floor], environment: environment))
-                if floor > 0, let p50 = record.metrics.first(where: { $0.unit == "ms" })?.summary?.p50 {
-                    rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "p50_vs_floor", unit: "x", samples: [p50 / floor], environment: environment))
+            }
+            if let median = record.medianMilliseconds {
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "median", unit: "ms", samples: [median], environment: environment))
+                if median > 0, let p50 = record.metrics.first(where: { $0.unit == "ms" })?.summary?.p50 {
+                    rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "p50_vs_median", unit: "x", samples: [p50 / median], environment: environment))
                 }
+            }
+            if let below = record.samplesBelowFloor {
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "below_floor", unit: "count", samples: [Double(below)], environment: environment))
             }
         }
         return rows
@@ -87,6 +94,12 @@ enum RunOutputs {
         if let floor = record.floorMilliseconds {
             table.rows.append(["floor", "ms", number(floor), "", "", "", "1"])
         }
+        if let median = record.medianMilliseconds {
+            table.rows.append(["median", "ms", number(median), "", "", "", "1"])
+        }
+        if let below = record.samplesBelowFloor {
+            table.rows.append(["below_floor", "count", String(below), "", "", "", "1"])
+        }
         return table.rendered()
     }
 
@@ -144,6 +157,9 @@ enum RunOutputs {
         }
         if records.contains(where: { $0.floorMilliseconds != nil }) {
             table.rows.append(["floor", "ms"] + records.map { $0.floorMilliseconds.map(number) ?? "-" })
+        }
+        if records.contains(where: { $0.medianMilliseconds != nil }) {
+            table.rows.append(["median", "ms"] + records.map { $0.medianMilliseconds.map(number) ?? "-" })
         }
         return table.rendered()
     }

@@ -1,3 +1,4 @@
+import LowbandDeterminism
 public import LowbandTransport
 public import NIOCore
 import NIOPosix
@@ -100,7 +101,9 @@ private struct Waiter {
 /// The engine and the waiters, on the host's loop.
 private final class HostState: ClientEngineObserver {
     let engine: ClientEngine
-    private var waiters: [(id: UInt64, waiter: Waiter)] = []
+    /// Each waiter with its timeout, cancelled when the waiter is answered (a timer left behind
+    /// would outlive the engine's stop).
+    private var waiters: [(id: UInt64, waiter: Waiter, timeout: ScheduledWork?)] = []
     private var nextID: UInt64 = 0
 
     init(engine: ClientEngine) {
@@ -111,9 +114,10 @@ private final class HostState: ClientEngineObserver {
     func add(_ waiter: Waiter, timeout: Duration) {
         nextID += 1
         let id = nextID
-        waiters.append((id, waiter))
+        waiters.append((id, waiter, nil))
         check()
-        engine.scheduler.schedule(after: timeout) { [weak self] in
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters[index].timeout = engine.scheduler.schedule(after: timeout) { [weak self] in
             guard let self, let index = self.waiters.firstIndex(where: { $0.id == id }) else { return }
             let expired = self.waiters.remove(at: index).waiter
             expired.continuation.resume(throwing: ClientEngineHost.WaitTimedOut(description: "the condition did not hold within \(timeout)"))
@@ -124,7 +128,8 @@ private final class HostState: ClientEngineObserver {
         engine.stop()
         let pending = waiters
         waiters = []
-        for (_, waiter) in pending {
+        for (_, waiter, timeout) in pending {
+            if let timeout { engine.scheduler.cancel(timeout) }
             waiter.continuation.resume(throwing: ClientError(.stopped, "the engine host was stopped while waiting"))
         }
     }
@@ -136,15 +141,17 @@ private final class HostState: ClientEngineObserver {
     private func check() {
         var index = 0
         while index < waiters.count {
-            let waiter = waiters[index].waiter
+            let (_, waiter, timeout) = waiters[index]
             do {
                 if try waiter.condition(engine) {
                     waiters.remove(at: index)
+                    if let timeout { engine.scheduler.cancel(timeout) }
                     waiter.continuation.resume()
                     continue
                 }
             } catch {
                 waiters.remove(at: index)
+                if let timeout { engine.scheduler.cancel(timeout) }
                 waiter.continuation.resume(throwing: error)
                 continue
             }

@@ -6,9 +6,9 @@ import LowbandWire
 /// sees the frames as the server does.
 final class ObservingAcceptor: FrameLinkAcceptor {
     private let inner: any FrameLinkAcceptor
-    private let ledger: RunLedger
+    private let ledger: any ServerLedger
 
-    init(inner: any FrameLinkAcceptor, ledger: RunLedger) {
+    init(inner: any FrameLinkAcceptor, ledger: any ServerLedger) {
         self.inner = inner
         self.ledger = ledger
     }
@@ -22,9 +22,9 @@ final class ObservingAcceptor: FrameLinkAcceptor {
 final class ObservedServerLink: FrameLink, FrameLinkDelegate {
     weak var delegate: (any FrameLinkDelegate)?
     private let inner: any FrameLink
-    private let ledger: RunLedger
+    private let ledger: any ServerLedger
 
-    init(inner: any FrameLink, ledger: RunLedger) {
+    init(inner: any FrameLink, ledger: any ServerLedger) {
         self.inner = inner
         self.ledger = ledger
         inner.delegate = self

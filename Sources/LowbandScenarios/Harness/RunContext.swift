@@ -8,17 +8,17 @@ import LowbandShaper
 import LowbandTransport
 import LowbandWire
 
-/// What a scenario drives, the same in both modes: the run's scheduler, the server on it, a
-/// way to make client engines behind the device's network, the trace and the seeded streams.
+/// What a scenario drives, the same in both modes: the run's scheduler, the server (``RunServer``),
+/// a way to make client engines behind the device's network, the trace and the seeded streams.
 ///
-/// Everything here is confined to the run's scheduler (a virtual one, or the event loop the
-/// server and the clients share on sockets).
+/// Everything here is confined to the run's scheduler: a virtual one the server shares, or on
+/// sockets the engines' event loop, the server running on a loop of its own.
 final class RunContext {
     let options: ScenarioOptions
     /// The profile as the scenario plays it (subway may add outages).
     let profile: NetworkProfile
     let scheduler: any Scheduler
-    let server: MessengerServer
+    let server: any RunServer
     let trace: TraceLog
     /// What the checks and the latency breakdown are computed from.
     let ledger: RunLedger
@@ -40,7 +40,7 @@ final class RunContext {
         weak var screen: ChatScreenModel?
     }
 
-    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: MessengerServer, trace: TraceLog, ledger: RunLedger, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
+    init(options: ScenarioOptions, profile: NetworkProfile, scheduler: any Scheduler, server: any RunServer, trace: TraceLog, ledger: RunLedger, directory: String, workClock: any WorkClock, makeConnector: @escaping () -> any FrameConnector) {
         self.options = options
         self.ledger = ledger
         self.profile = profile

@@ -60,6 +60,8 @@ final class RunDriver {
             floorMilliseconds: result.floorMilliseconds, metrics: result.metrics, traffic: traffic, timeline: timeline,
             invariants: checker.checks, violations: checker.violations,
             stages: BreakdownSummary.metrics(breakdowns), slowest: BreakdownSummary.slowest(breakdowns, count: 20))
+        record.medianMilliseconds = result.medianMilliseconds
+        record.samplesBelowFloor = result.samplesBelowFloor
         record.settleSeconds = bounds.settle.seconds
         record.livenessSeconds = bounds.liveness.seconds
         return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)

@@ -5,7 +5,12 @@ import LowbandShaper
 /// What a scenario reports at the end of a run (or when it is stopped).
 struct ScenarioResult {
     var metrics: [RunMetric]
+    /// The least time the profile allows for the main latency (``PhysicalFloor/least``).
     var floorMilliseconds: Double?
+    /// The time the profile implies for its median sample (``PhysicalFloor/median``).
+    var medianMilliseconds: Double? = nil
+    /// Samples of the main latency faster than their own floor: zero unless something is wrong.
+    var samplesBelowFloor: Int? = nil
 }
 
 /// One workload of `lowband run`, written once for both modes against a ``RunContext``.

@@ -7,86 +7,79 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A run on loopback sockets and the wall clock: the server listens on an ephemeral port, a
-/// ``ShapingProxy`` playing the profile sits in front of it, and the client engines connect
-/// through the proxy.
+/// A run on loopback sockets and the wall clock, wired by ``SocketHarness`` as the push-to-visible
+/// benchmark is: the server on a loop of its own behind a ``ShapingProxy`` playing the profile,
+/// and the client engines, connecting through the proxy, on the harness's engine loop.
 ///
-/// The server and the client engines share one event loop (the run's scheduler), so the
-/// scenario code is the same as in virtual time; the proxy has a loop of its own. Shaper times
-/// are moved onto the run's clock (the proxy starts a few microseconds after it).
+/// The scenario and its engines run on that engine loop (the run's scheduler), so the scenario
+/// code is the same as in virtual time; the engines' SQLite work never runs on the server's loop.
+/// What the scenario asks of the server hops there and back (``LoopRunServer``), the server's
+/// frames reach the run's ledger by the same hop (``HoppingLedger``), and the checks read a copy
+/// of the server's state taken when the run ends. Every clock shares the run's zero; shaper
+/// times are moved onto it (the proxy starts a few milliseconds after it).
 enum SocketRun {
-    static func run(_ options: ScenarioOptions, progress: @escaping @Sendable (RunProgress) -> Void, stop: StopSignal) async throws -> ScenarioOutput {
+    static func run(
+        _ options: ScenarioOptions, implementation: (any Scenario.Type)? = nil, progress: @escaping @Sendable (RunProgress) -> Void = { _ in },
+        stop: StopSignal = StopSignal()
+    ) async throws -> ScenarioOutput {
         let directory = try WorkDirectory(options: options)
         defer { directory.remove() }
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let proxyGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let result: Result<ScenarioOutput, any Error>
-        do {
-            result = .success(try await runOnLoops(options, directory: directory.path, loop: group.next(), proxyGroup: proxyGroup, progress: progress, stop: stop))
-        } catch {
-            result = .failure(error)
-        }
-        try? await group.shutdownGracefully()
-        try? await proxyGroup.shutdownGracefully()
-        return try result.get()
-    }
-
-    private static func runOnLoops(
-        _ options: ScenarioOptions, directory: String, loop: any EventLoop, proxyGroup: any EventLoopGroup,
-        progress: @escaping @Sendable (RunProgress) -> Void, stop: StopSignal
-    ) async throws -> ScenarioOutput {
-        let implementation = options.scenario.implementation
+        let implementation = implementation ?? options.scenario.implementation
         let profile = implementation.profile(adjusting: options.profile)
         let runZero = NIODeadline.now()
-        let scheduler = EventLoopScheduler(eventLoop: loop)
-        let serverConfiguration = ServerConfiguration(seed: options.seed, world: implementation.worldShape(clients: options.clients))
-        let server = try await loop.submit {
-            NIOLoopBoundBox(MessengerServer(configuration: serverConfiguration, scheduler: scheduler), eventLoop: loop)
-        }.get()
-        let ledger = try await loop.submit { NIOLoopBoundBox(RunLedger(), eventLoop: loop) }.get()
-        let acceptor = try await loop.submit {
-            NIOLoopBoundBox(ObservingAcceptor(inner: server.value, ledger: ledger.value), eventLoop: loop)
-        }.get()
-        let listener = SocketFrameListener(scheduler: scheduler)
-        let serverPort = try await listener.start { acceptor.value }
-
-        let proxyZero = NIODeadline.now()
-        let trace = TraceLog(offset: .nanoseconds(proxyZero.uptimeNanoseconds - runZero.uptimeNanoseconds))
-        let proxy = ShapingProxy(
-            configuration: ShapingProxy.Configuration(
-                name: "lowband-run", listen: ProxyEndpoint(host: "127.0.0.1", port: 0),
-                upstream: ProxyEndpoint(host: "127.0.0.1", port: serverPort),
-                link: .network(profile, seed: options.seed, trace: trace)),
-            group: proxyGroup)
+        let traces = Mutex<TraceLog?>(nil)
+        let serverLedger = HoppingLedger()
+        let serverBox = Mutex<NIOLoopBoundBox<MessengerServer>?>(nil)
+        let harness = try await SocketHarness.start(
+            SocketHarness.Configuration(
+                profile: profile, shaperSeed: options.seed,
+                server: ServerConfiguration(seed: options.seed, world: implementation.worldShape(clients: options.clients)),
+                proxyName: "lowband-run",
+                trace: { proxyZero in
+                    let trace = TraceLog(offset: .nanoseconds(proxyZero.uptimeNanoseconds - runZero.uptimeNanoseconds))
+                    traces.withLock { $0 = trace }
+                    return trace
+                },
+                serverAcceptor: { server, serverLoop in
+                    serverBox.withLock { $0 = NIOLoopBoundBox(server, eventLoop: serverLoop) }
+                    return ObservingAcceptor(inner: server, ledger: serverLedger)
+                }))
+        let result: Result<ScenarioOutput, any Error>
         do {
-            guard let proxyPort = try await proxy.start().port else {
-                throw ScenarioError(.setupFailed, "the shaping proxy did not report its port")
+            guard let trace = traces.withLock({ $0 }), let server = serverBox.withLock({ $0 }) else {
+                throw ScenarioError(.setupFailed, "the socket harness did not start its proxy's trace or its server")
             }
+            let loop = harness.engineLoops.next()
+            let scheduler = EventLoopScheduler(eventLoop: loop, origin: runZero)
+            let core = try await harness.server.withServer { $0.core }
+            let ledger = try await loop.submit { NIOLoopBoundBox(RunLedger(), eventLoop: loop) }.get()
+            serverLedger.connect(ledger, scheduler: scheduler)
+            let runServer = try await loop.submit {
+                NIOLoopBoundBox(LoopRunServer(world: harness.server.world, server: server, core: core, runScheduler: scheduler), eventLoop: loop)
+            }.get()
             // The proxy's connection numbers by client port, so the breakdown can join each link
             // with the shaper's decisions about its bytes; read while the run lasts.
             let ports = ProxyPorts()
-            let events = proxy.events()
+            let events = harness.proxy.events()
             let output = try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { for await event in events { ports.record(event) } }
                 defer { group.cancelAll() }
                 return try await drive(
-                    options, profile: profile, loop: loop, scheduler: scheduler, server: server, ledger: ledger, ports: ports,
-                    trace: trace, directory: directory, proxyPort: proxyPort, progress: progress, stop: stop)
+                    options, implementation: implementation, profile: profile, loop: loop, scheduler: scheduler, server: runServer, ledger: ledger, ports: ports,
+                    trace: trace, directory: directory.path, proxyPort: harness.proxyPort, progress: progress, stop: stop)
             }
-            await proxy.stop()
-            try? await listener.stop()
-            return output
+            result = .success(output)
         } catch {
-            await proxy.stop()
-            try? await listener.stop()
-            throw error
+            result = .failure(error)
         }
+        _ = try? await harness.stop()
+        return try result.get()
     }
 
     /// Starts the scenario on the run's loop and waits for its end (the duration or a stop).
     private static func drive(
-        _ options: ScenarioOptions, profile: NetworkProfile, loop: any EventLoop, scheduler: EventLoopScheduler,
-        server: NIOLoopBoundBox<MessengerServer>, ledger: NIOLoopBoundBox<RunLedger>, ports: ProxyPorts, trace: TraceLog,
+        _ options: ScenarioOptions, implementation: any Scenario.Type, profile: NetworkProfile, loop: any EventLoop, scheduler: EventLoopScheduler,
+        server: NIOLoopBoundBox<LoopRunServer>, ledger: NIOLoopBoundBox<RunLedger>, ports: ProxyPorts, trace: TraceLog,
         directory: String, proxyPort: Int, progress: @escaping @Sendable (RunProgress) -> Void, stop: StopSignal
     ) async throws -> ScenarioOutput {
         let promise = loop.makePromise(of: ScenarioOutput.self)
@@ -96,8 +89,8 @@ enum SocketRun {
                 options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
                 directory: directory, workClock: ContinuousWorkClock(),
                 makeConnector: { SocketFrameConnector(scheduler: scheduler, port: proxyPort) })
-            let driver = RunDriver(context: context, scenario: options.scenario.implementation.init(context: context))
-            let state = SocketRunState(driver: driver, promise: promise, progress: progress)
+            let driver = RunDriver(context: context, scenario: implementation.init(context: context))
+            let state = SocketRunState(driver: driver, server: server.value, promise: promise, progress: progress)
             try driver.start()
             state.arm(until: options.duration)
             return NIOLoopBoundBox(Optional(state), eventLoop: loop)
@@ -116,11 +109,14 @@ enum SocketRun {
 /// every second.
 private final class SocketRunState {
     private let driver: RunDriver
+    private let server: LoopRunServer
     private let promise: EventLoopPromise<ScenarioOutput>
     private let progress: @Sendable (RunProgress) -> Void
+    private var finishing = false
 
-    init(driver: RunDriver, promise: EventLoopPromise<ScenarioOutput>, progress: @escaping @Sendable (RunProgress) -> Void) {
+    init(driver: RunDriver, server: LoopRunServer, promise: EventLoopPromise<ScenarioOutput>, progress: @escaping @Sendable (RunProgress) -> Void) {
         self.driver = driver
+        self.server = server
         self.promise = promise
         self.progress = progress
     }
@@ -135,11 +131,15 @@ private final class SocketRunState {
         }
     }
 
+    /// Ends the run: the checks read the server's state as of now, copied from its loop first.
     func finish(partial: Bool) {
-        guard !driver.isFinished else { return }
-        let output = driver.finish(partial: partial)
-        progress(driver.progress)
-        promise.succeed(output)
+        guard !driver.isFinished, !finishing else { return }
+        finishing = true
+        server.refresh { [self] in
+            let output = driver.finish(partial: partial)
+            progress(driver.progress)
+            promise.succeed(output)
+        }
     }
 }
 

@@ -38,7 +38,7 @@ enum VirtualRun {
             }
             let acceptor = ObservingAcceptor(inner: server, ledger: ledger)
             let context = RunContext(
-                options: options, profile: profile, scheduler: scheduler, server: server, trace: trace, ledger: ledger,
+                options: options, profile: profile, scheduler: scheduler, server: DirectRunServer(server, scheduler: scheduler), trace: trace, ledger: ledger,
                 directory: directory, workClock: ManualWorkClock(), makeConnector: { network.makeConnector(to: acceptor) })
             for direction in Direction.allCases {
                 // The shaper takes every read and then pauses the reader, so each connection

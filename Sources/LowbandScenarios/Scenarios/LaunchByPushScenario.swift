@@ -148,11 +148,18 @@ final class LaunchByPushScenario: Scenario {
         let variant: Variant = device.launches % 2 == 0 ? .notify : .content
         device.launches += 1
         let text = device.texts.text()
-        guard let message = try? context.server.post(text, in: device.chatID, from: device.poster) else {
-            scheduleLaunch(device)
-            return
+        context.server.post(text, in: device.chatID, from: device.poster) { [weak self, weak device] result, postedAt in
+            guard let self, let device else { return }
+            guard case .success(let message) = result else {
+                self.scheduleLaunch(device)
+                return
+            }
+            self.posted(message, at: postedAt, variant: variant, on: device)
         }
-        device.pending = Launch(messageID: message.id, postedAt: context.now, variant: variant)
+    }
+
+    private func posted(_ message: Message, at postedAt: Duration, variant: Variant, on device: Device) {
+        device.pending = Launch(messageID: message.id, postedAt: postedAt, variant: variant)
         context.line("push-sent", client: device.index, chat: device.chatID, message: message.id, detail: variant.rawValue)
         let launch = device.launches
         context.scheduler.schedule(after: .seconds(120)) { [weak self, weak device] in

@@ -2,6 +2,7 @@ import LowbandClient
 import LowbandDeterminism
 import LowbandFixtures
 import LowbandRunReport
+import LowbandShaper
 import LowbandWire
 
 /// Messages pushed to an open chat at a seeded rate (one every 1–5 s per client): the time from
@@ -26,12 +27,18 @@ final class PushToVisibleScenario: Scenario {
 
     private let context: RunContext
     private var readers: [Reader] = []
-    /// When each pushed message was posted, by message id (looked up, never iterated).
-    private var postedAt: [Int64: Duration] = [:]
+    /// When each pushed message was posted and its push frame's size, by message id (looked up,
+    /// never iterated).
+    private var posted: [Int64: (at: Duration, frameBytes: Int?)] = [:]
     private var seen: Set<Pair> = []
     private var samples = TimedSamples()
     private var pushes = 0
-    private var smallestPush: Int?
+    /// Every push frame's size, in the order sent: the floor is the smallest's, the median the
+    /// median-sized one's.
+    private var pushBytes: [Int] = []
+    /// Samples faster than the physical floor of their own push (the network model was beaten:
+    /// a bug in the measurement or the shaper).
+    private var belowFloor = 0
 
     private struct Pair: Hashable {
         var reader: Int
@@ -83,22 +90,27 @@ final class PushToVisibleScenario: Scenario {
     private func push(_ index: Int) {
         let reader = readers[index]
         let text = readers[index].texts.text()
-        do {
-            let message = try context.server.post(text, in: reader.chatID, from: reader.poster)
-            pushes += 1
-            postedAt[message.id] = context.now
-            if let bytes = RunContext.pushFrameBytes(message) { smallestPush = min(smallestPush ?? bytes, bytes) }
-            context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
-        } catch {
-            context.line("push-failed", client: index, chat: reader.chatID, detail: "\(error)")
+        context.server.post(text, in: reader.chatID, from: reader.poster) { [weak self] result, postedAt in
+            guard let self else { return }
+            switch result {
+            case .success(let message):
+                self.pushes += 1
+                let bytes = RunContext.pushFrameBytes(message)
+                self.posted[message.id] = (postedAt, bytes)
+                if let bytes { self.pushBytes.append(bytes) }
+                self.context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
+            case .failure(let error):
+                self.context.line("push-failed", client: index, chat: reader.chatID, detail: "\(error)")
+            }
         }
         scheduleNextPush(index)
     }
 
     private func visible(_ event: VisibilityEvent, reader: Int) {
-        guard case .message(let id) = event.row, let posted = postedAt[id], seen.insert(Pair(reader: reader, message: id)).inserted else { return }
-        let delay = event.visibleAt - posted
+        guard case .message(let id) = event.row, let push = posted[id], seen.insert(Pair(reader: reader, message: id)).inserted else { return }
+        let delay = event.visibleAt - push.at
         samples.append(delay, endingAt: event.visibleAt)
+        if let bytes = push.frameBytes, delay < PhysicalFloor.least(profile: context.profile, frameBytes: bytes) { belowFloor += 1 }
         context.line("visible", client: reader, chat: readers[reader].chatID, message: id, value: delay)
     }
 
@@ -107,12 +119,17 @@ final class PushToVisibleScenario: Scenario {
     }
 
     func finish() -> ScenarioResult {
-        let floor = smallestPush.map { PhysicalFloor.milliseconds(pushBytes: $0, profile: context.profile) }
-        return ScenarioResult(
+        let sizes = pushBytes.sorted()
+        let floor = sizes.first.map { PhysicalFloor(profile: context.profile, frameBytes: $0) }
+        let median = sizes.isEmpty ? nil : PhysicalFloor(profile: context.profile, frameBytes: sizes[(sizes.count - 1) / 2]).median
+        var result = ScenarioResult(
             metrics: [
                 samples.metric(named: "push_to_visible"),
                 RunMetric(name: "pushes", unit: "count", values: [Double(pushes)]),
             ],
-            floorMilliseconds: floor)
+            floorMilliseconds: floor.map(\.least.milliseconds))
+        result.medianMilliseconds = median?.milliseconds
+        result.samplesBelowFloor = floor == nil ? nil : belowFloor
+        return result
     }
 }

@@ -120,9 +120,12 @@ final class SubwayScenario: Scenario {
             composedAt[Sent(rider: rider.index, clientID: clientID)] = context.now
             context.line("send", client: rider.index, chat: rider.chatID, detail: "client id \(clientID)")
         } else {
-            guard let message = try? context.server.post(text, in: rider.chatID, from: rider.partner) else { return }
-            postedAt[message.id] = context.now
-            context.line("partner-sent", client: rider.index, chat: rider.chatID, message: message.id)
+            let (index, chatID) = (rider.index, rider.chatID)
+            context.server.post(text, in: chatID, from: rider.partner) { [weak self] result, postedAt in
+                guard let self, case .success(let message) = result else { return }
+                self.postedAt[message.id] = postedAt
+                self.context.line("partner-sent", client: index, chat: chatID, message: message.id)
+            }
         }
     }
 

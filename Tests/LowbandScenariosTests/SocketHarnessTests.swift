@@ -1,0 +1,78 @@
+import LowbandClient
+@testable import LowbandScenarios
+import LowbandServer
+import LowbandWire
+import Synchronization
+import Testing
+
+/// The library's socket harness: server, proxy and engines each on a loop of their own.
+@Suite struct SocketHarnessTests {
+    @Test func enginesRunOnALoopOfTheirOwnNeverTheServers() async throws {
+        let harness = try await SocketHarness.start(SocketHarness.Configuration(server: ServerConfiguration(seed: 5)))
+        let teardown: SocketHarness.Teardown
+        do {
+            let user = try #require(harness.server.world.users.first)
+            let engine = try await harness.startEngine(ClientConfiguration(token: user.token, databasePath: harness.databasePath("a.sqlite"), seed: 5))
+            let serverLoop = harness.serverLoop
+            let engineLoop = engine.scheduler.eventLoop
+            #expect(engineLoop !== serverLoop)
+            // The login reply is applied (one SQLite transaction) in an engine event; the
+            // condition runs right after it, on the same turn of the same loop.
+            let ran = Mutex<(engineLoop: Bool, serverLoop: Bool)?>(nil)
+            try await engine.waitUntil(timeout: .seconds(30)) { engine in
+                guard try engine.sync.lastSync() != 0 else { return false }
+                ran.withLock { $0 = (engineLoop.inEventLoop, serverLoop.inEventLoop) }
+                return true
+            }
+            let seen = try #require(ran.withLock { $0 })
+            #expect(seen.engineLoop && !seen.serverLoop, "the engine's SQLite work ran on its own loop")
+            #expect(try await harness.server.connectionCount == 1, "the engine logged in through the proxy")
+            teardown = try await harness.stop()
+        } catch {
+            _ = try? await harness.stop()
+            throw error
+        }
+        #expect(teardown.isClean, "\(teardown)")
+    }
+}
+
+/// `lowband run` on sockets: the engines and the scenario run on a loop of their own, the
+/// server on another, as in the push-to-visible benchmark.
+@Suite struct SocketRunLoopTests {
+    /// Notes, when the writer's login reply has been stored (in SQLite, on the engine's loop),
+    /// where that ran; and counts the messages the reader got through the real server.
+    final class WhereItRuns: PlantedScenario {
+        struct Seen: Sendable {
+            var onRunLoop: Bool
+            var onServerLoop: Bool
+            var sameLoop: Bool
+        }
+
+        static let seen = Mutex<[Seen]>([])
+        static let delivered = Mutex(0)
+
+        override func writerLoggedIn() {
+            guard let server = context.server as? LoopRunServer else {
+                Self.seen.withLock { $0.append(Seen(onRunLoop: false, onServerLoop: true, sameLoop: true)) }
+                return
+            }
+            let seen = Seen(onRunLoop: server.loop.inEventLoop, onServerLoop: server.serverLoop.inEventLoop, sameLoop: server.loop === server.serverLoop)
+            Self.seen.withLock { $0.append(seen) }
+        }
+
+        override func readerGot(_ message: Message) {
+            Self.delivered.withLock { $0 += 1 }
+        }
+    }
+
+    @Test func theEnginesSQLiteWorkNeverRunsOnTheServersLoop() async throws {
+        let options = ScenarioOptions(
+            scenario: .crowd, profile: try ScenarioFixtures.profile("perfect"), seed: 3, clients: 2,
+            duration: .seconds(12), virtualTime: false)
+        let output = try await SocketRun.run(options, implementation: WhereItRuns.self)
+        let seen = try #require(WhereItRuns.seen.withLock { $0.first })
+        #expect(seen.onRunLoop && !seen.onServerLoop && !seen.sameLoop, "\(seen)")
+        #expect(WhereItRuns.delivered.withLock { $0 } >= 1, "the writer's message reached the reader through the server's own loop")
+        #expect(!output.record.hasViolations, "\(output.record.violations)")
+    }
+}
