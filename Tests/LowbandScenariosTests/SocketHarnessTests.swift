@@ -75,4 +75,18 @@ import Testing
         #expect(WhereItRuns.delivered.withLock { $0 } >= 1, "the writer's message reached the reader through the server's own loop")
         #expect(!output.record.hasViolations, "\(output.record.violations)")
     }
+
+    /// A socket run's clock starts before its server, proxy and loops do; a setup longer than
+    /// the whole run is an error naming both times, not a report of a run where nothing ran.
+    @Test func aSetupThatOutlastsTheRunIsAnErrorNotAnEmptyReport() async throws {
+        // Starting three loop groups, a server and a proxy takes far more than 1 ms.
+        let options = ScenarioOptions(
+            scenario: .crowd, profile: try ScenarioFixtures.profile("perfect"), seed: 3, clients: 2,
+            duration: .milliseconds(1), virtualTime: false)
+        let error = await #expect(throws: ScenarioError.self) {
+            _ = try await SocketRun.run(options)
+        }
+        #expect(error?.code == .setupFailed)
+        #expect(error?.message.contains("longer than the run's duration (0.0 s)") == true, "\(String(describing: error))")
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LowbandClient
 import LowbandProxy
 import LowbandServer
@@ -84,6 +85,15 @@ enum SocketRun {
     ) async throws -> ScenarioOutput {
         let promise = loop.makePromise(of: ScenarioOutput.self)
         let state = try await loop.submit {
+            // The run's clock started before the harness did; a setup that used the whole
+            // duration (a starved machine) would end the run before any client connected.
+            guard scheduler.now < options.duration else {
+                let error = ScenarioError(
+                    .setupFailed,
+                    "starting the server, proxy and client loops took \(String(format: "%.1f", scheduler.now.seconds)) s, longer than the run's duration (\(String(format: "%.1f", options.duration.seconds)) s): nothing would run; give a longer --duration or a less busy machine")
+                promise.fail(error)
+                throw error
+            }
             ledger.value.traceConnection = { ports.traceConnection(forClientPort: $0) }
             let context = RunContext(
                 options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
