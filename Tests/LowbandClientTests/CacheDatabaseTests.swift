@@ -21,6 +21,26 @@ import Testing
         #expect(tables == ["chat", "contact", "historyChunk", "message", "outboxBlob", "outboxTask", "readReceipt", "settings", "syncState"])
     }
 
+    /// A launch on an up-to-date cache writes nothing: GRDB's `journalMode = .wal` created and
+    /// dropped a table at every open (its log file is deleted at close), which was about two
+    /// thirds of a cold start to the first screen (issue 13).
+    @Test func reopeningAnUpToDateCacheWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        try CacheDatabase(path: path).close()
+        let before = try Self.schemaVersion(at: path)
+        let again = try CacheDatabase(path: path)
+        #expect(try again.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try again.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1, "NORMAL, as in WAL mode before")
+        try again.close()
+        #expect(try Self.schemaVersion(at: path) == before)
+    }
+
+    /// The schema cookie, which every table created or dropped changes.
+    private static func schemaVersion(at path: String) throws -> Int? {
+        try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }
+    }
+
     @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeleted() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")

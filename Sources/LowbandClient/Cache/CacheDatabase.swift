@@ -87,12 +87,24 @@ public final class CacheDatabase {
     /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
     /// ``CacheWrites/simulated`` keeps the journal in memory, never syncs and holds the file's
     /// lock from the first read until ``close()`` instead.
+    ///
+    /// WAL is set up by the two pragmas of GRDB's `journalMode = .wal`, not by that setting:
+    /// it also writes an empty transaction (a table created and dropped) whenever the log file
+    /// is missing or empty, for a `DatabasePool`'s readers, which a queue does not have. The log
+    /// is deleted when the file closes, so that write ran at every launch: with the schema change
+    /// it forces, about two thirds of a cold start to the first screen (issue 13).
     private static func openMigrated(path: String, configuration: Configuration, writes: CacheWrites) throws -> DatabaseQueue {
         var configuration = configuration
         if !path.isEmpty, path != ":memory:", !path.hasPrefix("file::memory:") {
             switch writes {
             case .durable:
-                configuration.journalMode = .wal
+                configuration.prepareDatabase { db in
+                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    guard mode == "wal" else {
+                        throw DatabaseError(message: "cannot switch the cache to WAL mode: SQLite kept journal mode \(mode ?? "nil")")
+                    }
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
             case .simulated:
                 configuration.prepareDatabase { db in
                     try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
