@@ -29,7 +29,7 @@ public struct MessagePackDecoder: Sendable {
 
     /// Decodes the next value from `reader` and moves the reader past it.
     public func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader) throws -> T {
-        let storage = DecodingStorage.make(bytes: reader.bytes, maxDepth: maxDepth, userInfo: userInfo)
+        let storage = DecodingStorage.make(bytes: reader.bytes, maxDepth: maxDepth, userInfo: CodingTypes.userInfo(userInfo))
         defer { storage.state.pointee.spare.removeAll() }
         let start = reader.offset
         var end: Int?
@@ -327,7 +327,7 @@ extension DecodingStorage {
             return reinterpret(try state.pointee.reader.readDouble(), as: T.self)
         } else if T.self == UInt64.self {
             return reinterpret(try state.pointee.reader.readInteger(UInt64.self), as: T.self)
-        } else if T.self == [Int64].self {
+        } else if ObjectIdentifier(T.self) == CodingTypes.int64Array {
             return reinterpret(try readInt64Array(depth: depth, parent: parent, key: key), as: T.self)
         }
         return nil
