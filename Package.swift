@@ -148,6 +148,7 @@ let package = Package(
             dependencies: [
                 "LowbandTransport",
                 "LowbandWire",
+                "LowbandMessagePack",
                 "LowbandDeterminism",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_file_control, to keep the cache's WAL file between launches.
