@@ -148,8 +148,11 @@ let package = Package(
             dependencies: [
                 "LowbandTransport",
                 "LowbandWire",
+                "LowbandMessagePack",
                 "LowbandDeterminism",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_file_control, to keep the cache's WAL file between launches.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -1,8 +1,11 @@
 import Benchmark
 import CompressionBench
 
-/// `lz4 -b` next to our wrapper, reported as custom metrics of `<input>/lz4-a1/compress`.
+/// `lz4 -b` next to our wrapper, reported as custom metrics of `<input>/lz4-a1/vs-lz4-cli`.
 enum LZ4Comparison {
+    /// The last part of the comparison's benchmark name; `CompressionFigures.comparison` reads it.
+    static let operation = "vs-lz4-cli"
+
     /// `lz4 -b1 -i1`, three times per side (lz4, ours, ours, lz4, lz4, ours), each keeping its
     /// best speeds: on a shared machine one run per side differs by ±5 % from the next.
     static let configuration = LZ4CLIComparison.Configuration(level: 1, seconds: 1, rounds: 3)

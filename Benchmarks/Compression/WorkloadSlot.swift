@@ -6,8 +6,6 @@ final class WorkloadSlot {
     let input: CompressionInput
     let method: CompressionMethod
     private var prepared: CompressionWorkload?
-    /// The lz4 -b comparison measured in setup, when this benchmark reports one.
-    var comparison: LZ4CLIComparison.Result?
 
     init(input: CompressionInput, method: CompressionMethod) {
         self.input = input
@@ -27,6 +25,5 @@ final class WorkloadSlot {
 
     func release() {
         prepared = nil
-        comparison = nil
     }
 }

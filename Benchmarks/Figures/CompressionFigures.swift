@@ -4,8 +4,10 @@ public import LowbandReports
 /// against `lz4 -b`, with the targets issue 5 promises for it.
 ///
 /// Reads `<input>/<method>/compress|decompress` with `input_bytes`, `compressed_bytes`,
-/// `wall_clock` (µs) and, on `lz4-a1`, the same-method speeds `ours_compress_mbps`,
-/// `lz4_cli_compress_mbps` (and decompress); adds per `<input>/<method>` `size_vs_input`,
+/// `wall_clock` (µs), and `<input>/lz4-a1/vs-lz4-cli` with the same-method speeds
+/// `ours_compress_mbps`, `lz4_cli_compress_mbps` (and decompress), one comparison, recorded
+/// once (reports from before it had its own benchmark hold them on `<input>/lz4-a1/compress`,
+/// which is read when the comparison is absent); adds per `<input>/<method>` `size_vs_input`,
 /// `compress_throughput` and `decompress_throughput` (MB/s: bytes per microsecond), and
 /// `compress_speedup_vs_lz4_cli` / `decompress_speedup_vs_lz4_cli` (ours over lz4's).
 public enum CompressionFigures {
@@ -52,9 +54,18 @@ public enum CompressionFigures {
     static func againstCLI(_ operation: String) -> DerivedRatio {
         DerivedRatio(suite: suite, metric: "\(operation)_speedup_vs_lz4_cli", direction: .higherIsBetter, summary: "our LZ4 \(operation) speed over lz4 -b's") { report in
             pairs(report).map {
-                .init(benchmark: $0, numerator: report.value(suite, "\($0)/compress", "ours_\(operation)_mbps"), denominator: report.value(suite, "\($0)/compress", "lz4_cli_\(operation)_mbps"))
+                .init(benchmark: $0, numerator: comparisonValue(report, $0, "ours_\(operation)_mbps"), denominator: comparisonValue(report, $0, "lz4_cli_\(operation)_mbps"))
             }
         }
+    }
+
+    /// The last part of the name of the benchmark that compares our LZ4 with `lz4 -b`.
+    static let comparison = "vs-lz4-cli"
+
+    /// `metric` of the lz4 -b comparison of `pair`: from its own benchmark, or, in a report from
+    /// before it had one, from the compress benchmark that carried it.
+    static func comparisonValue(_ report: ReportRows, _ pair: String, _ metric: String) -> Double? {
+        report.value(suite, "\(pair)/\(comparison)", metric) ?? report.value(suite, "\(pair)/compress", metric)
     }
 
     /// Every `<input>/<method>` with compress or decompress rows.

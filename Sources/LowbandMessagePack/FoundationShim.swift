@@ -43,6 +43,11 @@ enum SpecialType {
         }
     }
 
+    /// Whether `T` is one of the types ``decode(_:from:maxDepth:)`` reads.
+    static func hasNativeForm<T>(_: T.Type) -> Bool {
+        T.self == Date.self || T.self == Data.self || T.self == MessagePackTimestamp.self || T.self == MessagePackValue.self
+    }
+
     /// Decodes the types with a native MessagePack form; nil for every other type.
     static func decode<T: Decodable>(_: T.Type, from reader: inout MessagePackReader, maxDepth: Int) throws(MessagePackError) -> T? {
         if T.self == Date.self {

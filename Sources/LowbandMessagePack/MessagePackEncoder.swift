@@ -29,7 +29,7 @@ public struct MessagePackEncoder: Sendable {
     /// Appends the value's MessagePack bytes to `writer`.
     public func encode<T: Encodable>(_ value: T, into writer: inout MessagePackWriter) throws {
         let start = writer.bytes.count
-        let info: [CodingUserInfoKey: Any] = userInfo
+        let info = CodingTypes.userInfo(userInfo)
         if try StreamingEncoding.encode(value, userInfo: info, into: &writer) { return }
         writer.bytes.removeSubrange(start...)
         let node = try EncodingTree.node(for: value, codingPath: [], userInfo: info)

@@ -21,6 +21,45 @@ import Testing
         #expect(tables == ["chat", "contact", "historyChunk", "message", "outboxBlob", "outboxTask", "readReceipt", "settings", "syncState"])
     }
 
+    /// A launch on an up-to-date cache writes nothing: GRDB's `journalMode = .wal` created and
+    /// dropped a table at every open (its log file is deleted at close), which was about two
+    /// thirds of a cold start to the first screen (issue 13).
+    @Test func reopeningAnUpToDateCacheWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        try CacheDatabase(path: path).close()
+        let before = try Self.schemaVersion(at: path)
+        let again = try CacheDatabase(path: path)
+        #expect(try again.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try again.writer.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 1, "NORMAL, as in WAL mode before")
+        try again.close()
+        #expect(try Self.schemaVersion(at: path) == before)
+    }
+
+    /// The log and its index stay for the next launch, the log empty: a launch creates no files
+    /// and reads no stale log.
+    @Test func theLogFilesStayBetweenLaunchesTheLogEmpty() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path)
+        try database.writer.write { db in try db.execute(sql: "UPDATE syncState SET lastSync = 42") }
+        #expect(try Self.size(of: path + "-wal") > 0)
+        try database.close()
+        #expect(try Self.size(of: path + "-wal") == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-shm"))
+        let again = try CacheDatabase(path: path)
+        #expect(try SyncStore(writer: again.writer).lastSync() == 42)
+    }
+
+    private static func size(of path: String) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
+    }
+
+    /// The schema cookie, which every table created or dropped changes.
+    private static func schemaVersion(at path: String) throws -> Int? {
+        try DatabaseQueue(path: path).read { db in try Int.fetchOne(db, sql: "PRAGMA schema_version") }
+    }
+
     @Test func aFileThatIsNotADatabaseIsMovedAsideNotDeleted() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
@@ -56,7 +95,12 @@ import Testing
             #expect(recovered.recovery?.movedTo == "\(path).unreadable-\(round)", "round \(round): \(String(describing: recovered.recovery))")
             #expect(try SyncStore(writer: recovered.writer).contacts().isEmpty)
         }
-        #expect(try directory.contents() == ["cache.sqlite", "cache.sqlite.unreadable-1", "cache.sqlite.unreadable-2"])
+        // Each file's kept log files (-wal, -shm) move aside with it.
+        #expect(try directory.contents() == [
+            "cache.sqlite", "cache.sqlite-shm", "cache.sqlite-wal",
+            "cache.sqlite.unreadable-1", "cache.sqlite.unreadable-1-shm", "cache.sqlite.unreadable-1-wal",
+            "cache.sqlite.unreadable-2", "cache.sqlite.unreadable-2-shm", "cache.sqlite.unreadable-2-wal",
+        ])
     }
 
     @Test func aDirectoryInThePlaceOfTheFileIsMovedAside() throws {

@@ -82,6 +82,28 @@ import Testing
         #expect(throws: BenchmarkCSVError.self) { try PackageBenchmarkSamples.joining([("a.tsv", other)], to: rows, environment: Self.environment) }
     }
 
+    /// package-benchmark's influx export writes its last metric's count on every row of a
+    /// benchmark; a metric recorded once (an lz4 -b comparison beside 2,000 timings) made every
+    /// row say 1 sample, or 2,000 for the one measurement. The samples files count each metric.
+    @Test func everyRowTakesItsOwnSampleCount() throws {
+        // "floor_us" sorts after "Time (wall clock)": the export says 1 iteration for both.
+        let influx = Self.influx("push", "Time(wallclock)", [2000, 2000, 3000, 3000, 4000, 4000, 4000], iterations: 1)
+            + Self.influx("push", "floor_us", [7, 7, 7, 7, 7, 7, 7], iterations: 1)
+        let rows = try PackageBenchmarkImport.rows(fromInflux: Array((Self.influxHeader + influx).utf8), file: "Current_run.influx.csv", environment: Self.environment)
+        #expect(rows.map(\.samples) == [1, 1])
+        let wall = try PackageBenchmarkSamples.file(Array("Time (wall clock) (μs)\n2\n3\n3\n4\n".utf8), path: "Current_run.MyAppBenchmarks.push.wallClock.histogram.samples.tsv")
+        let floor = try PackageBenchmarkSamples.file(Array("floor_us \n7\n".utf8), path: "Current_run.MyAppBenchmarks.push.floor_us.histogram.samples.tsv")
+        let joined = try PackageBenchmarkSamples.joining([("a.tsv", wall), ("b.tsv", floor)], to: rows, environment: Self.environment)
+        #expect(joined.first { $0.metric == "wall_clock" }?.samples == 4)
+        #expect(joined.first { $0.metric == "wall_clock" }?.sampleValues == [2, 3, 3, 4])
+        #expect(joined.first { $0.metric == "floor_us" }?.samples == 1)
+
+        // No file with the export's count: another run's files.
+        var other = floor
+        other.values = [7, 7]
+        #expect(throws: BenchmarkCSVError.self) { try PackageBenchmarkSamples.joining([("a.tsv", wall), ("b.tsv", other)], to: rows, environment: Self.environment) }
+    }
+
     @Test func histogramSamplesAloneMakeRows() throws {
         let wall = try PackageBenchmarkSamples.file(Array("Time (wall clock) (ns)\n1500\n1000\n2000\n".utf8), path: "x.EchoBenchmarks.round_trip.wallClock.histogram.samples.tsv")
         let rows = try PackageBenchmarkSamples.joining([("x.tsv", wall)], to: [], environment: Self.environment)

@@ -86,8 +86,11 @@ import Testing
             row("compression", "push-1/lz4-a1/decompress", "wall_clock", 0.5),
             row("compression", "push-1/lz4-a1/compress", "input_bytes", 1_000),
             row("compression", "push-1/lz4-a1/compress", "compressed_bytes", 600),
-            row("compression", "push-1/lz4-a1/compress", "ours_compress_mbps", 475),
-            row("compression", "push-1/lz4-a1/compress", "lz4_cli_compress_mbps", 500),
+            row("compression", "push-1/lz4-a1/vs-lz4-cli", "ours_compress_mbps", 475),
+            row("compression", "push-1/lz4-a1/vs-lz4-cli", "lz4_cli_compress_mbps", 500),
+            // Where reports before the comparison's own benchmark held it: read only without it.
+            row("compression", "push-1/lz4-a1/compress", "ours_compress_mbps", 900),
+            row("compression", "push-1/lz4-a1/compress", "lz4_cli_compress_mbps", 1_000),
         ]
         let report = allFigures.apply(to: measured, environment: environment)
         #expect(report.value("push-1/lz4-a1", "size_vs_input") == 0.6)
@@ -97,6 +100,18 @@ import Testing
         #expect(report.value("push-1/lz4-a1", "compress_speedup_vs_lz4_cli") == 0.95)
         #expect(report.value("push-1/lz4-a1", "decompress_speedup_vs_lz4_cli") == nil, "lz4 -b's decompress speed not measured")
         #expect(report.verdicts == ["lz4-compress-within-5pct-of-cli push-1/lz4-a1 true"])
+    }
+
+    /// Reports from before the comparison had its own benchmark (the committed baselines) carry
+    /// it on the compress benchmark; they still give the ratios.
+    @Test func compressionComparisonFromAnOlderReport() {
+        let measured = [
+            row("compression", "push-1/lz4-a1/compress", "wall_clock", 2),
+            row("compression", "push-1/lz4-a1/compress", "ours_decompress_mbps", 980),
+            row("compression", "push-1/lz4-a1/compress", "lz4_cli_decompress_mbps", 1_000),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.value("push-1/lz4-a1", "decompress_speedup_vs_lz4_cli") == 0.98)
     }
 
     @Test func relayThroughputAgainstSocatAndItsTarget() {

@@ -1,5 +1,10 @@
 import Foundation
 public import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 
 /// The client's SQLite cache on a real file, migrated to the current schema.
 ///
@@ -87,12 +92,27 @@ public final class CacheDatabase {
     /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
     /// ``CacheWrites/simulated`` keeps the journal in memory, never syncs and holds the file's
     /// lock from the first read until ``close()`` instead.
+    ///
+    /// WAL is set up by the two pragmas of GRDB's `journalMode = .wal`, not by that setting:
+    /// it also writes an empty transaction (a table created and dropped) whenever the log file
+    /// is missing or empty, for a `DatabasePool`'s readers, which a queue does not have. The log
+    /// is deleted when the file closes, so that write ran at every launch: with the schema change
+    /// it forces, about two thirds of a cold start to the first screen (issue 13). The `-wal` and
+    /// `-shm` files are also kept between launches, the log emptied when the file closes
+    /// (``keepLogFiles(_:)``), so a launch does not create two files again.
     private static func openMigrated(path: String, configuration: Configuration, writes: CacheWrites) throws -> DatabaseQueue {
         var configuration = configuration
         if !path.isEmpty, path != ":memory:", !path.hasPrefix("file::memory:") {
             switch writes {
             case .durable:
-                configuration.journalMode = .wal
+                configuration.prepareDatabase { db in
+                    try keepLogFiles(db)
+                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    guard mode == "wal" else {
+                        throw DatabaseError(message: "cannot switch the cache to WAL mode: SQLite kept journal mode \(mode ?? "nil")")
+                    }
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
             case .simulated:
                 configuration.prepareDatabase { db in
                     try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
@@ -110,6 +130,20 @@ public final class CacheDatabase {
             try migrator.migrate(queue)
         }
         return queue
+    }
+
+    /// Keeps the `-wal` and `-shm` files when the connection closes (`SQLITE_FCNTL_PERSIST_WAL`),
+    /// the log truncated to zero bytes: a kept log that still held frames would be read back
+    /// whole at the next open, since the index in `-shm` is rebuilt then. `journal_size_limit`
+    /// is what makes SQLite truncate at close; 4 MiB is about the log at SQLite's automatic
+    /// checkpoint (1,000 pages), so while the file is open the log is rarely trimmed.
+    private static func keepLogFiles(_ db: Database) throws {
+        var persist: CInt = 1
+        let code = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot keep the cache's WAL file between launches")
+        }
+        try db.execute(sql: "PRAGMA journal_size_limit = \(4 * 1024 * 1024)")
     }
 
     /// Errors that mean the file itself is bad, as opposed to busy or locked by someone else.

@@ -14,8 +14,12 @@ import Foundation
 ///   row's unit (`us` for `wall_clock`), and per-operation metrics divided by the benchmark's
 ///   `iterations_per_sample` like the influx rows;
 /// - joined to an influx row when one's benchmark name, written as in the file name, is NAME:
-///   then only timing metrics (``MetricGate/timing``) keep their samples (the others are gated by
-///   threshold), and their count must equal the row's `samples`, or the files are from two runs;
+///   the row's `samples` becomes the file's count, and only timing metrics
+///   (``MetricGate/timing``) keep their samples (the others are gated by threshold). The influx
+///   export writes one count per benchmark, its last metric's (by name), on every metric's rows:
+///   a metric recorded fewer or more times than that one had another metric's count. At least
+///   one file of each joined benchmark must have the export's count, or the files are from
+///   another run;
 /// - without an influx row, the row is made from the samples (nearest-rank percentiles) with
 ///   NAME as its benchmark name.
 public enum PackageBenchmarkSamples {
@@ -123,6 +127,9 @@ public enum PackageBenchmarkSamples {
         }
         var seen: [BenchmarkRow.Key: String] = [:]
         var made: [BenchmarkRow] = []
+        // Per joined benchmark (suite/name as in file names): the export's count, whether a file
+        // had it, and a file to name in the error.
+        var exportCounts: [String: (count: Int, matched: Bool, path: String)] = [:]
         for (path, file) in files {
             let key = BenchmarkRow.Key(suite: file.suite, benchmark: file.benchmark, metric: file.metric)
             if let first = seen[key] {
@@ -134,16 +141,21 @@ public enum PackageBenchmarkSamples {
                 values = values.map { $0 / divisor }
             }
             if let index = byFileName[key] {
+                let benchmark = file.suite + "/" + file.benchmark
+                var export = exportCounts[benchmark] ?? (result[index].samples, false, path)
+                export.matched = export.matched || values.count == export.count
+                exportCounts[benchmark] = export
+                result[index].samples = values.count
                 guard MetricGate(metric: file.metric, unit: result[index].unit) == .timing else { continue }
-                guard values.count == result[index].samples else {
-                    throw BenchmarkCSVError(code: .invalidValue, file: path, line: nil, message: "\(values.count) samples but the influx export has \(result[index].samples) iterations for \(result[index].key); are the files from two runs?")
-                }
                 result[index].sampleValues = values
             } else {
                 var row = BenchmarkRow(suite: file.suite, benchmark: file.benchmark, metric: file.metric, unit: file.unit, samples: values, environment: environment)
                 row.sampleValues = values
                 made.append(row)
             }
+        }
+        for (benchmark, export) in exportCounts.sorted(by: { $0.key < $1.key }) where !export.matched {
+            throw BenchmarkCSVError(code: .invalidValue, file: export.path, line: nil, message: "no samples file of \(benchmark) has the \(export.count) iterations its influx export has; are the files from two runs?")
         }
         return (result + made).sorted { $0.key < $1.key }
     }
