@@ -144,23 +144,78 @@ public final class MessageStore {
     // MARK: - Helpers shared inside transactions
 
     /// ``applyLive(_:)`` inside the caller's transaction.
+    ///
+    /// A new message costs five statements (it was about ten): one read of everything the rules
+    /// need (the chat's newest message, whether the message is known, the read position, the
+    /// user), the chunks, the message, the chunk it grows and one update of the chat that applies
+    /// ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message older than
+    /// the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s recount.
     static func applyLive(_ db: Database, _ message: Message) throws {
         let chatID = message.chatID
-        let previous = try newestMessageID(db, chatID: chatID)
-        let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"), arguments: [chatID, message.id]) ?? false
+        let state = try LiveState.fetch(db, message)
         var chunks = try loadChunks(db, chatID: chatID)
         let stored = chunks
-        if let previous, message.id > previous {
+        if let previous = state.previousNewestID, message.id > previous {
             chunks.insert(.live(previousNewestID: previous, messageID: message.id))
-        } else if !known {
+        } else if !state.known {
             chunks.forgetChunk(containing: message.id)
             chunks.insert(.single(message.id))
         }
         try CacheRows.insert(message, into: db)
         try saveChunks(db, chunks, over: stored)
-        try db.cachedStatement(
-            sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
-        try ReadPositions.messageStored(db, message, wasKnown: known)
+        switch ReadPositions.effect(of: message, wasKnown: state.known, readUpTo: state.readUpTo, userID: state.userID) {
+        case .unread(let added):
+            try db.cachedStatement(
+                sql: """
+                    UPDATE chat SET lastMessageID = CASE WHEN lastMessageID IS NULL OR lastMessageID < ?2 THEN ?2 ELSE lastMessageID END,
+                        unreadCount = unreadCount + ?3 WHERE id = ?1
+                    """).execute(arguments: [chatID, message.id, added])
+        case .readBySender where state.lastMessageID.map({ $0 <= message.id }) ?? true:
+            // The chat's last message: the position moves to it with nothing unread above
+            // (``ReadPositions/move(_:chatID:to:acknowledged:)``'s result, in one update).
+            try db.cachedStatement(
+                sql: """
+                    UPDATE chat SET lastMessageID = ?2, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?2),
+                        readUpTo = max(readUpTo, ?2), unreadCount = CASE WHEN readUpTo < ?2 THEN 0 ELSE unreadCount END
+                    WHERE id = ?1
+                    """).execute(arguments: [chatID, message.id])
+        case .readBySender:
+            try db.cachedStatement(
+                sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
+            try ReadPositions.move(db, chatID: chatID, to: message.id, acknowledged: true)
+        }
+    }
+
+    /// What ``applyLive(_:_:)`` reads before it writes, in one statement.
+    private struct LiveState {
+        /// The chat's newest message before this one (``newestMessageID(_:chatID:)``).
+        var previousNewestID: Int64?
+        /// The chat's `lastMessageID` column (nil: the chat is not cached or has none).
+        var lastMessageID: Int64?
+        /// The cache already held the message.
+        var known: Bool
+        /// The chat's read position; nil when the chat is not cached.
+        var readUpTo: Int64?
+        /// The logged-in user.
+        var userID: Int64?
+
+        static func fetch(_ db: Database, _ message: Message) throws -> LiveState {
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
+                            chat.lastMessageID,
+                            EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
+                            chat.readUpTo,
+                            (SELECT userID FROM syncState WHERE id = 1)
+                        FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1
+                        """),
+                arguments: [message.chatID, message.id])
+            guard let row else { return LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil) }
+            return LiveState(
+                previousNewestID: try row.decode(atIndex: 0), lastMessageID: try row.decode(atIndex: 1), known: try row.decode(atIndex: 2),
+                readUpTo: try row.decode(atIndex: 3), userID: try row.decode(atIndex: 4))
+        }
     }
 
     static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {
