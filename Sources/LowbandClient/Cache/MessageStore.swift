@@ -10,7 +10,7 @@ public final class MessageStore {
     private let writer: any DatabaseWriter
 
     /// A store over the cache database `writer` (a ``CacheDatabase``'s writer in the product, a
-    /// `DatabaseQueue()` in tests). Every call is a transaction of its own.
+    /// `DatabaseQueue()` in tests). Every call is atomic (``DatabaseWriter/writeCached(_:)``).
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }
@@ -108,7 +108,7 @@ public final class MessageStore {
     /// messages are deleted, different ones replaced), and the range joins the chunks.
     @discardableResult
     public func apply(page reply: HistoryReply, for request: HistoryRequest) throws -> PageOutcome {
-        try writer.write { db in
+        try writer.writeCached { db in
             let chatID = request.chatID
             let coverage = HistoryCoverage(request: request, reply: reply)
             let cached = try coverage.range.map { try Self.messages(db, chatID: chatID, in: $0, newest: .max) } ?? []
@@ -138,7 +138,7 @@ public final class MessageStore {
     /// a newer message continues the chunk holding that newest one. A message inside a range
     /// believed complete means the belief was wrong: that chunk is forgotten.
     public func applyLive(_ message: Message) throws {
-        try writer.write { db in try Self.applyLive(db, message) }
+        try writer.writeCached { db in try Self.applyLive(db, message) }
     }
 
     // MARK: - Helpers shared inside transactions

@@ -25,7 +25,7 @@ public final class OutboxStore {
     /// - Returns: the send task, then the upload task if any.
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }
-        return try writer.write { db in
+        return try writer.writeCached { db in
             let number = try Int64.fetchOne(db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1")) ?? 0
             try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").execute(arguments: [number + 1])
             let clientID = clientIDs.clientID(number: number)
@@ -84,14 +84,14 @@ public final class OutboxStore {
 
     /// The server holds `offset` bytes of the upload.
     public func recordUploadProgress(taskID: Int64, acknowledgedOffset offset: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(sql: "UPDATE outboxTask SET acknowledgedOffset = ? WHERE id = ?").execute(arguments: [offset, taskID])
         }
     }
 
     /// The upload is complete at `url`; its bytes are no longer needed.
     public func completeUpload(taskID: Int64, url: String, size: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(
                 sql: "UPDATE outboxTask SET state = 'done', url = ?, acknowledgedOffset = ?, lastError = NULL WHERE id = ?").execute(arguments: [url, size, taskID])
             try db.cachedStatement(sql: "DELETE FROM outboxBlob WHERE taskID = ?").execute(arguments: [taskID])
@@ -100,7 +100,7 @@ public final class OutboxStore {
 
     /// The send was acknowledged: the task is done and the message is in the cache, together.
     public func completeSend(taskID: Int64, message: Message) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(
                 sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").execute(arguments: [message.id, taskID])
             try MessageStore.applyLive(db, message)
@@ -109,14 +109,14 @@ public final class OutboxStore {
 
     /// Counts an attempt that will be retried.
     public func recordAttempt(taskID: Int64, error: ClientError) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(sql: "UPDATE outboxTask SET attempts = attempts + 1, lastError = ? WHERE id = ?").execute(arguments: [error.description, taskID])
         }
     }
 
     /// The task will not be retried on its own.
     public func fail(taskID: Int64, error: ClientError) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'failed', attempts = attempts + 1, lastError = ? WHERE id = ?").execute(arguments: [error.description, taskID])
         }
     }
@@ -124,7 +124,7 @@ public final class OutboxStore {
     /// Puts a failed task (and the failed tasks it depends on) back in the queue: the user's
     /// "resend". The client id stays the same.
     public func retry(taskID: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             var next: Int64? = taskID
             while let id = next {
                 try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'pending', lastError = NULL WHERE id = ? AND state = 'failed'").execute(arguments: [id])
