@@ -150,6 +150,8 @@ let package = Package(
                 "LowbandWire",
                 "LowbandDeterminism",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the cache's hot statements (Cache/Statement+Steps.swift).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

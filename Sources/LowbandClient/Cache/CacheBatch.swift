@@ -29,16 +29,16 @@ package enum CacheBatch {
     /// the block took the changed rows over a multiple of ``rowLimit``.
     static func savepoint<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
         let before = db.totalChangesCount
-        try db.cachedStatement(sql: "SAVEPOINT cacheWrite").execute()
+        try db.cachedStatement(sql: "SAVEPOINT cacheWrite").run()
         let value: T
         do {
             value = try updates(db)
         } catch {
-            try db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cacheWrite").execute()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT cacheWrite").execute()
+            try db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cacheWrite").run()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT cacheWrite").run()
             throw error
         }
-        try db.cachedStatement(sql: "RELEASE SAVEPOINT cacheWrite").execute()
+        try db.cachedStatement(sql: "RELEASE SAVEPOINT cacheWrite").run()
         if db.totalChangesCount / rowLimit != before / rowLimit {
             try commit(db)
             try begin(db)

@@ -53,11 +53,10 @@ enum CacheRows {
             sql: """
                 INSERT OR REPLACE INTO message (chatID, id, senderID, clientID, text, sentAt, editedAt, attachments)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                message.chatID, message.id, message.senderID, message.clientID.map { Int64(bitPattern: $0) },
-                message.text, message.sentAt, message.editedAt, try attachmentsText(message.attachments),
-            ]
-        )
+                """
+        ).run(
+            .integer(message.chatID), .integer(message.id), .integer(message.senderID), StepValue(message.clientID.map { Int64(bitPattern: $0) }),
+            .text(message.text), .integer(message.sentAt), StepValue(message.editedAt), .text(try attachmentsText(message.attachments)))
     }
 
     static func message(_ row: Row) throws -> Message {

@@ -169,7 +169,7 @@ public final class MessageStore {
                 sql: """
                     UPDATE chat SET lastMessageID = CASE WHEN lastMessageID IS NULL OR lastMessageID < ?2 THEN ?2 ELSE lastMessageID END,
                         unreadCount = unreadCount + ?3 WHERE id = ?1
-                    """).execute(arguments: [chatID, message.id, added])
+                    """).run(.integer(chatID), .integer(message.id), .integer(Int64(added)))
         case .readBySender where state.lastMessageID.map({ $0 <= message.id }) ?? true:
             // The chat's last message: the position moves to it with nothing unread above
             // (``ReadPositions/move(_:chatID:to:acknowledged:)``'s result, in one update).
@@ -178,7 +178,7 @@ public final class MessageStore {
                     UPDATE chat SET lastMessageID = ?2, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?2),
                         readUpTo = max(readUpTo, ?2), unreadCount = CASE WHEN readUpTo < ?2 THEN 0 ELSE unreadCount END
                     WHERE id = ?1
-                    """).execute(arguments: [chatID, message.id])
+                    """).run(.integer(chatID), .integer(message.id))
         case .readBySender:
             try db.cachedStatement(
                 sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
@@ -200,27 +200,29 @@ public final class MessageStore {
         var userID: Int64?
 
         static func fetch(_ db: Database, _ message: Message) throws -> LiveState {
-            let row = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
-                            chat.lastMessageID,
-                            EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
-                            chat.readUpTo,
-                            (SELECT userID FROM syncState WHERE id = 1)
-                        FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1
-                        """),
-                arguments: [message.chatID, message.id])
-            guard let row else { return LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil) }
-            return LiveState(
-                previousNewestID: try row.decode(atIndex: 0), lastMessageID: try row.decode(atIndex: 1), known: try row.decode(atIndex: 2),
-                readUpTo: try row.decode(atIndex: 3), userID: try row.decode(atIndex: 4))
+            let state = try db.cachedStatement(
+                sql: """
+                    SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
+                        chat.lastMessageID,
+                        EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
+                        chat.readUpTo,
+                        (SELECT userID FROM syncState WHERE id = 1)
+                    FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1
+                    """
+            ).firstRow(.integer(message.chatID), .integer(message.id)) { row in
+                LiveState(previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3), userID: row.integer(4))
+            }
+            return state ?? LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil)
         }
     }
 
     static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID"), arguments: [chatID])
-        return HistoryChunks(chatID: chatID, chunks: rows.map { HistoryChunk(chatID: chatID, oldestID: $0["oldestID"], newestID: $0["newestID"]) })
+        var chunks: [HistoryChunk] = []
+        try db.cachedStatement(sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID").forEachRow(.integer(chatID)) { row in
+            // Both columns are NOT NULL.
+            chunks.append(HistoryChunk(chatID: chatID, oldestID: row.integer(0) ?? 0, newestID: row.integer(1) ?? 0))
+        }
+        return HistoryChunks(chatID: chatID, chunks: chunks)
     }
 
     static func saveChunks(_ db: Database, _ chunks: HistoryChunks) throws {
@@ -236,16 +238,16 @@ public final class MessageStore {
     /// inserting every chunk of the chat. The table ends as ``saveChunks(_:_:)`` leaves it.
     static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks) throws {
         for chunk in stored.chunks where !chunks.chunks.contains(where: { $0.oldestID == chunk.oldestID }) {
-            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.chatID, chunk.oldestID])
+            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").run(.integer(chunk.chatID), .integer(chunk.oldestID))
         }
         for chunk in chunks.chunks {
             if let before = stored.chunks.first(where: { $0.oldestID == chunk.oldestID }) {
                 guard before.newestID != chunk.newestID else { continue }
-                try db.cachedStatement(
-                    sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.newestID, chunk.chatID, chunk.oldestID])
+                try db.cachedStatement(sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").run(
+                    .integer(chunk.newestID), .integer(chunk.chatID), .integer(chunk.oldestID))
             } else {
-                try db.cachedStatement(
-                    sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").execute(arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+                try db.cachedStatement(sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").run(
+                    .integer(chunk.chatID), .integer(chunk.oldestID), .integer(chunk.newestID))
             }
         }
     }

@@ -26,8 +26,8 @@ public final class OutboxStore {
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }
         return try writer.writeCached { db in
-            let number = try Int64.fetchOne(db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1")) ?? 0
-            try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").execute(arguments: [number + 1])
+            let number: Int64 = try db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1").firstRow { $0.integer(0) ?? 0 } ?? 0
+            try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").run(.integer(number + 1))
             let clientID = clientIDs.clientID(number: number)
             var uploadTaskID: Int64?
             if let attachment {
@@ -41,8 +41,8 @@ public final class OutboxStore {
                 try db.cachedStatement(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)").execute(arguments: [id, Data(attachment.data)])
                 uploadTaskID = id
             }
-            try db.cachedStatement(
-                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").execute(arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text, stamp])
+            try db.cachedStatement(sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").run(
+                StepValue(uploadTaskID), .integer(chatID), .integer(Int64(bitPattern: clientID)), .text(text), StepValue(stamp))
             let sendID = db.lastInsertedRowID
             return try [sendID, uploadTaskID].compactMap { $0 }.map { try Self.task(db, id: $0)! }
         }
@@ -101,8 +101,7 @@ public final class OutboxStore {
     /// The send was acknowledged: the task is done and the message is in the cache, together.
     public func completeSend(taskID: Int64, message: Message) throws {
         try writer.writeCached { db in
-            try db.cachedStatement(
-                sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").execute(arguments: [message.id, taskID])
+            try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").run(.integer(message.id), .integer(taskID))
             try MessageStore.applyLive(db, message)
         }
     }
