@@ -48,6 +48,12 @@ enum CacheRows {
         attachments.isEmpty ? "[]" : try encodeJSON(attachments)
     }
 
+    /// `text` as the cache reads it back: GRDB binds and reads a String as a C string, so it
+    /// ends at the first NUL.
+    static func storedText(_ text: String) -> String {
+        text.utf8.contains(0) ? String(decoding: text.utf8.prefix { $0 != 0 }, as: UTF8.self) : text
+    }
+
     static func insert(_ message: Message, into db: Database) throws {
         try db.cachedStatement(
             sql: """

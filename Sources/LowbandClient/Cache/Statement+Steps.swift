@@ -78,10 +78,8 @@ extension Statement {
             case .integer(let integer):
                 code = sqlite3_bind_int64(statement, index, integer)
             case .text(let text):
-                // By length (a NUL inside stays), SQLITE_TRANSIENT: SQLite copies the bytes.
-                code = text.utf8CString.withUnsafeBufferPointer { bytes in
-                    sqlite3_bind_text(statement, index, bytes.baseAddress, Int32(bytes.count - 1), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-                }
+                // As GRDB binds a String: a C string (it ends at a NUL), SQLITE_TRANSIENT.
+                code = sqlite3_bind_text(statement, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
             case .null:
                 code = sqlite3_bind_null(statement, index)
             }

@@ -43,8 +43,12 @@ public final class OutboxStore {
             }
             try db.cachedStatement(sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").run(
                 StepValue(uploadTaskID), .integer(chatID), .integer(Int64(bitPattern: clientID)), .text(text), StepValue(stamp))
-            let sendID = db.lastInsertedRowID
-            return try [sendID, uploadTaskID].compactMap { $0 }.map { try Self.task(db, id: $0)! }
+            // The send task as the row just written reads back, without reading it.
+            let send = OutboxTask(
+                id: db.lastInsertedRowID, kind: .send, state: .pending, dependsOn: uploadTaskID, chatID: chatID, clientID: clientID,
+                text: CacheRows.storedText(text), attachment: nil, uploadID: nil, totalSize: nil, acknowledgedOffset: 0, url: nil, messageID: nil, attempts: 0,
+                lastError: nil, storedAt: stamp.map { .nanoseconds($0) })
+            return try [send] + [uploadTaskID].compactMap { $0 }.compactMap { try Self.task(db, id: $0) }
         }
     }
 
