@@ -65,6 +65,27 @@ enum CacheRows {
             .text(message.text), .integer(message.sentAt), StepValue(message.editedAt), .text(try attachmentsText(message.attachments)))
     }
 
+    /// The message columns a ``StepRow`` holds for ``message(_:)``, in their order.
+    static let messageColumns = "chatID, id, senderID, clientID, text, sentAt, editedAt, attachments"
+
+    /// A message from a row of ``messageColumns``: the same value the GRDB `Row` of `SELECT *`
+    /// gives.
+    static func message(_ row: StepRow) throws -> Message {
+        // chatID, id, senderID, text, sentAt and attachments are NOT NULL.
+        let chatID = row.integer(0) ?? 0
+        let id = row.integer(1) ?? 0
+        return Message(
+            id: id,
+            chatID: chatID,
+            senderID: row.integer(2) ?? 0,
+            clientID: row.integer(3).map { UInt64(bitPattern: $0) },
+            text: row.text(4) ?? "",
+            sentAt: row.integer(5) ?? 0,
+            editedAt: row.integer(6),
+            attachments: try attachments(row.text(7) ?? "[]", chatID: chatID, messageID: id)
+        )
+    }
+
     static func message(_ row: Row) throws -> Message {
         let clientID: Int64? = row["clientID"]
         let id: Int64 = row["id"]

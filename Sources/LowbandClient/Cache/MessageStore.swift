@@ -61,7 +61,11 @@ public final class MessageStore {
     /// Every cached message of the chat, oldest first.
     public func allMessages(chatID: Int64) throws -> [Message] {
         try writer.readCached { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? ORDER BY id"), arguments: [chatID]).map(CacheRows.message)
+            var messages: [Message] = []
+            try db.cachedStatement(sql: "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? ORDER BY id").forEachRow(.integer(chatID)) { row in
+                messages.append(try CacheRows.message(row))
+            }
+            return messages
         }
     }
 
@@ -260,9 +264,12 @@ public final class MessageStore {
     }
 
     static func messages(_ db: Database, chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?"),
-            arguments: [chatID, range.lowerBound, range.upperBound, min(limit, Int(Int32.max))])
-        return try rows.reversed().map(CacheRows.message)
+        var messages: [Message] = []
+        try db.cachedStatement(sql: "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?").forEachRow(
+            .integer(chatID), .integer(range.lowerBound), .integer(range.upperBound), .integer(Int64(min(limit, Int(Int32.max))))
+        ) { row in
+            messages.append(try CacheRows.message(row))
+        }
+        return messages.reversed()
     }
 }

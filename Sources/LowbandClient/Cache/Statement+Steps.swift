@@ -102,4 +102,9 @@ struct StepRow {
     func integer(_ index: Int32) -> Int64? {
         sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, index)
     }
+
+    /// Column `index` as text, read as GRDB reads a String (a C string); nil when it is NULL.
+    func text(_ index: Int32) -> String? {
+        sqlite3_column_text(statement, index).map { String(cString: $0) }
+    }
 }
