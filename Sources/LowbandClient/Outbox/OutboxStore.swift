@@ -55,20 +55,20 @@ public final class OutboxStore {
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id")).map(Self.task)
+            try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id")
         }
     }
 
     /// Tasks not done (pending, then failed ones too), oldest first: what is still owed.
     public func unfinishedTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id")).map(Self.task)
+            try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id")
         }
     }
 
     /// Every task, oldest first.
     public func allTasks() throws -> [OutboxTask] {
-        try writer.readCached { db in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id")).map(Self.task) }
+        try writer.readCached { db in try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id") }
     }
 
     /// The task `id`, or nil when there is none.
@@ -139,44 +139,49 @@ public final class OutboxStore {
     // MARK: - Rows
 
     static func task(_ db: Database, id: Int64) throws -> OutboxTask? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM outboxTask WHERE id = ?"), arguments: [id]).map(task)
+        try db.cachedStatement(sql: "SELECT \(columns) FROM outboxTask WHERE id = ?").firstRow(.integer(id), read: task)
+    }
+
+    /// Every task the query `sql` (a SELECT of ``columns``) returns, in its order.
+    static func tasks(_ db: Database, sql: String) throws -> [OutboxTask] {
+        var tasks: [OutboxTask] = []
+        try db.cachedStatement(sql: sql).forEachRow { row in tasks.append(try task(row)) }
+        return tasks
     }
 
     /// The columns ``task(_:)`` reads, in the order it reads them: by position, because the
-    /// outbox is read at every launch and a lookup by name costs more than the value.
+    /// outbox is read at every launch and at every send, and a lookup by name costs more than
+    /// the value.
     static let columns = """
         id, kind, state, dependsOn, chatID, clientID, text, attachment, uploadID, totalSize, acknowledgedOffset, url, \
         messageID, attempts, lastError, storedAt
         """
 
-    /// A task from a row of ``columns``.
+    /// A task from a row of ``columns`` (the values GRDB's `Row` decoding gave).
     ///
-    /// - Throws: GRDB's error when a column holds the wrong type, ``ClientError`` `.database`
-    ///   naming the task when its attachment is not valid JSON.
-    static func task(_ row: Row) throws -> OutboxTask {
-        let id: Int64 = try row.decode(atIndex: 0)
-        let kind: String = try row.decode(atIndex: 1)
-        let state: String = try row.decode(atIndex: 2)
-        let clientID: Int64? = try row.decode(atIndex: 5)
-        let attachment: String? = try row.decode(atIndex: 7)
-        let storedAt: Int64? = try row.decode(atIndex: 15)
+    /// - Throws: ``ClientError`` `.database` naming the task when its attachment is not valid
+    ///   JSON.
+    static func task(_ row: StepRow) throws -> OutboxTask {
+        // id, kind, state, acknowledgedOffset and attempts are NOT NULL.
+        let id = row.integer(0) ?? 0
+        let attachment = row.text(7)
         return OutboxTask(
             id: id,
-            kind: OutboxTask.Kind(rawValue: kind) ?? .send,
-            state: OutboxTask.State(rawValue: state) ?? .failed,
-            dependsOn: try row.decode(atIndex: 3),
-            chatID: try row.decode(atIndex: 4),
-            clientID: clientID.map { UInt64(bitPattern: $0) },
-            text: try row.decode(atIndex: 6),
+            kind: row.text(1).flatMap(OutboxTask.Kind.init(rawValue:)) ?? .send,
+            state: row.text(2).flatMap(OutboxTask.State.init(rawValue:)) ?? .failed,
+            dependsOn: row.integer(3),
+            chatID: row.integer(4),
+            clientID: row.integer(5).map { UInt64(bitPattern: $0) },
+            text: row.text(6),
             attachment: try attachment.map { try CacheRows.decodeStored(Attachment.self, from: $0, at: "outbox task \(id) attachment") },
-            uploadID: try row.decode(atIndex: 8),
-            totalSize: try row.decode(atIndex: 9),
-            acknowledgedOffset: try row.decode(atIndex: 10),
-            url: try row.decode(atIndex: 11),
-            messageID: try row.decode(atIndex: 12),
-            attempts: try row.decode(atIndex: 13),
-            lastError: try row.decode(atIndex: 14),
-            storedAt: storedAt.map { .nanoseconds($0) }
+            uploadID: row.text(8),
+            totalSize: row.integer(9),
+            acknowledgedOffset: row.integer(10) ?? 0,
+            url: row.text(11),
+            messageID: row.integer(12),
+            attempts: Int(row.integer(13) ?? 0),
+            lastError: row.text(14),
+            storedAt: row.integer(15).map { .nanoseconds($0) }
         )
     }
 }
