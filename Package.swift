@@ -151,6 +151,7 @@ let package = Package(
                 "LowbandMessagePack",
                 "LowbandDeterminism",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API: the cache's hot statements (Cache/Statement+Steps.swift) and
                 // sqlite3_file_control, to keep the cache's WAL file between launches.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -4,6 +4,11 @@ package enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped,
     /// everything else kept as UTF-8.
     package static func quoted(_ text: String) -> String {
+        // Most texts (event names, details, message texts) need no escape: one copy, not one
+        // append per scalar (trace lines of a 100-client crowd hour: 228,125).
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -117,6 +117,20 @@ import Testing
         #expect(tasks.map(\.clientID) == seen)
     }
 
+    /// enqueueMessage builds the send task it returns without reading it back: it must equal
+    /// the stored row, with and without an upload and a time stamp.
+    @Test func theTasksAnEnqueueReturnsAreTheStoredOnes() throws {
+        let store = OutboxStore(writer: database.writer, clientIDs: ClientIDGenerator(generator: SeededGenerator(seed: 9)))
+        let plain = try store.enqueueMessage(chatID: 3, text: "plain, with a NUL \u{0} and é")
+        let stamped = try store.enqueueMessage(
+            chatID: 4, text: "", attachment: OutgoingAttachment(kind: .photo, data: [1, 2, 3], width: 4, height: 5), storedAt: .milliseconds(1500))
+        #expect(stamped.count == 2)
+        for task in plain + stamped {
+            #expect(try store.task(id: task.id) == task)
+        }
+        #expect(stamped[0].dependsOn == stamped[1].id)
+    }
+
     @Test func anUploadIsStoredWithItsBytesAndReadInPieces() throws {
         let store = OutboxStore(writer: database.writer, clientIDs: ClientIDGenerator(generator: SeededGenerator(seed: 1)))
         let bytes = (0 ..< 1_000).map { UInt8(truncatingIfNeeded: $0) }

@@ -74,7 +74,7 @@ final class ForgetsAMessage: PlantedScenario {
     override func readerGot(_ message: Message) {
         guard !done else { return }
         done = true
-        _ = try? reader.engine.database.writer.write { db in
+        _ = try? reader.engine.database.writer.writeCached { db in
             try db.execute(sql: "DELETE FROM message WHERE chatID = ? AND id = ?", arguments: [message.chatID, message.id])
         }
     }
@@ -104,7 +104,7 @@ final class MiscountsUnread: PlantedScenario {
     override func plantAtStart() {
         context.every(.seconds(5)) { [weak self] in
             guard let self else { return false }
-            _ = try? self.reader.engine.database.writer.write { db in try db.execute(sql: "UPDATE chat SET unreadCount = 99") }
+            _ = try? self.reader.engine.database.writer.writeCached { db in try db.execute(sql: "UPDATE chat SET unreadCount = 99") }
             return true
         }
     }
@@ -116,7 +116,7 @@ final class WipesTheCacheOnKill: PlantedScenario {
         context.scheduler.schedule(at: .seconds(60)) { [weak self] in
             guard let self else { return }
             self.context.kill(self.reader)
-            _ = try? self.reader.engine.database.writer.write { db in try db.execute(sql: "DELETE FROM message") }
+            _ = try? self.reader.engine.database.writer.writeCached { db in try db.execute(sql: "DELETE FROM message") }
         }
         context.scheduler.schedule(at: .seconds(70)) { [weak self] in
             guard let self else { return }

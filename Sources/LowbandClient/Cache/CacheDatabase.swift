@@ -62,15 +62,25 @@ public final class CacheDatabase {
     }
 
     /// Closes the file, as the end of the app's process would: with ``CacheWrites/simulated``
-    /// another connection can open it only after this.
+    /// the open batch is committed (``CacheBatch``) and another connection can open the file
+    /// only after this.
     ///
-    /// - Throws: ``ClientError`` `.database` when a statement is still running.
+    /// - Throws: ``ClientError`` `.database` when the batch cannot be committed or a statement
+    ///   is still running.
     package func close() throws(ClientError) {
         do {
+            try writer.writeWithoutTransaction { db in try CacheBatch.commit(db) }
             try writer.close()
         } catch {
             throw ClientError(.database, "cannot close the cache at \(path): \(error)")
         }
+    }
+
+    /// A simulated cache released without ``close()`` commits its batch, so its file holds
+    /// every write as it would with a commit per write. Nothing can report a failure here; a
+    /// closed cache has no batch.
+    deinit {
+        _ = try? writer.writeWithoutTransaction { db in try CacheBatch.commit(db) }
     }
 
     private struct SchemaTooNew: Error, CustomStringConvertible {
@@ -91,7 +101,8 @@ public final class CacheDatabase {
     /// on disk (measured by the push-to-visible benchmark). Commits stay durable. An in-memory
     /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
     /// ``CacheWrites/simulated`` keeps the journal in memory, never syncs and holds the file's
-    /// lock from the first read until ``close()`` instead.
+    /// lock from the first read until ``close()`` instead, and opens the ``CacheBatch`` its
+    /// writes go into.
     ///
     /// WAL is set up by the two pragmas of GRDB's `journalMode = .wal`, not by that setting:
     /// it also writes an empty transaction (a table created and dropped) whenever the log file
@@ -114,6 +125,8 @@ public final class CacheDatabase {
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 }
             case .simulated:
+                // The batch stays open between accesses (CacheBatch).
+                configuration.allowsUnsafeTransactions = true
                 configuration.prepareDatabase { db in
                     try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
                     try db.execute(sql: "PRAGMA journal_mode = MEMORY")
@@ -128,6 +141,9 @@ public final class CacheDatabase {
         if applied.contains(where: { !known.contains($0) }) { throw SchemaTooNew(path: path) }
         if known.contains(where: { !applied.contains($0) }) {
             try migrator.migrate(queue)
+        }
+        if writes == .simulated {
+            try queue.writeWithoutTransaction { db in try CacheBatch.begin(db) }
         }
         return queue
     }

@@ -60,15 +60,41 @@ enum CacheRows {
         attachments.isEmpty ? "[]" : try encodeJSON(attachments)
     }
 
+    /// `text` as the cache reads it back: GRDB binds and reads a String as a C string, so it
+    /// ends at the first NUL.
+    static func storedText(_ text: String) -> String {
+        text.utf8.contains(0) ? String(decoding: text.utf8.prefix { $0 != 0 }, as: UTF8.self) : text
+    }
+
     static func insert(_ message: Message, into db: Database) throws {
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO message (chatID, id, senderID, clientID, text, sentAt, editedAt, attachments)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                message.chatID, message.id, message.senderID, message.clientID.map { Int64(bitPattern: $0) },
-                message.text, message.sentAt, message.editedAt, try attachmentsText(message.attachments),
-            ]
+                """
+        ).run(
+            .integer(message.chatID), .integer(message.id), .integer(message.senderID), StepValue(message.clientID.map { Int64(bitPattern: $0) }),
+            .text(message.text), .integer(message.sentAt), StepValue(message.editedAt), .text(try attachmentsText(message.attachments)))
+    }
+
+    /// The message columns a ``StepRow`` holds for ``message(_:)``, in their order.
+    static let messageColumns = "chatID, id, senderID, clientID, text, sentAt, editedAt, attachments"
+
+    /// A message from a row of ``messageColumns``: the same value the GRDB `Row` of `SELECT *`
+    /// gives.
+    static func message(_ row: StepRow) throws -> Message {
+        // chatID, id, senderID, text, sentAt and attachments are NOT NULL.
+        let chatID = row.integer(0) ?? 0
+        let id = row.integer(1) ?? 0
+        return Message(
+            id: id,
+            chatID: chatID,
+            senderID: row.integer(2) ?? 0,
+            clientID: row.integer(3).map { UInt64(bitPattern: $0) },
+            text: row.text(4) ?? "",
+            sentAt: row.integer(5) ?? 0,
+            editedAt: row.integer(6),
+            attachments: try attachments(row.text(7) ?? "[]", chatID: chatID, messageID: id)
         )
     }
 

@@ -8,7 +8,9 @@ package enum CacheWrites: Hashable, Sendable {
     /// writes, no lock calls per transaction. Another connection to the file fails (busy) while
     /// it is open, so a killed app's cache is closed before its cold start. For virtual-time
     /// runs only, where the process never dies inside a transaction (an app kill is simulated
-    /// between scheduler turns) and nothing has to survive the machine: every commit is in the
-    /// file when it returns, as with `.durable`, so the cold start reads what it left.
+    /// between scheduler turns) and nothing has to survive the machine. Writes go into one open
+    /// transaction (``CacheBatch``), committed every few hundred changed rows and at
+    /// ``CacheDatabase/close()``: nothing reads the file while it is open, so the cold start
+    /// after close reads every write, as with `.durable`.
     case simulated
 }

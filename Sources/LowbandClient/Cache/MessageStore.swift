@@ -10,7 +10,7 @@ public final class MessageStore {
     private let writer: any DatabaseWriter
 
     /// A store over the cache database `writer` (a ``CacheDatabase``'s writer in the product, a
-    /// `DatabaseQueue()` in tests). Every call is a transaction of its own.
+    /// `DatabaseQueue()` in tests). Every call is atomic (``DatabaseWriter/writeCached(_:)``).
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }
@@ -61,7 +61,11 @@ public final class MessageStore {
     /// Every cached message of the chat, oldest first.
     public func allMessages(chatID: Int64) throws -> [Message] {
         try writer.readCached { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? ORDER BY id"), arguments: [chatID]).map(CacheRows.message)
+            var messages: [Message] = []
+            try db.cachedStatement(sql: "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? ORDER BY id").forEachRow(.integer(chatID)) { row in
+                messages.append(try CacheRows.message(row))
+            }
+            return messages
         }
     }
 
@@ -108,7 +112,7 @@ public final class MessageStore {
     /// messages are deleted, different ones replaced), and the range joins the chunks.
     @discardableResult
     public func apply(page reply: HistoryReply, for request: HistoryRequest) throws -> PageOutcome {
-        try writer.write { db in
+        try writer.writeCached { db in
             let chatID = request.chatID
             let coverage = HistoryCoverage(request: request, reply: reply)
             let cached = try coverage.range.map { try Self.messages(db, chatID: chatID, in: $0, newest: .max) } ?? []
@@ -138,34 +142,91 @@ public final class MessageStore {
     /// a newer message continues the chunk holding that newest one. A message inside a range
     /// believed complete means the belief was wrong: that chunk is forgotten.
     public func applyLive(_ message: Message) throws {
-        try writer.write { db in try Self.applyLive(db, message) }
+        try writer.writeCached { db in try Self.applyLive(db, message) }
     }
 
     // MARK: - Helpers shared inside transactions
 
     /// ``applyLive(_:)`` inside the caller's transaction.
+    ///
+    /// A new message costs five statements (it was about ten): one read of everything the rules
+    /// need (the chat's newest message, whether the message is known, the read position, the
+    /// user), the chunks, the message, the chunk it grows and one update of the chat that applies
+    /// ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message older than
+    /// the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s recount.
     static func applyLive(_ db: Database, _ message: Message) throws {
         let chatID = message.chatID
-        let previous = try newestMessageID(db, chatID: chatID)
-        let known = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"), arguments: [chatID, message.id]) ?? false
+        let state = try LiveState.fetch(db, message)
         var chunks = try loadChunks(db, chatID: chatID)
         let stored = chunks
-        if let previous, message.id > previous {
+        if let previous = state.previousNewestID, message.id > previous {
             chunks.insert(.live(previousNewestID: previous, messageID: message.id))
-        } else if !known {
+        } else if !state.known {
             chunks.forgetChunk(containing: message.id)
             chunks.insert(.single(message.id))
         }
         try CacheRows.insert(message, into: db)
         try saveChunks(db, chunks, over: stored)
-        try db.cachedStatement(
-            sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
-        try ReadPositions.messageStored(db, message, wasKnown: known)
+        switch ReadPositions.effect(of: message, wasKnown: state.known, readUpTo: state.readUpTo, userID: state.userID) {
+        case .unread(let added):
+            try db.cachedStatement(
+                sql: """
+                    UPDATE chat SET lastMessageID = CASE WHEN lastMessageID IS NULL OR lastMessageID < ?2 THEN ?2 ELSE lastMessageID END,
+                        unreadCount = unreadCount + ?3 WHERE id = ?1
+                    """).run(.integer(chatID), .integer(message.id), .integer(Int64(added)))
+        case .readBySender where state.lastMessageID.map({ $0 <= message.id }) ?? true:
+            // The chat's last message: the position moves to it with nothing unread above
+            // (``ReadPositions/move(_:chatID:to:acknowledged:)``'s result, in one update).
+            try db.cachedStatement(
+                sql: """
+                    UPDATE chat SET lastMessageID = ?2, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?2),
+                        readUpTo = max(readUpTo, ?2), unreadCount = CASE WHEN readUpTo < ?2 THEN 0 ELSE unreadCount END
+                    WHERE id = ?1
+                    """).run(.integer(chatID), .integer(message.id))
+        case .readBySender:
+            try db.cachedStatement(
+                sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
+            try ReadPositions.move(db, chatID: chatID, to: message.id, acknowledged: true)
+        }
+    }
+
+    /// What ``applyLive(_:_:)`` reads before it writes, in one statement.
+    private struct LiveState {
+        /// The chat's newest message before this one (``newestMessageID(_:chatID:)``).
+        var previousNewestID: Int64?
+        /// The chat's `lastMessageID` column (nil: the chat is not cached or has none).
+        var lastMessageID: Int64?
+        /// The cache already held the message.
+        var known: Bool
+        /// The chat's read position; nil when the chat is not cached.
+        var readUpTo: Int64?
+        /// The logged-in user.
+        var userID: Int64?
+
+        static func fetch(_ db: Database, _ message: Message) throws -> LiveState {
+            let state = try db.cachedStatement(
+                sql: """
+                    SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
+                        chat.lastMessageID,
+                        EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
+                        chat.readUpTo,
+                        (SELECT userID FROM syncState WHERE id = 1)
+                    FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1
+                    """
+            ).firstRow(.integer(message.chatID), .integer(message.id)) { row in
+                LiveState(previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3), userID: row.integer(4))
+            }
+            return state ?? LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil)
+        }
     }
 
     static func loadChunks(_ db: Database, chatID: Int64) throws -> HistoryChunks {
-        let rows = try Row.fetchAll(db.cachedStatement(sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID"), arguments: [chatID])
-        return HistoryChunks(chatID: chatID, chunks: rows.map { HistoryChunk(chatID: chatID, oldestID: $0["oldestID"], newestID: $0["newestID"]) })
+        var chunks: [HistoryChunk] = []
+        try db.cachedStatement(sql: "SELECT oldestID, newestID FROM historyChunk WHERE chatID = ? ORDER BY oldestID").forEachRow(.integer(chatID)) { row in
+            // Both columns are NOT NULL.
+            chunks.append(HistoryChunk(chatID: chatID, oldestID: row.integer(0) ?? 0, newestID: row.integer(1) ?? 0))
+        }
+        return HistoryChunks(chatID: chatID, chunks: chunks)
     }
 
     static func saveChunks(_ db: Database, _ chunks: HistoryChunks) throws {
@@ -181,16 +242,16 @@ public final class MessageStore {
     /// inserting every chunk of the chat. The table ends as ``saveChunks(_:_:)`` leaves it.
     static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks) throws {
         for chunk in stored.chunks where !chunks.chunks.contains(where: { $0.oldestID == chunk.oldestID }) {
-            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.chatID, chunk.oldestID])
+            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").run(.integer(chunk.chatID), .integer(chunk.oldestID))
         }
         for chunk in chunks.chunks {
             if let before = stored.chunks.first(where: { $0.oldestID == chunk.oldestID }) {
                 guard before.newestID != chunk.newestID else { continue }
-                try db.cachedStatement(
-                    sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").execute(arguments: [chunk.newestID, chunk.chatID, chunk.oldestID])
+                try db.cachedStatement(sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").run(
+                    .integer(chunk.newestID), .integer(chunk.chatID), .integer(chunk.oldestID))
             } else {
-                try db.cachedStatement(
-                    sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").execute(arguments: [chunk.chatID, chunk.oldestID, chunk.newestID])
+                try db.cachedStatement(sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").run(
+                    .integer(chunk.chatID), .integer(chunk.oldestID), .integer(chunk.newestID))
             }
         }
     }
@@ -203,9 +264,12 @@ public final class MessageStore {
     }
 
     static func messages(_ db: Database, chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?"),
-            arguments: [chatID, range.lowerBound, range.upperBound, min(limit, Int(Int32.max))])
-        return try rows.reversed().map(CacheRows.message)
+        var messages: [Message] = []
+        try db.cachedStatement(sql: "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?").forEachRow(
+            .integer(chatID), .integer(range.lowerBound), .integer(range.upperBound), .integer(Int64(min(limit, Int(Int32.max))))
+        ) { row in
+            messages.append(try CacheRows.message(row))
+        }
+        return messages.reversed()
     }
 }

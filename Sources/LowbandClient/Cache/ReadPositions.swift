@@ -2,8 +2,9 @@ import GRDB
 import LowbandWire
 
 /// Read positions and unread counts inside the caller's transaction: the one place that
-/// moves them, so every path (a live message, the user reading, a receipt, a login) keeps the
-/// same rules.
+/// states their rules, so every path (a live message, the user reading, a receipt, a login)
+/// keeps the same ones. A live message's effect is decided here and written by
+/// ``MessageStore/applyLive(_:_:)`` together with the chat's last message.
 ///
 /// The unread messages of a chat are always its newest `unreadCount` messages from other
 /// members (the server counts those above the user's position). The count is the server's at
@@ -33,15 +34,22 @@ enum ReadPositions {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT userID FROM syncState WHERE id = 1"))
     }
 
-    /// A message was stored live (a push, or the reply to our send); `wasKnown` if the cache
-    /// had it before. The server treats its sender as having read it.
-    static func messageStored(_ db: Database, _ message: Message, wasKnown: Bool) throws {
-        guard !wasKnown, let position = try position(db, chatID: message.chatID) else { return }
-        if message.senderID == (try userID(db)) {
-            try move(db, chatID: message.chatID, to: message.id, acknowledged: true)
-        } else if message.id > position.readUpTo {
-            try db.cachedStatement(sql: "UPDATE chat SET unreadCount = unreadCount + 1 WHERE id = ?").execute(arguments: [message.chatID])
-        }
+    /// What a message stored live (a push, or the reply to our send) does to its chat's read
+    /// state.
+    enum LiveEffect: Hashable {
+        /// The chat's unread count grows by this (0 or 1).
+        case unread(Int)
+        /// The user sent it: the server treats the sender as having read it, so the position
+        /// moves to it, acknowledged (``move(_:chatID:to:acknowledged:)``).
+        case readBySender
+    }
+
+    /// The effect of storing `message` live; `wasKnown` if the cache had it before, `readUpTo`
+    /// the chat's position (nil: the chat is not cached), `userID` the logged-in user.
+    static func effect(of message: Message, wasKnown: Bool, readUpTo: Int64?, userID: Int64?) -> LiveEffect {
+        guard !wasKnown, let readUpTo else { return .unread(0) }
+        if message.senderID == userID { return .readBySender }
+        return .unread(message.id > readUpTo ? 1 : 0)
     }
 
     /// Moves the chat's read position forward to `upTo` (never back) and recounts the unread

@@ -59,7 +59,7 @@ public final class ReadStore {
     @discardableResult
     public func markRead(chatID: Int64, upTo: Int64) throws(ClientError) -> Bool {
         do {
-            return try writer.write { db in
+            return try writer.writeCached { db in
                 let known = try Bool.fetchOne(
                     db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM chat WHERE id = ?) AND EXISTS (SELECT 1 FROM message WHERE chatID = ? AND id = ?)"),
                     arguments: [chatID, chatID, upTo]) ?? false
@@ -78,7 +78,7 @@ public final class ReadStore {
     /// A read receipt pushed by the server: the user's own (read on another device) moves the
     /// position here, anyone else's is stored as theirs. Receipts never move a position back.
     public func apply(receipt: ReadReceiptPush) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             if receipt.readerID == (try ReadPositions.userID(db)) {
                 try ReadPositions.move(db, chatID: receipt.chatID, to: receipt.messageID, acknowledged: true)
             } else {
@@ -89,7 +89,7 @@ public final class ReadStore {
 
     /// The server holds the user's position of `chatID` up to `upTo` (the reply to a markRead).
     public func acknowledge(chatID: Int64, upTo: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             _ = try ReadPositions.move(db, chatID: chatID, to: upTo, acknowledged: true)
         }
     }

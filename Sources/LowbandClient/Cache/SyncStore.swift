@@ -6,7 +6,7 @@ public import LowbandWire
 public final class SyncStore {
     private let writer: any DatabaseWriter
 
-    /// A store over the cache database `writer`. Every call is a transaction of its own.
+    /// A store over the cache database `writer`. Every call is atomic (``DatabaseWriter/writeCached(_:)``).
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }
@@ -43,7 +43,7 @@ public final class SyncStore {
     /// lies between it and what was cached before, so the gap stays a gap.
     @discardableResult
     public func apply(login reply: LoginReply) throws -> SyncOutcome {
-        try writer.write { db in
+        try writer.writeCached { db in
             let previous = try ServerTime.fetchOne(db.cachedStatement(sql: "SELECT lastSync FROM syncState WHERE id = 1")) ?? 0
             if let settings = reply.settings {
                 try CacheRows.upsert(settings, into: db)
@@ -74,7 +74,7 @@ public final class SyncStore {
 
     /// A contact changed (a push).
     public func apply(contact: Contact) throws {
-        try writer.write { db in try CacheRows.upsert(contact, into: db) }
+        try writer.writeCached { db in try CacheRows.upsert(contact, into: db) }
     }
 
     /// The user's settings from the last sync that carried them; nil before the first.

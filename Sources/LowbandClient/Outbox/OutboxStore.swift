@@ -25,9 +25,9 @@ public final class OutboxStore {
     /// - Returns: the send task, then the upload task if any.
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }
-        return try writer.write { db in
-            let number = try Int64.fetchOne(db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1")) ?? 0
-            try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").execute(arguments: [number + 1])
+        return try writer.writeCached { db in
+            let number: Int64 = try db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1").firstRow { $0.integer(0) ?? 0 } ?? 0
+            try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").run(.integer(number + 1))
             let clientID = clientIDs.clientID(number: number)
             var uploadTaskID: Int64?
             if let attachment {
@@ -41,30 +41,34 @@ public final class OutboxStore {
                 try db.cachedStatement(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)").execute(arguments: [id, Data(attachment.data)])
                 uploadTaskID = id
             }
-            try db.cachedStatement(
-                sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").execute(arguments: [uploadTaskID, chatID, Int64(bitPattern: clientID), text, stamp])
-            let sendID = db.lastInsertedRowID
-            return try [sendID, uploadTaskID].compactMap { $0 }.map { try Self.task(db, id: $0)! }
+            try db.cachedStatement(sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").run(
+                StepValue(uploadTaskID), .integer(chatID), .integer(Int64(bitPattern: clientID)), .text(text), StepValue(stamp))
+            // The send task as the row just written reads back, without reading it.
+            let send = OutboxTask(
+                id: db.lastInsertedRowID, kind: .send, state: .pending, dependsOn: uploadTaskID, chatID: chatID, clientID: clientID,
+                text: CacheRows.storedText(text), attachment: nil, uploadID: nil, totalSize: nil, acknowledgedOffset: 0, url: nil, messageID: nil, attempts: 0,
+                lastError: nil, storedAt: stamp.map { .nanoseconds($0) })
+            return try [send] + [uploadTaskID].compactMap { $0 }.compactMap { try Self.task(db, id: $0) }
         }
     }
 
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id")).map(Self.task)
+            try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id")
         }
     }
 
     /// Tasks not done (pending, then failed ones too), oldest first: what is still owed.
     public func unfinishedTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id")).map(Self.task)
+            try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id")
         }
     }
 
     /// Every task, oldest first.
     public func allTasks() throws -> [OutboxTask] {
-        try writer.readCached { db in try Row.fetchAll(db.cachedStatement(sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id")).map(Self.task) }
+        try writer.readCached { db in try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id") }
     }
 
     /// The task `id`, or nil when there is none.
@@ -84,14 +88,14 @@ public final class OutboxStore {
 
     /// The server holds `offset` bytes of the upload.
     public func recordUploadProgress(taskID: Int64, acknowledgedOffset offset: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(sql: "UPDATE outboxTask SET acknowledgedOffset = ? WHERE id = ?").execute(arguments: [offset, taskID])
         }
     }
 
     /// The upload is complete at `url`; its bytes are no longer needed.
     public func completeUpload(taskID: Int64, url: String, size: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(
                 sql: "UPDATE outboxTask SET state = 'done', url = ?, acknowledgedOffset = ?, lastError = NULL WHERE id = ?").execute(arguments: [url, size, taskID])
             try db.cachedStatement(sql: "DELETE FROM outboxBlob WHERE taskID = ?").execute(arguments: [taskID])
@@ -100,23 +104,22 @@ public final class OutboxStore {
 
     /// The send was acknowledged: the task is done and the message is in the cache, together.
     public func completeSend(taskID: Int64, message: Message) throws {
-        try writer.write { db in
-            try db.cachedStatement(
-                sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").execute(arguments: [message.id, taskID])
+        try writer.writeCached { db in
+            try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").run(.integer(message.id), .integer(taskID))
             try MessageStore.applyLive(db, message)
         }
     }
 
     /// Counts an attempt that will be retried.
     public func recordAttempt(taskID: Int64, error: ClientError) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(sql: "UPDATE outboxTask SET attempts = attempts + 1, lastError = ? WHERE id = ?").execute(arguments: [error.description, taskID])
         }
     }
 
     /// The task will not be retried on its own.
     public func fail(taskID: Int64, error: ClientError) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'failed', attempts = attempts + 1, lastError = ? WHERE id = ?").execute(arguments: [error.description, taskID])
         }
     }
@@ -124,7 +127,7 @@ public final class OutboxStore {
     /// Puts a failed task (and the failed tasks it depends on) back in the queue: the user's
     /// "resend". The client id stays the same.
     public func retry(taskID: Int64) throws {
-        try writer.write { db in
+        try writer.writeCached { db in
             var next: Int64? = taskID
             while let id = next {
                 try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'pending', lastError = NULL WHERE id = ? AND state = 'failed'").execute(arguments: [id])
@@ -136,44 +139,49 @@ public final class OutboxStore {
     // MARK: - Rows
 
     static func task(_ db: Database, id: Int64) throws -> OutboxTask? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM outboxTask WHERE id = ?"), arguments: [id]).map(task)
+        try db.cachedStatement(sql: "SELECT \(columns) FROM outboxTask WHERE id = ?").firstRow(.integer(id), read: task)
+    }
+
+    /// Every task the query `sql` (a SELECT of ``columns``) returns, in its order.
+    static func tasks(_ db: Database, sql: String) throws -> [OutboxTask] {
+        var tasks: [OutboxTask] = []
+        try db.cachedStatement(sql: sql).forEachRow { row in tasks.append(try task(row)) }
+        return tasks
     }
 
     /// The columns ``task(_:)`` reads, in the order it reads them: by position, because the
-    /// outbox is read at every launch and a lookup by name costs more than the value.
+    /// outbox is read at every launch and at every send, and a lookup by name costs more than
+    /// the value.
     static let columns = """
         id, kind, state, dependsOn, chatID, clientID, text, attachment, uploadID, totalSize, acknowledgedOffset, url, \
         messageID, attempts, lastError, storedAt
         """
 
-    /// A task from a row of ``columns``.
+    /// A task from a row of ``columns`` (the values GRDB's `Row` decoding gave).
     ///
-    /// - Throws: GRDB's error when a column holds the wrong type, ``ClientError`` `.database`
-    ///   naming the task when its attachment is not valid JSON.
-    static func task(_ row: Row) throws -> OutboxTask {
-        let id: Int64 = try row.decode(atIndex: 0)
-        let kind: String = try row.decode(atIndex: 1)
-        let state: String = try row.decode(atIndex: 2)
-        let clientID: Int64? = try row.decode(atIndex: 5)
-        let attachment: String? = try row.decode(atIndex: 7)
-        let storedAt: Int64? = try row.decode(atIndex: 15)
+    /// - Throws: ``ClientError`` `.database` naming the task when its attachment is not valid
+    ///   JSON.
+    static func task(_ row: StepRow) throws -> OutboxTask {
+        // id, kind, state, acknowledgedOffset and attempts are NOT NULL.
+        let id = row.integer(0) ?? 0
+        let attachment = row.text(7)
         return OutboxTask(
             id: id,
-            kind: OutboxTask.Kind(rawValue: kind) ?? .send,
-            state: OutboxTask.State(rawValue: state) ?? .failed,
-            dependsOn: try row.decode(atIndex: 3),
-            chatID: try row.decode(atIndex: 4),
-            clientID: clientID.map { UInt64(bitPattern: $0) },
-            text: try row.decode(atIndex: 6),
+            kind: row.text(1).flatMap(OutboxTask.Kind.init(rawValue:)) ?? .send,
+            state: row.text(2).flatMap(OutboxTask.State.init(rawValue:)) ?? .failed,
+            dependsOn: row.integer(3),
+            chatID: row.integer(4),
+            clientID: row.integer(5).map { UInt64(bitPattern: $0) },
+            text: row.text(6),
             attachment: try attachment.map { try CacheRows.decodeStored(Attachment.self, from: $0, at: "outbox task \(id) attachment") },
-            uploadID: try row.decode(atIndex: 8),
-            totalSize: try row.decode(atIndex: 9),
-            acknowledgedOffset: try row.decode(atIndex: 10),
-            url: try row.decode(atIndex: 11),
-            messageID: try row.decode(atIndex: 12),
-            attempts: try row.decode(atIndex: 13),
-            lastError: try row.decode(atIndex: 14),
-            storedAt: storedAt.map { .nanoseconds($0) }
+            uploadID: row.text(8),
+            totalSize: row.integer(9),
+            acknowledgedOffset: row.integer(10) ?? 0,
+            url: row.text(11),
+            messageID: row.integer(12),
+            attempts: Int(row.integer(13) ?? 0),
+            lastError: row.text(14),
+            storedAt: row.integer(15).map { .nanoseconds($0) }
         )
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Synchronization
+
+/// Work started on a thread of its own, whose result is waited for later: lets `lowband run`
+/// encode `record.json` while it renders and writes its other outputs.
+final class BackgroundWork<Value: Sendable>: Sendable {
+    private let outcome = Mutex<Result<Value, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts `work` on a new thread (not a shared pool, which the caller may be blocking).
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        let thread = Thread { [self] in
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Waits for the work to end and returns its value.
+    ///
+    /// - Throws: what the work threw.
+    func value() throws -> Value {
+        done.wait()
+        done.signal()  // Later calls return at once.
+        return try outcome.withLock { result in
+            guard let result else { preconditionFailure("the work signalled before storing its result") }
+            return result
+        }.get()
+    }
+}

@@ -1,0 +1,28 @@
+package import GRDB
+
+extension DatabaseWriter {
+    /// Writes `updates` atomically, on whatever transaction the cache keeps: a transaction of
+    /// its own (``CacheWrites/durable``), or a savepoint of the open batch (``CacheWrites/simulated``).
+    ///
+    /// Either way, the block's changes are all kept, or all undone when it throws, and every
+    /// later read on the connection sees them. A simulated cache's batch reaches the file when
+    /// it commits: once about ``CacheBatch/rowLimit`` rows changed, and at
+    /// ``CacheDatabase/close()``. Writers other than a `DatabaseQueue` (a pool) use `write`.
+    ///
+    /// Inside a batch, `write` (GRDB's own transaction) fails: the cache's writes go through here.
+    package func writeCached<T>(_ updates: (Database) throws -> T) throws -> T {
+        guard let queue = self as? DatabaseQueue else { return try write(updates) }
+        return try queue.writeWithoutTransaction { db in
+            if db.isInsideTransaction {
+                return try CacheBatch.savepoint(db, updates)
+            }
+            var value: T?
+            try db.inTransaction {
+                value = try updates(db)
+                return .commit
+            }
+            guard let value else { throw CacheBatch.NoValue() }
+            return value
+        }
+    }
+}
