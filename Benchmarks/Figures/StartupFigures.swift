@@ -2,7 +2,7 @@ public import LowbandReports
 
 /// The start-up suite's derived figures: hand wiring against the container on the same graph,
 /// growth with the graph's size, the engine's cold start against the raw query; and the
-/// targets issue 5 promises for them.
+/// targets issues 5 and 13 promise for them.
 ///
 /// Reads `<graph>/hand|swinject`, `synthetic-100|1000/hand|swinject` and
 /// `cold-start/engine|raw-sqlite` with `wall_clock` and `instructions`; adds per `<graph>`
@@ -36,6 +36,10 @@ public enum StartupFigures {
         BenchmarkTarget(
             name: "cold-start-3x-raw-query", promise: "cold start to first screen <= 3x the raw SQLite query", reason: "issue 5",
             suite: suite, benchmarkSuffix: "cold-start", metric: "engine_vs_raw_query", comparison: .atMost, goal: 3
+        ),
+        BenchmarkTarget(
+            name: "cold-start-2x-raw-query", promise: "cold start to first screen <= 2x the raw SQLite query of the same rows", reason: "issue 13",
+            suite: suite, benchmarkSuffix: "cold-start", metric: "engine_vs_raw_query", comparison: .atMost, goal: 2
         ),
     ]
 
