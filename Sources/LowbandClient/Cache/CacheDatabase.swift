@@ -98,7 +98,8 @@ public final class CacheDatabase {
     ///
     /// The file is in WAL mode: a commit appends to the log instead of rewriting pages and
     /// syncing the main file, which took a pushed message's store from 2–30 ms to about 0.2 ms
-    /// on disk (measured by the push-to-visible benchmark). Commits stay durable. An in-memory
+    /// on disk (measured by the push-to-visible benchmark). Commits survive the app being killed; a
+    /// power loss may roll back the last ones (``CacheWrites/durable``). An in-memory
     /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
     /// ``CacheWrites/simulated`` keeps the journal in memory, never syncs and holds the file's
     /// lock from the first read until ``close()`` instead, and opens the ``CacheBatch`` its

@@ -1,7 +1,8 @@
 /// How a client's cache file is written.
 package enum CacheWrites: Hashable, Sendable {
-    /// WAL, synced as SQLite does by default: a commit survives the app's crash and the
-    /// phone's power loss. The product's mode.
+    /// WAL with `synchronous = NORMAL`: a commit survives the app's crash or kill; after a power
+    /// loss or an OS crash the last commits before it may roll back (SQLite syncs the log at
+    /// checkpoints, not at every commit), and the file stays consistent. The product's mode.
     case durable
     /// The rollback journal in memory, no syncs, and the file's lock taken at the first read and
     /// held until ``CacheDatabase/close()``: one file descriptor per cache, no journal or log
