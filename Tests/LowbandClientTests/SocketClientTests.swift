@@ -111,7 +111,20 @@ import Testing
             token: server.world.users[0].token, databasePath: directory.file("upload.sqlite"), seed: 5, connection: Self.connection,
             outbox: OutboxConfiguration(uploadChunkSize: 8 * 1024))
         configuration.connection.requestTimeout = .seconds(5)
-        let host = try await ClientEngineHost.start(configuration: configuration, port: server.port)
+        // Through 20 ms each way: a piece goes one round trip at a time, so the second half of
+        // the upload takes about a second and the stop below lands in it. Straight on loopback
+        // the rest of the upload could finish before the server stopped.
+        let proxy = ShapingProxy(configuration: ShapingProxy.Configuration(
+            name: "upload-cut",
+            upstream: ProxyEndpoint(host: "127.0.0.1", port: server.port),
+            link: .network(NetworkProfile(
+                name: "20ms",
+                downlink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20),
+                uplink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20)
+            ))
+        ))
+        let proxyPort = try await proxy.start().port ?? 0
+        let host = try await ClientEngineHost.start(configuration: configuration, port: proxyPort)
         var generator = SeededGenerator(seed: 12)
         let bytes = (0 ..< 400_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         try await host.withEngine { engine in
@@ -137,6 +150,7 @@ import Testing
         #expect(message.attachments.first?.size == 400_000)
         #expect(upload.attempts >= 1, "the upload was interrupted and resumed")
         try await host.stop()
+        await proxy.stop()
         try await server.stop()
     }
 
