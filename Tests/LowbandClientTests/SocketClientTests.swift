@@ -27,6 +27,19 @@ import Testing
         return try await ClientEngineHost.start(configuration: configuration, port: server.port)
     }
 
+    /// A shaping proxy in front of `server` with 20 ms each way and no rate limit.
+    private static func proxy20ms(named name: String, to server: MessengerSocketServer) -> ShapingProxy {
+        ShapingProxy(configuration: ShapingProxy.Configuration(
+            name: name,
+            upstream: ProxyEndpoint(host: "127.0.0.1", port: server.port),
+            link: .network(NetworkProfile(
+                name: "20ms",
+                downlink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20),
+                uplink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20)
+            ))
+        ))
+    }
+
     private func chat(of user: Int64, in world: MessengerWorld, index: Int = 0) -> MessengerWorld.ChatHistory {
         world.chats.filter { $0.memberIDs.contains(user) }[index]
     }
@@ -114,15 +127,7 @@ import Testing
         // Through 20 ms each way: a piece goes one round trip at a time, so the second half of
         // the upload takes about a second and the stop below lands in it. Straight on loopback
         // the rest of the upload could finish before the server stopped.
-        let proxy = ShapingProxy(configuration: ShapingProxy.Configuration(
-            name: "upload-cut",
-            upstream: ProxyEndpoint(host: "127.0.0.1", port: server.port),
-            link: .network(NetworkProfile(
-                name: "20ms",
-                downlink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20),
-                uplink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20)
-            ))
-        ))
+        let proxy = Self.proxy20ms(named: "upload-cut", to: server)
         let proxyPort = try await proxy.start().port ?? 0
         let host = try await ClientEngineHost.start(configuration: configuration, port: proxyPort)
         var generator = SeededGenerator(seed: 12)
@@ -164,15 +169,7 @@ import Testing
         // The child talks to the server through the shaping proxy with 20 ms each way: sends go
         // one round trip at a time, so a run takes seconds and the kill lands mid-send even on
         // a loaded machine, often while a stored message's reply is still on its way back.
-        let proxy = ShapingProxy(configuration: ShapingProxy.Configuration(
-            name: "kill-test",
-            upstream: ProxyEndpoint(host: "127.0.0.1", port: server.port),
-            link: .network(NetworkProfile(
-                name: "20ms",
-                downlink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20),
-                uplink: LinkProfile(rate: .unlimited, delay: .milliseconds(20), queueBytes: 1 << 20)
-            ))
-        ))
+        let proxy = Self.proxy20ms(named: "kill-test", to: server)
         let proxyPort = try await proxy.start().port ?? 0
         let common = ["client", "--server", "127.0.0.1:\(proxyPort)", "--token", token, "--database", database, "--seed", "77", "--timeout", "60"]
         let binary = BuiltProducts.path(of: "lowband")
