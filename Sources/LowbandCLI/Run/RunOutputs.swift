@@ -61,7 +61,7 @@ enum RunOutputs {
         for output in outputs {
             let name = outputs.count == 1 ? "breakdown.csv" : "breakdown-\(fileSafe(output.record.profile)).csv"
             let path = "\(directory)/\(name)"
-            try Data(BreakdownTable.render(output.breakdowns).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(BreakdownTable.renderUTF8(output.breakdowns)).write(to: URL(fileURLWithPath: path))
             written.append(path)
         }
         let reportPath = "\(directory)/report.html"
