@@ -117,6 +117,21 @@ import Testing
         #expect(tasks.map(\.clientID) == seen)
     }
 
+    /// The store keeps the counter of client ids in memory after its first send; a send the
+    /// cache refused must leave it as the file has it, so no id is skipped or given twice.
+    @Test func aRefusedSendTakesNoClientID() throws {
+        let ids = ClientIDGenerator(generator: SeededGenerator(seed: 5))
+        let store = OutboxStore(writer: database.writer, clientIDs: ids)
+        try database.writer.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON outboxTask WHEN NEW.text = 'refused' BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        let first = try #require(store.enqueueMessage(chatID: 1, text: "a").first?.clientID)
+        #expect(throws: (any Error).self) { try store.enqueueMessage(chatID: 1, text: "refused") }
+        let second = try #require(store.enqueueMessage(chatID: 1, text: "b").first?.clientID)
+        let afterRestart = try #require(OutboxStore(writer: database.writer, clientIDs: ids).enqueueMessage(chatID: 1, text: "c").first?.clientID)
+        #expect([first, second, afterRestart] == (0 ..< 3).map { ids.clientID(number: $0) })
+    }
+
     /// enqueueMessage builds the send task it returns without reading it back: it must equal
     /// the stored row, with and without an upload and a time stamp.
     @Test func theTasksAnEnqueueReturnsAreTheStoredOnes() throws {

@@ -44,11 +44,10 @@ enum RunOutputs {
         var written: [String] = []
         let records = outputs.map(\.record)
         // record.json's encoding is the largest part of the writing (a 100-client crowd hour's
-        // record is 13 MB); it runs on another core while the other files are made.
+        // record is 13 MB); it runs on another core while the other files are made, written
+        // directly rather than through JSONEncoder (the same bytes, RecordJSONTests).
         let recordJSON = BackgroundWork {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            return try encoder.encode(records)
+            Data(RunRecord.prettyJSON(records))
         }
         let csv = "\(directory)/results.csv"
         try BenchmarkCSV.write(rows: rows(for: records, environment: environment), to: csv)
@@ -62,7 +61,7 @@ enum RunOutputs {
         for output in outputs {
             let name = outputs.count == 1 ? "breakdown.csv" : "breakdown-\(fileSafe(output.record.profile)).csv"
             let path = "\(directory)/\(name)"
-            try Data(BreakdownTable.render(output.breakdowns).utf8).write(to: URL(fileURLWithPath: path))
+            try Data(BreakdownTable.renderUTF8(output.breakdowns)).write(to: URL(fileURLWithPath: path))
             written.append(path)
         }
         let reportPath = "\(directory)/report.html"

@@ -7,6 +7,9 @@ public import LowbandWire
 public final class OutboxStore {
     private let writer: any DatabaseWriter
     private let clientIDs: ClientIDGenerator
+    /// The number of the next client id, once read from the cache: this store is the counter's
+    /// only writer, so a send reads it once, not at every send.
+    private var nextClientIDNumber: Int64?
 
     /// A store over the cache database `writer`, giving sends client ids from `clientIDs`.
     public init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator) {
@@ -25,8 +28,9 @@ public final class OutboxStore {
     /// - Returns: the send task, then the upload task if any.
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }
-        return try writer.writeCached { db in
-            let number: Int64 = try db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1").firstRow { $0.integer(0) ?? 0 } ?? 0
+        let known = nextClientIDNumber
+        let (tasks, number) = try writer.writeCached { db in
+            let number: Int64 = try known ?? db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1").firstRow { $0.integer(0) ?? 0 } ?? 0
             try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").run(.integer(number + 1))
             let clientID = clientIDs.clientID(number: number)
             var uploadTaskID: Int64?
@@ -48,8 +52,11 @@ public final class OutboxStore {
                 id: db.lastInsertedRowID, kind: .send, state: .pending, dependsOn: uploadTaskID, chatID: chatID, clientID: clientID,
                 text: CacheRows.storedText(text), attachment: nil, uploadID: nil, totalSize: nil, acknowledgedOffset: 0, url: nil, messageID: nil, attempts: 0,
                 lastError: nil, storedAt: stamp.map { .nanoseconds($0) })
-            return try [send] + [uploadTaskID].compactMap { $0 }.compactMap { try Self.task(db, id: $0) }
+            return (try [send] + [uploadTaskID].compactMap { $0 }.compactMap { try Self.task(db, id: $0) }, number)
         }
+        // Only once the write is kept: a write that threw left the counter as it was.
+        nextClientIDNumber = number + 1
+        return tasks
     }
 
     /// Tasks not done or failed, oldest first.

@@ -24,19 +24,40 @@ public enum BreakdownTable {
 
     /// The file's text for `rows`: the header, then one line per row in the given order.
     public static func render(_ rows: [MessageBreakdown]) -> String {
-        var text = columns.joined(separator: ",") + "\n"
-        text.reserveCapacity(rows.count * 120)
+        String(decoding: renderUTF8(rows), as: UTF8.self)
+    }
+
+    /// ``render(_:)``'s text as UTF-8, written digit by digit: a 100-client crowd hour has
+    /// 52,394 rows of 19 fields, and a `String` per field was 2 % of the run.
+    public static func renderUTF8(_ rows: [MessageBreakdown]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.count * 120 + 256)
+        out.append(contentsOf: columns.joined(separator: ",").utf8)
+        out.append(UInt8(ascii: "\n"))
+        let comma = UInt8(ascii: ",")
         for row in rows {
-            var fields = [String(row.message), String(row.chat), row.sender.map(String.init) ?? "", String(row.receiver)]
-            fields.append(fixed(row.startSeconds, 6))
-            fields.append(row.carrier)
-            fields.append(String(row.attempts))
-            fields.append(fixed(row.totalMilliseconds, 3))
-            fields += row.stages.map { fixed($0, 3) }
-            text += fields.joined(separator: ",")
-            text += "\n"
+            appendDecimal(row.message, to: &out)
+            out.append(comma)
+            appendDecimal(row.chat, to: &out)
+            out.append(comma)
+            if let sender = row.sender { appendDecimal(Int64(sender), to: &out) }
+            out.append(comma)
+            appendDecimal(Int64(row.receiver), to: &out)
+            out.append(comma)
+            appendFixed(row.startSeconds, 6, to: &out)
+            out.append(comma)
+            out.append(contentsOf: row.carrier.utf8)
+            out.append(comma)
+            appendDecimal(Int64(row.attempts), to: &out)
+            out.append(comma)
+            appendFixed(row.totalMilliseconds, 3, to: &out)
+            for stage in row.stages {
+                out.append(comma)
+                appendFixed(stage, 3, to: &out)
+            }
+            out.append(UInt8(ascii: "\n"))
         }
-        return text
+        return out
     }
 
     /// The rows of a `breakdown.csv`; `only` keeps those of one message.
@@ -85,7 +106,8 @@ public enum BreakdownTable {
         return rows
     }
 
-    private static func fixed(_ value: Double, _ digits: Int) -> String {
+    /// `value` rounded to `digits` decimals, written with exactly that many (`-0.500`, `12.000`).
+    private static func appendFixed(_ value: Double, _ digits: Int, to out: inout [UInt8]) {
         var scale = 1.0
         for _ in 0 ..< digits { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
@@ -96,8 +118,26 @@ public enum BreakdownTable {
             fraction -= Int64(scale)
             wholePart += rounded < 0 ? -1 : 1
         }
-        let digitsText = String(fraction)
-        let sign = rounded < 0 && wholePart == 0 ? "-" : ""
-        return "\(sign)\(wholePart).\(String(repeating: "0", count: digits - digitsText.count))\(digitsText)"
+        if rounded < 0 && wholePart == 0 { out.append(UInt8(ascii: "-")) }
+        appendDecimal(wholePart, to: &out)
+        out.append(UInt8(ascii: "."))
+        let start = out.count
+        appendDecimal(fraction, to: &out)
+        let written = out.count - start
+        if written < digits {
+            out.insert(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits - written), at: start)
+        }
+    }
+
+    /// `value` in decimal, as `String(value)` writes it.
+    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = out.count
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        out[start...].reverse()
     }
 }

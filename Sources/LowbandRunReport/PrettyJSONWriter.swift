@@ -1,0 +1,124 @@
+/// JSON text written value by value in the exact form of Foundation's `JSONEncoder` with
+/// `[.prettyPrinted, .sortedKeys]`: two-space indents, `"key" : value`, an empty array as
+/// `[`, an empty line and `]`, `/` escaped as `\/`, and a `Double` as its `description`
+/// without a trailing `.0`.
+///
+/// The caller writes an object's keys in sorted order (by their UTF-8 bytes, as `JSONEncoder`
+/// sorts them) and leaves out the keys of nil optionals, as synthesized `Codable` does.
+/// `RecordJSONTests` holds `JSONEncoder` as the reference.
+struct PrettyJSONWriter {
+    /// The text so far, UTF-8.
+    private(set) var bytes: [UInt8] = []
+    private var depth = 0
+    private var containerIsEmpty = true
+
+    /// An empty text; `capacity` bytes reserved.
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Opens an object (`{`) as the current value.
+    mutating func openObject() { open(UInt8(ascii: "{")) }
+    /// Closes the innermost object.
+    mutating func closeObject() { close(UInt8(ascii: "}")) }
+    /// Opens an array (`[`) as the current value.
+    mutating func openArray() { open(UInt8(ascii: "[")) }
+    /// Closes the innermost array.
+    mutating func closeArray() { close(UInt8(ascii: "]")) }
+
+    /// Starts the next member of the innermost object: its key; the value follows.
+    mutating func key(_ name: StaticString) {
+        startElement()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+    }
+
+    /// Starts the next element of the innermost array; the value follows.
+    mutating func element() { startElement() }
+
+    /// A number as `JSONEncoder` prints it: `description`, without a trailing `.0`.
+    /// The record holds no NaN or infinity (`JSONEncoder` would throw on them).
+    mutating func number(_ value: Double) {
+        let text = value.description
+        var utf8 = text.utf8[...]
+        if utf8.count >= 2, utf8.last == UInt8(ascii: "0"), utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == UInt8(ascii: ".") {
+            utf8 = utf8.dropLast(2)
+        }
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// An integer.
+    mutating func number(_ value: some BinaryInteger) {
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// `true` or `false`.
+    mutating func bool(_ value: Bool) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
+    /// A string literal escaped as `JSONEncoder` escapes it: `"`, `\`, `/`, `\b \f \n \r \t`,
+    /// other control characters as `\u00xx`; everything else as UTF-8.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            // Most texts need no escape: one copy.
+            var start = 0
+            for (index, byte) in utf8.enumerated() where Self.needsEscape(byte) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendEscaped(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
+        }
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        depth += 1
+        containerIsEmpty = true
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        // An empty container is printed with an empty line inside, as JSONEncoder does.
+        if containerIsEmpty { bytes.append(UInt8(ascii: "\n")) }
+        depth -= 1
+        newLine()
+        bytes.append(bracket)
+        containerIsEmpty = false
+    }
+
+    private mutating func startElement() {
+        if !containerIsEmpty { bytes.append(UInt8(ascii: ",")) }
+        containerIsEmpty = false
+        newLine()
+    }
+
+    private mutating func newLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+}
