@@ -51,6 +51,53 @@ import Testing
         #expect(try SyncStore(writer: again.writer).lastSync() == 42)
     }
 
+    /// The commit that takes the log past the checkpoint threshold no longer checkpoints (and
+    /// syncs twice) inside itself, before a pushed row can be shown: the checkpoint is due, and
+    /// `checkpointIfDue()` copies the whole log into the file on the engine's next turn.
+    @Test func aLongLogIsCheckpointedWhenAskedNotInsideTheCommit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path, writes: .durable, checkpoints: WALCheckpoints(threshold: 8, limit: 1000))
+        var commits = 0
+        while !database.isCheckpointDue, commits < 100 {
+            commits += 1
+            try Self.insertMessage(commits, into: database)
+        }
+        #expect(database.isCheckpointDue)
+        #expect(try Self.size(of: path + "-wal") >= 8 * 4096, "every commit still in the log")
+        let logged = try Self.size(of: path + "-wal")
+        try database.checkpointIfDue()
+        #expect(!database.isCheckpointDue)
+        // Everything copied, the next commit starts the log over instead of appending to it.
+        try Self.insertMessage(commits + 1, into: database)
+        #expect(try Self.size(of: path + "-wal") == logged)
+        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM message") } == commits + 1)
+    }
+
+    /// A log nobody checkpoints stops growing at the limit, where the commit checkpoints itself
+    /// as SQLite's automatic checkpoint does.
+    @Test func aLogNobodyCheckpointsStopsAtTheLimit() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path, writes: .durable, checkpoints: WALCheckpoints(threshold: 4, limit: 12))
+        for number in 1...200 {
+            try Self.insertMessage(number, into: database)
+        }
+        let logSize = try Self.size(of: path + "-wal")
+        // The migration's commit (about 24 pages) is the longest the log gets; 200 commits without
+        // a checkpoint would have logged over 400 pages.
+        #expect(logSize <= 32 * (4096 + 24), "the log restarted after each checkpoint at the limit: \(logSize) bytes")
+        #expect(try database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM message") } == 200)
+    }
+
+    private static func insertMessage(_ number: Int, into database: CacheDatabase) throws {
+        try database.writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO message (chatID, id, senderID, text, sentAt) VALUES (1, ?, 2, ?, 0)",
+                arguments: [number, String(repeating: "x", count: 2000)])
+        }
+    }
+
     private static func size(of path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? -1
     }

@@ -19,6 +19,8 @@ public final class CacheDatabase {
     public let path: String
     /// Set when the file at `path` was unusable and was moved aside.
     public let recovery: CacheRecovery?
+    /// The WAL's checkpoints, run by the engine between turns (``checkpointIfDue()``).
+    private let checkpoints: WALCheckpoints
 
     /// Opens (or creates) the cache at `path`, recovering from an unusable file as described.
     ///
@@ -29,10 +31,13 @@ public final class CacheDatabase {
     }
 
     /// Opens (or creates) the cache at `path`, written as `writes` says.
-    package init(path: String, configuration: Configuration = Configuration(), writes: CacheWrites) throws(ClientError) {
+    package init(
+        path: String, configuration: Configuration = Configuration(), writes: CacheWrites, checkpoints: WALCheckpoints = WALCheckpoints()
+    ) throws(ClientError) {
         self.path = path
+        self.checkpoints = checkpoints
         do {
-            writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes)
+            writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes, checkpoints: checkpoints)
             recovery = nil
             return
         } catch let unusable as DatabaseError where Self.isUnusable(unusable) && FileManager.default.fileExists(atPath: path) {
@@ -43,7 +48,7 @@ public final class CacheDatabase {
             throw ClientError(.database, "cannot open the cache at \(path): \(error)")
         }
         do {
-            writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes)
+            writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes, checkpoints: checkpoints)
         } catch {
             throw ClientError(.database, "cannot create a fresh cache at \(path) after moving the old one aside: \(error)")
         }
@@ -54,10 +59,28 @@ public final class CacheDatabase {
         self.writer = writer
         self.path = writer.path
         self.recovery = nil
+        self.checkpoints = WALCheckpoints()
         do {
             try CacheSchema.migrator.migrate(writer)
         } catch {
             throw ClientError(.database, "cannot migrate the cache at \(writer.path): \(error)")
+        }
+    }
+
+    /// True when the WAL has grown past SQLite's automatic checkpoint threshold since the last
+    /// checkpoint; ``checkpointIfDue()`` copies it back. Never for a simulated or in-memory cache.
+    package var isCheckpointDue: Bool { checkpoints.isDue }
+
+    /// Copies the WAL into the file and syncs it when ``isCheckpointDue``; otherwise does nothing.
+    /// Call it on a turn of its own, after the work that grew the log (``WALCheckpoints``).
+    ///
+    /// - Throws: ``ClientError`` `.database` when the checkpoint fails (the log keeps every commit).
+    package func checkpointIfDue() throws(ClientError) {
+        guard checkpoints.isDue else { return }
+        do {
+            try writer.writeWithoutTransaction { db in try checkpoints.checkpoint(db) }
+        } catch {
+            throw ClientError(.database, "cannot checkpoint the cache at \(path): \(error)")
         }
     }
 
@@ -79,8 +102,10 @@ public final class CacheDatabase {
     /// A simulated cache released without ``close()`` commits its batch, so its file holds
     /// every write as it would with a commit per write. Nothing can report a failure here; a
     /// closed cache has no batch.
+    /// SQLite's own automatic checkpoint comes back, since ``writer`` may outlive this.
     deinit {
         _ = try? writer.writeWithoutTransaction { db in try CacheBatch.commit(db) }
+        writer.writeWithoutTransaction { db in WALCheckpoints.uninstall(from: db) }
     }
 
     private struct SchemaTooNew: Error, CustomStringConvertible {
@@ -112,7 +137,7 @@ public final class CacheDatabase {
     /// it forces, about two thirds of a cold start to the first screen (issue 13). The `-wal` and
     /// `-shm` files are also kept between launches, the log emptied when the file closes
     /// (``keepLogFiles(_:)``), so a launch does not create two files again.
-    private static func openMigrated(path: String, configuration: Configuration, writes: CacheWrites) throws -> DatabaseQueue {
+    private static func openMigrated(path: String, configuration: Configuration, writes: CacheWrites, checkpoints: WALCheckpoints) throws -> DatabaseQueue {
         var configuration = configuration
         if !path.isEmpty, path != ":memory:", !path.hasPrefix("file::memory:") {
             switch writes {
@@ -150,6 +175,8 @@ public final class CacheDatabase {
         }
         if writes == .simulated {
             try queue.writeWithoutTransaction { db in try CacheBatch.begin(db) }
+        } else {
+            queue.inDatabase { db in checkpoints.install(on: db) }
         }
         return queue
     }
