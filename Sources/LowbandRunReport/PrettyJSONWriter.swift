@@ -9,6 +9,8 @@
 struct PrettyJSONWriter {
     /// The text so far, UTF-8.
     private(set) var bytes: [UInt8] = []
+    /// NaNs and infinities met by ``number(_:)-(Double)``.
+    private(set) var nonFiniteNumbers = 0
     private var depth = 0
     private var containerIsEmpty = true
 
@@ -38,8 +40,14 @@ struct PrettyJSONWriter {
     mutating func element() { startElement() }
 
     /// A number as `JSONEncoder` prints it: `description`, without a trailing `.0`.
-    /// The record holds no NaN or infinity (`JSONEncoder` would throw on them).
+    /// JSON has no NaN or infinity (`JSONEncoder` throws on them): one is written as `null` and
+    /// counted in ``nonFiniteNumbers``, which the caller turns into an error.
     mutating func number(_ value: Double) {
+        guard value.isFinite else {
+            nonFiniteNumbers += 1
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
         let text = value.description
         var utf8 = text.utf8[...]
         if utf8.count >= 2, utf8.last == UInt8(ascii: "0"), utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == UInt8(ascii: ".") {

@@ -4,7 +4,10 @@ extension RunRecord {
     ///
     /// A 100-client crowd hour's record is 13 MB; `JSONEncoder` spent about 8 % of that run on
     /// it (boxing every value, sorting every object's keys). `RecordJSONTests` compares the two.
-    public static func prettyJSON(_ records: [RunRecord]) -> [UInt8] {
+    ///
+    /// - Throws: ``RecordJSONError`` when a figure is NaN or infinite, which JSON cannot hold
+    ///   (`JSONEncoder` threw on it too).
+    public static func prettyJSON(_ records: [RunRecord]) throws(RecordJSONError) -> [UInt8] {
         var writer = PrettyJSONWriter(capacity: 1 << 16)
         writer.openArray()
         for record in records {
@@ -12,6 +15,7 @@ extension RunRecord {
             record.write(to: &writer)
         }
         writer.closeArray()
+        guard writer.nonFiniteNumbers == 0 else { throw RecordJSONError(nonFiniteNumbers: writer.nonFiniteNumbers) }
         return writer.bytes
     }
 
@@ -129,5 +133,15 @@ extension MessageBreakdown {
         writer.key("stages"); writer.numbers(stages)
         writer.key("startSeconds"); writer.number(startSeconds)
         writer.closeObject()
+    }
+}
+
+/// A run record that JSON cannot hold.
+public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How many of the record's figures are NaN or infinite.
+    public var nonFiniteNumbers: Int
+
+    public var description: String {
+        "record.json: \(nonFiniteNumbers) figure(s) of the run are NaN or infinite, which JSON cannot hold"
     }
 }

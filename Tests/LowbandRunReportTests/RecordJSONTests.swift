@@ -27,7 +27,7 @@ import Testing
     func seededRecordsAreEncodedAsJSONEncoderEncodesThem(seed: UInt64) throws {
         let records = SyntheticRuns.records(seed: seed, clients: 4, samples: 300, durationSeconds: 200)
             .enumerated().map { index, record in Self.filled(record, variant: index, seed: seed) }
-        let difference = Self.difference(RunRecord.prettyJSON(records), try Self.reference(records))
+        let difference = Self.difference(try RunRecord.prettyJSON(records), try Self.reference(records))
         #expect(difference == nil)
     }
 
@@ -49,10 +49,21 @@ import Testing
             InvariantViolation(invariant: "x", seconds: 0.1, client: Int.max, chat: Int64.min, message: -1, clientID: UInt64.max, detail: "d", traceLines: texts),
         ]
         let records = [record]
-        let difference = Self.difference(RunRecord.prettyJSON(records), try Self.reference(records))
+        let difference = Self.difference(try RunRecord.prettyJSON(records), try Self.reference(records))
         #expect(difference == nil)
-        let empty = Self.difference(RunRecord.prettyJSON([]), try Self.reference([]))
+        let empty = Self.difference(try RunRecord.prettyJSON([]), try Self.reference([]))
         #expect(empty == nil)
+    }
+
+    /// JSON holds no NaN or infinity: `JSONEncoder` threw on one, and so does the writer, naming
+    /// how many, instead of writing `nan` into a file every JSON reader then refuses.
+    @Test func aNaNOrInfiniteFigureIsAnErrorAsWithJSONEncoder() throws {
+        var record = SyntheticRuns.records(seed: 7, clients: 2, samples: 3, durationSeconds: 3)[0]
+        record.metrics = [RunMetric(name: "broken", unit: "x", values: [1, .nan, .infinity], startSeconds: [0, 1, 2])]
+        #expect(throws: (any Error).self) { try Self.reference([record]) }
+        let error = #expect(throws: RecordJSONError.self) { try RunRecord.prettyJSON([record]) }
+        #expect(error?.nonFiniteNumbers == 2)
+        #expect(error?.description.contains("2 figure(s) of the run are NaN or infinite") == true)
     }
 
     /// `record` with every optional and every list of a record set or left out by `variant`.

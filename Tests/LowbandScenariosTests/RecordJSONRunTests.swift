@@ -12,7 +12,7 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let reference = Array(try encoder.encode([output.record]))
-        let mine = RunRecord.prettyJSON([output.record])
+        let mine = try RunRecord.prettyJSON([output.record])
         let index = (0..<min(mine.count, reference.count)).first { mine[$0] != reference[$0] } ?? min(mine.count, reference.count)
         let same = mine == reference
         #expect(same, "they part at byte \(index) of \(reference.count)")

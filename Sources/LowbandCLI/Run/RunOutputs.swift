@@ -47,7 +47,7 @@ enum RunOutputs {
         // record is 13 MB); it runs on another core while the other files are made, written
         // directly rather than through JSONEncoder (the same bytes, RecordJSONTests).
         let recordJSON = BackgroundWork {
-            Data(RunRecord.prettyJSON(records))
+            Data(try RunRecord.prettyJSON(records))
         }
         let csv = "\(directory)/results.csv"
         try BenchmarkCSV.write(rows: rows(for: records, environment: environment), to: csv)
