@@ -11,7 +11,7 @@ public import ServiceLifecycle
 extension MessengerSocketServer: Service {
     /// Waits for the group's graceful shutdown (or the task's cancellation), then ``stop()``s:
     /// the port and the connections close, the data stays. The server serves from
-    /// ``start(core:listener:eventLoop:onEvent:)`` on, whether or not this runs.
+    /// ``start(core:listener:eventLoop:onEvent:acceptor:)`` on, whether or not this runs.
     public func run() async throws {
         // Throws only on cancellation, which asks for the same stop.
         try? await gracefulShutdown()

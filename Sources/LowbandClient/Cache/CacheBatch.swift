@@ -47,7 +47,7 @@ package enum CacheBatch {
         return value
     }
 
-    /// ``DatabaseWriter/writeCached(_:)`` lost its block's value (never expected).
+    /// `DatabaseWriter.writeCached(_:)` lost its block's value (never expected).
     struct NoValue: Error, CustomStringConvertible {
         var description: String { "a cache write returned no value" }
     }

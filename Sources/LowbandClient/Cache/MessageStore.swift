@@ -10,7 +10,8 @@ public final class MessageStore {
     private let writer: any DatabaseWriter
 
     /// A store over the cache database `writer` (a ``CacheDatabase``'s writer in the product, a
-    /// `DatabaseQueue()` in tests). Every call is atomic (``DatabaseWriter/writeCached(_:)``).
+    /// `DatabaseQueue()` in tests). Every call is atomic (through `writeCached`, a savepoint in a
+    /// simulated cache's open batch).
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }

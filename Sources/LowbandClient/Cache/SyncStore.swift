@@ -6,7 +6,8 @@ public import LowbandWire
 public final class SyncStore {
     private let writer: any DatabaseWriter
 
-    /// A store over the cache database `writer`. Every call is atomic (``DatabaseWriter/writeCached(_:)``).
+    /// A store over the cache database `writer`. Every call is atomic (through `writeCached`, a
+    /// savepoint in a simulated cache's open batch).
     public init(writer: any DatabaseWriter) {
         self.writer = writer
     }
