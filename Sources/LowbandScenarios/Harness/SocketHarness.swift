@@ -41,6 +41,9 @@ public final class SocketHarness: Sendable {
         /// What accepts the server's links, made on the server's loop (given) from the server (a
         /// wrapper that watches every frame); nil for the server itself.
         public var serverAcceptor: (@Sendable (MessengerServer, any EventLoop) -> any FrameLinkAcceptor)?
+        /// An existing directory for the engines' databases (``SocketHarness/databasePath(_:)``),
+        /// which ``SocketHarness/stop()`` removes; nil for a new one in the temporary directory.
+        public var directory: String?
 
         /// A configuration; by default the `perfect` link (no rate limit, delay or loss), shaper
         /// seed 1, the server's default world and one engine thread.
@@ -52,7 +55,8 @@ public final class SocketHarness: Sendable {
             proxyName: String = "lowband-harness",
             engineThreads: Int = 1,
             trace: (@Sendable (_ proxyZero: NIODeadline) -> any ShaperTraceSink)? = nil,
-            serverAcceptor: (@Sendable (MessengerServer, any EventLoop) -> any FrameLinkAcceptor)? = nil
+            serverAcceptor: (@Sendable (MessengerServer, any EventLoop) -> any FrameLinkAcceptor)? = nil,
+            directory: String? = nil
         ) {
             self.profile = profile
             self.shaperSeed = shaperSeed
@@ -61,6 +65,7 @@ public final class SocketHarness: Sendable {
             self.engineThreads = engineThreads
             self.trace = trace
             self.serverAcceptor = serverAcceptor
+            self.directory = directory
         }
     }
 
@@ -75,7 +80,7 @@ public final class SocketHarness: Sendable {
     /// The server's loop; no engine runs on it.
     public var serverLoop: any EventLoop { server.scheduler.eventLoop }
     /// The loops the engines run on, none of them the server's or the proxy's.
-    public let engineLoops: any EventLoopGroup
+    public var engineLoops: any EventLoopGroup { engineGroup }
     /// The directory the engines' databases live in (``databasePath(_:)``), removed by ``stop()``.
     public let directory: String
     private let serverGroup: MultiThreadedEventLoopGroup
@@ -101,7 +106,6 @@ public final class SocketHarness: Sendable {
         serverGroup = groups.server
         proxyGroup = groups.proxy
         engineGroup = groups.engines
-        engineLoops = groups.engines
     }
 
     /// Starts the server and the proxy in front of it, each on a loop of its own; engines are
@@ -115,7 +119,7 @@ public final class SocketHarness: Sendable {
         var proxy: ShapingProxy?
         var directory: String?
         do {
-            directory = try makeDirectory()
+            directory = try configuration.directory ?? makeDirectory()
             let serverLoop = groups.server.next()
             let acceptor = configuration.serverAcceptor.map { make in { @Sendable (server: MessengerServer) in make(server, serverLoop) } }
             let started = try await MessengerSocketServer.start(configuration: configuration.server, eventLoop: serverLoop, acceptor: acceptor)

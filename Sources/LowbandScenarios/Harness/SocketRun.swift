@@ -44,7 +44,8 @@ enum SocketRun {
                 serverAcceptor: { server, serverLoop in
                     serverBox.withLock { $0 = NIOLoopBoundBox(server, eventLoop: serverLoop) }
                     return ObservingAcceptor(inner: server, ledger: serverLedger)
-                }))
+                },
+                directory: directory.path))
         let result: Result<ScenarioOutput, any Error>
         do {
             guard let trace = traces.withLock({ $0 }), let server = serverBox.withLock({ $0 }) else {
