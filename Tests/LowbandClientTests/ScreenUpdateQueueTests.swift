@@ -45,4 +45,37 @@ import Testing
         #expect(queue.metrics.droppedFrames == 2)
         #expect(queue.metrics.longestUpdate == .milliseconds(40))
     }
+
+    @Test func runOrEnqueueRunsAtOnceOnlyWhenTheQueueIsIdle() {
+        let scheduler = VirtualScheduler()
+        let queue = ScreenUpdateQueue(scheduler: scheduler, clock: ManualWorkClock())
+        var log: [String] = []
+        queue.runOrEnqueue("first message") {
+            log.append("first@\(scheduler.now)")
+            return .milliseconds(250)
+        }
+        #expect(log == ["first@0.0 seconds"], "an idle queue runs the update inside the call")
+        #expect(queue.isBusy, "its animation holds the queue")
+        queue.runOrEnqueue("second message") {
+            log.append("second@\(scheduler.now)")
+            return .zero
+        }
+        #expect(log == ["first@0.0 seconds"], "a busy queue queues it behind the animation")
+        scheduler.advance(by: .milliseconds(250))
+        #expect(log == ["first@0.0 seconds", "second@0.25 seconds"])
+        scheduler.runUntilIdle()
+        #expect(!queue.isBusy)
+        queue.enqueue("page") {
+            log.append("page")
+            return .zero
+        }
+        queue.runOrEnqueue("third message") {
+            log.append("third")
+            return .zero
+        }
+        #expect(log.count == 2, "an update waiting for its turn keeps a later one behind it")
+        scheduler.runUntilIdle()
+        #expect(log.suffix(2) == ["page", "third"])
+        #expect(queue.metrics.updates == 4)
+    }
 }

@@ -270,12 +270,23 @@ extension ClientEngine: ConnectionObserver {
         do {
             switch try ServerPush(frame) {
             case .newMessage(let push):
+                // Shown first, then stored, in the same turn: the row does not wait for the
+                // cache's commit. Nothing else runs between the two; a process killed between
+                // them has not stored a message the server still holds, and the chat's next
+                // catch-up or page brings it again.
                 let message = push.message
-                try messages.applyLive(message)
-                emit(.messageArrived(message))
-                for screen in openScreens where screen.chatID == message.chatID {
+                let screens = openScreens.filter { $0.chatID == message.chatID }
+                for screen in screens {
                     screen.messageArrived(message, at: arrivedAt)
                 }
+                do {
+                    try messages.applyLive(message)
+                } catch where !screens.isEmpty {
+                    return record(
+                        .warning, "badPush",
+                        "message \(message.id) of chat \(message.chatID) is on screen but was not stored: \(error); the chat's history brings it again")
+                }
+                emit(.messageArrived(message))
             case .contactChanged(let push):
                 try sync.apply(contact: push.contact)
             case .readReceipt(let receipt):

@@ -131,10 +131,12 @@ public final class ChatScreenModel {
     }
 
     /// A message arrived live (push, or the reply to our own send) at scheduler time `arrivedAt`.
+    /// It is placed at once when the list is idle (no update running, animating or waiting),
+    /// else after the updates before it.
     public func messageArrived(_ message: Message, at arrivedAt: Duration) {
         guard message.chatID == chatID else { return }
         newestHandedID = max(newestHandedID ?? message.id, message.id)
-        queue.enqueue("message") { [weak self] in
+        queue.runOrEnqueue("message") { [weak self] in
             guard let self else { return .zero }
             return self.place(message, arrivedAt: arrivedAt)
         }

@@ -2,7 +2,8 @@ package import LowbandDeterminism
 
 /// The chat screen's serial queue of list updates: the stand-in for the UI's main thread.
 ///
-/// Each update runs on its own scheduler turn, alone: it may hold the queue for an animation
+/// Each update runs alone, on a scheduler turn of its own (or, through
+/// ``runOrEnqueue(_:_:)`` on an idle queue, at once): it may hold the queue for an animation
 /// (returning its length) and the next update starts only when that animation has finished,
 /// so a page inserted at the top and a message added at the bottom never interleave, and no
 /// update sees the list mid-animation. Updates only change the in-memory list; decoding,
@@ -55,6 +56,16 @@ public final class ScreenUpdateQueue {
         if !busy { runNext() }
     }
 
+    /// Runs `update` in the caller's turn when the queue is idle (nothing running, animating or
+    /// waiting), else queues it as ``enqueue(_:_:)`` does. For a live message: the engine shows
+    /// it before it writes it to the cache, so the row does not wait for the cache's commit
+    /// (``ClientEngine``'s push handling).
+    public func runOrEnqueue(_ name: String, _ update: @escaping Update) {
+        guard !busy else { return enqueue(name, update) }
+        busy = true
+        run(update)
+    }
+
     private func runNext() {
         guard head < waiting.count else {
             waiting.removeAll(keepingCapacity: true)
@@ -65,19 +76,21 @@ public final class ScreenUpdateQueue {
         busy = true
         let next = waiting[head].update
         head += 1
-        scheduler.execute { [weak self] in
-            guard let self else { return }
-            let start = self.clock.now
-            let animation = next()
-            let took = self.clock.now - start
-            self.metrics.updates += 1
-            self.metrics.longestUpdate = max(self.metrics.longestUpdate, took)
-            if took > self.frameBudget { self.metrics.droppedFrames += 1 }
-            if animation > .zero {
-                self.scheduler.schedule(after: animation) { [weak self] in self?.runNext() }
-            } else {
-                self.runNext()
-            }
+        scheduler.execute { [weak self] in self?.run(next) }
+    }
+
+    /// Runs one update while the queue is busy, then holds the queue for its animation.
+    private func run(_ update: Update) {
+        let start = clock.now
+        let animation = update()
+        let took = clock.now - start
+        metrics.updates += 1
+        metrics.longestUpdate = max(metrics.longestUpdate, took)
+        if took > frameBudget { metrics.droppedFrames += 1 }
+        if animation > .zero {
+            scheduler.schedule(after: animation) { [weak self] in self?.runNext() }
+        } else {
+            runNext()
         }
     }
 }
