@@ -17,7 +17,9 @@ let benchmarks: @Sendable () -> Void = {
     for plan in PushBenchPlan.standard {
         let run = PushBenchRun(plan: plan, shaperSeed: 1)
         let configuration = Benchmark.Configuration(
-            metrics: [.wallClock, .custom("floor_us"), .custom("median_us"), .custom("frame_bytes")],
+            metrics: [
+                .wallClock, .custom("push_to_visible_us"), .custom("client_us"), .custom("floor_us"), .custom("median_us"), .custom("frame_bytes"),
+            ],
             warmupIterations: 1,
             maxDuration: plan.maxDuration,
             maxIterations: plan.maxIterations
@@ -31,6 +33,8 @@ let benchmarks: @Sendable () -> Void = {
                 let push = try await harness.push(ticket)
                 benchmark.stopMeasurement()
                 let sample = try await harness.sample(of: push)
+                benchmark.measurement(.custom("push_to_visible_us"), microseconds(sample.pushToVisible))
+                benchmark.measurement(.custom("client_us"), microseconds(push.clientShare ?? .zero))
                 benchmark.measurement(.custom("floor_us"), microseconds(sample.floor.least))
                 benchmark.measurement(.custom("median_us"), microseconds(sample.floor.median ?? .zero))
                 benchmark.measurement(.custom("frame_bytes"), sample.frameBytes)

@@ -15,8 +15,11 @@ public struct PushBenchError: Error, Hashable, Sendable, CustomStringConvertible
         public static let noChat = Code("noChat")
         /// Something the harness waited for did not happen in time.
         public static let timedOut = Code("timedOut")
-        /// The harness was stopped (or never started) while it was used.
+        /// The harness was stopped (or never started) while it was used, or a push was not
+        /// prepared first.
         public static let stopped = Code("stopped")
+        /// Another message than the pushed one entered the list first.
+        public static let unexpectedRow = Code("unexpectedRow")
     }
 
     public var code: Code

@@ -49,6 +49,8 @@ public final class PushToVisibleHarness: Sendable {
 
     private struct State {
         var pushes = 0
+        /// The next row's wait ``prepare()`` registered, for the ticket of that number.
+        var nextRow: (number: Int, row: EventLoopFuture<(id: Int64, row: VisibilityWatch.Shown)>)?
         var teardown: PushHarnessTeardown?
         var stopping = false
     }
@@ -115,10 +117,6 @@ public final class PushToVisibleHarness: Sendable {
                     timeout: configuration.setupTimeout, describe: "showing chat \(chatID)'s newest page (message \(newest))", continuation)
             }
             try await onWatch(opened) { watch, continuation in watch.whenIdle(timeout: configuration.setupTimeout, continuation) }
-            try await onWatch(opened) { watch, continuation in
-                watch.forgetShown()
-                continuation.resume()
-            }
             return PushToVisibleHarness(configuration: configuration, sockets: sockets, client: client, chatID: chatID, senderID: sender, watch: opened)
         } catch {
             if let watch { await close(watch) }
@@ -130,7 +128,9 @@ public final class PushToVisibleHarness: Sendable {
     // MARK: Measuring
 
     /// Untimed preparation of the next push: waits until the chat screen's update queue is idle
-    /// (the previous push's animation has finished) and notes the proxy's delivered bytes.
+    /// (the previous push's animation has finished), registers the wait for the next row on
+    /// the client's loop (so the measured part never queues behind the client's work) and notes
+    /// the proxy's delivered bytes.
     ///
     /// - Throws: ``PushBenchError`` `.stopped` after ``stop()``, `.timedOut`.
     public func prepare() async throws -> PushTicket {
@@ -143,6 +143,12 @@ public final class PushToVisibleHarness: Sendable {
         }
         let timeout = configuration.pushTimeout
         try await Self.onWatch(watch) { watch, continuation in watch.whenIdle(timeout: timeout, continuation) }
+        let promise = watch.eventLoop.makePromise(of: (id: Int64, row: VisibilityWatch.Shown).self)
+        try await Self.onWatch(watch) { watch, continuation in
+            watch.whenNextShown(timeout: timeout, promise)
+            continuation.resume()
+        }
+        state.withLock { $0.nextRow = (number, promise.futureResult) }
         let before = await proxy.statistics.downstreamBytes
         return PushTicket(number: number, downstreamBytesBefore: before)
     }
@@ -154,6 +160,13 @@ public final class PushToVisibleHarness: Sendable {
     /// - Throws: ``PushBenchError`` `.timedOut` when it is not visible within
     ///   ``PushHarnessConfiguration/pushTimeout``; the server's refusal (an `ErrorReply`).
     public func push(_ ticket: PushTicket) async throws -> VisiblePush {
+        let next = try state.withLock { state throws(PushBenchError) in
+            guard let next = state.nextRow, next.number == ticket.number else {
+                throw PushBenchError(.stopped, "push \(ticket.number) was not prepared last; call prepare() before each push")
+            }
+            state.nextRow = nil
+            return next.row
+        }
         let text = configuration.text(ofPush: ticket.number)
         let chatID = self.chatID
         let senderID = self.senderID
@@ -162,9 +175,9 @@ public final class PushToVisibleHarness: Sendable {
             let message = try server.post(text, in: chatID, from: senderID)
             return Posted(message: message, at: postedAt)
         }
-        let timeout = configuration.pushTimeout
-        let shown = try await Self.onWatch(watch) { watch, continuation in
-            watch.whenShown(posted.message.id, timeout: timeout, continuation)
+        let (shownID, shown) = try await next.get()
+        guard shownID == posted.message.id else {
+            throw PushBenchError(.unexpectedRow, "message \(shownID) entered chat \(chatID)'s list where push \(posted.message.id) was expected")
         }
         return VisiblePush(
             message: posted.message, shownText: shown.text, pushToVisible: Duration(shown.visibleAt - posted.at),

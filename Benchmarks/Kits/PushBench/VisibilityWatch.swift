@@ -1,8 +1,8 @@
 import LowbandClient
 import NIOCore
 
-/// Watches one open chat screen on the client's event loop: notes the monotonic instant each
-/// message row enters the list, and wakes whoever waits for a row, a screen state or an idle
+/// Watches one open chat screen on the client's event loop: notes the monotonic instant the
+/// next message row enters the list, and wakes whoever waits for it, a screen state or an idle
 /// update queue — from the screen's own visibility events and queue, never by polling.
 ///
 /// Confined to the client's loop (kept in a `NIOLoopBoundBox`). Every wait has a timeout timer
@@ -29,10 +29,7 @@ final class VisibilityWatch {
 
     let screen: ChatScreenModel
     private let loop: any EventLoop
-    /// Rows shown and not yet asked for, by message id: the first page until the harness
-    /// forgets it, then at most the one push in flight (pushes are asked for one by one).
-    private var shown: [Int64: Shown] = [:]
-    private var rowWaiters: [Int64: Pending<Shown>] = [:]
+    private var nextRow: (promise: EventLoopPromise<(id: Int64, row: Shown)>, timeout: Scheduled<Void>)?
     private var stateWaiters: [(id: UInt64, condition: (ChatScreenModel) -> Bool, pending: Pending<Void>)] = []
     private var idleWaiters: [UInt64: Pending<Void>] = [:]
     private var nextID: UInt64 = 0
@@ -46,16 +43,22 @@ final class VisibilityWatch {
 
     // MARK: Waiting
 
-    /// Resumes `continuation` when the row of `messageID` is in the list (at once if it is).
-    func whenShown(_ messageID: Int64, timeout: Duration, _ continuation: CheckedContinuation<Shown, any Error>) {
-        guard !closed else { return continuation.resume(throwing: Self.stoppedError) }
-        if let row = shown.removeValue(forKey: messageID) { return continuation.resume(returning: row) }
+    /// Fulfils `promise` with the next message row that enters the list, and its message id:
+    /// registered before the push is posted, so the push's arrival never waits for the
+    /// harness to ask for it (the client's loop may be busy storing the message right after
+    /// showing it). One such wait at a time; fails after `timeout`.
+    func whenNextShown(timeout: Duration, _ promise: EventLoopPromise<(id: Int64, row: Shown)>) {
+        guard !closed else { return promise.fail(Self.stoppedError) }
+        guard nextRow == nil else {
+            return promise.fail(PushBenchError(.stopped, "a wait for the next row is already registered; pushes are measured one at a time"))
+        }
         let chatID = screen.chatID
         let timer = loop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) { [weak self] () -> Void in
-            self?.rowWaiters.removeValue(forKey: messageID)?.resume(
-                .failure(PushBenchError(.timedOut, "message \(messageID) was not visible in chat \(chatID) within \(timeout)")))
+            guard let self, let waiting = self.nextRow else { return }
+            self.nextRow = nil
+            waiting.promise.fail(PushBenchError(.timedOut, "no new message was visible in chat \(chatID) within \(timeout)"))
         }
-        rowWaiters[messageID] = Pending(continuation: continuation, timeout: timer)
+        nextRow = (promise, timer)
     }
 
     /// Resumes `continuation` once `condition` holds for the screen: checked now and after
@@ -86,20 +89,16 @@ final class VisibilityWatch {
         }
     }
 
-    /// Forgets rows nobody asked for (the first page), so only pushes are kept from now on.
-    func forgetShown() {
-        shown.removeAll()
-    }
-
     /// Fails every wait, cancels its timers and lets go of the screen.
     func close() {
         guard !closed else { return }
         closed = true
         screen.onVisible = nil
-        shown.removeAll()
-        let rows = rowWaiters.values
-        rowWaiters.removeAll()
-        for pending in rows { pending.resume(.failure(Self.stoppedError)) }
+        if let waiting = nextRow {
+            nextRow = nil
+            waiting.timeout.cancel()
+            waiting.promise.fail(Self.stoppedError)
+        }
         let states = stateWaiters
         stateWaiters.removeAll()
         for waiter in states { waiter.pending.resume(.failure(Self.stoppedError)) }
@@ -117,11 +116,10 @@ final class VisibilityWatch {
         // arrival sits `visibleAt - arrivedAt` before now on the monotonic clock.
         let arrived = event.arrivedAt.map { now - TimeAmount(event.visibleAt - $0) }
         let text = screen.rows.last { $0.id == event.row }?.message.text
-        let row = Shown(visibleAt: now, arrivedAt: arrived, text: text)
-        if let waiter = rowWaiters.removeValue(forKey: id) {
-            waiter.resume(.success(row))
-        } else {
-            shown[id] = row
+        if let waiting = nextRow {
+            nextRow = nil
+            waiting.timeout.cancel()
+            waiting.promise.succeed((id, Shown(visibleAt: now, arrivedAt: arrived, text: text)))
         }
         var index = 0
         while index < stateWaiters.count {
