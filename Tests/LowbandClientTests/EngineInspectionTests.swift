@@ -9,13 +9,7 @@ import Testing
 @Suite struct EngineInspectionTests {
     @Test func anInspectionShowsTheCacheTheOutboxAndTheBoundedQueuesInAFixedOrder() throws {
         let world = try VirtualWorld()
-        let chat = world.chats(of: 1)[1]
-        let (engine, events) = try world.makeEngine(screen: ScreenConfiguration(pageSize: 10))
-        engine.start()
-        #expect(world.run { engine.connection.isLoggedIn })
-        let screen = engine.openChat(chat.id)
-        screen.open()
-        #expect(world.run { screen.rows.count == 10 && !screen.isLoading && !screen.queue.isBusy })
+        let (engine, events, screen, chat) = try world.engineWithOpenChat(1)
 
         world.network.refusesConnections = true
         world.network.cut()

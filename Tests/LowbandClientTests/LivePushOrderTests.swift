@@ -7,14 +7,8 @@ import Testing
 @Suite struct LivePushOrderTests {
     @Test func aPushIsShownInTheTurnItArrivesThenStoredBeforeAnythingElse() throws {
         let world = try VirtualWorld()
-        let chat = world.chats(of: 1)[0]
+        let (engine, events, screen, chat) = try world.engineWithOpenChat()
         let other = try #require(chat.memberIDs.first { $0 != 1 })
-        let (engine, events) = try world.makeEngine(screen: ScreenConfiguration(pageSize: 10))
-        engine.start()
-        #expect(world.run { engine.connection.isLoggedIn })
-        let screen = engine.openChat(chat.id)
-        screen.open()
-        #expect(world.run { screen.rows.count == 10 && !screen.isLoading && !screen.queue.isBusy })
 
         // What the cache and the engine's events held when the row entered the list.
         var atVisibility: (stored: Message?, arrivedEvents: Int)?
@@ -37,14 +31,8 @@ import Testing
 
     @Test func aPushWaitsForAnAnimationButIsStoredAtOnce() throws {
         let world = try VirtualWorld()
-        let chat = world.chats(of: 1)[0]
+        let (engine, events, screen, chat) = try world.engineWithOpenChat()
         let other = try #require(chat.memberIDs.first { $0 != 1 })
-        let (engine, events) = try world.makeEngine(screen: ScreenConfiguration(pageSize: 10))
-        engine.start()
-        #expect(world.run { engine.connection.isLoggedIn })
-        let screen = engine.openChat(chat.id)
-        screen.open()
-        #expect(world.run { screen.rows.count == 10 && !screen.isLoading && !screen.queue.isBusy })
 
         // Two pushes back to back: the second waits for the first one's append animation.
         let first = try world.server.post("one", in: chat.id, from: other)

@@ -10,14 +10,8 @@ import Testing
 @Suite struct VirtualCatchUpTests {
     @Test func anOpenScreenShowsWhatWasWrittenWhileTheLinkWasDown() throws {
         let world = try VirtualWorld()
-        let chat = world.chats(of: 1)[0]
+        let (engine, events, screen, chat) = try world.engineWithOpenChat()
         let other = try #require(chat.memberIDs.first { $0 != 1 })
-        let (engine, events) = try world.makeEngine(screen: ScreenConfiguration(pageSize: 10))
-        engine.start()
-        #expect(world.run { engine.connection.isLoggedIn })
-        let screen = engine.openChat(chat.id)
-        screen.open()
-        #expect(world.run { screen.rows.count == 10 && !screen.isLoading && !screen.queue.isBusy })
 
         world.network.refusesConnections = true
         world.network.cut()

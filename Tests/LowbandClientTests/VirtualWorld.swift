@@ -7,6 +7,7 @@ import LowbandSimulation
 import LowbandTesting
 import LowbandTransport
 import LowbandWire
+import Testing
 
 /// A real messenger server and client engines on one virtual clock, over an in-memory network,
 /// each engine with a real SQLite file: deterministic end-to-end runs. The world itself is the
@@ -43,6 +44,19 @@ final class VirtualWorld {
         let events = EngineEvents()
         client.engine.addObserver(events)
         return (client.engine, events)
+    }
+
+    /// An engine of user 1, logged in, with its `chatIndex`-th chat open on a screen of 10-row
+    /// pages that has shown its first page and gone idle.
+    func engineWithOpenChat(_ chatIndex: Int = 0) throws -> (engine: ClientEngine, events: EngineEvents, screen: ChatScreenModel, chat: MessengerWorld.ChatHistory) {
+        let chat = chats(of: 1)[chatIndex]
+        let (engine, events) = try makeEngine(screen: ScreenConfiguration(pageSize: 10))
+        engine.start()
+        #expect(run { engine.connection.isLoggedIn })
+        let screen = engine.openChat(chat.id)
+        screen.open()
+        #expect(run { screen.rows.count == 10 && !screen.isLoading && !screen.queue.isBusy })
+        return (engine, events, screen, chat)
     }
 
     /// Chats of `userID`, ascending.

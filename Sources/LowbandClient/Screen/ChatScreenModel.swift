@@ -36,7 +36,10 @@ public final class ChatScreenModel {
     public private(set) var isCatchingUp = false
     /// Every message that entered the list, in order, with when it arrived and when it showed.
     public private(set) var visibilityEvents: [VisibilityEvent] = []
-    /// Called for each visibility event as it happens.
+    /// Called for each visibility event as it happens. For a pushed message shown on an idle
+    /// list that is inside the engine's handling of the push, before the message is stored
+    /// (docs/CLIENT.md): work that needs the stored message, or that stops the engine, belongs
+    /// on a later turn (`scheduler.execute`).
     public var onVisible: ((VisibilityEvent) -> Void)?
 
     private let history: any HistoryLoading
