@@ -19,6 +19,25 @@ import Testing
         #expect(record.traffic.reduce(0) { $0 + $1.downBytes + $1.upBytes } > 1_000, "counted at the proxy's link")
         #expect(output.trace.contains { $0.contains("\"event\":\"deliver\"") })
         #expect(output.trace.contains { $0.contains("\"event\":\"visible\"") })
+        // Every push is measured, whether its row or its post's completion reaches the run
+        // first (a third of the samples were dropped when the row won: PostSightings).
+        let sent = Self.messages(of: "push-sent", in: output.trace, before: 9_000_000_000)
+        let visible = Set(Self.messages(of: "visible", in: output.trace, before: .max))
+        #expect(!sent.isEmpty)
+        #expect(sent.allSatisfy(visible.contains), "pushed \(sent), measured \(visible.sorted())")
+    }
+
+    /// The message ids of the trace's `event` lines before `limit` ns of run time.
+    private static func messages(of event: String, in trace: [String], before limit: Int64) -> [Int64] {
+        trace.compactMap { line in
+            guard line.contains("\"event\":\"\(event)\""), let time = number("t_ns", in: line), time < limit else { return nil }
+            return number("message", in: line)
+        }
+    }
+
+    private static func number(_ key: String, in line: String) -> Int64? {
+        guard let range = line.range(of: "\"\(key)\":") else { return nil }
+        return Int64(line[range.upperBound...].prefix { $0.isNumber })
     }
 
     @Test func aStopEndsASocketRunWithAPartialRecord() async throws {

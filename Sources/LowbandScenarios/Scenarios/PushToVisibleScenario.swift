@@ -31,6 +31,8 @@ final class PushToVisibleScenario: Scenario {
     /// never iterated).
     private var posted: [Int64: (at: Duration, frameBytes: Int?)] = [:]
     private var seen: Set<Pair> = []
+    /// Rows visible before their post's completion (``PostSightings``), when they became visible.
+    private var sightings = PostSightings<Pair, Duration>()
     private var samples = TimedSamples()
     private var pushes = 0
     /// Every push frame's size, in the order sent: the floor is the smallest's, the median the
@@ -90,6 +92,7 @@ final class PushToVisibleScenario: Scenario {
     private func push(_ index: Int) {
         let reader = readers[index]
         let text = readers[index].texts.text()
+        sightings.willPost()
         context.server.post(text, in: reader.chatID, from: reader.poster) { [weak self] result, postedAt in
             guard let self else { return }
             switch result {
@@ -99,7 +102,10 @@ final class PushToVisibleScenario: Scenario {
                 self.posted[message.id] = (postedAt, bytes)
                 if let bytes { self.pushBytes.append(bytes) }
                 self.context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
+                let pair = Pair(reader: index, message: message.id)
+                if let visibleAt = self.sightings.didPost(pair) { self.record(pair, visibleAt: visibleAt) }
             case .failure(let error):
+                _ = self.sightings.didPost(nil)
                 self.context.line("push-failed", client: index, chat: reader.chatID, detail: "\(error)")
             }
         }
@@ -107,11 +113,19 @@ final class PushToVisibleScenario: Scenario {
     }
 
     private func visible(_ event: VisibilityEvent, reader: Int) {
-        guard case .message(let id) = event.row, let push = posted[id], seen.insert(Pair(reader: reader, message: id)).inserted else { return }
-        let delay = event.visibleAt - push.at
-        samples.append(delay, endingAt: event.visibleAt)
+        guard case .message(let id) = event.row else { return }
+        let pair = Pair(reader: reader, message: id)
+        guard posted[id] != nil else { return sightings.sawUnposted(pair, event.visibleAt) }
+        record(pair, visibleAt: event.visibleAt)
+    }
+
+    /// One sample: the pushed message `pair.message` became visible to `pair.reader` at `visibleAt`.
+    private func record(_ pair: Pair, visibleAt: Duration) {
+        guard let push = posted[pair.message], seen.insert(pair).inserted else { return }
+        let delay = visibleAt - push.at
+        samples.append(delay, endingAt: visibleAt)
         if let bytes = push.frameBytes, delay < PhysicalFloor.least(profile: context.profile, frameBytes: bytes) { belowFloor += 1 }
-        context.line("visible", client: reader, chat: readers[reader].chatID, message: id, value: delay)
+        context.line("visible", client: pair.reader, chat: readers[pair.reader].chatID, message: pair.message, value: delay)
     }
 
     var liveFigure: String {

@@ -60,6 +60,9 @@ final class SubwayScenario: Scenario {
     private var riders: [Rider] = []
     private var composedAt: [Sent: Duration] = [:]
     private var postedAt: [Int64: Duration] = [:]
+    /// Partner messages visible before their post's completion (``PostSightings``): the rider
+    /// and when.
+    private var sightings = PostSightings<Int64, (rider: Int, visibleAt: Duration)>()
     private var delays = TimedSamples()
     private var written = 0
 
@@ -121,10 +124,19 @@ final class SubwayScenario: Scenario {
             context.line("send", client: rider.index, chat: rider.chatID, detail: "client id \(clientID)")
         } else {
             let (index, chatID) = (rider.index, rider.chatID)
+            sightings.willPost()
             context.server.post(text, in: chatID, from: rider.partner) { [weak self] result, postedAt in
-                guard let self, case .success(let message) = result else { return }
-                self.postedAt[message.id] = postedAt
+                guard let self else { return }
+                guard case .success(let message) = result else {
+                    _ = self.sightings.didPost(nil)
+                    return
+                }
                 self.context.line("partner-sent", client: index, chat: chatID, message: message.id)
+                if let seen = self.sightings.didPost(message.id) {
+                    self.delivered(message.id, rider: seen.rider, posted: postedAt, visibleAt: seen.visibleAt)
+                } else {
+                    self.postedAt[message.id] = postedAt
+                }
             }
         }
     }
@@ -137,10 +149,15 @@ final class SubwayScenario: Scenario {
     }
 
     private func visible(_ event: VisibilityEvent, rider: Rider) {
-        guard case .message(let id) = event.row, let posted = postedAt.removeValue(forKey: id) else { return }
-        let delay = event.visibleAt - posted
-        delays.append(delay, endingAt: event.visibleAt)
-        context.line("delivered", client: rider.index, chat: rider.chatID, message: id, value: delay, detail: "visible")
+        guard case .message(let id) = event.row else { return }
+        guard let posted = postedAt.removeValue(forKey: id) else { return sightings.sawUnposted(id, (rider.index, event.visibleAt)) }
+        delivered(id, rider: rider.index, posted: posted, visibleAt: event.visibleAt)
+    }
+
+    private func delivered(_ id: Int64, rider: Int, posted: Duration, visibleAt: Duration) {
+        let delay = visibleAt - posted
+        delays.append(delay, endingAt: visibleAt)
+        context.line("delivered", client: rider, chat: riders[rider].chatID, message: id, value: delay, detail: "visible")
     }
 
     var liveFigure: String {
