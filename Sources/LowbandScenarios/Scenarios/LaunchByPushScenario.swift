@@ -71,6 +71,13 @@ final class LaunchByPushScenario: Scenario {
     private var notifySamples = TimedSamples()
     private var contentSamples = TimedSamples()
     private var missed = 0
+    /// Pushes that reached a device's channel before their post's completion (``PostSightings``).
+    private var sightings = PostSightings<Sighted, Message>()
+
+    private struct Sighted: Hashable {
+        var device: Int
+        var message: Int64
+    }
 
     init(context: RunContext) {
         self.context = context
@@ -148,13 +155,16 @@ final class LaunchByPushScenario: Scenario {
         let variant: Variant = device.launches % 2 == 0 ? .notify : .content
         device.launches += 1
         let text = device.texts.text()
+        sightings.willPost()
         context.server.post(text, in: device.chatID, from: device.poster) { [weak self, weak device] result, postedAt in
-            guard let self, let device else { return }
-            guard case .success(let message) = result else {
-                self.scheduleLaunch(device)
+            guard let self, let device, case .success(let message) = result else {
+                _ = self?.sightings.didPost(nil)
+                if let self, let device { self.scheduleLaunch(device) }
                 return
             }
+            let early = self.sightings.didPost(Sighted(device: device.index, message: message.id))
             self.posted(message, at: postedAt, variant: variant, on: device)
+            if let early { self.pushArrived(early, on: device) }
         }
     }
 
@@ -173,7 +183,11 @@ final class LaunchByPushScenario: Scenario {
     }
 
     fileprivate func pushArrived(_ message: Message, on device: Device) {
-        guard var launch = device.pending, launch.messageID == message.id, !launch.launched else { return }
+        guard var launch = device.pending, launch.messageID == message.id else {
+            // Before its post's completion named it, or not a launch's push at all.
+            return sightings.sawUnposted(Sighted(device: device.index, message: message.id), message)
+        }
+        guard !launch.launched else { return }
         launch.launched = true
         launch.message = message
         device.pending = launch

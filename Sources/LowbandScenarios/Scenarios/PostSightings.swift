@@ -3,11 +3,12 @@
 ///
 /// A scenario learns which message a post made from the post's completion, which hops back
 /// from the server's loop to the run's; the push crosses the proxy to the engine's loop at the
-/// same time. On sockets and a fast link the row can be visible first: on `perfect` a third of
-/// push-to-visible's samples were dropped and subway counted visible messages as undelivered,
-/// because the sighting found no post to match. A sighting of a message no completion has
-/// named is kept while a post is in flight (every row shown meanwhile, at most `limit`) and
-/// matched when the completion comes; with nothing in flight none is kept.
+/// same time. On sockets and a fast link the row (or the push) can be there first: on `perfect`
+/// a third of push-to-visible's samples were dropped, subway counted visible messages as
+/// undelivered and launch-by-push let a launch time out after 120 s, because the sighting found
+/// no post to match. A sighting of a message no completion has named is kept while a post is
+/// in flight (every row shown meanwhile, at most `limit`) and matched when the completion
+/// comes; with nothing in flight none is kept.
 struct PostSightings<Key: Hashable, Sighting> {
     private var inFlight = 0
     private var early: [Key: Sighting] = [:]
