@@ -40,7 +40,7 @@ public enum PushFigures {
         ),
     ]
 
-    /// The `statistic` of each profile's wall-clock time over the median its profile implies.
+    /// The `statistic` of each profile's push-to-visible time over the median its profile implies.
     static func overMedian(_ statistic: BenchmarkRow.Statistic) -> DerivedRatio {
         DerivedRatio(suite: suite, metric: "\(statistic.rawValue)_vs_median", direction: .lowerIsBetter, summary: "\(statistic.rawValue) push-to-visible time over the median the profile implies") { report in
             report.rows.filter { $0.suite == suite && $0.metric == measured }.map {
