@@ -59,4 +59,15 @@ import Testing
         let sameEmpty = BreakdownTable.renderUTF8([]) == Array(Self.reference([]).utf8)
         #expect(sameEmpty)
     }
+
+    /// The rounding itself, on values exact in binary, against text written by hand: the
+    /// reference above shares its arithmetic, this does not.
+    @Test func fixedDecimalsRoundHalfAwayFromZeroAndNeverWriteMinusZero() {
+        let row = MessageBreakdown(
+            message: 5, chat: 1, sender: nil, receiver: 2, startSeconds: 2.5,
+            stages: [-0.5, 12.5, 0.0625, -0.0625, -0.0001, 0, 0, 0, 0, 0, 1_000_000], carrier: "push", attempts: 0)
+        let lines = BreakdownTable.render([row]).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last == "5,1,,2,2.500000,push,0,1000012.000,-0.500,12.500,0.063,-0.063,0.000,0.000,0.000,0.000,0.000,0.000,1000000.000")
+    }
 }

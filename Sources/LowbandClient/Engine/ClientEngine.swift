@@ -275,13 +275,14 @@ extension ClientEngine: ConnectionObserver {
                 // them has not stored a message the server still holds, and the chat's next
                 // catch-up or page brings it again.
                 let message = push.message
-                let screens = openScreens.filter { $0.chatID == message.chatID }
-                for screen in screens {
+                var shown = false
+                for screen in openScreens where screen.chatID == message.chatID {
                     screen.messageArrived(message, at: arrivedAt)
+                    shown = true
                 }
                 do {
                     try messages.applyLive(message)
-                } catch where !screens.isEmpty {
+                } catch where shown {
                     return record(
                         .warning, "badPush",
                         "message \(message.id) of chat \(message.chatID) is on screen but was not stored: \(error); the chat's history brings it again")
