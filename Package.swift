@@ -31,6 +31,7 @@ let package = Package(
     name: "lowband",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "LowbandBasics", targets: ["LowbandBasics"]),
         .library(name: "LowbandMessagePack", targets: ["LowbandMessagePack"]),
         .library(name: "LowbandLZ4", targets: ["LowbandLZ4"]),
         .library(name: "LowbandWire", targets: ["LowbandWire"]),
@@ -66,6 +67,12 @@ let package = Package(
             name: "CLZ4",
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
+        ),
+        // The small jobs every other target shares (hashes, CSV, JSON text, durations,
+        // percentiles): standard library only, so any target may use it.
+        .target(
+            name: "LowbandBasics",
+            swiftSettings: strict
         ),
         .target(
             name: "LowbandLZ4",
@@ -439,7 +446,7 @@ let package = Package(
         .testTarget(
             name: "LowbandScenariosTests",
             dependencies: [
-                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper",
+                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper", "LowbandBasics",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -121,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CodecBenchTests",
-            dependencies: ["CodecBench", lowband("LowbandTestSupport")],
+            dependencies: ["CodecBench", lowband("LowbandTestSupport"), lowband("LowbandBasics")],
             swiftSettings: strict
         ),
         .testTarget(
