@@ -14,7 +14,8 @@ import PackageDescription
 // - LowbandTransport: frame links (the transport seam) and their SwiftNIO sockets.
 // - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
-// - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer), on LowbandRunReport.
+// - LowbandBasics: the small jobs every target shares (FNV-1a, JSON strings, percentiles); stdlib only.
+// - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer); no run record.
 // - LowbandTesting: the virtual world (server + engines + in-memory network on a VirtualScheduler)
 //   for users' tests; LowbandTestSupport is Lowband's own test helpers and is no product.
 // - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
@@ -81,6 +82,7 @@ let package = Package(
         ),
         .target(
             name: "LowbandMessagePack",
+            dependencies: ["LowbandBasics"],
             swiftSettings: strict
         ),
         .target(
@@ -104,7 +106,7 @@ let package = Package(
         // The link model: profiles, a pure clock-driven shaper, the decision trace. No I/O.
         .target(
             name: "LowbandShaper",
-            dependencies: ["LowbandDeterminism", .product(name: "Yams", package: "Yams")],
+            dependencies: ["LowbandBasics", "LowbandDeterminism", .product(name: "Yams", package: "Yams")],
             exclude: ["Profiles/README.md"],
             // The shipped profiles are compiled into the library: a program using it finds them by
             // name wherever it runs, with no files to install and no directory walking.
@@ -127,6 +129,7 @@ let package = Package(
         .target(
             name: "LowbandServer",
             dependencies: [
+                "LowbandBasics",
                 "LowbandTransport",
                 "LowbandWire",
                 "LowbandFixtures",
@@ -171,6 +174,7 @@ let package = Package(
         .target(
             name: "LowbandProxyCore",
             dependencies: [
+                "LowbandBasics",
                 "LowbandShaper",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -195,6 +199,7 @@ let package = Package(
         .target(
             name: "LowbandProxy",
             dependencies: [
+                "LowbandBasics",
                 "LowbandProxyCore",
                 "LowbandTransport",
                 "LowbandShaper",
@@ -210,6 +215,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandBasics",
                 "LowbandMessagePack",
                 "LowbandLZ4",
                 "LowbandWire",
@@ -236,14 +242,16 @@ let package = Package(
         // The record of a `lowband run` and its self-contained HTML report (SVG charts).
         .target(
             name: "LowbandRunReport",
+            dependencies: ["LowbandBasics"],
             swiftSettings: strict
         ),
         // The one benchmark CSV schema: rows, the strict reader and the writer, the metric rules.
+        // It knows no run record: `lowband run`'s CSV rows are made from the record by the CLI.
         // A library of its own so the fuzz targets (Fuzz/) and other tools read reports as
         // `lowband compare` does.
         .target(
             name: "LowbandReports",
-            dependencies: ["LowbandRunReport"],
+            dependencies: ["LowbandBasics"],
             swiftSettings: strict
         ),
         // `lowband run`'s scenarios: server, proxy and client engines in one process, on sockets
@@ -251,6 +259,7 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandBasics",
                 "LowbandRunReport",
                 "LowbandServer",
                 "LowbandClient",
@@ -304,6 +313,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "LowbandBasicsTests", dependencies: ["LowbandBasics"], swiftSettings: strict),
         .testTarget(
             name: "LowbandDeterminismTests",
             dependencies: ["LowbandDeterminism"],
@@ -350,6 +360,7 @@ let package = Package(
         .testTarget(
             name: "LowbandServerStoreTests",
             dependencies: [
+                "LowbandBasics",
                 "LowbandServerStore",
                 "LowbandServer",
                 "LowbandFixtures",

@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import Foundation
 public import LowbandShaper
@@ -142,12 +143,12 @@ public struct ProfilesCommand: ParsableCommand {
         /// (each key, value, source).
         public static func renderJSON(_ profile: NetworkProfile) -> String {
             var text = "{\n"
-            text += "  \"name\": \(JSONText.quoted(profile.name)),\n"
-            text += "  \"description\": \(JSONText.quoted(profile.summary)),\n"
-            text += "  \"file\": \(profile.file.map(JSONText.quoted) ?? "null"),\n"
+            text += "  \"name\": \(JSONString.quoted(profile.name)),\n"
+            text += "  \"description\": \(JSONString.quoted(profile.summary)),\n"
+            text += "  \"file\": \(profile.file.map { JSONString.quoted($0) } ?? "null"),\n"
             text += "  \"figures\": ["
             let figures = profile.figures.map { figure in
-                "\n    {\"key\": \(JSONText.quoted(figure.key)), \"value\": \(JSONText.quoted(figure.value)), \"source\": \(figure.source.map(JSONText.quoted) ?? "null")}"
+                "\n    {\"key\": \(JSONString.quoted(figure.key)), \"value\": \(JSONString.quoted(figure.value)), \"source\": \(figure.source.map { JSONString.quoted($0) } ?? "null")}"
             }
             text += figures.joined(separator: ",")
             text += figures.isEmpty ? "]\n}\n" : "\n  ]\n}\n"

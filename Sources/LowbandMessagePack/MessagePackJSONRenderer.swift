@@ -1,3 +1,5 @@
+import LowbandBasics
+
 /// Writes the JSON form of a ``MessagePackValue`` as UTF-8 (see ``MessagePackJSON``).
 struct MessagePackJSONRenderer {
     private(set) var out: [UInt8] = []
@@ -113,25 +115,9 @@ struct MessagePackJSONRenderer {
         out.append(contentsOf: text.utf8)
     }
 
-    /// A JSON string: `"`, `\` and control characters escaped, everything else as UTF-8.
+    /// A JSON string (`JSONString`'s escapes).
     mutating func writeString(_ text: String) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case UInt8(ascii: "\n"): append("\\n")
-            case UInt8(ascii: "\r"): append("\\r")
-            case UInt8(ascii: "\t"): append("\\t")
-            case 0x08: append("\\b")
-            case 0x0c: append("\\f")
-            case 0x00 ..< 0x20, 0x7f:
-                let hex = String(byte, radix: 16, uppercase: false)
-                append("\\u00" + (hex.count == 1 ? "0" + hex : hex))
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        JSONString.append(text, to: &out)
     }
 
     /// The keys when every key is a string, none starts with `$` and none repeats; else nil.

@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 import LowbandShaper
 
@@ -227,7 +228,7 @@ struct ControlAPI: Sendable {
         var bytes = Array("{".utf8)
         for (index, proxy) in proxies.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += Array(JSONText.quoted(proxy.name).utf8)
+            bytes += Array(JSONString.quoted(proxy.name).utf8)
             bytes.append(UInt8(ascii: ":"))
             bytes += encode(proxy)
         }

@@ -1,3 +1,4 @@
+import LowbandBasics
 import LowbandShaper
 
 // The JSON bodies of the control API that are not public model types.
@@ -82,7 +83,7 @@ extension KeyedDecodingContainer {
         } else if let flag = try? decode(Bool.self, forKey: key) {
             given = String(flag)
         } else if let text = try? decode(String.self, forKey: key) {
-            given = JSONText.quoted(text)
+            given = JSONString.quoted(text)
         } else {
             given = "an object or array"
         }

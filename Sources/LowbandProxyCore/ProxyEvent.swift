@@ -1,3 +1,4 @@
+import LowbandBasics
 public import LowbandShaper
 
 /// Something that happened in a proxy, on its timeline (time since the proxy started).
@@ -120,7 +121,7 @@ public struct ProxyEvent: Hashable, Sendable {
     /// `{"time_ms":12.345,"event":"deliver","connection":3,"direction":"downstream","bytes":1500}`.
     public var jsonLine: String {
         var fields = ["\"time_ms\":\(Self.format(Double(time.nanosecondsClamped) / 1e6, decimals: 3))"]
-        fields.append("\"event\":\(JSONText.quoted(kind.rawValue))")
+        fields.append("\"event\":\(JSONString.quoted(kind.rawValue))")
         if let connection { fields.append("\"connection\":\(connection)") }
         if let direction { fields.append("\"direction\":\"\(direction.rawValue)\"") }
         if let bytes { fields.append("\"bytes\":\(bytes)") }
@@ -129,7 +130,7 @@ public struct ProxyEvent: Hashable, Sendable {
         if let duration {
             fields.append("\"duration_ms\":\(Self.format(Double(duration.nanosecondsClamped) / 1e6, decimals: 3))")
         }
-        if let detail { fields.append("\"detail\":\(JSONText.quoted(detail))") }
+        if let detail { fields.append("\"detail\":\(JSONString.quoted(detail))") }
         return "{" + fields.joined(separator: ",") + "}"
     }
 

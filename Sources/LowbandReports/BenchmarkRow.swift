@@ -1,4 +1,4 @@
-import LowbandRunReport
+import LowbandBasics
 
 /// One row of a benchmark report: one benchmark's one metric, summarised over its samples, with
 /// where and when it was measured.
@@ -91,11 +91,11 @@ public struct BenchmarkRow: Sendable, Hashable {
 
     /// A row for samples of one metric, with the environment columns taken from `environment`.
     ///
-    /// The percentiles are nearest-rank over the sorted samples, computed by `RunMetric`'s
-    /// summary so a `lowband run` metric and its CSV row can never disagree. Precondition:
+    /// The percentiles are nearest-rank (LowbandBasics' `Percentile`, the definition `lowband
+    /// run`'s metrics use too, so a metric and its CSV row can never disagree). Precondition:
     /// `samples` is not empty.
     public init(suite: String, benchmark: String, metric: String, unit: String, samples values: [Double], environment: RunEnvironment) {
-        guard let summary = RunMetric(name: metric, unit: unit, values: values).summary else {
+        guard let summary = PercentileSummary(values) else {
             preconditionFailure("a benchmark row needs at least one sample")
         }
         self.init(

@@ -1,3 +1,5 @@
+import LowbandBasics
+
 /// JSON text written value by value in the exact form of Foundation's `JSONEncoder` with
 /// `[.prettyPrinted, .sortedKeys]`: two-space indents, `"key" : value`, an empty array as
 /// `[`, an empty line and `]`, `/` escaped as `\/`, and a `Double` as its `description`
@@ -66,42 +68,9 @@ struct PrettyJSONWriter {
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    /// A string literal escaped as `JSONEncoder` escapes it: `"`, `\`, `/`, `\b \f \n \r \t`,
-    /// other control characters as `\u00xx`; everything else as UTF-8.
+    /// A string literal escaped as `JSONEncoder` escapes it (`JSONString` with `/` escaped).
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { utf8 in
-            // Most texts need no escape: one copy.
-            var start = 0
-            for (index, byte) in utf8.enumerated() where Self.needsEscape(byte) {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                appendEscaped(byte)
-                start = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
-    }
-
-    private mutating func appendEscaped(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case UInt8(ascii: "\n"): bytes.append(UInt8(ascii: "n"))
-        case UInt8(ascii: "\r"): bytes.append(UInt8(ascii: "r"))
-        case UInt8(ascii: "\t"): bytes.append(UInt8(ascii: "t"))
-        default:
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
-        }
+        JSONString.append(text, to: &bytes, escapingSolidus: true)
     }
 
     private mutating func open(_ bracket: UInt8) {

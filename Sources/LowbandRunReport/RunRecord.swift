@@ -1,3 +1,4 @@
+import LowbandBasics
 /// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
 /// time and the timeline of network and connection events.
 ///
@@ -146,18 +147,12 @@ public struct RunMetric: Sendable, Hashable, Codable {
         self.startSeconds = startSeconds
     }
 
-    /// Nearest-rank percentiles, the same definition as the benchmark CSV. `nil` without samples.
+    /// Nearest-rank percentiles (LowbandBasics' `Percentile`), the definition of every report, benchmark and
+    /// gate. `nil` without samples.
     public var summary: RunSummary? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        func percentile(_ fraction: Double) -> Double {
-            let rank = Int((fraction * Double(sorted.count)).rounded(.up))
-            return sorted[Swift.min(Swift.max(rank, 1), sorted.count) - 1]
+        PercentileSummary(values).map {
+            RunSummary(p50: $0.p50, p90: $0.p90, p99: $0.p99, min: $0.min, max: $0.max, samples: $0.samples)
         }
-        return RunSummary(
-            p50: percentile(0.50), p90: percentile(0.90), p99: percentile(0.99),
-            min: sorted[0], max: sorted[sorted.count - 1], samples: sorted.count
-        )
     }
 }
 

@@ -1,3 +1,4 @@
+import LowbandBasics
 import LowbandWire
 
 extension ServerCore {
@@ -74,7 +75,7 @@ extension ServerCore {
         } catch {
             throw ErrorReply(.internalError, "the server could not read back upload \(key.uploadID): \(error.message)")
         }
-        let checksum = UploadChecksum.of(stored)
+        let checksum = FNV1a.of(stored)
         guard Int64(stored.count) != upload.totalSize || checksum != upload.checksum.value else { return }
         try commit(.uploadDropped(userID: key.userID, uploadID: key.uploadID))
         try? uploadStorage.remove(upload: upload.number)

@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 import LowbandFixtures
 import LowbandWire
@@ -81,7 +82,7 @@ struct UploadState: Sendable {
     var totalSize: Int64
     var acknowledgedOffset: Int64 = 0
     /// FNV-1a of the bytes held.
-    var checksum = UploadChecksum()
+    var checksum = FNV1a()
     var url: String?
     var complete: Bool { url != nil }
 
@@ -94,7 +95,7 @@ struct UploadState: Sendable {
         number = record.number
         totalSize = record.totalSize
         acknowledgedOffset = record.acknowledgedOffset
-        checksum = UploadChecksum(value: record.checksum)
+        checksum = FNV1a(value: record.checksum)
         url = record.url
     }
 

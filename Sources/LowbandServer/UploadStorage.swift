@@ -1,3 +1,4 @@
+import LowbandBasics
 package import Foundation
 
 /// Where a server keeps the bytes of uploads, each named by its ``StoredUploadRecord/number``.
@@ -37,29 +38,5 @@ package struct MemoryUploadStorage: UploadStorage {
 
     package mutating func remove(upload number: Int64) throws(ServerStoreError) {
         uploads[number] = nil
-    }
-}
-
-/// FNV-1a, 64-bit: the running checksum of an upload's bytes, continued piece by piece.
-package struct UploadChecksum: Sendable, Hashable {
-    package private(set) var value: UInt64
-
-    package init(value: UInt64 = 0xCBF2_9CE4_8422_2325) {
-        self.value = value
-    }
-
-    package mutating func add(_ bytes: some Sequence<UInt8>) {
-        var hash = value
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        value = hash
-    }
-
-    package static func of(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var checksum = UploadChecksum()
-        checksum.add(bytes)
-        return checksum.value
     }
 }

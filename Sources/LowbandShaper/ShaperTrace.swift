@@ -1,3 +1,4 @@
+import LowbandBasics
 import Synchronization
 
 /// One decision of the shaper, for the trace.
@@ -147,13 +148,13 @@ public final class JSONLinesTraceWriter: ShaperTraceSink {
     /// The JSON line of `event`, without the newline.
     public static func line(for event: ShaperEvent) -> String {
         var line = "{\"t_ns\":\(event.time.nanoseconds)"
-        line += ",\"event\":\(JSONText.quoted(event.kind.name))"
+        line += ",\"event\":\(JSONString.quoted(event.kind.name))"
         line += ",\"conn\":\(event.connection.map { String($0.index) } ?? "null")"
-        line += ",\"dir\":\(event.direction.map { JSONText.quoted($0.rawValue) } ?? "null")"
+        line += ",\"dir\":\(event.direction.map { JSONString.quoted($0.rawValue) } ?? "null")"
         line += ",\"bytes\":\(event.bytes.map { String($0) } ?? "null")"
         line += ",\"delay_ns\":\(event.delay.map { String($0.nanosecondsClamped) } ?? "null")"
         line += ",\"queued\":\(event.queued.map { String($0) } ?? "null")"
-        line += ",\"detail\":\(event.detail.map(JSONText.quoted) ?? "null")}"
+        line += ",\"detail\":\(event.detail.map { JSONString.quoted($0) } ?? "null")}"
         return line
     }
 }

@@ -79,7 +79,7 @@ struct MessagePackJSONTests {
             (.float(1.5), #"{"$float32":1.5}"#), (.float(2), #"{"$float32":2.0}"#), (.float(-0.0), #"{"$float32":-0.0}"#),
             (.float(.nan), #"{"$float32":"NaN"}"#), (.float(-.infinity), #"{"$float32":"-Infinity"}"#),
             (.float(Float(bitPattern: 0x7f80_0001)), #"{"$float32":"0x7f800001"}"#),
-            ("a\"b\\c\n\t\r\u{8}\u{c}\u{1}\u{7f}/ü😀", #""a\"b\\c\n\t\r\b\f\u0001\u007f/ü😀""#),
+            ("a\"b\\c\n\t\r\u{8}\u{c}\u{1}\u{7f}/ü😀", "\"a\\\"b\\\\c\\n\\t\\r\\b\\f\\u0001\u{7f}/ü😀\""),
             (.binary([]), #"{"$bin":""}"#), (.binary([0xff]), #"{"$bin":"/w=="}"#), (.binary([0xfb, 0xff]), #"{"$bin":"+/8="}"#),
             (.binary(Array("foobar".utf8)), #"{"$bin":"Zm9vYmFy"}"#),
             (.extension(type: -3, data: [1, 2, 3, 4]), #"{"$ext":-3,"data":"AQIDBA=="}"#),

@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 import LowbandServer
 import LowbandServerStore
@@ -24,7 +25,7 @@ import Testing
         #expect(done.complete && done.acknowledgedOffset == 3000 && done.url != nil)
         let stored = try #require(harness.core.upload("photo-1", of: 1))
         #expect(stored.data == Self.bytes)
-        #expect(stored.checksum == UploadChecksum.of(Self.bytes))
+        #expect(stored.checksum == FNV1a.of(Self.bytes))
         #expect(FileManager.default.contents(atPath: file) == Data(Self.bytes))
     }
 

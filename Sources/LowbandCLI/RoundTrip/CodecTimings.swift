@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 import LowbandMessagePack
 import LowbandWire
@@ -62,8 +63,8 @@ struct CodecTimings {
         return samples
     }
 
+    /// The nearest-rank median (LowbandBasics' `Percentile`), 0 without samples.
     static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        Percentile.median(values) ?? 0
     }
 }

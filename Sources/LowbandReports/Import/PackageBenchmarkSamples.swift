@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 
 /// Reads the per-iteration samples package-benchmark writes with `--format histogramSamples` and
@@ -160,9 +161,8 @@ public enum PackageBenchmarkSamples {
         return (result + made).sorted { $0.key < $1.key }
     }
 
+    /// The nearest-rank median (LowbandBasics' `Percentile`), as the row's p50 is; 0 without samples.
     static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        Percentile.median(values) ?? 0
     }
 }

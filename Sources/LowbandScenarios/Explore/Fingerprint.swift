@@ -1,3 +1,4 @@
+import LowbandBasics
 import LowbandRunReport
 
 /// A hash of what a run decided and found: every trace line, then the record's figures,
@@ -10,9 +11,7 @@ enum Fingerprint {
             hash.add("\n")
         }
         hash.add(summary(output.record))
-        let value = hash.value
-        let hex = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash.value.hexDigits
     }
 
     /// The first trace line that differs between two runs, or the record part that does.
@@ -33,17 +32,5 @@ enum Fingerprint {
         for violation in record.violations { text += "\(violation.invariant)@\(violation.seconds):\(violation.detail);" }
         for event in record.timeline { text += "\(event.seconds) \(event.kind.rawValue) \(event.client ?? -1) \(event.detail);" }
         return text
-    }
-}
-
-/// FNV-1a, 64 bits: stable across processes and platforms (unlike `Hasher`).
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ text: String) {
-        for byte in text.utf8 {
-            value ^= UInt64(byte)
-            value &*= 0x0000_0100_0000_01b3
-        }
     }
 }

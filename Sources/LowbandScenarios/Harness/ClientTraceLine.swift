@@ -1,3 +1,4 @@
+import LowbandBasics
 import LowbandShaper
 
 /// One client or scenario event of the trace, with the same habits as the shaper's lines: every
@@ -27,31 +28,12 @@ struct ClientTraceLine {
 
     var text: String {
         var line = "{\"t_ns\":\(time.nanosecondsClamped)"
-        line += ",\"event\":\(Self.quoted(event))"
+        line += ",\"event\":\(JSONString.quoted(event))"
         line += ",\"client\":\(client.map { String($0) } ?? "null")"
         line += ",\"chat\":\(chat.map { String($0) } ?? "null")"
         line += ",\"message\":\(message.map { String($0) } ?? "null")"
         line += ",\"value_ns\":\(value.map { String($0.nanosecondsClamped) } ?? "null")"
-        line += ",\"detail\":\(detail.map(Self.quoted) ?? "null")}"
+        line += ",\"detail\":\(detail.map { JSONString.quoted($0) } ?? "null")}"
         return line
-    }
-
-    /// A JSON string literal (RFC 8259 escapes).
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

@@ -1,3 +1,4 @@
+import LowbandBasics
 import LowbandFixtures
 import LowbandRunReport
 import LowbandShaper
@@ -50,42 +51,10 @@ extension ScenarioName {
 
 /// The median and a short summary of samples, for live figures.
 enum LiveFigure {
-    /// The nearest-rank median, as ``RunMetric/summary`` gives it, found without sorting: the
-    /// status line asks for it every 200 ms of a run (52,394 samples at the end of the crowd hour).
+    /// The nearest-rank median (LowbandBasics' `Percentile`), found without sorting: the status line asks
+    /// for it every 200 ms of a run (52,394 samples at the end of the crowd hour).
     static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let rank = Int((0.5 * Double(values.count)).rounded(.up))
-        return smallest(min(max(rank, 1), values.count) - 1, of: values)
-    }
-
-    /// The `k`-th smallest of `values` (from 0): Hoare's selection, the middle element as pivot.
-    static func smallest(_ k: Int, of values: [Double]) -> Double {
-        var values = values
-        var low = 0
-        var high = values.count - 1
-        while low < high {
-            let pivot = values[(low + high) / 2]
-            var i = low
-            var j = high
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            // low...j hold values <= pivot, i...high values >= pivot, and between them the pivot.
-            if k <= j {
-                high = j
-            } else if k >= i {
-                low = i
-            } else {
-                return values[k]
-            }
-        }
-        return values[k]
+        Percentile.median(values)
     }
 
     static func describe(_ count: Int, _ noun: String, _ values: [Double]) -> String {
