@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import LowbandClient
 import LowbandDeterminism
@@ -41,8 +42,8 @@ public struct ClientCommand: AsyncParsableCommand {
     @Option(help: "Seed of the engine's random choices (client ids, jitter); drawn at random and printed when absent.")
     var seed: UInt64?
 
-    @Option(help: "Give up (exit 1) when the outbox is not empty after this many seconds; what is stored stays for the next run.")
-    var timeout: Int = 60
+    @Option(help: "Give up (exit 1) when the outbox is not empty after this long (60s, 5m…); what is stored stays for the next run.")
+    var timeout: String = "60s"
 
     @Flag(help: "Print the engine's log on stderr.")
     var verbose = false
@@ -51,7 +52,9 @@ public struct ClientCommand: AsyncParsableCommand {
 
     public func validate() throws {
         _ = try AddressOption.parse(server, option: "--server", allowsPortZero: false)
-        guard (1 ... 86_400).contains(timeout) else { throw ValidationError("--timeout must be 1...86400 seconds, not \(timeout)") }
+        guard let limit = try? DurationText.parse(timeout), limit > .zero, limit <= .seconds(86_400) else {
+            throw ValidationError("--timeout must be a duration from 1ms to 24h such as 60s or 5m, not '\(timeout)'")
+        }
     }
 
     var endpoint: (host: String, port: Int)? {
@@ -113,7 +116,7 @@ public struct ClientCommand: AsyncParsableCommand {
         let box = NIOLoopBoundBox.makeEmptyBox(valueType: ClientRun.self, eventLoop: loop)
         let settings = ClientRun.Settings(
             host: endpoint.host, port: endpoint.port, token: token, database: database, seed: seed,
-            timeout: .seconds(timeout), verbose: verbose, messages: messages)
+            timeout: try DurationText.parse(timeout), verbose: verbose, messages: messages)
         let outcome: ClientRun.Outcome
         do {
             outcome = try await withCheckedThrowingContinuation { continuation in
@@ -188,7 +191,7 @@ private final class ClientRun: ClientEngineObserver {
         }
         engine.scheduler.schedule(after: settings.timeout) { [weak self] in
             guard let self else { return }
-            var problem = "gave up after \(self.settings.timeout.components.seconds) s (--timeout) with \(self.pendingCount) task(s) still in the outbox; they stay there for the next run"
+            var problem = "gave up after \(DurationText.format(self.settings.timeout)) (--timeout) with \(self.pendingCount) task(s) still in the outbox; they stay there for the next run"
             if let reason = self.lastDisconnect { problem += "; last connection error: \(reason)" }
             self.complete(succeeded: false, problem)
         }

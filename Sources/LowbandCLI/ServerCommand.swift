@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import Foundation
 import LowbandFixtures
@@ -166,7 +167,7 @@ public struct ServerCommand: AsyncParsableCommand {
     }
 
     private static func positive(_ text: String, option: String) throws -> Duration {
-        guard let duration = try? RunDuration.parse(text), duration > .zero else {
+        guard let duration = try? DurationText.parse(text), duration > .zero else {
             throw ValidationError("\(option) must be a positive duration such as 500ms, 90s or 5m, not '\(text)'")
         }
         return duration

@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 import LowbandShaper
 
@@ -38,7 +39,7 @@ extension ScenarioOptions {
             case "--duration":
                 let text = try value(word)
                 do {
-                    duration = try RunDuration.parse(text)
+                    duration = try DurationText.parse(text)
                 } catch {
                     throw ScenarioError(.invalidOptions, "--duration: \(error)")
                 }

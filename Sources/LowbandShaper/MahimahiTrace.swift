@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 
 /// A Mahimahi packet-delivery trace: the moments the link may deliver one MTU piece.
@@ -25,7 +26,7 @@ public struct MahimahiTrace: Sendable, Hashable {
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            let entry = String(line).trimmed.trimmingCharacters(in: .init(charactersIn: "\r"))
+            let entry = String(line).trimmingSpaces.trimmingCharacters(in: .init(charactersIn: "\r"))
             if entry.isEmpty { continue }
             guard let value = Int64(entry), value >= 0 else {
                 throw ProfileError(.invalidTrace, file: file, line: lineNumber, reason: "'\(entry)' is not a millisecond timestamp (a whole number ≥ 0)")

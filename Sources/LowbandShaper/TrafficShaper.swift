@@ -32,15 +32,6 @@ public struct ShaperInstant: Comparable, Hashable, Sendable, CustomStringConvert
     }
 }
 
-extension Duration {
-    /// The duration in whole nanoseconds, saturating at Int64's range.
-    public var nanosecondsClamped: Int64 {
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return seconds < 0 ? .min : .max }
-        return scaled.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue
-    }
-}
 
 /// One proxied TCP connection within a shaper; indices count up from 0 in opening order.
 public struct ConnectionID: Hashable, Comparable, Sendable, CustomStringConvertible {

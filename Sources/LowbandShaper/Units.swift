@@ -1,3 +1,5 @@
+import LowbandBasics
+
 /// Parsing and printing of the human units used in profile files: `150kbit`, `1.5Mbit`,
 /// `400ms`, `2s`, `0.5%`, `30KB`, and ranges such as `1s..3s`.
 ///
@@ -24,7 +26,7 @@ enum Units {
         guard let multiplier = multipliers.first(where: { $0.0 == name })?.1 else {
             throw Failure(reason: "'\(text)' has unknown rate unit '\(unit)'; use bit, kbit, Mbit or Gbit (optionally /s), e.g. 150kbit")
         }
-        let value = try number.scaled(by: multiplier, text: text)
+        let value = try scaled(number, by: multiplier, text: text)
         guard value > 0 else {
             throw Failure(reason: "rate must be positive (got \(text)); for a link that moves nothing use an outage")
         }
@@ -38,23 +40,19 @@ enum Units {
         guard let multiplier = multipliers.first(where: { $0.0 == unit.lowercased() })?.1 else {
             throw Failure(reason: "'\(text)' has unknown size unit '\(unit)'; use B, KB, MB, GB, KiB or MiB, e.g. 30KB")
         }
-        let value = try number.scaled(by: multiplier, text: text)
+        let value = try scaled(number, by: multiplier, text: text)
         guard value >= 0 else { throw Failure(reason: "a size cannot be negative (got \(text))") }
         return value
     }
 
-    /// A duration in nanoseconds: `400ms`, `2s`, `1.5s`, `250us`, `2min`, `1h`, or `0`.
+    /// A duration in nanoseconds, in the one grammar of LowbandBasics' `DurationText`:
+    /// `400ms`, `2s`, `1.5s`, `250us`, `2m`, `1h`, or `0`.
     static func duration(_ text: String) throws(Failure) -> Int64 {
-        let (number, unit) = try split(text, what: "a duration like 400ms or 2s", unitOptional: true)
-        let multipliers: [(String, Int64)] = [("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000), ("min", 60_000_000_000), ("h", 3_600_000_000_000)]
-        if unit.isEmpty && number.isZero { return 0 }
-        guard let multiplier = multipliers.first(where: { $0.0 == unit })?.1 else {
-            let said = unit.isEmpty ? "has no unit" : "has unknown unit '\(unit)'"
-            throw Failure(reason: "'\(text)' \(said); write a duration with ns, us, ms, s, min or h, e.g. 400ms")
+        do {
+            return try DurationText.nanoseconds(text)
+        } catch {
+            throw Failure(reason: error.reason)
         }
-        let value = try number.scaled(by: multiplier, text: text)
-        guard value >= 0 else { throw Failure(reason: "a duration cannot be negative (got \(text))") }
-        return value
     }
 
     /// A percentage as a fraction: `0.5%` → 0.005. Must lie within 0 % … 100 %.
@@ -85,8 +83,8 @@ enum Units {
             return value ... value
         }
         guard parts.count == 2 else { throw Failure(reason: "'\(text)' is not a range; write it as low..high, e.g. 1s..3s") }
-        let low = try parse(String(parts[0]).trimmed)
-        let high = try parse(String(parts[1]).trimmed)
+        let low = try parse(String(parts[0]).trimmingSpaces)
+        let high = try parse(String(parts[1]).trimmingSpaces)
         guard low <= high else { throw Failure(reason: "range '\(text)' runs backwards; write the smaller bound first") }
         return low ... high
     }
@@ -131,94 +129,27 @@ enum Units {
 
     /// `value / scale` written exactly, without trailing zeros: (1_500_000, 1_000_000) → "1.5".
     static func decimal(_ value: Int64, scale: Int64) -> String {
-        let sign = value < 0 ? "-" : ""
-        let magnitude = value.magnitude
-        let whole = magnitude / scale.magnitude
-        var remainder = magnitude % scale.magnitude
-        guard remainder != 0 else { return "\(sign)\(whole)" }
-        var digits = ""
-        var unit = scale.magnitude
-        while remainder != 0 && unit > 1 {
-            unit /= 10
-            digits.append(Character(String(remainder / unit)))
-            remainder %= unit
-        }
-        return "\(sign)\(whole).\(digits)"
-    }
-
-    // MARK: Decimal numbers
-
-    /// A decimal number as written: sign, integer digits and up to 18 fraction digits.
-    struct Number {
-        var negative: Bool
-        var integer: Int64
-        var fraction: Int64
-        var fractionDigits: Int
-
-        var isZero: Bool { integer == 0 && fraction == 0 }
-
-        var doubleValue: Double {
-            var power = 1.0
-            for _ in 0 ..< fractionDigits { power *= 10 }
-            let value = Double(integer) + Double(fraction) / power
-            return negative ? -value : value
-        }
-
-        /// The number times `multiplier`, which must come out whole.
-        func scaled(by multiplier: Int64, text: String) throws(Failure) -> Int64 {
-            var divisor: Int64 = 1
-            for _ in 0 ..< fractionDigits { divisor *= 10 }
-            let (wholePart, overflowA) = integer.multipliedReportingOverflow(by: multiplier)
-            let (fractionScaled, overflowB) = fraction.multipliedReportingOverflow(by: multiplier)
-            guard !overflowA, !overflowB else { throw Failure(reason: "'\(text)' is too large") }
-            guard fractionScaled % divisor == 0 else {
-                throw Failure(reason: "'\(text)' is finer than the unit allows; use a smaller unit")
-            }
-            let (total, overflowC) = wholePart.addingReportingOverflow(fractionScaled / divisor)
-            guard !overflowC else { throw Failure(reason: "'\(text)' is too large") }
-            return negative ? -total : total
-        }
+        DecimalText.format(value, scale: scale)
     }
 
     /// Splits `-1.5 Mbit` into its number and its unit (spaces between them allowed).
-    private static func split(_ raw: String, what: String, unitOptional: Bool = false) throws(Failure) -> (Number, String) {
-        let text = raw.trimmed
-        var scalars = Substring(text)
-        var negative = false
-        if scalars.first == "-" || scalars.first == "+" {
-            negative = scalars.first == "-"
-            scalars = scalars.dropFirst()
+    private static func split(_ raw: String, what: String, unitOptional: Bool = false) throws(Failure) -> (DecimalText, String) {
+        do {
+            let number = try DecimalText(raw, what: what, unitRequired: !unitOptional)
+            return (number, number.unit)
+        } catch {
+            throw Failure(reason: error.reason)
         }
-        let integerDigits = scalars.prefix { $0.isASCII && $0.isNumber }
-        scalars = scalars.dropFirst(integerDigits.count)
-        var fractionDigits = Substring("")
-        if scalars.first == "." {
-            fractionDigits = scalars.dropFirst().prefix { $0.isASCII && $0.isNumber }
-            scalars = scalars.dropFirst(1 + fractionDigits.count)
-        }
-        guard !integerDigits.isEmpty || !fractionDigits.isEmpty else {
-            throw Failure(reason: "'\(raw)' is not \(what)")
-        }
-        guard integerDigits.count <= 15, fractionDigits.count <= 9,
-              let integer = Int64(integerDigits.isEmpty ? "0" : String(integerDigits)),
-              let fraction = Int64(fractionDigits.isEmpty ? "0" : String(fractionDigits))
-        else {
-            throw Failure(reason: "'\(raw)' has too many digits")
-        }
-        let unit = String(scalars).trimmed
-        guard unitOptional || !unit.isEmpty else {
-            throw Failure(reason: "'\(raw)' has no unit; write \(what)")
-        }
-        return (Number(negative: negative, integer: integer, fraction: fraction, fractionDigits: fractionDigits.count), unit)
     }
 }
 
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    var trimmed: String {
-        var view = Substring(self)
-        while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
-        while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
-        return String(view)
+extension Units {
+    /// `number × multiplier`, with DecimalText's failure as the loader's.
+    fileprivate static func scaled(_ number: DecimalText, by multiplier: Int64, text: String) throws(Failure) -> Int64 {
+        do {
+            return try number.scaled(by: multiplier, text: text)
+        } catch {
+            throw Failure(reason: error.reason)
+        }
     }
 }

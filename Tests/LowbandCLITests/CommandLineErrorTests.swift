@@ -183,19 +183,19 @@ import Testing
         print(json.dumps({"status": status, "lines": lines, "echoed": echoed}))
         """#
 
-    /// `lowband client` has a default overall deadline (60 s, in its help) and says in words
+    /// `lowband client` has a default overall deadline (60s, in its help) and says in words
     /// when it passes; what was stored stays in the outbox.
     @Test func aClientAgainstADeadPortGivesUpAtItsDeadline() async throws {
         let help = try await ExternalProcess.run(lowband, ["client", "--help"])
-        #expect(help.stdoutText.contains("(default: 60)"), "\(help.stdoutText)")
+        #expect(help.stdoutText.contains("(default: 60s)"), "\(help.stdoutText)")
         let database = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-deadline-\(getpid()).sqlite").path
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
         }
-        let result = try await ExternalProcess.run(lowband, ["client", "--server", "127.0.0.1:1", "--token", "t", "--database", database, "--timeout", "1", "send", "--chat", "1"])
+        let result = try await ExternalProcess.run(lowband, ["client", "--server", "127.0.0.1:1", "--token", "t", "--database", database, "--timeout", "1s", "send", "--chat", "1"])
         #expect(result.status == 1)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
-        #expect(result.stderrText.hasPrefix("lowband client send: error: gave up after 1 s (--timeout) with 1 task(s) still in the outbox"), "\(result.stderrText)")
+        #expect(result.stderrText.hasPrefix("lowband client send: error: gave up after 1s (--timeout) with 1 task(s) still in the outbox"), "\(result.stderrText)")
         #expect(result.stdoutText.contains("done sent=0 pending=1 failed=0"))
     }
 

@@ -120,7 +120,8 @@ import Testing
         (["--clients", "0"], "--clients must be at least 1"),
         (["--scenario", "crowd", "--clients", "1"], "needs at least 2 clients"),
         (["--duration", "0s"], "--duration must be positive"),
-        (["--duration", "soon"], "invalid duration 'soon'"),
+        (["--duration", "soon"], "'soon' is not a duration like 400ms, 60s or 5m"),
+        (["--duration", "90"], "'90' has no unit; write 90s for seconds"),
     ])
     func badInputIsOneErrorLineBeforeAnythingStarts(_ arguments: [String], _ message: String) async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-bad-\(UUID().uuidString)").path

@@ -171,7 +171,7 @@ import Testing
         // a loaded machine, often while a stored message's reply is still on its way back.
         let proxy = Self.proxy20ms(named: "kill-test", to: server)
         let proxyPort = try await proxy.start().port ?? 0
-        let common = ["client", "--server", "127.0.0.1:\(proxyPort)", "--token", token, "--database", database, "--seed", "77", "--timeout", "60"]
+        let common = ["client", "--server", "127.0.0.1:\(proxyPort)", "--token", token, "--database", database, "--seed", "77", "--timeout", "60s"]
         let binary = BuiltProducts.path(of: "lowband")
 
         // Two runs killed with SIGKILL while sending (each after 20 acknowledged sends, the

@@ -48,7 +48,7 @@ import Testing
         var (server, port) = try await startServer(data: data, listen: "127.0.0.1:0")
         let client = try ChildProcess(lowband, [
             "client", "--server", "127.0.0.1:\(port)", "--token", world.users[0].token, "--database", folder.path + "/client.sqlite",
-            "--seed", "77", "--timeout", "120", "send", "--chat", "\(chat)", "--count", "\(count)",
+            "--seed", "77", "--timeout", "120s", "send", "--chat", "\(chat)", "--count", "\(count)",
         ])
         var acknowledged: [(client: UInt64, message: Int64)] = []
         var acknowledgedBeforeKill = 0

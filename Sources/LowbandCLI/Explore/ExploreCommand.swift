@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import Foundation
 import LowbandRunReport
@@ -79,9 +80,15 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
             let plan = try FaultPlan(parsing: faults)
             let loaded = try NetworkProfile.load(named: profile)
             if let jobs, jobs < 1 { throw CommandIO.IOError(description: "--jobs must be at least 1 (got \(jobs))") }
+            let runDuration: Duration?
+            do {
+                runDuration = try duration.map(DurationText.parse)
+            } catch {
+                throw CommandIO.IOError(description: "--duration: \(error)")
+            }
             options = ExploreOptions(
                 scenario: scenarioName, profile: loaded, profileName: profile, seeds: SeedSelection(range: range, shard: shardParts),
-                faults: plan, clients: clients, duration: try duration.map(RunDuration.parse), jobs: jobs, shrink: shrink,
+                faults: plan, clients: clients, duration: runDuration, jobs: jobs, shrink: shrink,
                 checkDeterminism: checkDeterminism)
             try options.validate()
         } catch {
@@ -108,7 +115,7 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
         let total = options.seeds.seeds.count
         try CommandIO.write("""
             lowband explore: \(options.scenario) on \(profile), seeds \(seeds)\(shard.map { " (shard \($0))" } ?? ""): \(total) runs of \
-            \(options.clients) client\(options.clients == 1 ? "" : "s") for \(RunDuration.format(options.duration)) in virtual time, \
+            \(options.clients) client\(options.clients == 1 ? "" : "s") for \(DurationText.format(options.duration)) in virtual time, \
             faults \(options.faults), \(options.jobs) at a time\(checkDeterminism ? ", each twice" : "")\(shrink ? ", failures shrunk" : "")
 
             """)

@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import Foundation
 import LowbandRunReport
@@ -77,7 +78,7 @@ public struct RunCommand: AsyncParsableCommand {
         if let duration {
             let parsed: Duration
             do {
-                parsed = try RunDuration.parse(duration)
+                parsed = try DurationText.parse(duration)
             } catch {
                 throw ValidationError("--duration: \(error)")
             }
@@ -91,7 +92,7 @@ public struct RunCommand: AsyncParsableCommand {
         let faultPlan: FaultPlan
         do {
             scenarioName = try ScenarioName(parsing: scenario)
-            runDuration = try duration.map(RunDuration.parse)
+            runDuration = try duration.map(DurationText.parse)
             faultPlan = try FaultPlan(parsing: faults)
         } catch {
             throw CommandIO.failure(error, command: Self.name)
@@ -145,7 +146,7 @@ public struct RunCommand: AsyncParsableCommand {
     ) async throws {
         try CommandIO.write("""
             lowband run: \(scenarioName) on \(names.joined(separator: ", ")), seed \(seed), \(clientCount) client\(clientCount == 1 ? "" : "s"), \
-            \(RunDuration.format(resolvedDuration)), \(virtualTime ? "virtual time (in-memory network)" : "sockets through the shaping proxy")
+            \(DurationText.format(resolvedDuration)), \(virtualTime ? "virtual time (in-memory network)" : "sockets through the shaping proxy")
             reproduce: \(command)
 
             """)
@@ -224,7 +225,7 @@ public struct RunCommand: AsyncParsableCommand {
         } else {
             parts += ["--profile", profileNames[0]]
         }
-        parts += ["--seed", String(seed), "--clients", String(clients), "--duration", RunDuration.format(duration)]
+        parts += ["--seed", String(seed), "--clients", String(clients), "--duration", DurationText.format(duration)]
         if virtualTime { parts.append("--virtual-time") }
         if !faults.isNone { parts += ["--faults", faults.description] }
         return CommandWords.join(parts)

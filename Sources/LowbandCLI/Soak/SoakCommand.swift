@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import Foundation
 import LowbandFixtures
@@ -63,8 +64,8 @@ public struct SoakCommand: AsyncParsableCommand {
         guard (0 ... 100).contains(proxyRestarts) else { throw ValidationError("--proxy-restarts must be 0...100, not \(proxyRestarts)") }
         for (flag, text) in [("--client-kill-every", clientKillEvery), ("--server-kill-every", serverKillEvery), ("--deadline", deadline)] {
             do {
-                guard try RunDuration.parse(text) > .zero else { throw ValidationError("\(flag) must be longer than 0, not \(text)") }
-            } catch let error as RunDuration.ParseError {
+                guard try DurationText.parse(text) > .zero else { throw ValidationError("\(flag) must be longer than 0, not \(text)") }
+            } catch let error as DecimalText.Failure {
                 throw ValidationError("\(flag): \(error)")
             }
         }
@@ -75,9 +76,9 @@ public struct SoakCommand: AsyncParsableCommand {
         do {
             plan = SoakPlan(
                 clients: clients, messages: messages, seed: seed, profile: try Self.profileArgument(profile),
-                clientKillEvery: try RunDuration.parse(clientKillEvery), serverKills: serverKills,
-                serverKillEvery: try RunDuration.parse(serverKillEvery), proxyRestarts: proxyRestarts,
-                deadline: try RunDuration.parse(deadline))
+                clientKillEvery: try DurationText.parse(clientKillEvery), serverKills: serverKills,
+                serverKillEvery: try DurationText.parse(serverKillEvery), proxyRestarts: proxyRestarts,
+                deadline: try DurationText.parse(deadline))
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }

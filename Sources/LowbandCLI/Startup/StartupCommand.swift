@@ -1,3 +1,4 @@
+import LowbandBasics
 public import ArgumentParser
 import Foundation
 import LowbandReports
@@ -56,7 +57,7 @@ public struct StartupCommand: ParsableCommand {
         } catch {
             throw ValidationError("--until '\(until)' is not a regular expression: \(error)")
         }
-        guard (try? RunDuration.parse(timeout)).map({ $0 > .zero }) == true else {
+        guard (try? DurationText.parse(timeout)).map({ $0 > .zero }) == true else {
             throw ValidationError("--timeout must be a positive duration like 30s or 500ms, not '\(timeout)'")
         }
     }
@@ -73,7 +74,7 @@ public struct StartupCommand: ParsableCommand {
         do {
             executable = try ExecutableSearch.resolve(program[0])
             marker = try Regex(until)
-            limit = try RunDuration.parse(timeout)
+            limit = try DurationText.parse(timeout)
         } catch {
             throw CommandIO.failure(error, command: Self.commandName)
         }

@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 public import LowbandShaper
 import LowbandRunReport
@@ -193,7 +194,7 @@ public enum Explorer {
     /// The `lowband run` command of one seed.
     public static func command(scenario: ScenarioName, profile: String, seed: UInt64, clients: Int, duration: Duration, faults: FaultPlan) -> String {
         var parts = ["lowband", "run", "--scenario", scenario.rawValue, "--profile", profile, "--seed", String(seed),
-                     "--clients", String(clients), "--duration", RunDuration.format(duration), "--virtual-time"]
+                     "--clients", String(clients), "--duration", DurationText.format(duration), "--virtual-time"]
         if !faults.isNone { parts += ["--faults", faults.description] }
         return CommandWords.join(parts)
     }

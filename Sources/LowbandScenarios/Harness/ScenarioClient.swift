@@ -81,9 +81,3 @@ final class ScenarioClient: ClientEngineObserver {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as a Double.
-    var seconds: Double { self / .seconds(1) }
-    /// The duration in milliseconds, as a Double (exact to the nanosecond).
-    var milliseconds: Double { Double(nanosecondsClamped) / 1_000_000 }
-}
