@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 
 /// Writes and strictly reads benchmark reports in the one CSV schema (docs/BENCHMARKS.md).
@@ -65,12 +66,9 @@ public enum BenchmarkCSV {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// `field`, quoted when it holds a comma, a quote, CR or LF.
+    /// `field` as RFC 4180 writes it (LowbandBasics' `CSVWriter`).
     static func quoted(_ field: String) -> String {
-        guard field.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else {
-            return field
-        }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        CSVWriter.field(field)
     }
 
     /// The shortest text that reads back as `value`: integers without a fraction.

@@ -1,3 +1,4 @@
+import LowbandBasics
 /// `breakdown.csv` of a run folder: one row per delivered message and receiver, the time of
 /// each ``LatencyStage`` in milliseconds. `lowband explain` reads it back.
 ///
@@ -21,6 +22,8 @@ public enum BreakdownTable {
 
     /// The rows most a file may hold when read back (a day of a thousand clients stays under it).
     public static let maximumRows = 20_000_000
+    /// The longest line a file may hold when read back (a row is about 120 bytes).
+    public static let maximumLineBytes = 4 * 1024
 
     /// The file's text for `rows`: the header, then one line per row in the given order.
     public static func render(_ rows: [MessageBreakdown]) -> String {
@@ -46,7 +49,7 @@ public enum BreakdownTable {
             out.append(comma)
             appendFixed(row.startSeconds, 6, to: &out)
             out.append(comma)
-            out.append(contentsOf: row.carrier.utf8)
+            CSVWriter.append(row.carrier, to: &out)
             out.append(comma)
             appendDecimal(Int64(row.attempts), to: &out)
             out.append(comma)
@@ -65,45 +68,58 @@ public enum BreakdownTable {
     /// - Throws: ``ReadError`` naming the line and what is wrong with it.
     public static func parse(_ text: String, only message: Int64? = nil) throws(ReadError) -> [MessageBreakdown] {
         var rows: [MessageBreakdown] = []
-        var lineNumber = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            if lineNumber == 1 {
-                guard line == columns.joined(separator: ",") else {
-                    throw ReadError(line: 1, message: "not a breakdown.csv header (expected \(columns.prefix(4).joined(separator: ","))…)")
+        var sawHeader = false
+        do {
+            try CSVReader.forEachRecord(in: Array(text.utf8), maximumLineBytes: maximumLineBytes) { record in
+                let lineNumber = record.line
+                let fields = record.fields
+                if !sawHeader {
+                    guard fields == columns else {
+                        throw ReadError(line: lineNumber, message: "not a breakdown.csv header (expected \(columns.prefix(4).joined(separator: ","))…)")
+                    }
+                    sawHeader = true
+                    return
                 }
-                continue
-            }
-            if line.isEmpty { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count == columns.count else {
-                throw ReadError(line: lineNumber, message: "\(fields.count) fields, expected \(columns.count)")
-            }
-            guard let id = Int64(fields[0]) else { throw ReadError(line: lineNumber, message: "message '\(fields[0])' is not an integer") }
-            if let message, id != message { continue }
-            guard rows.count < maximumRows else { throw ReadError(line: lineNumber, message: "more than \(maximumRows) rows") }
-            guard let chat = Int64(fields[1]), let receiver = Int(fields[3]), let start = Double(fields[4]), let attempts = Int(fields[6]) else {
-                throw ReadError(line: lineNumber, message: "chat, receiver, start_s or attempts is not a number")
-            }
-            let sender: Int?
-            if fields[2].isEmpty {
-                sender = nil
-            } else if let value = Int(fields[2]) {
-                sender = value
-            } else {
-                throw ReadError(line: lineNumber, message: "sender '\(fields[2])' is not an integer")
-            }
-            var stages: [Double] = []
-            for (offset, field) in fields.dropFirst(8).enumerated() {
-                guard let value = Double(field), value.isFinite, value >= 0 else {
-                    throw ReadError(line: lineNumber, message: "\(columns[8 + offset]) '\(field)' is not a non-negative number")
+                guard fields.count == columns.count else {
+                    throw ReadError(line: lineNumber, message: "\(fields.count) fields, expected \(columns.count)")
                 }
-                stages.append(value)
+                guard let id = Int64(fields[0]) else { throw ReadError(line: lineNumber, message: "message '\(fields[0])' is not an integer") }
+                if let message, id != message { return }
+                guard rows.count < maximumRows else { throw ReadError(line: lineNumber, message: "more than \(maximumRows) rows") }
+                rows.append(try row(fields, id: id, line: lineNumber))
             }
-            rows.append(MessageBreakdown(message: id, chat: chat, sender: sender, receiver: receiver, startSeconds: start, stages: stages, carrier: String(fields[5]), attempts: attempts))
+        } catch let error as ReadError {
+            throw error
+        } catch let problem as CSVReader.Problem {
+            throw ReadError(line: problem.line, message: problem.message)
+        } catch {
+            throw ReadError(line: 1, message: "\(error)")
         }
-        if lineNumber == 0 || (lineNumber == 1 && text.isEmpty) { throw ReadError(line: 1, message: "the file is empty") }
+        guard sawHeader else { throw ReadError(line: 1, message: "the file is empty") }
         return rows
+    }
+
+    /// One row's fields after the message id, checked.
+    private static func row(_ fields: [String], id: Int64, line lineNumber: Int) throws(ReadError) -> MessageBreakdown {
+        guard let chat = Int64(fields[1]), let receiver = Int(fields[3]), let start = Double(fields[4]), let attempts = Int(fields[6]) else {
+            throw ReadError(line: lineNumber, message: "chat, receiver, start_s or attempts is not a number")
+        }
+        let sender: Int?
+        if fields[2].isEmpty {
+            sender = nil
+        } else if let value = Int(fields[2]) {
+            sender = value
+        } else {
+            throw ReadError(line: lineNumber, message: "sender '\(fields[2])' is not an integer")
+        }
+        var stages: [Double] = []
+        for (offset, field) in fields.dropFirst(8).enumerated() {
+            guard let value = Double(field), value.isFinite, value >= 0 else {
+                throw ReadError(line: lineNumber, message: "\(columns[8 + offset]) '\(field)' is not a non-negative number")
+            }
+            stages.append(value)
+        }
+        return MessageBreakdown(message: id, chat: chat, sender: sender, receiver: receiver, startSeconds: start, stages: stages, carrier: fields[5], attempts: attempts)
     }
 
     /// `value` rounded to `digits` decimals, written with exactly that many (`-0.500`, `12.000`).

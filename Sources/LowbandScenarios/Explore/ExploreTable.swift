@@ -1,4 +1,5 @@
 import Foundation
+import LowbandBasics
 import LowbandRunReport
 
 /// `explore.csv`: one row per seed, and `lowband explore merge` reads it back.
@@ -24,17 +25,19 @@ public enum ExploreTable {
 
     /// The most rows a file may hold when read back.
     public static let maximumRows = 10_000_000
+    /// The longest line a file may hold when read back (a shrunk command is a few hundred bytes).
+    public static let maximumLineBytes = 64 * 1024
 
     /// The file's text for `outcomes`: the header, then one row per outcome in the given order.
     public static func render(_ outcomes: [SeedOutcome]) -> String {
-        var text = columns.joined(separator: ",") + "\n"
+        var text = CSVWriter.line(columns)
         for outcome in outcomes {
             let fields: [String] = [
                 String(outcome.seed), outcome.faults, String(outcome.clients), number(outcome.durationSeconds), outcome.verdict,
                 String(outcome.broken.reduce(0) { $0 + $1.count }), outcome.firstViolation, String(format: "%.1f", outcome.wallMilliseconds),
                 outcome.traceHash, outcome.determinism, outcome.command, outcome.shrunk,
             ]
-            text += fields.map(quoted).joined(separator: ",") + "\n"
+            text += CSVWriter.line(fields)
         }
         return text
     }
@@ -42,10 +45,15 @@ public enum ExploreTable {
     /// - Throws: ``ReadError`` naming the file, the line and what is wrong.
     public static func parse(_ text: String, file: String) throws(ReadError) -> [SeedOutcome] {
         var outcomes: [SeedOutcome] = []
-        var lineNumber = 0
-        for line in lines(text) {
-            lineNumber += 1
-            let fields = split(line)
+        let records: [CSVReader.Record]
+        do {
+            records = try CSVReader.records(Array(text.utf8), maximumLineBytes: maximumLineBytes)
+        } catch {
+            throw ReadError(file: file, line: error.line, message: error.message)
+        }
+        for record in records {
+            let lineNumber = record.line
+            let fields = record.fields
             if lineNumber == 1 {
                 guard fields == columns else {
                     throw ReadError(file: file, line: 1, message: "not an explore.csv header (expected \(columns.prefix(3).joined(separator: ","))…)")
@@ -73,67 +81,11 @@ public enum ExploreTable {
                 seed: seed, faults: fields[1], clients: clients, durationSeconds: duration, broken: broken, firstViolation: fields[6],
                 wallMilliseconds: wall, traceHash: fields[8], determinism: fields[9], command: fields[10], shrunk: fields[11]))
         }
-        guard lineNumber > 0 else { throw ReadError(file: file, line: 1, message: "the file is empty") }
+        guard !records.isEmpty else { throw ReadError(file: file, line: 1, message: "the file is empty") }
         return outcomes
     }
 
     private static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int64(value)) : String(format: "%.3f", value)
-    }
-
-    private static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// Lines of the text, newlines inside quotes kept.
-    private static func lines(_ text: String) -> [String] {
-        var result: [String] = []
-        var current = ""
-        var inQuotes = false
-        for character in text {
-            if character == "\"" { inQuotes.toggle() }
-            if character == "\n", !inQuotes {
-                result.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { result.append(current) }
-        return result
-    }
-
-    private static func split(_ line: String) -> [String] {
-        let characters = Array(line)
-        var fields: [String] = []
-        var current = ""
-        var inQuotes = false
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if inQuotes {
-                if character == "\"" {
-                    if index + 1 < characters.count, characters[index + 1] == "\"" {
-                        current.append("\"")
-                        index += 1
-                    } else {
-                        inQuotes = false
-                    }
-                } else {
-                    current.append(character)
-                }
-            } else if character == "\"" {
-                inQuotes = true
-            } else if character == "," {
-                fields.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-            index += 1
-        }
-        fields.append(current)
-        return fields
     }
 }
