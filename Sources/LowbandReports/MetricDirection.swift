@@ -4,6 +4,8 @@
 /// - a unit per second (`MB/s`, `ops/s`, `msg/s`) is a throughput: higher is better;
 /// - a metric whose name contains `speedup`, `throughput` or `attainment` is higher-better,
 ///   whatever its unit (a `speedup` in `x`, a `throughput` in `MB/s`, a target's `attainment`);
+/// - a count of `cases` a promise was checked on is higher-better: a check that sees fewer
+///   cases proves less;
 /// - everything else — times (`ns`, `us`, `ms`, `s`), `bytes`, `allocations`, `count`, other
 ///   ratios such as a compressed size `x` the original — is lower-better.
 public enum MetricDirection: String, Sendable, CaseIterable {
@@ -16,7 +18,7 @@ public enum MetricDirection: String, Sendable, CaseIterable {
     public init(metric: String, unit: String) {
         let unit = unit.lowercased()
         let metric = metric.lowercased()
-        if unit.hasSuffix("/s") || metric.contains("speedup") || metric.contains("throughput") || metric.contains("attainment") {
+        if unit.hasSuffix("/s") || unit == "cases" || metric.contains("speedup") || metric.contains("throughput") || metric.contains("attainment") {
             self = .higherIsBetter
         } else {
             self = .lowerIsBetter

@@ -19,7 +19,7 @@ enum VerdictBanner {
         }
         guard !checked.isEmpty else { return "" }
         let unchecked = records.filter { $0.invariants.isEmpty }.map(\.profile)
-        var text = "every promise checked held on \(checked.map(\.profile).joined(separator: ", "))"
+        var text = "every promise checked held on " + checked.map { "\($0.profile) (\($0.invariants.tally))" }.joined(separator: ", ")
         if !unchecked.isEmpty { text += "; not checked on \(unchecked.joined(separator: ", "))" }
         return "<div id=\"invariants-pass\" class=\"banner pass\"><strong>PASS</strong> — \(HTMLEscaping.escape(text)).</div>"
     }

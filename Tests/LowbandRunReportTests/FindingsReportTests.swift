@@ -83,7 +83,7 @@ import Testing
         }
         let html = RunReportHTML.render(records: [record(invariants: kept)])
         #expect(!html.contains("violations-banner"))
-        #expect(html.contains("<div id=\"invariants-pass\" class=\"banner pass\"><strong>PASS</strong> — every promise checked held on edge.</div>"))
+        #expect(html.contains("<div id=\"invariants-pass\" class=\"banner pass\"><strong>PASS</strong> — every promise checked held on edge (2 of 3 held, 1 not checked).</div>"))
         #expect(html.contains("Every promise checked held: 2 of 3 checked, 1 with no case to check in this run."))
         #expect(!html.contains("class=\"violations"))
         #expect(!html.contains("id=\"mark-violation"))
@@ -250,5 +250,26 @@ import Testing
             guard let x = value("x"), let width = value("width") else { return nil }
             return (x, width)
         }
+    }
+}
+
+/// A promise's verdict reads the same in the terminal and the report: cases checked are cases,
+/// never a count that looks like lost messages.
+@Suite struct InvariantVerdictTests {
+    @Test func verdictsSayHeldOnCasesOrNotChecked() {
+        #expect(InvariantCheck(name: "duplicated", promise: "", checked: 52, violations: 0).verdict == "held on 52 cases")
+        #expect(InvariantCheck(name: "order", promise: "", checked: 1, violations: 0).verdict == "held on 1 case")
+        #expect(InvariantCheck(name: "acknowledged_lost", promise: "", checked: 0, violations: 0).verdict == "not checked")
+        #expect(InvariantCheck(name: "order", promise: "", checked: 52, violations: 3).verdict == "broken 3 times in 52 cases")
+        #expect(InvariantCheck(name: "order", promise: "", checked: 52, violations: 1).verdict == "broken once in 52 cases")
+    }
+
+    @Test func theTallyCountsHeldBrokenAndUnchecked() {
+        let held = InvariantCheck(name: "a", promise: "", checked: 5, violations: 0)
+        let unchecked = InvariantCheck(name: "b", promise: "", checked: 0, violations: 0)
+        let broken = InvariantCheck(name: "c", promise: "", checked: 5, violations: 2)
+        #expect([held, held, unchecked].tally == "2 of 3 held, 1 not checked")
+        #expect([held, held].tally == "2 of 2 held")
+        #expect([held, broken, unchecked].tally == "1 of 3 broken, 1 held, 1 not checked")
     }
 }

@@ -6,8 +6,9 @@ import LowbandReports
 /// What `lowband run` writes into its output folder, and the tables it prints.
 enum RunOutputs {
     /// The rows of `results.csv`: one per metric with samples (suite `run.<scenario>`, benchmark
-    /// `<profile>`), plus `floor` and `median` (ms), `p50_vs_median` (x) and `below_floor` (count)
-    /// when the scenario has a floor.
+    /// `<profile>`), `invariant.<name>` (violations, count) and `invariant.<name>.cases` (cases
+    /// checked; 0 is "not checked") per promise, plus `floor` and `median` (ms), `p50_vs_median`
+    /// (x) and `below_floor` (count) when the scenario has a floor.
     static func rows(for records: [RunRecord], environment: RunEnvironment) -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
         for record in records {
@@ -17,6 +18,7 @@ enum RunOutputs {
             }
             for check in record.invariants {
                 rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "invariant.\(check.name)", unit: "count", samples: [Double(check.violations)], environment: environment))
+                rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "invariant.\(check.name).cases", unit: "cases", samples: [Double(check.checked)], environment: environment))
             }
             for stage in record.stages where !stage.values.isEmpty {
                 rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: stage.name, unit: stage.unit, samples: stage.values, environment: environment))
@@ -117,9 +119,10 @@ enum RunOutputs {
         if let settle = record.settleSeconds, let liveness = record.livenessSeconds {
             text += String(format: "bounds: settle %.1f s, liveness %.1f s (docs/EXPLORE.md)\n", settle, liveness)
         }
+        let verdicts = record.invariants.map { "\($0.name) \($0.verdict)" }.joined(separator: ", ")
         text += broken.isEmpty
-            ? "invariants: all \(record.invariants.count) held (\(record.invariants.map { "\($0.name) \($0.checked)" }.joined(separator: ", ")) cases)\n"
-            : "INVARIANTS BROKEN: \(broken.map { "\($0.name) ×\($0.violations)" }.joined(separator: ", "))\n"
+            ? "invariants: \(record.invariants.tally) — \(verdicts)\n"
+            : "INVARIANTS BROKEN: \(broken.map { "\($0.name) ×\($0.violations)" }.joined(separator: ", ")) (\(record.invariants.tally)) — \(verdicts)\n"
         for violation in record.violations.prefix(limit) {
             text += "  \(violation.summary)\n"
         }

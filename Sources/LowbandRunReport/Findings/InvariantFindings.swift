@@ -19,6 +19,35 @@ public struct InvariantCheck: Sendable, Hashable, Codable {
         self.checked = checked
         self.violations = violations
     }
+
+    /// The verdict in words, the same in the terminal and the report: `held on 52 cases`,
+    /// `held on 1 case`, `not checked` (no case to look at in this run), or `broken 3 times in
+    /// 52 cases`.
+    public var verdict: String {
+        if violations > 0 {
+            return "broken \(violations == 1 ? "once" : "\(violations) times") in \(Self.cases(checked))"
+        }
+        return checked == 0 ? "not checked" : "held on \(Self.cases(checked))"
+    }
+
+    private static func cases(_ count: Int) -> String {
+        count == 1 ? "1 case" : "\(count) cases"
+    }
+}
+
+extension [InvariantCheck] {
+    /// `6 of 8 held, 2 not checked` or `1 of 8 broken, 5 held, 2 not checked`: the counts every
+    /// summary of a run's promises leads with.
+    public var tally: String {
+        let broken = filter { $0.violations > 0 }.count
+        let unchecked = filter { $0.violations == 0 && $0.checked == 0 }.count
+        let held = count - broken - unchecked
+        var parts: [String] = []
+        if broken > 0 { parts.append("\(broken) of \(count) broken") }
+        parts.append(broken > 0 ? "\(held) held" : "\(held) of \(count) held")
+        if unchecked > 0 { parts.append("\(unchecked) not checked") }
+        return parts.joined(separator: ", ")
+    }
 }
 
 /// One broken promise: which, where, when, and the trace lines around it.
