@@ -215,6 +215,8 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandProxyCore",
+                "LowbandDeterminism",
                 "LowbandBasics",
                 "LowbandMessagePack",
                 "LowbandLZ4",
@@ -259,6 +261,7 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandProxyCore",
                 "LowbandBasics",
                 "LowbandRunReport",
                 "LowbandServer",
@@ -322,6 +325,8 @@ let package = Package(
         .testTarget(
             name: "LowbandTransportTests",
             dependencies: [
+                "LowbandWire",
+                "LowbandDeterminism",
                 "LowbandTransport",
                 "LowbandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -339,13 +344,17 @@ let package = Package(
                 "LowbandWire",
                 "LowbandDeterminism",
                 "LowbandTestSupport",
-                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LowbandServerTests",
             dependencies: [
+                "LowbandWire",
+                "LowbandShaper",
+                "LowbandMessagePack",
+                "LowbandFixtures",
+                "LowbandDeterminism",
                 "LowbandServer",
                 "LowbandTransport",
                 "LowbandSimulation",
@@ -365,19 +374,18 @@ let package = Package(
                 "LowbandServer",
                 "LowbandFixtures",
                 "LowbandDeterminism",
-                "LowbandClient",
-                "LowbandTransport",
                 "LowbandWire",
                 "LowbandTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LowbandClientTests",
             dependencies: [
+                "LowbandWire",
+                "LowbandFixtures",
+                "LowbandDeterminism",
                 "LowbandClient",
                 "LowbandTesting",
                 "LowbandServer",
@@ -392,7 +400,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandShaperTests",
-            dependencies: ["LowbandShaper", "LowbandTestSupport"],
+            dependencies: ["LowbandShaper"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -413,7 +421,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandLZ4Tests",
-            dependencies: ["LowbandLZ4", "LowbandTestSupport"],
+            dependencies: ["LowbandDeterminism", "LowbandLZ4", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -424,6 +432,10 @@ let package = Package(
         .testTarget(
             name: "LowbandWireTests",
             dependencies: [
+                "LowbandMessagePack",
+                "LowbandLZ4",
+                "LowbandFixtures",
+                "LowbandDeterminism",
                 "LowbandWire",
                 "LowbandTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -434,12 +446,15 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandFixturesTests",
-            dependencies: ["LowbandFixtures", "LowbandTestSupport"],
+            dependencies: ["LowbandWire", "LowbandMessagePack", "LowbandFixtures"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LowbandCLITests",
             dependencies: [
+                "LowbandMessagePack",
+                "LowbandFixtures",
+                "LowbandDeterminism",
                 "LowbandCLI",
                 "LowbandReports",
                 "LowbandServer",
@@ -457,6 +472,8 @@ let package = Package(
         .testTarget(
             name: "LowbandScenariosTests",
             dependencies: [
+                "LowbandFixtures",
+                "LowbandDeterminism",
                 "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper", "LowbandBasics",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

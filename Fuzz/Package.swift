@@ -58,6 +58,6 @@ let package = Package(
         fuzzTarget("profile-yaml", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband")]),
         fuzzTarget("mahimahi-trace", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband")]),
         fuzzTarget("benchmark-csv", [.product(name: "LowbandReports", package: "lowband")]),
-        fuzzTarget("control-body", [.product(name: "LowbandProxy", package: "lowband")]),
+        fuzzTarget("control-body", [.product(name: "LowbandProxy", package: "lowband"), .product(name: "LowbandProxyCore", package: "lowband")]),
     ]
 )

@@ -14,6 +14,12 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     echo "test: the build has warnings (above); Lowband builds with none" >&2
     exit 1
 fi
+# Every target's imports match its dependencies in Package.swift, both ways, in the root and
+# the nested packages: a module reached through another's re-export, or a dependency nobody
+# imports, hides which target depends on which (scripts/check-imports.py).
+for package in . Benchmarks Examples/*/ Fuzz; do
+    python3 scripts/check-imports.py "${package%/}"
+done
 # The DocC reference of every library product, warnings as errors (~70 s on this build).
 scripts/docs.sh
 # Tests that measure physical figures on the wall clock (rates, delays through the real proxy)

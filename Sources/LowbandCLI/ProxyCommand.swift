@@ -1,3 +1,4 @@
+import LowbandProxyCore
 public import ArgumentParser
 public import LowbandProxy
 import LowbandShaper

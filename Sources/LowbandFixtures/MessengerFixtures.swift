@@ -1,3 +1,4 @@
+import LowbandDeterminism
 public import LowbandWire
 
 /// Seeded, realistic messenger data: the same seed gives the same payloads in every process.

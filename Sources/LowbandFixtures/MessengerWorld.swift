@@ -1,3 +1,4 @@
+import LowbandDeterminism
 public import LowbandWire
 
 /// A whole messenger's data, seeded: users with login tokens, their settings and contacts,

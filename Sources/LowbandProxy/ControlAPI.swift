@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import LowbandBasics
 import Foundation
 import LowbandShaper

@@ -1,3 +1,4 @@
+public import LowbandProxyCore
 import Foundation
 
 /// A control API request body, decoded and checked as far as its route can check it without a

@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import Foundation
 public import NIOCore
 import NIOHTTP1

@@ -1,3 +1,4 @@
+public import LowbandProxyCore
 /// A proxy as the control API shows it: toxiproxy's fields plus the link's profile and seed.
 public struct ProxyDescription: Hashable, Sendable, Codable {
     /// The proxy's name, unique in its registry.

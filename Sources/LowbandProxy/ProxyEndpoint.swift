@@ -1,3 +1,4 @@
+public import LowbandProxyCore
 import LowbandBasics
 /// A TCP endpoint written `host:port` (`127.0.0.1:9000`, `localhost:8080`, `[::1]:0`).
 ///

@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import Synchronization
 
 /// Hands each proxy event to every live subscriber. A subscriber that falls behind loses its

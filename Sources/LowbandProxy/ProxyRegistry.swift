@@ -1,3 +1,4 @@
+public import LowbandProxyCore
 public import LowbandShaper
 public import NIOCore
 public import NIOPosix

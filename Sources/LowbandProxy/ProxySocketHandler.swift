@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import NIOCore
 
 #if canImport(Glibc)

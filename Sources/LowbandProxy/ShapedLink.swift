@@ -1,3 +1,4 @@
+public import LowbandProxyCore
 public import LowbandShaper
 
 /// A shaped link in front of one TCP service, in one call: connect to ``port`` instead of the

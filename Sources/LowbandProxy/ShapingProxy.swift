@@ -1,3 +1,4 @@
+public import LowbandProxyCore
 import LowbandShaper
 import ServiceLifecycle
 public import LowbandTransport

@@ -1,4 +1,4 @@
-public import LowbandFixtures
+public import LowbandDeterminism
 public import LowbandMessagePack
 
 /// A named MessagePack value, so a failing check can say which sample it was.

@@ -1,5 +1,6 @@
-// What a test of the virtual world touches: the server, the engines, the network, the clock,
-// the profiles, the toxics and faults (LowbandProxyCore) and the frame-link seam.
+// The one umbrella of Lowband (issue 23: no other target re-exports a whole module): what a
+// test of the virtual world touches: the server, the engines, the network, the clock, the
+// profiles, the toxics and faults (LowbandProxyCore) and the frame-link seam.
 @_exported public import LowbandClient
 @_exported public import LowbandDeterminism
 @_exported public import LowbandFixtures

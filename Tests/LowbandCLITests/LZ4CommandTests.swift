@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import ArgumentParser
 import LowbandCLI
 import LowbandTestSupport

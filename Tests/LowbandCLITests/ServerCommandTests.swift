@@ -1,3 +1,4 @@
+import LowbandFixtures
 import ArgumentParser
 import Foundation
 import LowbandCLI

@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import LowbandTestSupport
 import LowbandLZ4
 import Testing

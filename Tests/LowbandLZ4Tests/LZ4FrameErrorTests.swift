@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import LowbandLZ4
 import LowbandTestSupport
 import Testing

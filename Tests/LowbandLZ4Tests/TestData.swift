@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import LowbandTestSupport
 
 /// Seeded inputs for the LZ4 tests: incompressible random bytes and messenger-like text.

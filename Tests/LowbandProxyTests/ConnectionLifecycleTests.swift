@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import LowbandProxy
 import LowbandShaper
 import NIOCore

@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import Foundation
 import LowbandProxy
 import LowbandShaper

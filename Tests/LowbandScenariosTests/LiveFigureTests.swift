@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import LowbandRunReport
 import LowbandTestSupport
 import Testing

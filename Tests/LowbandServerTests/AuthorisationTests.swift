@@ -1,3 +1,4 @@
+import LowbandFixtures
 import Foundation
 import LowbandServer
 import LowbandTestSupport

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandWire

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandTestSupport
 import LowbandWire
 import Testing

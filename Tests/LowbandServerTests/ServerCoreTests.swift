@@ -1,3 +1,5 @@
+import LowbandFixtures
+import LowbandDeterminism
 import Foundation
 import LowbandServer
 import LowbandTestSupport

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandDeterminism
 import LowbandServer
 import LowbandShaper

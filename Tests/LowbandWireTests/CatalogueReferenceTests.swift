@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import Foundation
 import LowbandFixtures
 import LowbandMessagePack

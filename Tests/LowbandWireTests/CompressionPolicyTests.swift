@@ -1,3 +1,5 @@
+import LowbandFixtures
+import LowbandDeterminism
 import LowbandLZ4
 import LowbandTestSupport
 import LowbandWire

@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import LowbandMessagePack
 import LowbandTestSupport
 import LowbandWire

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import CodecBench
 import LowbandMessagePack
 import LowbandTestSupport

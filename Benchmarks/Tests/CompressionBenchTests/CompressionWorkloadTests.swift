@@ -1,3 +1,4 @@
+import LowbandFixtures
 import CompressionBench
 import LowbandLZ4
 import LowbandTestSupport

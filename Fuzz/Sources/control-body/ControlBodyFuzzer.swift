@@ -1,6 +1,7 @@
 import Foundation
 import FuzzSupport
 import LowbandProxy
+import LowbandProxyCore
 
 /// The control API's request bodies: the first byte picks the route, the rest is the JSON body,
 /// decoded and checked by `ControlRequestBody` as the route does before it acts.

@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import LowbandFixtures
 import LowbandServer
 import LowbandTransport
