@@ -154,7 +154,8 @@ public final class MessageStore {
     /// need (the chat's newest message, whether the message is known, the read position, the
     /// user), the chunks, the message, the chunk it grows and one update of the chat that applies
     /// ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message older than
-    /// the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s recount.
+    /// the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s recount,
+    /// unless the count already left it out (``ReadPositions/passCounted(_:chatID:to:)``).
     static func applyLive(_ db: Database, _ message: Message) throws {
         let chatID = message.chatID
         let state = try LiveState.fetch(db, message)
@@ -184,6 +185,11 @@ public final class MessageStore {
                         readUpTo = max(readUpTo, ?2), unreadCount = CASE WHEN readUpTo < ?2 THEN 0 ELSE unreadCount END
                     WHERE id = ?1
                     """).run(.integer(chatID), .integer(message.id))
+        case .readBySender where state.chatUpdatedAt.map({ message.sentAt <= $0 }) ?? false:
+            // Older than the chat's last, and stored by the server before the login reply the
+            // count comes from (``ReadPositions/passCounted(_:chatID:to:)``): the reply to a
+            // send lost with its link, answered again after the next login.
+            try ReadPositions.passCounted(db, chatID: chatID, to: message.id)
         case .readBySender:
             try db.cachedStatement(
                 sql: "UPDATE chat SET lastMessageID = ? WHERE id = ? AND (lastMessageID IS NULL OR lastMessageID < ?)").execute(arguments: [message.id, chatID, message.id])
@@ -203,6 +209,8 @@ public final class MessageStore {
         var readUpTo: Int64?
         /// The logged-in user.
         var userID: Int64?
+        /// The chat's `updatedAt` from the last login reply that carried it (nil: not cached).
+        var chatUpdatedAt: Int64?
 
         static func fetch(_ db: Database, _ message: Message) throws -> LiveState {
             let state = try db.cachedStatement(
@@ -211,13 +219,16 @@ public final class MessageStore {
                         chat.lastMessageID,
                         EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
                         chat.readUpTo,
-                        (SELECT userID FROM syncState WHERE id = 1)
+                        (SELECT userID FROM syncState WHERE id = 1),
+                        chat.updatedAt
                     FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1
                     """
             ).firstRow(.integer(message.chatID), .integer(message.id)) { row in
-                LiveState(previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3), userID: row.integer(4))
+                LiveState(
+                    previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3), userID: row.integer(4),
+                    chatUpdatedAt: row.integer(5))
             }
-            return state ?? LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil)
+            return state ?? LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil, chatUpdatedAt: nil)
         }
     }
 

@@ -15,7 +15,10 @@ import LowbandWire
 ///   message), else the count less the cached messages of others the move passed, but never
 ///   below the cached ones still above `p`; 0 once `p` reaches the last message;
 /// - a login reply's count is taken as is, less what this device read and the server has not
-///   acknowledged yet; a count of 0 tells the position is the chat's last message.
+///   acknowledged yet; a count of 0 tells the position is the chat's last message. It counts
+///   from the server's position, which may be past this device's (our own message the server
+///   stored but whose reply was lost): a message of ours stored before that reply moves the
+///   position to it and leaves the count as it is (``passCounted(_:chatID:to:)``).
 /// It is never negative, and a position never moves backwards.
 enum ReadPositions {
     /// The device's read position of a chat and what the server has acknowledged of it.
@@ -67,6 +70,20 @@ enum ReadPositions {
         let unread = try unread(db, chatID: chatID, readingFrom: position.readUpTo, to: upTo)
         try db.cachedStatement(sql: "UPDATE chat SET readUpTo = ?, unreadCount = ? WHERE id = ?").execute(arguments: [upTo, unread, chatID])
         return true
+    }
+
+    /// Our own message `upTo`, older than the chat's last, that the server stored before the
+    /// login reply the chat's count comes from: its `sentAt` is at or before the chat's
+    /// `updatedAt` from that reply (storing it stamped the chat with it; a reply built before
+    /// it is stamped earlier, ServerClock). Storing it moved the server's position to it, so
+    /// that count already leaves out every message up to it: the position moves there,
+    /// acknowledged, and the count stays. ``move(_:chatID:to:acknowledged:)`` would take off
+    /// again the others' messages between the old position and `upTo`, which the count never
+    /// held (a send's reply lost with its link and answered after the next login).
+    static func passCounted(_ db: Database, chatID: Int64, to upTo: Int64) throws {
+        try db.cachedStatement(
+            sql: "UPDATE chat SET readUpTo = max(readUpTo, ?), readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?) WHERE id = ?"
+        ).execute(arguments: [upTo, upTo, chatID])
     }
 
     /// A chat from a login reply was just stored with the server's unread count: take off what
