@@ -31,6 +31,14 @@ public struct ConnectionLimits: Sendable, Hashable {
     public var loginFailureDelay: Duration
     /// Failed logins after which a connection is closed (after its answer).
     public var loginFailuresPerConnection: Int
+    /// The longest delay before answering a failed login, however many came before it.
+    public var loginFailureDelayCap: Duration
+    /// How long a source address's failed logins count after its last one: a client that
+    /// reconnects within it continues its back-off where the last connection left it.
+    public var loginFailureMemory: Duration
+    /// The most source addresses whose failed logins are remembered; past it the address whose
+    /// last failure is oldest is forgotten.
+    public var loginFailureSources: Int
 
     /// Limits; the defaults suit a server on a bad mobile network.
     public init(
@@ -42,7 +50,10 @@ public struct ConnectionLimits: Sendable, Hashable {
         outboundStallTimeout: Duration = .seconds(30),
         outboundHardLimit: Int = 8 << 20,
         loginFailureDelay: Duration = .milliseconds(250),
-        loginFailuresPerConnection: Int = 5
+        loginFailuresPerConnection: Int = 5,
+        loginFailureDelayCap: Duration = .seconds(16),
+        loginFailureMemory: Duration = .seconds(300),
+        loginFailureSources: Int = 4096
     ) {
         self.maximumConnections = max(1, maximumConnections)
         self.sessionsPerUser = max(1, sessionsPerUser)
@@ -53,5 +64,8 @@ public struct ConnectionLimits: Sendable, Hashable {
         self.outboundHardLimit = max(outbound.highWaterMark, outboundHardLimit)
         self.loginFailureDelay = max(.zero, loginFailureDelay)
         self.loginFailuresPerConnection = max(1, loginFailuresPerConnection)
+        self.loginFailureDelayCap = max(self.loginFailureDelay, loginFailureDelayCap)
+        self.loginFailureMemory = max(.zero, loginFailureMemory)
+        self.loginFailureSources = max(1, loginFailureSources)
     }
 }

@@ -34,7 +34,11 @@ extension MessengerServer {
     /// Answers a failed login after the guard's delay, not reading the connection meanwhile,
     /// and closes it after the last failure allowed.
     func answerFailedLogin(_ session: SessionID, with outbound: [Outbound]) {
-        guard let failure = connections[session]?.standing.loginFailed() else { return }
+        guard let connection = connections[session] else { return }
+        // A link with a source address continues that address's back-off (LoginBackoff); an
+        // in-memory link has none and keeps its own.
+        let addressFailures = connection.link.peerAddress.map { loginBackoff.failed(from: $0, at: scheduler.now) } ?? 0
+        guard let failure = connections[session]?.standing.loginFailed(addressFailures: addressFailures) else { return }
         connections[session]?.pendingLoginAnswers += 1
         connections[session]?.flow?.holdReading()
         scheduler.schedule(after: failure.delay) { [weak self] in

@@ -36,6 +36,8 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
     var connections: [SessionID: Connection] = [:]
     /// Looked up, never iterated.
     var sessionsByLink: [ObjectIdentifier: SessionID] = [:]
+    /// Failed logins per source address, across connections.
+    lazy var loginBackoff = LoginBackoff(limits: limits)
 
     /// A served link and its standing against the connection limits.
     struct Connection {

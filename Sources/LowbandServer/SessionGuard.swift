@@ -45,13 +45,15 @@ package struct SessionGuard: Sendable, Hashable {
         loginFailures = 0
     }
 
-    /// A login was refused: answer after a delay that doubles with each failure; the last one
-    /// allowed closes the connection after its answer.
-    package mutating func loginFailed() -> LoginFailure {
+    /// A login was refused: answer after a delay that doubles with each failure — this
+    /// connection's, or its source address's when those are more (`addressFailures`, from
+    /// ``LoginBackoff``) — up to ``ConnectionLimits/loginFailureDelayCap``; the last one allowed
+    /// on a connection closes it after its answer.
+    package mutating func loginFailed(addressFailures: Int = 0) -> LoginFailure {
         loginFailures += 1
-        let doublings = min(loginFailures - 1, 16)
+        let doublings = min(max(loginFailures, addressFailures) - 1, 16)
         return LoginFailure(
-            delay: limits.loginFailureDelay * (1 << doublings),
+            delay: min(limits.loginFailureDelay * (1 << doublings), limits.loginFailureDelayCap),
             closesAfterAnswer: loginFailures >= limits.loginFailuresPerConnection
         )
     }

@@ -20,6 +20,15 @@ public protocol FrameLink: AnyObject {
 
     /// Closes both directions; the far side's delegate sees `linkDidClose`.
     func close()
+
+    /// The far side's network address without its port (`127.0.0.1`, `::1`), for limits kept
+    /// per source (the server's login back-off); nil for links with no address (in memory).
+    var peerAddress: String? { get }
+}
+
+extension FrameLink {
+    /// No address: links in memory, and wrappers that do not pass their inner link's on.
+    public var peerAddress: String? { nil }
 }
 
 /// What a link tells its owner.

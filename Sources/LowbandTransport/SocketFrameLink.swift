@@ -62,6 +62,9 @@ public final class SocketFrameLink: FlowControlledFrameLink {
     /// The far side's address, if known.
     public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
+    /// The far side's IP address, without its port.
+    public var peerAddress: String? { channel.remoteAddress?.ipAddress }
+
     /// This side's address (its port joins the link to a proxy's connection), if known.
     public var localAddress: SocketAddress? { channel.localAddress }
 

@@ -8,7 +8,8 @@ import Synchronization
 import Testing
 
 /// The login back-off over a socket: pipelined bad tokens do not get their delays in parallel,
-/// because the connection is not read while a failed login's answer waits.
+/// because the connection is not read while a failed login's answer waits, and a client that
+/// reconnects from the same address continues its back-off.
 @Suite struct LoginBackoffOverSocketsTests {
     let loop = MultiThreadedEventLoopGroup.singleton.any()
 
@@ -35,6 +36,28 @@ import Testing
         #expect(elapsed >= .milliseconds(1550), "all five answered after \(elapsed)")
         _ = try await client.closed()
         #expect(events.withLock { $0.map(\.reason) } == [.loginFailures])
+        try await server.stop()
+    }
+
+    @Test func reconnectingFromTheSameAddressDoesNotResetTheBackoff() async throws {
+        let limits = ConnectionLimits(loginFailureDelay: .milliseconds(100), loginFailuresPerConnection: 2)
+        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7, connections: limits))
+        let clock = ContinuousClock()
+        // Two connections, two failures each (100 + 200 ms, then the connection is closed).
+        for connection in 0 ..< 2 {
+            let client = try await LoopClient.connect(port: server.port, loop: loop)
+            for attempt in 0 ..< 2 {
+                let started = clock.now
+                let frame = try await client.send(raw: Frame.request(LoginRequest(token: "lb1-guess\(connection)-\(attempt)", lastSync: 0), sequence: UInt32(attempt + 1)))
+                #expect(try frame.decode(ErrorReply.self).code == .unauthorized)
+                let elapsed = clock.now - started
+                // Per connection alone, each first failure would wait 100 ms; from this address
+                // the fourth failure waits 100 ms × 2³.
+                let expected = Duration.milliseconds(100 * (1 << (connection * 2 + attempt)))
+                #expect(elapsed >= expected, "connection \(connection), failure \(attempt + 1): answered after \(elapsed), expected at least \(expected)")
+            }
+            _ = try await client.closed()
+        }
         try await server.stop()
     }
 }

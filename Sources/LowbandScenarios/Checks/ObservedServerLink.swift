@@ -32,6 +32,8 @@ final class ObservedServerLink: FrameLink, FrameLinkDelegate {
 
     var scheduler: any Scheduler { inner.scheduler }
 
+    var peerAddress: String? { inner.peerAddress }
+
     func send(_ frame: Frame) {
         inner.send(frame)
         ledger.serverSent(frame, link: ObjectIdentifier(self), at: scheduler.now)
