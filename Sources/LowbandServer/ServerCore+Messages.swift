@@ -45,6 +45,7 @@ extension ServerCore {
             return (chats[Int(sent.chatID - 1)].messages[sent.index], [])
         }
         try validate(text: draft.text, attachments: draft.attachments)
+        try checkUploads(draft.attachments, senderID: draft.senderID)
         let message = try append(text: draft.text, attachments: draft.attachments, clientID: draft.clientID, from: draft.senderID, toChat: index, at: now)
         if let key {
             sentMessages[key] = MessageReference(chatID: message.chatID, index: chats[index].messages.count - 1)
@@ -95,6 +96,22 @@ extension ServerCore {
             }
             guard attachment.size >= 0, attachment.size <= limits.uploadSize else {
                 throw ErrorReply(.badRequest, "attachment \(attachment.id) has size \(attachment.size); it must be 0...\(limits.uploadSize)")
+            }
+        }
+    }
+
+    /// An attachment whose URL is one this server hands out for uploads must name a finished
+    /// upload of the sender's own: naming another user's upload would publish a file its owner
+    /// never attached (403), and a URL of ours that names no upload of the sender is refused
+    /// (400). URLs elsewhere are the client's business.
+    private func checkUploads(_ attachments: [Attachment], senderID: Int64) throws(ErrorReply) {
+        for attachment in attachments where attachment.url.hasPrefix(Self.uploadURLPrefix) {
+            let owner = attachment.url.dropFirst(Self.uploadURLPrefix.count).prefix { $0 != "/" }
+            guard owner == String(senderID) else {
+                throw ErrorReply(.forbidden, "attachment \(attachment.id) names \(attachment.url), an upload of another user; attach your own uploads")
+            }
+            guard uploads.contains(where: { $0.key.userID == senderID && $0.value.url == attachment.url }) else {
+                throw ErrorReply(.badRequest, "attachment \(attachment.id) names \(attachment.url), which is no finished upload of yours; finish the upload and attach the URL its reply gave")
             }
         }
     }

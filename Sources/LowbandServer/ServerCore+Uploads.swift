@@ -54,7 +54,7 @@ extension ServerCore {
         upload.checksum.add(request.data)
         if upload.acknowledgedOffset == upload.totalSize {
             try verify(upload, key: key, piece: request.data.count)
-            upload.url = "https://cdn.lowband.test/uploads/\(userID)/\(uploadsStarted + 1)"
+            upload.url = "\(Self.uploadURLPrefix)\(userID)/\(uploadsStarted + 1)"
         }
         try commit(.upload(upload.record(key)))
         storedUploadBytes += request.data.count
@@ -115,4 +115,9 @@ extension ServerCore {
     private func reply(for upload: UploadState, id: String) -> UploadChunkReply {
         UploadChunkReply(uploadID: id, acknowledgedOffset: upload.acknowledgedOffset, complete: upload.complete, url: upload.url)
     }
+}
+
+extension ServerCore {
+    /// Where finished uploads are published: `<prefix><userID>/<n>`.
+    package static let uploadURLPrefix = "https://cdn.lowband.test/uploads/"
 }

@@ -147,6 +147,28 @@ import Testing
         #expect(setup.server.core.messages(in: setup.chat.id)?.count == setup.chat.messages.count)
     }
 
+    @Test func anAttachmentNamingAnotherUsersUploadIsRefused() throws {
+        var setup = try Setup()
+        let data = Data((0 ..< 300).map { UInt8($0 % 251) })
+        let (theirs, _, _) = try setup.server.call(UploadChunkRequest(uploadID: "secret", offset: 0, totalSize: 300, data: data), on: setup.outsiderSession)
+        let theirURL = try #require(theirs.url)
+        // The member names the outsider's finished upload in a chat the member belongs to.
+        let stolen = Attachment(id: "secret", kind: .photo, size: 300, url: theirURL)
+        let error = try setup.server.refuse(SendMessageRequest(chatID: setup.chat.id, clientID: 9, text: "", attachments: [stolen]), on: setup.memberSession)
+        #expect(error.code == .forbidden)
+        #expect(error.text.contains("an upload of another user"), "\(error.text)")
+        // A URL of the member's own that names no finished upload is refused too.
+        let invented = Attachment(id: "x", kind: .photo, size: 300, url: "\(ServerCore.uploadURLPrefix)\(setup.member)/999")
+        #expect(try setup.server.refuse(SendMessageRequest(chatID: setup.chat.id, clientID: 10, text: "", attachments: [invented]), on: setup.memberSession).code == .badRequest)
+        #expect(setup.server.core.messages(in: setup.chat.id)?.count == setup.chat.messages.count)
+        // Their own finished upload, and a URL elsewhere, go through.
+        let (mine, _, _) = try setup.server.call(UploadChunkRequest(uploadID: "mine", offset: 0, totalSize: 300, data: data), on: setup.memberSession)
+        let own = Attachment(id: "mine", kind: .photo, size: 300, url: try #require(mine.url))
+        let elsewhere = Attachment(id: "link", kind: .photo, size: 10, url: "https://example.org/cat.jpg")
+        _ = try setup.server.call(SendMessageRequest(chatID: setup.chat.id, clientID: 11, text: "", attachments: [own, elsewhere]), on: setup.memberSession)
+        #expect(setup.server.core.messages(in: setup.chat.id)?.count == setup.chat.messages.count + 1)
+    }
+
     @Test func anotherUsersUploadCannotBeResumedReadOrCompleted() throws {
         var setup = try Setup()
         let file = Data((0 ..< 1000).map { UInt8($0 % 251) })
