@@ -1,5 +1,5 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import LowbandClient
 import LowbandDeterminism
 import LowbandTransport
@@ -18,8 +18,8 @@ import NIOPosix
 /// sent task=1 client=4611686018427387904 message=1001
 /// done sent=1 pending=0 failed=0
 /// ```
-public struct ClientCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "client",
         abstract: "Run the client engine against a messenger server: send messages through the persistent outbox.",
         discussion: """
@@ -48,9 +48,9 @@ public struct ClientCommand: AsyncParsableCommand {
     @Flag(help: "Print the engine's log on stderr.")
     var verbose = false
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         _ = try AddressOption.parse(server, option: "--server", allowsPortZero: false)
         guard let limit = try? DurationText.parse(timeout), limit > .zero, limit <= .seconds(86_400) else {
             throw ValidationError("--timeout must be a duration from 1ms to 24h such as 60s or 5m, not '\(timeout)'")
@@ -63,8 +63,8 @@ public struct ClientCommand: AsyncParsableCommand {
     }
 
     /// `lowband client … send`: stores `--count` messages in the outbox, then runs until sent.
-    public struct Send: AsyncParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "send",
             abstract: "Store messages in the outbox, then deliver them and everything stored before."
         )
@@ -80,30 +80,30 @@ public struct ClientCommand: AsyncParsableCommand {
         @Option(help: "Message texts are <prefix>-<n>.")
         var prefix: String = "msg"
 
-        public init() {}
+        init() {}
 
-        public func validate() throws {
+        func validate() throws {
             guard (0 ... 100_000).contains(count) else { throw ValidationError("--count must be 0...100000, not \(count)") }
         }
 
-        public func run() async throws {
+        func run() async throws {
             let messages = (0 ..< count).map { (chat: chat, text: "\(prefix)-\($0)") }
             try await client.runEngine(sending: messages, command: "lowband client send")
         }
     }
 
     /// `lowband client … flush`: delivers what an earlier run left in the outbox.
-    public struct Flush: AsyncParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct Flush: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "flush",
             abstract: "Resume the stored outbox and run until it is empty."
         )
 
         @ParentCommand var client: ClientCommand
 
-        public init() {}
+        init() {}
 
-        public func run() async throws {
+        func run() async throws {
             try await client.runEngine(sending: [], command: "lowband client flush")
         }
     }

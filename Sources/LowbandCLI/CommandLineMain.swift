@@ -51,7 +51,7 @@ extension Lowband {
 
 /// A command whose exit status 1 means something else (`compare`: a regression) gives its bad
 /// arguments this status instead of 1.
-public protocol ArgumentErrorStatus {
+protocol ArgumentErrorStatus {
     static var argumentErrorStatus: Int32 { get }
 }
 

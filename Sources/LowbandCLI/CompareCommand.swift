@@ -1,5 +1,5 @@
 public import ArgumentParser
-public import LowbandReports
+import LowbandReports
 
 /// `lowband compare`: the regression gate between a baseline benchmark report and a current one.
 ///
@@ -10,8 +10,8 @@ public import LowbandReports
 /// lives in LowbandReports (``BenchmarkComparison``, ``ComparisonReport``). Exit status: 0 the
 /// gate passes, 1 it fails (a regression, or a baseline metric missing), ``badInputExitCode`` for
 /// bad input. See docs/BENCHMARKS.md.
-public struct CompareCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Compare two benchmark CSV reports and fail on a regression beyond the threshold.",
         discussion: """
@@ -37,52 +37,52 @@ public struct CompareCommand: ParsableCommand {
 
     /// The exit status for bad input (arguments or files): distinct from 1, which means the gate
     /// failed, so a CI script can tell a regression from a broken invocation.
-    public static let badInputExitCode: Int32 = 2
+    static let badInputExitCode: Int32 = 2
 
     @Argument(help: "The baseline report, e.g. reports/baselines/startup.csv.")
-    public var baseline: String
+    var baseline: String
 
     @Argument(help: "The current report, e.g. reports/current.csv.")
-    public var current: String
+    var current: String
 
     @Option(help: "Largest tolerated worsening of allocations, bytes and counts, e.g. 10% (default: 10%).", transform: { try Percentage.parse($0) })
-    public var threshold = Percentage(fraction: 0.10)
+    var threshold = Percentage(fraction: 0.10)
 
     @Option(help: "Largest tolerated worsening of ratios (unit x) measured within one run, e.g. 30% (default: --threshold).", transform: { try Percentage.parse($0) })
-    public var ratioThreshold: Percentage?
+    var ratioThreshold: Percentage?
 
     @Option(help: "Largest tolerated worsening of wall-clock times and throughputs, e.g. 25% (default: not gated, shown as info).", transform: { try Percentage.parse($0) })
-    public var timeThreshold: Percentage?
+    var timeThreshold: Percentage?
 
     @Option(help: "The statistic to compare: p50, p90, p99, min or max.")
-    public var metricColumn: BenchmarkRow.Statistic = .p50
+    var metricColumn: BenchmarkRow.Statistic = .p50
 
     @Option(help: "Significance level of the Mann-Whitney U test on timing samples, e.g. 1% (default: 1%).", transform: { try Percentage.parse($0) })
-    public var alpha = Percentage(fraction: 0.01)
+    var alpha = Percentage(fraction: 0.01)
 
     @Option(help: "Smallest timing shift the whole confidence interval of a significant change must exceed to count, e.g. 5% (default: 5%).", transform: { try Percentage.parse($0) })
-    public var minEffect = Percentage(fraction: 0.05)
+    var minEffect = Percentage(fraction: 0.05)
 
     @Flag(help: "Pass even when metrics of the baseline are missing from the current report.")
-    public var allowMissing = false
+    var allowMissing = false
 
     @Flag(help: "Fail also when this machine could not measure a baseline metric at all (e.g. instructions without CPU counters).")
-    public var requireAll = false
+    var requireAll = false
 
     @Option(help: "Output format: text or markdown (a pull-request comment).")
-    public var format: Format = .text
+    var format: Format = .text
 
     @Flag(help: "Show only the rows that changed beyond their threshold, regressed, or are missing or new.")
-    public var changesOnly = false
+    var changesOnly = false
 
     /// The renderings `--format` selects.
-    public enum Format: String, Sendable, CaseIterable, ExpressibleByArgument {
+    enum Format: String, Sendable, CaseIterable, ExpressibleByArgument {
         case text, markdown
     }
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         guard !(allowMissing && requireAll) else {
             throw ValidationError("--allow-missing and --require-all contradict each other; give one")
         }
@@ -92,7 +92,7 @@ public struct CompareCommand: ParsableCommand {
     }
 
     /// The thresholds, test and statistic the options select.
-    public var policy: ComparisonPolicy {
+    var policy: ComparisonPolicy {
         ComparisonPolicy(
             threshold: threshold.fraction, ratioThreshold: ratioThreshold?.fraction, timeThreshold: timeThreshold?.fraction,
             statistic: metricColumn, allowMissing: allowMissing, requireAll: requireAll,
@@ -101,11 +101,11 @@ public struct CompareCommand: ParsableCommand {
     }
 
     /// The metric each of the issue's targets is judged on, for ``UnmeasuredMetric``.
-    public static var targetMetrics: [String: String] {
+    static var targetMetrics: [String: String] {
         Dictionary(BenchmarkTarget.all.map { ($0.name, $0.metric) }, uniquingKeysWith: { first, _ in first })
     }
 
-    public func run() throws {
+    func run() throws {
         let name = "lowband compare"
         let old = BenchmarkCSV.reading(from: baseline)
         let new = BenchmarkCSV.reading(from: current)
@@ -158,5 +158,5 @@ extension BenchmarkRow.Statistic: ExpressibleByArgument {}
 
 /// Bad arguments to `compare` exit 2 like its other bad input: its 1 means a regression.
 extension CompareCommand: ArgumentErrorStatus {
-    public static var argumentErrorStatus: Int32 { badInputExitCode }
+    static var argumentErrorStatus: Int32 { badInputExitCode }
 }

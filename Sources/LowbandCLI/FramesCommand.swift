@@ -1,21 +1,21 @@
-public import ArgumentParser
+import ArgumentParser
 import LowbandMessagePack
 import LowbandWire
 import NIOCore
 
 /// `lowband frames`: look inside captured protocol streams.
-public struct FramesCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct FramesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "frames",
         abstract: "Inspect captured Lowband protocol byte streams.",
         subcommands: [Decode.self]
     )
 
-    public init() {}
+    init() {}
 
     /// `lowband frames decode [FILE]`: one JSON line per frame.
-    public struct Decode: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "decode",
             abstract: "Print each frame of a captured stream as one JSON line.",
             discussion: """
@@ -27,23 +27,23 @@ public struct FramesCommand: ParsableCommand {
         )
 
         @Argument(help: "The capture to read; stdin when absent or '-'.")
-        public var file: String?
+        var file: String?
 
         @Option(help: "Largest payload accepted, in bytes, on the wire and uncompressed.")
-        public var maxPayload: Int = 1 << 20
+        var maxPayload: Int = 1 << 20
 
         @Flag(help: "Leave the decoded payload out of each line.")
-        public var noPayload = false
+        var noPayload = false
 
-        public init() {}
+        init() {}
 
-        public func validate() throws {
+        func validate() throws {
             guard maxPayload > 0, maxPayload <= Int(UInt32.max) else {
                 throw ValidationError("--max-payload must be between 1 and 4294967295, not \(maxPayload)")
             }
         }
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband frames decode"
             let versions = WireFormat.v1.rawValue ... WireFormat.current.rawValue
             var decoder = FrameDecoder(configuration: FrameConfiguration(maximumPayloadLength: maxPayload, acceptedVersions: versions))

@@ -1,22 +1,22 @@
-public import ArgumentParser
-public import LowbandLZ4
+import ArgumentParser
+import LowbandLZ4
 
 /// `lowband lz4`: LZ4 frame compression from stdin to stdout, interchangeable with the `lz4` tool.
 ///
 /// Both directions stream in 64 KiB reads, so memory stays bounded (by the 4 MiB block size at most)
 /// whatever the input size.
-public struct LZ4Command: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct LZ4Command: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "lz4",
         abstract: "Compress or decompress stdin to stdout in the LZ4 frame format (like lz4 -c / lz4 -d -c).",
         subcommands: [Compress.self, Decompress.self]
     )
 
-    public init() {}
+    init() {}
 
     /// `lowband lz4 compress`: stdin → one LZ4 frame on stdout.
-    public struct Compress: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct Compress: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "compress",
             abstract: "Compress stdin into an LZ4 frame on stdout (like lz4 -c)."
         )
@@ -33,12 +33,12 @@ public struct LZ4Command: ParsableCommand {
         @Flag(help: "Omit the content checksum (like lz4 --no-frame-crc).")
         var noContentChecksum = false
 
-        public init() {}
+        init() {}
 
         /// The frame settings the options select.
         ///
         /// - Throws: `LZ4Error` with code `invalidLevel` for a level that ``validate()`` rejects.
-        public func frameConfiguration() throws(LZ4Error) -> LZ4FrameConfiguration {
+        func frameConfiguration() throws(LZ4Error) -> LZ4FrameConfiguration {
             var selected = LZ4Level.default
             if let fast {
                 // `lz4 --fast=N` is liblz4's acceleration N + 1.
@@ -49,7 +49,7 @@ public struct LZ4Command: ParsableCommand {
             return LZ4FrameConfiguration(level: selected, blockSize: blockSize.size, contentChecksum: !noContentChecksum)
         }
 
-        public func validate() throws {
+        func validate() throws {
             if level != nil && fast != nil {
                 throw ValidationError("--level and --fast cannot be combined; pick one.")
             }
@@ -61,7 +61,7 @@ public struct LZ4Command: ParsableCommand {
             }
         }
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband lz4 compress"
             do {
                 let compressor = try LZ4FrameCompressor(configuration: frameConfiguration())
@@ -76,8 +76,8 @@ public struct LZ4Command: ParsableCommand {
     }
 
     /// `lowband lz4 decompress`: LZ4 frames on stdin → their content on stdout.
-    public struct Decompress: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct Decompress: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "decompress",
             abstract: "Decompress LZ4 frames from stdin to stdout (like lz4 -d -c).",
             discussion: """
@@ -86,9 +86,9 @@ public struct LZ4Command: ParsableCommand {
                 """
         )
 
-        public init() {}
+        init() {}
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband lz4 decompress"
             do {
                 let decompressor = try LZ4FrameDecompressor()

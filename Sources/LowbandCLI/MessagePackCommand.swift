@@ -1,10 +1,10 @@
-public import ArgumentParser
+import ArgumentParser
 import LowbandMessagePack
 
 
 /// `lowband msgpack`: MessagePack to and from its exact JSON form (docs/MSGPACK-JSON.md).
-public struct MessagePackCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct MessagePackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "msgpack",
         abstract: "Convert MessagePack to and from a JSON form that converts back to the same bytes.",
         discussion: """
@@ -14,11 +14,11 @@ public struct MessagePackCommand: ParsableCommand {
         subcommands: [ToJSON.self, FromJSON.self]
     )
 
-    public init() {}
+    init() {}
 
     /// `lowband msgpack to-json`: every MessagePack value on stdin → one JSON document per line.
-    public struct ToJSON: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct ToJSON: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "to-json",
             abstract: "Print each MessagePack value on stdin as a JSON document on its own line.",
             discussion: """
@@ -29,11 +29,11 @@ public struct MessagePackCommand: ParsableCommand {
         )
 
         @Flag(help: "Indent each document over several lines instead of one line per value.")
-        public var pretty = false
+        var pretty = false
 
-        public init() {}
+        init() {}
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband msgpack to-json"
             let input = try readInput(command: name)
             var reader = MessagePackReader(input)
@@ -63,8 +63,8 @@ public struct MessagePackCommand: ParsableCommand {
     }
 
     /// `lowband msgpack from-json`: JSON documents on stdin → their MessagePack bytes on stdout.
-    public struct FromJSON: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct FromJSON: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "from-json",
             abstract: "Write the MessagePack bytes of each JSON document on stdin, concatenated.",
             discussion: """
@@ -74,9 +74,9 @@ public struct MessagePackCommand: ParsableCommand {
                 """
         )
 
-        public init() {}
+        init() {}
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband msgpack from-json"
             var parser = MessagePackJSONParser(try readInput(command: name))
             var writer = MessagePackWriter()

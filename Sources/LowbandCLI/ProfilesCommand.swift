@@ -1,11 +1,11 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import Foundation
-public import LowbandShaper
+import LowbandShaper
 
 /// `lowband profiles`: the network profiles on the search path, and what each one sets.
-public struct ProfilesCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ProfilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "profiles",
         abstract: "List network profiles and show their figures with sources.",
         discussion: """
@@ -18,18 +18,18 @@ public struct ProfilesCommand: ParsableCommand {
         subcommands: [List.self, Show.self]
     )
 
-    public init() {}
+    init() {}
 
     /// `lowband profiles list`: one line per profile, sorted by name.
-    public struct List: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the profiles on the search path with a one-line description each."
         )
 
-        public init() {}
+        init() {}
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband profiles list"
             let files = NetworkProfile.available(in: ProfileDirectory.searchPath())
             var rows: [Row] = []
@@ -52,12 +52,12 @@ public struct ProfilesCommand: ParsableCommand {
         }
 
         /// One profile as the list shows it.
-        public struct Row: Sendable, Hashable {
-            public var name: String
-            public var summary: String
-            public var group: String
+        struct Row: Sendable, Hashable {
+            var name: String
+            var summary: String
+            var group: String
 
-            public init(name: String, summary: String, group: String) {
+            init(name: String, summary: String, group: String) {
                 self.name = name
                 self.summary = summary
                 self.group = group
@@ -78,7 +78,7 @@ public struct ProfilesCommand: ParsableCommand {
         static let ownGroup = "Lowband"
 
         /// A heading per group, then names padded to one column and the descriptions.
-        public static func render(_ rows: [Row]) -> String {
+        static func render(_ rows: [Row]) -> String {
             let width = rows.map(\.name.count).max() ?? 0
             let groups = Set(rows.map(\.group)).sorted { first, second in
                 if (first == ownGroup) != (second == ownGroup) { return first == ownGroup }
@@ -98,22 +98,22 @@ public struct ProfilesCommand: ParsableCommand {
     }
 
     /// `lowband profiles show NAME|FILE [--json]`: the resolved figures and their sources.
-    public struct Show: ParsableCommand {
-        public static let configuration = CommandConfiguration(
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show a profile's resolved figures, each with its source.",
             discussion: "Figures not in the file show their defaults; a source on a section covers the figures in it."
         )
 
         @Argument(help: "A profile name (see 'lowband profiles list') or the path of a profile file.")
-        public var profile: String
+        var profile: String
 
         @Flag(help: "Print one JSON document instead of a table.")
-        public var json = false
+        var json = false
 
-        public init() {}
+        init() {}
 
-        public func run() throws {
+        func run() throws {
             let name = "lowband profiles show"
             do {
                 let loaded = try NetworkProfile.load(named: profile)
@@ -124,7 +124,7 @@ public struct ProfilesCommand: ParsableCommand {
         }
 
         /// A readable table: figure, value, source.
-        public static func render(_ profile: NetworkProfile) -> String {
+        static func render(_ profile: NetworkProfile) -> String {
             var text = "\(profile.name): \(profile.summary)\n"
             if let file = profile.file { text += "file: \(file)\n" }
             text += "\n"
@@ -141,7 +141,7 @@ public struct ProfilesCommand: ParsableCommand {
 
         /// One JSON document, keys in a fixed order: name, description, file, figures
         /// (each key, value, source).
-        public static func renderJSON(_ profile: NetworkProfile) -> String {
+        static func renderJSON(_ profile: NetworkProfile) -> String {
             var text = "{\n"
             text += "  \"name\": \(JSONString.quoted(profile.name)),\n"
             text += "  \"description\": \(JSONString.quoted(profile.summary)),\n"

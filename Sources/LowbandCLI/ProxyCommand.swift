@@ -1,6 +1,6 @@
 import LowbandProxyCore
-public import ArgumentParser
-public import LowbandProxy
+import ArgumentParser
+import LowbandProxy
 import LowbandShaper
 import NIOCore
 import NIOPosix
@@ -24,8 +24,8 @@ import Synchronization
 /// without it; an address given with `--api` that cannot be bound is an error. Every address is
 /// bound before the first "listening on" line. SIGINT or SIGTERM stops it cleanly: listeners
 /// close, connections close, exit status 0.
-public struct ProxyCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ProxyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "proxy",
         abstract: "Run the shaping TCP proxy (and its toxiproxy-compatible control API).",
         discussion: """
@@ -37,28 +37,28 @@ public struct ProxyCommand: AsyncParsableCommand {
     )
 
     @Option(help: "Address the proxy listens on (host:port; port 0 picks one).")
-    public var listen: String = "127.0.0.1:9000"
+    var listen: String = "127.0.0.1:9000"
 
     @Option(help: "Server the proxy connects to (host:port). Without it only the control API runs.")
-    public var upstream: String?
+    var upstream: String?
 
     @Option(help: "Network profile of the device's link: a name from `lowband profiles`, a YAML file, or perfect.")
-    public var profile: String = "perfect"
+    var profile: String = "perfect"
 
     @Option(help: "Seed of every random decision of the link and the toxics.")
-    public var seed: UInt64 = 0
+    var seed: UInt64 = 0
 
     @Option(help: "Write the link's decisions to this file as JSON lines.")
-    public var trace: String?
+    var trace: String?
 
     @Option(help: "Serve the control API on this address (host:port); default 127.0.0.1:8474, skipped with a warning when that is taken.")
-    public var api: String?
+    var api: String?
 
     @Flag(name: .customLong("no-api"), help: "Run the proxy without the control API (needs --upstream).")
-    public var noAPI = false
+    var noAPI = false
 
     @Option(help: "The proxy's name in the control API.")
-    public var name: String = "lowband"
+    var name: String = "lowband"
 
     @Option(
         name: .customLong("api-profile-dir"),
@@ -67,14 +67,14 @@ public struct ProxyCommand: AsyncParsableCommand {
             discussion: "Without it the API loads only profile names from the profile directories, never a path."
         )
     )
-    public var apiProfileDirectories: [String] = []
+    var apiProfileDirectories: [String] = []
 
     @Flag(help: "Allow --api on an address other machines can reach (anything but localhost, 127.x.x.x, ::1); prints a warning.")
-    public var apiAllowRemote = false
+    var apiAllowRemote = false
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         _ = try AddressOption.parse(listen, option: "--listen")
         if let upstream { _ = try AddressOption.parse(upstream, option: "--upstream", allowsPortZero: false) }
         if let api { _ = try AddressOption.parse(api, option: "--api") }
@@ -92,7 +92,7 @@ public struct ProxyCommand: AsyncParsableCommand {
     }
 
     /// Where the control API listens, if it runs.
-    public var apiEndpoint: ProxyEndpoint? {
+    var apiEndpoint: ProxyEndpoint? {
         get throws {
             if noAPI { return nil }
             if let api { return try AddressOption.parse(api, option: "--api") }
@@ -101,13 +101,13 @@ public struct ProxyCommand: AsyncParsableCommand {
     }
 
     /// toxiproxy's address, where its clients look by default.
-    public static let defaultAPIEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8474)
+    static let defaultAPIEndpoint = ProxyEndpoint(host: "127.0.0.1", port: 8474)
 
     /// Whether a control API that cannot be bound stops the command: it was asked for with
     /// `--api`, or it is all there is to run.
     var apiIsRequired: Bool { api != nil || upstream == nil }
 
-    public func run() async throws {
+    func run() async throws {
         let command = "lowband proxy"
         do {
             try await CommandShutdown.watching(command: command, announce: { signal in Self.log("stopping on signal \(signal.rawValue)") }) { shutdown in

@@ -1,10 +1,10 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandFixtures
 import LowbandProxy
 import LowbandScenarios
-public import LowbandServer
+import LowbandServer
 import LowbandServerStore
 import LowbandTransport
 
@@ -18,8 +18,8 @@ import LowbandTransport
 
 /// `lowband server`: the in-process messenger server on a TCP port, with seeded data, until
 /// SIGINT or SIGTERM.
-public struct ServerCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the messenger server with seeded data on a TCP port until Ctrl-C.",
         discussion: """
@@ -34,52 +34,52 @@ public struct ServerCommand: AsyncParsableCommand {
     )
 
     @Option(help: ArgumentHelp("Address to listen on, HOST:PORT (IPv6 as [::1]:PORT); port 0 picks one.", valueName: "host:port"))
-    public var listen: String = "127.0.0.1:0"
+    var listen: String = "127.0.0.1:0"
 
     @Option(help: "Seed of the data: the same seed gives the same users, chats, messages and tokens.")
-    public var seed: UInt64 = 1
+    var seed: UInt64 = 1
 
     @Option(help: "Users (at least 2).")
-    public var users: Int = 20
+    var users: Int = 20
 
     @Option(help: "Chats each user is in, at least (groups add members beyond this).")
-    public var chatsPerUser: Int = 8
+    var chatsPerUser: Int = 8
 
     @Option(help: "Messages in every chat's history.")
-    public var messagesPerChat: Int = 40
+    var messagesPerChat: Int = 40
 
     @Option(help: "Users whose login tokens are printed.")
-    public var showTokens: Int = 5
+    var showTokens: Int = 5
 
     @Option(help: ArgumentHelp(
         "Keep the data in this directory (created when missing): users, chats, messages and uploads survive a restart or kill -9. A later start must pass the same seed and shape. Without it the data is in memory and uploads go to a temporary folder.",
         valueName: "dir"
     ))
-    public var data: String?
+    var data: String?
 
     @Option(help: "Connections served at once; more are closed when accepted.")
-    public var maxConnections: Int = ConnectionLimits().maximumConnections
+    var maxConnections: Int = ConnectionLimits().maximumConnections
 
     @Option(help: "Sessions per user; a login over it closes the user's oldest session.")
-    public var sessionsPerUser: Int = ConnectionLimits().sessionsPerUser
+    var sessionsPerUser: Int = ConnectionLimits().sessionsPerUser
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Close a connection with no frame either way for this long (e.g. 90s, 5m).", valueName: "duration"))
-    public var idleTimeout: String = "90s"
+    var idleTimeout: String = "90s"
 
     @Option(help: ArgumentHelp("Unsent reply bytes at which a session stops being read (read again under half).", valueName: "bytes"))
-    public var outboundLimit: Int = ConnectionLimits().outbound.highWaterMark
+    var outboundLimit: Int = ConnectionLimits().outbound.highWaterMark
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Close a session over the outbound limit whose client takes nothing for this long.", valueName: "duration"))
-    public var outboundStallTimeout: String = "30s"
+    var outboundStallTimeout: String = "30s"
 
-    public init() {}
+    init() {}
 
     /// The most messages the server generates (memory stays in the hundreds of megabytes).
     static let maximumMessages = 5_000_000
     /// The most chat memberships (users × chats per user) the server generates.
     static let maximumChatMemberships = 1_000_000
 
-    public func validate() throws {
+    func validate() throws {
         _ = try AddressOption.parse(listen, option: "--listen")
         guard (2 ... 100_000).contains(users) else { throw ValidationError("--users must be 2...100000, not \(users)") }
         guard (0 ... 1_000).contains(chatsPerUser) else { throw ValidationError("--chats-per-user must be 0...1000, not \(chatsPerUser)") }
@@ -95,7 +95,7 @@ public struct ServerCommand: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    func run() async throws {
         let name = "lowband server"
         let endpoint = try AddressOption.parse(listen, option: "--listen")
         try await CommandShutdown.watching(command: name, announce: { signal in try? CommandIO.write("\(signal): stopping\n") }) { shutdown in
@@ -154,7 +154,7 @@ public struct ServerCommand: AsyncParsableCommand {
     }
 
     /// The connection limits the options ask for.
-    public func connectionLimits() throws -> ConnectionLimits {
+    func connectionLimits() throws -> ConnectionLimits {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
         guard sessionsPerUser >= 1 else { throw ValidationError("--sessions-per-user must be at least 1, not \(sessionsPerUser)") }
         guard outboundLimit >= 1024 else { throw ValidationError("--outbound-limit must be at least 1024 bytes, not \(outboundLimit)") }

@@ -1,11 +1,11 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandServerStore
 
 /// `lowband server inspect DIR`: the stored messages of a data directory, per chat in
 /// server order, as CSV or JSON — also while a server runs on it.
-public struct ServerInspectCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ServerInspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Print the messages stored in a server's --data directory, per chat in server order.",
         discussion: """
@@ -15,22 +15,22 @@ public struct ServerInspectCommand: ParsableCommand {
             """
     )
 
-    public enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
+    enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
         case csv, json
     }
 
     @Argument(help: ArgumentHelp("The server's data directory (what `lowband server --data` was given).", valueName: "dir"))
-    public var data: String
+    var data: String
 
     @Option(help: "Only this chat.")
-    public var chat: Int64?
+    var chat: Int64?
 
     @Option(help: "csv or json.")
-    public var format: Format = .csv
+    var format: Format = .csv
 
-    public init() {}
+    init() {}
 
-    public func run() throws {
+    func run() throws {
         let name = "lowband server inspect"
         do {
             let rows = try ServerDataExport.messages(in: data, chatID: chat)

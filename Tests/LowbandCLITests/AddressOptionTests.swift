@@ -1,5 +1,5 @@
 import ArgumentParser
-import LowbandCLI
+@testable import LowbandCLI
 import Testing
 
 /// Every option that takes `host:port` reads it with the one parser, and a bad value is refused

@@ -1,5 +1,5 @@
 import Foundation
-import LowbandCLI
+@testable import LowbandCLI
 import LowbandReports
 import Testing
 

@@ -1,6 +1,6 @@
 import LowbandDeterminism
 import ArgumentParser
-import LowbandCLI
+@testable import LowbandCLI
 import LowbandTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import LowbandCLI
+@testable import LowbandCLI
 import LowbandMessagePack
 import LowbandTestSupport
 import Testing

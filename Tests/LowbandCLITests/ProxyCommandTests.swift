@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import LowbandCLI
+@testable import LowbandCLI
 import LowbandTestSupport
 import Testing
 

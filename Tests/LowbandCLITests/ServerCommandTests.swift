@@ -1,7 +1,7 @@
 import LowbandFixtures
 import ArgumentParser
 import Foundation
-import LowbandCLI
+@testable import LowbandCLI
 import LowbandServer
 import LowbandTestSupport
 import LowbandTransport

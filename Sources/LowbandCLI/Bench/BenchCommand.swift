@@ -1,6 +1,6 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
-public import LowbandReports
+import LowbandReports
 
 /// `lowband bench`: turns package-benchmark's results into the one benchmark report schema.
 ///
@@ -9,19 +9,19 @@ public import LowbandReports
 /// `lowband bench import` converts its influx and histogramSamples exports into rows and their
 /// samples and writes the CSV. The ratios and targets are each benchmark kit's own:
 /// Benchmarks/' `lowband-bench-derive` adds them.
-public struct BenchCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Convert package-benchmark results into a benchmark CSV report (run them with `make bench`).",
         subcommands: [BenchImportCommand.self]
     )
 
-    public init() {}
+    init() {}
 }
 
 /// `lowband bench import INFLUX.csv|SAMPLES.tsv|DIRECTORY… --out REPORT.csv`.
-public struct BenchImportCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct BenchImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Convert any package's package-benchmark results into a report and its samples.",
         discussion: """
@@ -36,18 +36,18 @@ public struct BenchImportCommand: ParsableCommand {
     )
 
     @Argument(help: "package-benchmark exports: influx (*.influx.csv), histogramSamples (*.histogram.samples.tsv), or directories of them.")
-    public var files: [String]
+    var files: [String]
 
     @Option(help: "Where to write the report.")
-    public var out = "reports/bench.csv"
+    var out = "reports/bench.csv"
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         guard !files.isEmpty else { throw ValidationError("give at least one influx export, samples file or directory") }
     }
 
-    public func run() throws {
+    func run() throws {
         let name = "lowband bench import"
         let environment = RunEnvironment.current()
         do {
@@ -63,7 +63,7 @@ public struct BenchImportCommand: ParsableCommand {
     /// Reads `files` (influx exports, histogramSamples files, directories of either), refusing a
     /// benchmark and metric that two files both report; timing rows carry their samples when a
     /// histogramSamples file has them.
-    public static func rows(files: [String], environment: RunEnvironment) throws -> [BenchmarkRow] {
+    static func rows(files: [String], environment: RunEnvironment) throws -> [BenchmarkRow] {
         var measured: [BenchmarkRow] = []
         var origin: [BenchmarkRow.Key: String] = [:]
         var influx: [String] = []

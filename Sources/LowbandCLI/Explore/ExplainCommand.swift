@@ -1,10 +1,10 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandRunReport
 
 /// `lowband explain RUN_DIR [--message ID]`: where the time of a run's messages went.
-public struct ExplainCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ExplainCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Say where the time of a run's slowest messages went (or of one message), from a `lowband run` folder.",
         discussion: """
@@ -15,19 +15,19 @@ public struct ExplainCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "A folder written by `lowband run`.")
-    public var directory: String
+    var directory: String
 
     @Option(help: "The server's id of one message to explain.")
-    public var message: Int64?
+    var message: Int64?
 
     @Option(help: "How many of the slowest deliveries to show.")
-    public var top: Int = 10
+    var top: Int = 10
 
     static let name = "lowband explain"
 
-    public init() {}
+    init() {}
 
-    public func run() async throws {
+    func run() async throws {
         let records: [RunRecord]
         do {
             records = try Self.records(in: directory)

@@ -1,25 +1,25 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandRunReport
 import LowbandScenarios
 import LowbandShaper
 
 /// `lowband explore`: search seeds and fault mixes for broken promises, shrink what fails.
-public struct ExploreCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ExploreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "explore",
         abstract: "Run a scenario in virtual time over many seeds and fault mixes; report and shrink every broken promise.",
         subcommands: [ExploreSeedsCommand.self, ExploreMergeCommand.self],
         defaultSubcommand: ExploreSeedsCommand.self
     )
 
-    public init() {}
+    init() {}
 }
 
 /// `lowband explore [--scenario …] --seeds A..B …`: the sweep itself.
-public struct ExploreSeedsCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ExploreSeedsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "seeds",
         abstract: "Explore seeds (the default subcommand: `lowband explore --seeds 1..1000` runs it).",
         discussion: """
@@ -32,46 +32,46 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The scenario (\(ScenarioName.allCases.map(\.rawValue).joined(separator: ", "))).")
-    public var scenario: String = ScenarioName.crowd.rawValue
+    var scenario: String = ScenarioName.crowd.rawValue
 
     @Option(help: "A profile name from `lowband profiles list`, or a profile YAML file.")
-    public var profile: String = "edge"
+    var profile: String = "edge"
 
     @Option(help: "The seeds: a range such as 1..1000, or one seed.")
-    public var seeds: String = "1..100"
+    var seeds: String = "1..100"
 
     @Option(help: "swarm (the default: each seed picks fault kinds), none, or a list such as reset,app-kill.")
-    public var faults: String = "swarm"
+    var faults: String = "swarm"
 
     @Option(help: "Client engines per run (default 5 for crowd, else the scenario's minimum).")
-    public var clients: Int?
+    var clients: Int?
 
     @Option(parsing: .unconditional, help: "Virtual duration of each run: 10m, 600s… (default: the scenario's).")
-    public var duration: String?
+    var duration: String?
 
     @Option(help: "Seeds run at once (default: the machine's cores).")
-    public var jobs: Int?
+    var jobs: Int?
 
     @Flag(help: "Reduce every failing seed to the smallest run found that fails the same invariant.")
-    public var shrink = false
+    var shrink = false
 
     @Flag(name: .customLong("check-determinism"), help: "Run every seed twice and compare the hashes of trace and record.")
-    public var checkDeterminism = false
+    var checkDeterminism = false
 
     @Option(help: "Run only shard i of n (i from 1 to n): every n-th seed, for a CI matrix.")
-    public var shard: String?
+    var shard: String?
 
     @Option(help: "The output folder (default reports/explore-<scenario>-<profile>).")
-    public var out: String?
+    var out: String?
 
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when seeds failed.")
-    public var allowViolations = false
+    var allowViolations = false
 
     static let name = "lowband explore"
 
-    public init() {}
+    init() {}
 
-    public func run() async throws {
+    func run() async throws {
         let options: ExploreOptions
         do {
             let scenarioName = try ScenarioName(parsing: scenario)
@@ -163,23 +163,23 @@ public struct ExploreSeedsCommand: AsyncParsableCommand {
 }
 
 /// `lowband explore merge DIR…`: one exploration out of its shards.
-public struct ExploreMergeCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct ExploreMergeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Combine the explore.csv of several shards (or runs) into one explore.csv, explore.html and results.csv."
     )
 
     @Argument(help: "Folders written by `lowband explore` (each with an explore.csv).")
-    public var directories: [String] = []
+    var directories: [String] = []
 
     @Option(help: "The output folder.")
-    public var out: String = "reports/explore-merged"
+    var out: String = "reports/explore-merged"
 
     static let name = "lowband explore merge"
 
-    public init() {}
+    init() {}
 
-    public func run() async throws {
+    func run() async throws {
         guard !directories.isEmpty else { throw CommandIO.failure("name at least one folder written by lowband explore", command: Self.name) }
         var bySeed: [UInt64: SeedOutcome] = [:]
         var suites: [String] = []

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandFixtures
 import LowbandLZ4
@@ -10,8 +10,8 @@ import LowbandReports
 
 /// `lowband roundtrip`: one realistic login reply through codec, compression, framing and a
 /// real loopback socket, with the size of every stage.
-public struct RoundTripCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct RoundTripCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "roundtrip",
         abstract: "Send a realistic login reply through the whole wire stack over loopback and print its sizes.",
         discussion: """
@@ -22,29 +22,29 @@ public struct RoundTripCommand: AsyncParsableCommand {
     )
 
     @Option(help: "Seed of the fixture generator: the same seed gives the same bytes.")
-    public var seed: UInt64 = 1
+    var seed: UInt64 = 1
 
     @Option(help: "Chats in the login reply, each with its last message.")
-    public var chats: Int = 50
+    var chats: Int = 50
 
     @Option(help: "Contacts in the login reply.")
-    public var contacts: Int = 200
+    var contacts: Int = 200
 
     @Option(help: "Login round trips over the one connection.")
-    public var repetitions: Int = 20
+    var repetitions: Int = 20
 
     @Option(help: "CSV report to write, in the schema of docs/BENCHMARKS.md (compare runs with lowband compare).")
-    public var out: String = "reports/roundtrip.csv"
+    var out: String = "reports/roundtrip.csv"
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         guard (0 ... 10_000).contains(chats) else { throw ValidationError("--chats must be 0...10000, not \(chats)") }
         guard (0 ... 100_000).contains(contacts) else { throw ValidationError("--contacts must be 0...100000, not \(contacts)") }
         guard (1 ... 10_000).contains(repetitions) else { throw ValidationError("--repetitions must be 1...10000, not \(repetitions)") }
     }
 
-    public func run() async throws {
+    func run() async throws {
         let name = "lowband roundtrip"
         do {
             let environment = RunEnvironment.current()

@@ -1,5 +1,5 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandRunReport
 import LowbandScenarios
@@ -8,8 +8,8 @@ import LowbandReports
 
 /// `lowband run`: a whole client–proxy–server system on a chosen network, doing what a
 /// messenger user does, with a live status line, a summary table and a report folder.
-public struct RunCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a bad-network scenario: server, shaping proxy and client engines in one process.",
         discussion: """
@@ -24,51 +24,51 @@ public struct RunCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The scenario (\(ScenarioName.allCases.map(\.rawValue).joined(separator: ", "))).")
-    public var scenario: String = ScenarioName.pushToVisible.rawValue
+    var scenario: String = ScenarioName.pushToVisible.rawValue
 
     @Option(help: "A profile name from `lowband profiles list`, or a profile YAML file (default edge).")
-    public var profile: String?
+    var profile: String?
 
     @Option(help: "Several profiles, comma-separated: one run each and one comparison table (instead of --profile).")
-    public var profiles: String?
+    var profiles: String?
 
     @Option(help: "Seeds the world, the network's decisions, the client engines and the workload.")
-    public var seed: UInt64 = 1
+    var seed: UInt64 = 1
 
     @Option(help: "Client engines (default 1; 10 for crowd).")
-    public var clients: Int?
+    var clients: Int?
 
     @Option(parsing: .unconditional, help: "How long the run lasts: 60s, 5m, 1h, 500ms (default 60s; 300s for subway).")
-    public var duration: String?
+    var duration: String?
 
     @Option(help: "The output folder (default reports/run-<scenario>-<profile>-seed<N>).")
-    public var out: String?
+    var out: String?
 
     @Flag(name: .customLong("virtual-time"), help: "Simulated clock and in-memory network instead of sockets and the wall clock.")
-    public var virtualTime = false
+    var virtualTime = false
 
     @Option(help: "Faults to inject (virtual time): none, swarm (the seed picks the kinds), or a list such as reset,app-kill. Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
-    public var faults: String = "none"
+    var faults: String = "none"
 
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when a messenger invariant was broken (for exploring); the violations are still reported.")
-    public var allowViolations = false
+    var allowViolations = false
 
     /// The exit status of a run that broke an invariant (without --allow-violations).
-    public static let violationExitCode: Int32 = 3
+    static let violationExitCode: Int32 = 3
 
     static let name = "lowband run"
 
     /// The profiles to run, in order: `--profiles` split at commas, else `--profile` (edge).
-    public var profileNames: [String] {
+    var profileNames: [String] {
         if let profiles {
             return profiles.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         return [profile ?? "edge"]
     }
 
-    public init() {}
+    init() {}
 
-    public func validate() throws {
+    func validate() throws {
         if profile != nil, profiles != nil {
             throw ValidationError("--profile and --profiles cannot be combined: put every profile in --profiles, e.g. --profiles gprs,edge")
         }
@@ -86,7 +86,7 @@ public struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    func run() async throws {
         let scenarioName: ScenarioName
         let runDuration: Duration?
         let faultPlan: FaultPlan

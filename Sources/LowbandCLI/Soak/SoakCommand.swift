@@ -1,5 +1,5 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandFixtures
 import LowbandScenarios
@@ -7,8 +7,8 @@ import LowbandShaper
 
 /// `lowband soak`: a chaos soak of real processes — server, proxy, clients — with `kill -9`s,
 /// checked at the end from the server's data and every client's cache.
-public struct SoakCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct SoakCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "soak",
         abstract: "Chaos soak: a server on --data, a proxy on a hostile profile and many clients, killed -9 and restarted; nothing acknowledged may be lost.",
         discussion: """
@@ -24,40 +24,40 @@ public struct SoakCommand: AsyncParsableCommand {
     )
 
     @Option(help: "Client processes (one user each).")
-    public var clients: Int = 20
+    var clients: Int = 20
 
     @Option(help: "Messages stored by all clients together.")
-    public var messages: Int = 10_000
+    var messages: Int = 10_000
 
     @Option(help: "Seed of the data, the writers' chats and every chaos decision.")
-    public var seed: UInt64 = 1
+    var seed: UInt64 = 1
 
     @Option(help: "The proxy's profile: a name from `lowband profiles list` or a YAML file.")
-    public var profile: String = "flapping"
+    var profile: String = "flapping"
 
     @Option(name: .customLong("client-kill-every"), parsing: .unconditional, help: "Mean time between client kills (30s, 2m…).")
-    public var clientKillEvery: String = "30s"
+    var clientKillEvery: String = "30s"
 
     @Option(name: .customLong("server-kills"), help: "How many times the server is killed with SIGKILL and restarted.")
-    public var serverKills: Int = 3
+    var serverKills: Int = 3
 
     @Option(name: .customLong("server-kill-every"), parsing: .unconditional, help: "Mean time between server kills.")
-    public var serverKillEvery: String = "60s"
+    var serverKillEvery: String = "60s"
 
     @Option(name: .customLong("proxy-restarts"), help: "How many times the proxy is killed and restarted.")
-    public var proxyRestarts: Int = 1
+    var proxyRestarts: Int = 1
 
     @Option(parsing: .unconditional, help: "Give up (exit 1) when the clients have not finished by then.")
-    public var deadline: String = "30m"
+    var deadline: String = "30m"
 
     @Option(help: "The output folder: logs, databases, results.csv (emptied first).")
-    public var out: String = "reports/soak"
+    var out: String = "reports/soak"
 
-    public init() {}
+    init() {}
 
     static let name = "lowband soak"
 
-    public func validate() throws {
+    func validate() throws {
         guard (1 ... 200).contains(clients) else { throw ValidationError("--clients must be 1...200, not \(clients)") }
         guard (1 ... 1_000_000).contains(messages) else { throw ValidationError("--messages must be 1...1000000, not \(messages)") }
         guard (0 ... 100).contains(serverKills) else { throw ValidationError("--server-kills must be 0...100, not \(serverKills)") }
@@ -71,7 +71,7 @@ public struct SoakCommand: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    func run() async throws {
         let plan: SoakPlan
         do {
             plan = SoakPlan(

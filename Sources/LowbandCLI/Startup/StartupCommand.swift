@@ -1,12 +1,12 @@
 import LowbandBasics
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import LowbandReports
 import LowbandScenarios
 
 /// `lowband startup`: how long any program takes from launch to a line that says it is ready.
-public struct StartupCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct StartupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "startup",
         abstract: "Time any program from launch to the first output line matching --until, N times; CSV for lowband compare.",
         discussion: """
@@ -24,31 +24,31 @@ public struct StartupCommand: ParsableCommand {
     )
 
     @Option(help: "Measured runs.")
-    public var runs: Int = 20
+    var runs: Int = 20
 
     @Option(help: "Unmeasured runs first (warm the page cache and any on-disk state).")
-    public var warmup: Int = 2
+    var warmup: Int = 2
 
     @Option(help: "The longest a run may take to print the marker (e.g. 30s, 500ms).")
-    public var timeout: String = "30s"
+    var timeout: String = "30s"
 
     @Option(help: "A regular expression; the first output line it matches marks the program ready.")
-    public var until: String
+    var until: String
 
     @Option(help: "The benchmark's name in the CSV (default: the program's file name).")
-    public var name: String?
+    var name: String?
 
     @Option(help: "The CSV file to write.")
-    public var out: String = "reports/startup-program.csv"
+    var out: String = "reports/startup-program.csv"
 
     @Argument(parsing: .captureForPassthrough, help: "-- PROGRAM ARGS…: the program to time and its arguments.")
-    public var command: [String] = []
+    var command: [String] = []
 
-    public init() {}
+    init() {}
 
     static let commandName = "lowband startup"
 
-    public func validate() throws {
+    func validate() throws {
         guard (1 ... 10_000).contains(runs) else { throw ValidationError("--runs must be 1...10000, not \(runs)") }
         guard (0 ... 1_000).contains(warmup) else { throw ValidationError("--warmup must be 0...1000, not \(warmup)") }
         guard !program.isEmpty else { throw ValidationError("give the program to time after --, e.g. -- lowband server") }
@@ -67,7 +67,7 @@ public struct StartupCommand: ParsableCommand {
         command.first == "--" ? Array(command.dropFirst()) : command
     }
 
-    public func run() throws {
+    func run() throws {
         let executable: String
         let marker: Regex<AnyRegexOutput>
         let limit: Duration

@@ -1,14 +1,14 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `lowband trace`: work with the JSON-lines traces of `lowband proxy --trace` and `lowband run`.
-public struct TraceCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct TraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "trace",
         abstract: "Work with traces (proxy --trace, a run's trace.jsonl).",
         subcommands: [TraceDiffCommand.self]
     )
 
-    public init() {}
+    init() {}
 }
 
 /// `lowband trace diff A B`: the first decision where two traces part, or that there is none.
@@ -16,8 +16,8 @@ public struct TraceCommand: ParsableCommand {
 /// Exit status 0 when every decision is the same, 1 at the first divergence (both lines, their
 /// line numbers and the field that differs), 2 when a file cannot be read or a line is not a
 /// JSON object (one line naming the file and line).
-public struct TraceDiffCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+struct TraceDiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Compare two traces on their decisions and name the first divergence.",
         discussion: """
@@ -29,17 +29,17 @@ public struct TraceDiffCommand: ParsableCommand {
     )
 
     @Argument(help: "The first trace (JSON lines).")
-    public var a: String
+    var a: String
 
     @Argument(help: "The second trace (JSON lines).")
-    public var b: String
+    var b: String
 
     @Flag(help: "Compare t_ns and value_ns too (for virtual-time traces).")
-    public var time = false
+    var time = false
 
-    public init() {}
+    init() {}
 
-    public func run() throws {
+    func run() throws {
         let command = "lowband trace diff"
         let outcome: TraceDiff.Outcome
         do {
