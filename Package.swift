@@ -261,6 +261,7 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandReports",
                 "LowbandProxyCore",
                 "LowbandBasics",
                 "LowbandRunReport",
@@ -474,7 +475,7 @@ let package = Package(
             dependencies: [
                 "LowbandFixtures",
                 "LowbandDeterminism",
-                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper", "LowbandBasics",
+                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper", "LowbandBasics", "LowbandReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -1,12 +1,14 @@
 import Foundation
 import LowbandBasics
+import LowbandReports
 import LowbandRunReport
 import LowbandScenarios
 import Testing
 
 /// The safety net of the consolidation (issue 23): virtual-time runs of every scenario, on three
-/// profiles, with and without swarm faults, give the same trace, `record.json` and
-/// `breakdown.csv` to the byte as when `Tests/Goldens/virtual-runs.tsv` was written.
+/// profiles, with and without swarm faults, give the same trace, `record.json`, `breakdown.csv`
+/// and `results.csv` (provenance fixed) to the byte as when `Tests/Goldens/virtual-runs.tsv` was
+/// written.
 ///
 /// A change that alters the model, the workload or an output on purpose rewrites the file
 /// (`LOWBAND_WRITE_GOLDENS=1 swift test --filter GoldenRunTests`) and says why in its commit;
@@ -49,7 +51,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Goldens/virtual-runs.tsv")
 
-    static let header = "run\ttrace_lines\ttrace_bytes\ttrace_fnv1a\trecord_bytes\trecord_fnv1a\tbreakdown_bytes\tbreakdown_fnv1a"
+    static let header = "run\ttrace_lines\ttrace_bytes\ttrace_fnv1a\trecord_bytes\trecord_fnv1a\tbreakdown_bytes\tbreakdown_fnv1a\tresults_bytes\tresults_fnv1a"
 
     /// What a run wrote, as `lowband run` writes it.
     struct Files {
@@ -57,9 +59,12 @@ import Testing
         var traceLines: Int
         var record: [UInt8]
         var breakdown: [UInt8]
+        /// `results.csv` with fixed provenance columns (commit, compiler, host, time).
+        var results: [UInt8]
 
         func line(_ name: String) -> String {
-            [name, String(traceLines), String(trace.count), FNV1a.of(trace).hexDigits, String(record.count), FNV1a.of(record).hexDigits, String(breakdown.count), FNV1a.of(breakdown).hexDigits]
+            [name, String(traceLines), String(trace.count), FNV1a.of(trace).hexDigits, String(record.count), FNV1a.of(record).hexDigits, String(breakdown.count), FNV1a.of(breakdown).hexDigits,
+             String(results.count), FNV1a.of(results).hexDigits]
                 .joined(separator: "\t")
         }
     }
@@ -77,9 +82,12 @@ import Testing
             duration: golden.seconds.map { .seconds($0) }, virtualTime: true, command: command, faults: plan)
         try options.validate()
         let output = try await ScenarioFixtures.run(options)
+        let environment = RunEnvironment(commit: "golden", swiftVersion: "6", host: "golden", timestamp: "2026-01-01T00:00:00Z", command: command)
+        let results = try BenchmarkCSV.render(rows: RunOutputs.rows(for: [output.record], environment: environment))
         return Files(
             trace: Array(output.traceText.utf8), traceLines: output.trace.count,
-            record: try RunRecord.prettyJSON([output.record]), breakdown: BreakdownTable.renderUTF8(output.breakdowns))
+            record: try RunRecord.prettyJSON([output.record]), breakdown: BreakdownTable.renderUTF8(output.breakdowns),
+            results: Array(results.utf8))
     }
 
     @Test func everyVirtualRunIsByteIdenticalToItsGolden() async throws {
@@ -108,6 +116,7 @@ import Testing
             try Data(files.trace).write(to: runFolder.appendingPathComponent("trace.jsonl"))
             try Data(files.record).write(to: runFolder.appendingPathComponent("record.json"))
             try Data(files.breakdown).write(to: runFolder.appendingPathComponent("breakdown.csv"))
+            try Data(files.results).write(to: runFolder.appendingPathComponent("results.csv"))
             Issue.record("\(golden) differs from its golden:\n  expected \(byName[golden.description] ?? "(none)")\n  got      \(line)\n  files in \(runFolder.path)")
         }
     }

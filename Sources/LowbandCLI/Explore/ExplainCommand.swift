@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LowbandRunReport
+import LowbandScenarios
 
 /// `lowband explain RUN_DIR [--message ID]`: where the time of a run's messages went.
 struct ExplainCommand: AsyncParsableCommand {

@@ -1,15 +1,15 @@
 import Foundation
-import LowbandRunReport
-import LowbandScenarios
-import LowbandReports
+package import LowbandReports
+package import LowbandRunReport
 
-/// What `lowband run` writes into its output folder, and the tables it prints.
-enum RunOutputs {
+/// What `lowband run` writes into its output folder, and the tables it prints: the run's
+/// outputs as a library, so the command only parses options and calls it.
+package enum RunOutputs {
     /// The rows of `results.csv`: one per metric with samples (suite `run.<scenario>`, benchmark
     /// `<profile>`), `invariant.<name>` (violations, count) and `invariant.<name>.cases` (cases
     /// checked; 0 is "not checked") per promise, plus `floor` and `median` (ms), `p50_vs_median`
     /// (x) and `below_floor` (count) when the scenario has a floor.
-    static func rows(for records: [RunRecord], environment: RunEnvironment) -> [BenchmarkRow] {
+    package static func rows(for records: [RunRecord], environment: RunEnvironment) -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
         for record in records {
             let suite = "run.\(record.scenario)"
@@ -41,7 +41,7 @@ enum RunOutputs {
 
     /// Writes results.csv, the trace(s), record.json and report.html into `directory`.
     /// One profile: `trace.jsonl`; several: `trace-<profile>.jsonl` each.
-    static func write(_ outputs: [ScenarioOutput], to directory: String, environment: RunEnvironment) throws -> [String] {
+    package static func write(_ outputs: [ScenarioOutput], to directory: String, environment: RunEnvironment) throws -> [String] {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var written: [String] = []
         let records = outputs.map(\.record)
@@ -80,14 +80,14 @@ enum RunOutputs {
     }
 
     /// A profile name (or file path) usable in a file name.
-    static func fileSafe(_ text: String) -> String {
+    package static func fileSafe(_ text: String) -> String {
         let name = text.split(separator: "/").last.map(String.init) ?? text
         let base = name.hasSuffix(".yaml") ? String(name.dropLast(5)) : name.hasSuffix(".yml") ? String(name.dropLast(4)) : name
         return String(base.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
     }
 
     /// One row per metric: p50 p90 p99 max samples.
-    static func summary(_ record: RunRecord) -> String {
+    package static func summary(_ record: RunRecord) -> String {
         var table = TextTable(
             headers: ["metric", "unit", "p50", "p90", "p99", "max", "samples"],
             alignments: [.left, .left, .right, .right, .right, .right, .right])
@@ -112,7 +112,7 @@ enum RunOutputs {
 
     /// The promises checked and every violation (at most `limit` printed), or nothing when the
     /// run checked none.
-    static func invariants(_ record: RunRecord, limit: Int = 10) -> String {
+    package static func invariants(_ record: RunRecord, limit: Int = 10) -> String {
         guard !record.invariants.isEmpty else { return "" }
         let broken = record.invariants.filter { $0.violations > 0 }
         var text = ""
@@ -132,7 +132,7 @@ enum RunOutputs {
     }
 
     /// Where the time of delivered messages went: one row per stage that took any time.
-    static func stages(_ record: RunRecord) -> String {
+    package static func stages(_ record: RunRecord) -> String {
         guard let total = record.stages.first(where: { $0.name == "stage.total" })?.summary else { return "" }
         var table = TextTable(
             headers: ["where the time went (\(total.samples) deliveries)", "p50 ms", "p90 ms", "p99 ms", "max ms"],
@@ -147,7 +147,7 @@ enum RunOutputs {
     }
 
     /// One row per metric, one column per profile: p50 (and p99 when there are several samples).
-    static func comparison(_ records: [RunRecord]) -> String {
+    package static func comparison(_ records: [RunRecord]) -> String {
         var names: [(String, String)] = []
         for record in records {
             for metric in record.metrics where !names.contains(where: { $0.0 == metric.name }) {
@@ -173,7 +173,7 @@ enum RunOutputs {
     }
 
     /// Milliseconds and counts for reading: whole numbers as such, else one decimal.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(format: "%.1f", value)
     }
