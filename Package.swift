@@ -11,7 +11,8 @@ import PackageDescription
 // - LowbandProxyCore: the sans-I/O shaped flow — connections, toxics, faults, the shaper,
 //   back-pressure — that both the socket proxy and the in-memory network drive (NIOCore only).
 // - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
-// - LowbandTransport: frame links (the transport seam) and their SwiftNIO sockets.
+// - LowbandTransport: frame links, the transport seam (NIOCore only, no sockets).
+// - LowbandTransportSockets: the seam's TCP sockets on NIOPosix.
 // - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
 // - LowbandBasics: the small jobs every target shares (FNV-1a, JSON strings, percentiles); stdlib only.
@@ -42,6 +43,7 @@ let package = Package(
         .library(name: "LowbandProxyCore", targets: ["LowbandProxyCore"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
+        .library(name: "LowbandTransportSockets", targets: ["LowbandTransportSockets"]),
         .library(name: "LowbandSimulation", targets: ["LowbandSimulation"]),
         .library(name: "LowbandServer", targets: ["LowbandServer"]),
         .library(name: "LowbandServerStore", targets: ["LowbandServerStore"]),
@@ -113,11 +115,22 @@ let package = Package(
             resources: [.embedInCode("Profiles")],
             swiftSettings: strict
         ),
-        // Frame links: the transport seam and its SwiftNIO sockets. No link model, no YAML: the
-        // client engine depends on this.
+        // Frame links: the transport seam (protocols, flow control, the event-loop scheduler).
+        // NIOCore only, no sockets: the in-memory network builds on it, as NIOEmbedded on NIOCore.
         .target(
             name: "LowbandTransport",
             dependencies: [
+                "LowbandWire",
+                "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        // The transport's TCP sockets on NIOPosix: connector, listener and the socket link.
+        .target(
+            name: "LowbandTransportSockets",
+            dependencies: [
+                "LowbandTransport",
                 "LowbandWire",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -129,6 +142,7 @@ let package = Package(
         .target(
             name: "LowbandServer",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandBasics",
                 "LowbandTransport",
                 "LowbandWire",
@@ -156,6 +170,7 @@ let package = Package(
         .target(
             name: "LowbandClient",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandTransport",
                 "LowbandWire",
                 "LowbandMessagePack",
@@ -215,6 +230,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandProxyCore",
                 "LowbandDeterminism",
                 "LowbandBasics",
@@ -261,6 +277,7 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandReports",
                 "LowbandProxyCore",
                 "LowbandBasics",
@@ -306,6 +323,7 @@ let package = Package(
         .target(
             name: "LowbandTestSupport",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandMessagePack",
                 "LowbandWire",
                 "LowbandFixtures",
@@ -326,6 +344,7 @@ let package = Package(
         .testTarget(
             name: "LowbandTransportTests",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandWire",
                 "LowbandDeterminism",
                 "LowbandTransport",
@@ -453,6 +472,7 @@ let package = Package(
         .testTarget(
             name: "LowbandCLITests",
             dependencies: [
+                "LowbandTransportSockets",
                 "LowbandMessagePack",
                 "LowbandFixtures",
                 "LowbandDeterminism",
@@ -468,7 +488,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandDeterminism", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(name: "LowbandReportsTests", dependencies: ["LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LowbandScenariosTests",

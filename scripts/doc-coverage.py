@@ -46,6 +46,7 @@ HELD_AT_ZERO = [
     "LowbandSimulation",
     "LowbandTesting",
     "LowbandTransport",
+    "LowbandTransportSockets",
     "LowbandWire",
 ]
 

@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import LowbandBasics
 import ArgumentParser
 import LowbandClient

@@ -1,3 +1,4 @@
+public import LowbandTransportSockets
 public import LowbandFixtures
 public import LowbandTransport
 public import LowbandWire

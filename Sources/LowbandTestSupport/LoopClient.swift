@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 public import LowbandTransport
 public import LowbandWire
 public import NIOCore

@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import LowbandFixtures
 import ArgumentParser
 import Foundation

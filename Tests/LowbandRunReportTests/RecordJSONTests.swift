@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import Foundation
 import LowbandTestSupport
 import Testing

@@ -1,3 +1,4 @@
+import LowbandDeterminism
 import Foundation
 import LowbandRunReport
 import LowbandTestSupport

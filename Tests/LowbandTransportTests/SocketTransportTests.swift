@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import LowbandTestSupport
 import LowbandDeterminism
 import LowbandTransport

@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import Foundation
 import LowbandFixtures
 import LowbandLZ4

@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import LowbandDeterminism
 public import LowbandTransport
 public import NIOCore

@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import LowbandDeterminism
 import LowbandTransport
 import LowbandShaper

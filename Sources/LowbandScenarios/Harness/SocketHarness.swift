@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import Foundation
 public import LowbandClient
 public import LowbandProxy

@@ -1,3 +1,4 @@
+import LowbandTransportSockets
 import LowbandProxyCore
 import Foundation
 import LowbandClient

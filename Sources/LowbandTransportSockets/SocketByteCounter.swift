@@ -1,3 +1,4 @@
+import LowbandTransport
 package import NIOCore
 
 /// Counts the bytes that cross a socket each way; add it at the head of the pipeline.

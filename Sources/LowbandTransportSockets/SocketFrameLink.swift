@@ -1,8 +1,9 @@
+public import LowbandTransport
 public import LowbandDeterminism
 public import LowbandWire
 public import NIOCore
 
-/// A ``FrameLink`` over a SwiftNIO channel: the product's transport.
+/// A `LowbandTransport/FrameLink` over a SwiftNIO channel: the product's transport.
 ///
 /// The channel's pipeline holds a byte counter, the frame codec (`LowbandWire/FrameDecoder`
 /// and `LowbandWire/FrameEncoder`) and a handler that hands each decoded frame to the
@@ -15,8 +16,8 @@ public import NIOCore
 /// `accept` or the connector's completion): frames that arrive while it is nil are dropped.
 /// Call ``send(_:)`` and ``close()`` on the channel's event loop (checked).
 ///
-/// Installed with ``OutboundLimits`` (the server's side), the link is a
-/// ``FlowControlledFrameLink``: it stops reading while its unsent bytes are over the high
+/// Installed with `LowbandTransport/OutboundLimits` (the server's side), the link is a
+/// `LowbandTransport/FlowControlledFrameLink`: it stops reading while its unsent bytes are over the high
 /// water mark, and a caller may hold its reading. Without them it reads whatever comes.
 public final class SocketFrameLink: FlowControlledFrameLink {
     public weak var delegate: (any FrameLinkDelegate)?

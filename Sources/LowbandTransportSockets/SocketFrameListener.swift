@@ -1,9 +1,10 @@
+public import LowbandTransport
 public import LowbandWire
 public import NIOCore
 import NIOPosix
 
 /// Accepts TCP connections on one event loop and hands each, as a ``SocketFrameLink``, to a
-/// ``FrameLinkAcceptor``: the server's side of the socket transport.
+/// `LowbandTransport/FrameLinkAcceptor`: the server's side of the socket transport.
 ///
 /// The listening socket and every accepted connection live on the ``scheduler``'s event loop,
 /// so the acceptor, the links and whatever the acceptor drives (a server) share one thread and
@@ -72,7 +73,7 @@ public final class SocketFrameListener: Sendable {
     /// Binds and starts accepting. `makeAcceptor` runs once, on the event loop, and its
     /// acceptor gets every link accepted until ``stop()``. Returns the bound port.
     ///
-    /// - Throws: ``TransportError`` `.invalidState` when already listening, `.bindFailed`
+    /// - Throws: `LowbandTransport/TransportError` `.invalidState` when already listening, `.bindFailed`
     ///   when the address cannot be bound.
     @discardableResult
     public func start(_ makeAcceptor: @escaping @Sendable () -> any FrameLinkAcceptor) async throws -> Int {

@@ -1,3 +1,4 @@
+public import LowbandTransport
 public import LowbandWire
 import NIOCore
 import NIOPosix
@@ -14,7 +15,7 @@ import NIOPosix
 /// client's side of the socket transport.
 ///
 /// Connections live on the ``scheduler``'s event loop; `connect` is called there and its
-/// completion runs there. Failures are ``TransportError``s: `.connectionRefused`,
+/// completion runs there. Failures are `LowbandTransport/TransportError`s: `.connectionRefused`,
 /// `.connectTimeout` (after ``Configuration/connectTimeout``) or `.connectFailed`.
 public final class SocketFrameConnector: FrameConnector, Sendable {
     /// Where to connect and how to frame.
