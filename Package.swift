@@ -7,7 +7,8 @@ import PackageDescription
 // - LowbandWire: frames, compression policy and the message catalogue (adds SwiftNIO).
 // - LowbandDeterminism: the seeded generator every random choice comes from.
 // - LowbandFixtures: seeded, realistic messenger payloads shared by the CLI, tests and benchmarks.
-// - LowbandShaper: network profiles and the pure, clock-driven link model (no I/O).
+// - LowbandShaper: the pure, clock-driven link model and the profile types (no I/O).
+// - LowbandProfiles: profiles from YAML files and the environment, and the shipped ones.
 // - LowbandProxyCore: the sans-I/O shaped flow — connections, toxics, faults, the shaper,
 //   back-pressure — that both the socket proxy and the in-memory network drive (NIOCore only).
 // - LowbandProxy: the shaping TCP proxy and its toxiproxy-compatible control API (SwiftNIO).
@@ -40,6 +41,7 @@ let package = Package(
         .library(name: "LowbandFixtures", targets: ["LowbandFixtures"]),
         .library(name: "LowbandDeterminism", targets: ["LowbandDeterminism"]),
         .library(name: "LowbandShaper", targets: ["LowbandShaper"]),
+        .library(name: "LowbandProfiles", targets: ["LowbandProfiles"]),
         .library(name: "LowbandProxyCore", targets: ["LowbandProxyCore"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
@@ -105,13 +107,20 @@ let package = Package(
             dependencies: ["LowbandWire", "LowbandDeterminism"],
             swiftSettings: strict
         ),
-        // The link model: profiles, a pure clock-driven shaper, the decision trace. No I/O.
+        // The link model: profile types, a pure clock-driven shaper, the decision trace. No I/O:
+        // no files, no environment, no YAML.
         .target(
             name: "LowbandShaper",
-            dependencies: ["LowbandBasics", "LowbandDeterminism", .product(name: "Yams", package: "Yams")],
+            dependencies: ["LowbandBasics", "LowbandDeterminism"],
+            swiftSettings: strict
+        ),
+        // Network profiles from YAML files, search paths and the environment, and the shipped
+        // ones, compiled into the library: a program using it finds them by name wherever it
+        // runs, with no files to install and no directory walking.
+        .target(
+            name: "LowbandProfiles",
+            dependencies: ["LowbandShaper", "LowbandBasics", .product(name: "Yams", package: "Yams")],
             exclude: ["Profiles/README.md"],
-            // The shipped profiles are compiled into the library: a program using it finds them by
-            // name wherever it runs, with no files to install and no directory walking.
             resources: [.embedInCode("Profiles")],
             swiftSettings: strict
         ),
@@ -214,6 +223,7 @@ let package = Package(
         .target(
             name: "LowbandProxy",
             dependencies: [
+                "LowbandProfiles",
                 "LowbandBasics",
                 "LowbandProxyCore",
                 "LowbandTransport",
@@ -230,6 +240,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandProfiles",
                 "LowbandTransportSockets",
                 "LowbandProxyCore",
                 "LowbandDeterminism",
@@ -307,6 +318,7 @@ let package = Package(
         .target(
             name: "LowbandTesting",
             dependencies: [
+                "LowbandProfiles",
                 "LowbandClient",
                 "LowbandServer",
                 "LowbandSimulation",
@@ -323,6 +335,7 @@ let package = Package(
         .target(
             name: "LowbandTestSupport",
             dependencies: [
+                "LowbandProfiles",
                 "LowbandTransportSockets",
                 "LowbandMessagePack",
                 "LowbandWire",
@@ -420,7 +433,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandShaperTests",
-            dependencies: ["LowbandShaper"],
+            dependencies: ["LowbandProfiles", "LowbandShaper"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -90,6 +90,7 @@ let package = Package(
         .target(
             name: "PushBench",
             dependencies: [
+                lowband("LowbandProfiles"),
                 lowband("LowbandScenarios"),
                 lowband("LowbandServer"),
                 lowband("LowbandClient"),

@@ -55,7 +55,7 @@ let package = Package(
         ]),
         fuzzTarget("lz4-block", [.product(name: "LowbandLZ4", package: "lowband")]),
         fuzzTarget("lz4-frame", [.product(name: "LowbandLZ4", package: "lowband")]),
-        fuzzTarget("profile-yaml", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband")]),
+        fuzzTarget("profile-yaml", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband"), .product(name: "LowbandProfiles", package: "lowband")]),
         fuzzTarget("mahimahi-trace", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband")]),
         fuzzTarget("benchmark-csv", [.product(name: "LowbandReports", package: "lowband")]),
         fuzzTarget("control-body", [.product(name: "LowbandProxy", package: "lowband"), .product(name: "LowbandProxyCore", package: "lowband")]),

@@ -36,6 +36,7 @@ HELD_AT_ZERO = [
     "LowbandLZ4",
     "LowbandMessagePack",
     "LowbandProxy",
+    "LowbandProfiles",
     "LowbandProxyCore",
     "LowbandReports",
     "LowbandRunReport",

@@ -1,4 +1,3 @@
-import LowbandBasics
 /// A decimal number as written, with the unit that follows it: `-1.5 Mbit` → (−1.5, "Mbit").
 ///
 /// Read exactly (no floating point), so `1.5Mbit` is exactly 1,500,000 and printing gives back

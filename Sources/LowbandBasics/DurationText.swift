@@ -1,4 +1,3 @@
-import LowbandBasics
 /// The one duration grammar of every command and file Lowband reads: `--duration`, `--timeout`,
 /// `--idle-timeout`, the soak's intervals, profile files, reproducing commands.
 ///

@@ -1,3 +1,4 @@
+import LowbandProfiles
 import LowbandBasics
 import ArgumentParser
 import Foundation

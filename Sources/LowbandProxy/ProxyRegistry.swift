@@ -1,3 +1,4 @@
+import LowbandProfiles
 public import LowbandProxyCore
 public import LowbandShaper
 public import NIOCore

@@ -46,12 +46,6 @@ public struct MahimahiTrace: Sendable, Hashable {
         self.file = file
     }
 
-    /// Reads the trace at `path`.
-    public init(contentsOf path: String) throws(ProfileError) {
-        let data = try BoundedFileRead.read(path, maximumBytes: BoundedFileRead.maximumTraceBytes, what: "trace")
-        try self.init(text: String(decoding: data, as: UTF8.self), file: path)
-    }
-
     /// The length of one period: the last timestamp.
     public var period: Duration { .milliseconds(periodMilliseconds) }
 

@@ -1,7 +1,7 @@
 /// A network as the shaper emulates it: the figures of each direction, the events that
 /// interrupt it, and where every figure comes from.
 ///
-/// Load one from a file with ``init(contentsOf:)`` or by name with ``load(named:searchPath:)``;
+/// Load one from a file or by name with LowbandProfiles (`NetworkProfile.load(named:searchPath:)`);
 /// build one in code for tests. Downlink is server → client (``Direction/downstream``).
 public struct NetworkProfile: Sendable, Hashable {
     /// The name it is listed under: the file name without `.yaml`.

@@ -1,98 +1,17 @@
 import LowbandBasics
 
-/// Parsing and printing of the human units used in profile files: `150kbit`, `1.5Mbit`,
-/// `400ms`, `2s`, `0.5%`, `30KB`, and ranges such as `1s..3s`.
+/// Printing of the human units used in profile files: `150kbit`, `1.5Mbit`, `400ms`, `2s`,
+/// `0.5%`, `30KB`, and ranges such as `1s..3s` (LowbandProfiles reads them).
 ///
 /// Numbers are read as exact decimals (no floating point), so `1.5Mbit` is exactly 1,500,000
 /// bit/s and printing gives back what was written. Sizes use decimal prefixes (1 KB = 1000 B,
 /// as networking does); `KiB`/`MiB` are binary.
-enum Units {
-    /// Why a value could not be read; the loader adds the file and key.
-    struct Failure: Error {
-        var reason: String
-    }
-
-    // MARK: Parsing
-
-    /// A rate in bit/s: `150kbit`, `1.5Mbit/s`, `800bit`. Must be positive.
-    ///
-    /// Only bit units are accepted: `kbps` means kilobits to some tools and kilobytes to others
-    /// (tc), so it is refused rather than guessed.
-    static func rate(_ text: String) throws(Failure) -> Int64 {
-        let (number, unit) = try split(text, what: "a rate like 150kbit or 1.5Mbit")
-        var name = unit.lowercased()
-        if name.hasSuffix("/s") { name.removeLast(2) }
-        let multipliers: [(String, Int64)] = [("bit", 1), ("kbit", 1_000), ("mbit", 1_000_000), ("gbit", 1_000_000_000)]
-        guard let multiplier = multipliers.first(where: { $0.0 == name })?.1 else {
-            throw Failure(reason: "'\(text)' has unknown rate unit '\(unit)'; use bit, kbit, Mbit or Gbit (optionally /s), e.g. 150kbit")
-        }
-        let value = try scaled(number, by: multiplier, text: text)
-        guard value > 0 else {
-            throw Failure(reason: "rate must be positive (got \(text)); for a link that moves nothing use an outage")
-        }
-        return value
-    }
-
-    /// A size in bytes: `30KB`, `1.5MB`, `64KiB`, `1500B` or a plain `1500`.
-    static func bytes(_ text: String) throws(Failure) -> Int64 {
-        let (number, unit) = try split(text, what: "a size like 30KB or 1500B", unitOptional: true)
-        let multipliers: [(String, Int64)] = [("", 1), ("b", 1), ("kb", 1_000), ("mb", 1_000_000), ("gb", 1_000_000_000), ("kib", 1_024), ("mib", 1_048_576), ("gib", 1_073_741_824)]
-        guard let multiplier = multipliers.first(where: { $0.0 == unit.lowercased() })?.1 else {
-            throw Failure(reason: "'\(text)' has unknown size unit '\(unit)'; use B, KB, MB, GB, KiB or MiB, e.g. 30KB")
-        }
-        let value = try scaled(number, by: multiplier, text: text)
-        guard value >= 0 else { throw Failure(reason: "a size cannot be negative (got \(text))") }
-        return value
-    }
-
-    /// A duration in nanoseconds, in the one grammar of LowbandBasics' `DurationText`:
-    /// `400ms`, `2s`, `1.5s`, `250us`, `2m`, `1h`, or `0`.
-    static func duration(_ text: String) throws(Failure) -> Int64 {
-        do {
-            return try DurationText.nanoseconds(text)
-        } catch {
-            throw Failure(reason: error.reason)
-        }
-    }
-
-    /// A percentage as a fraction: `0.5%` → 0.005. Must lie within 0 % … 100 %.
-    static func percentage(_ text: String) throws(Failure) -> Double {
-        let (number, unit) = try split(text, what: "a percentage like 0.5%")
-        guard unit == "%" else {
-            throw Failure(reason: "'\(text)' is not a percentage; write it with %, e.g. 0.5%")
-        }
-        guard !number.negative else { throw Failure(reason: "\(text) is below 0%; a percentage lies between 0% and 100%") }
-        guard number.integer < 100 || (number.integer == 100 && number.fraction == 0) else {
-            throw Failure(reason: "\(text) is above 100%; a percentage lies between 0% and 100%")
-        }
-        return number.doubleValue / 100
-    }
-
-    /// A plain decimal number such as `3` or `2.5`.
-    static func number(_ text: String) throws(Failure) -> Double {
-        let (number, unit) = try split(text, what: "a number like 3 or 2.5", unitOptional: true)
-        guard unit.isEmpty else { throw Failure(reason: "'\(text)' is not a plain number (unexpected '\(unit)')") }
-        return number.doubleValue
-    }
-
-    /// `A..B` → (A, B) with A ≤ B, each read by `parse`; a single value is the range A..A.
-    static func range(_ text: String, _ parse: (String) throws(Failure) -> Int64) throws(Failure) -> ClosedRange<Int64> {
-        let parts = text.split(separator: "..", omittingEmptySubsequences: false)
-        if parts.count == 1 {
-            let value = try parse(text)
-            return value ... value
-        }
-        guard parts.count == 2 else { throw Failure(reason: "'\(text)' is not a range; write it as low..high, e.g. 1s..3s") }
-        let low = try parse(String(parts[0]).trimmingSpaces)
-        let high = try parse(String(parts[1]).trimmingSpaces)
-        guard low <= high else { throw Failure(reason: "range '\(text)' runs backwards; write the smaller bound first") }
-        return low ... high
-    }
+package enum Units {
 
     // MARK: Printing
 
     /// `1500000` → `1.5 Mbit/s`.
-    static func formatRate(_ bitsPerSecond: Int64) -> String {
+    package static func formatRate(_ bitsPerSecond: Int64) -> String {
         if bitsPerSecond >= 1_000_000_000 { return "\(decimal(bitsPerSecond, scale: 1_000_000_000)) Gbit/s" }
         if bitsPerSecond >= 1_000_000 { return "\(decimal(bitsPerSecond, scale: 1_000_000)) Mbit/s" }
         if bitsPerSecond >= 1_000 { return "\(decimal(bitsPerSecond, scale: 1_000)) kbit/s" }
@@ -100,7 +19,7 @@ enum Units {
     }
 
     /// Nanoseconds → `400 ms`, `2 s`, `1.5 min`.
-    static func formatDuration(_ nanoseconds: Int64) -> String {
+    package static func formatDuration(_ nanoseconds: Int64) -> String {
         let magnitude = nanoseconds.magnitude
         if magnitude >= 60_000_000_000 && nanoseconds % 60_000_000_000 == 0 { return "\(nanoseconds / 60_000_000_000) min" }
         if magnitude >= 1_000_000_000 { return "\(decimal(nanoseconds, scale: 1_000_000_000)) s" }
@@ -110,46 +29,27 @@ enum Units {
     }
 
     /// `30000` → `30 KB`.
-    static func formatBytes(_ bytes: Int64) -> String {
+    package static func formatBytes(_ bytes: Int64) -> String {
         if bytes >= 1_000_000 { return "\(decimal(bytes, scale: 1_000_000)) MB" }
         if bytes >= 1_000 { return "\(decimal(bytes, scale: 1_000)) KB" }
         return "\(bytes) B"
     }
 
     /// `0.005` → `0.5%` (to a millionth of a percent).
-    static func formatPercentage(_ fraction: Double) -> String {
+    package static func formatPercentage(_ fraction: Double) -> String {
         let millionths = Int64((fraction * 100 * 1_000_000).rounded())
         return "\(decimal(millionths, scale: 1_000_000))%"
     }
 
     /// A range printed with `format`, collapsed to one value when both ends agree.
-    static func formatRange(_ range: ClosedRange<Int64>, _ format: (Int64) -> String) -> String {
+    package static func formatRange(_ range: ClosedRange<Int64>, _ format: (Int64) -> String) -> String {
         range.lowerBound == range.upperBound ? format(range.lowerBound) : "\(format(range.lowerBound))..\(format(range.upperBound))"
     }
 
     /// `value / scale` written exactly, without trailing zeros: (1_500_000, 1_000_000) → "1.5".
-    static func decimal(_ value: Int64, scale: Int64) -> String {
+    package static func decimal(_ value: Int64, scale: Int64) -> String {
         DecimalText.format(value, scale: scale)
     }
 
-    /// Splits `-1.5 Mbit` into its number and its unit (spaces between them allowed).
-    private static func split(_ raw: String, what: String, unitOptional: Bool = false) throws(Failure) -> (DecimalText, String) {
-        do {
-            let number = try DecimalText(raw, what: what, unitRequired: !unitOptional)
-            return (number, number.unit)
-        } catch {
-            throw Failure(reason: error.reason)
-        }
-    }
 }
 
-extension Units {
-    /// `number × multiplier`, with DecimalText's failure as the loader's.
-    fileprivate static func scaled(_ number: DecimalText, by multiplier: Int64, text: String) throws(Failure) -> Int64 {
-        do {
-            return try number.scaled(by: multiplier, text: text)
-        } catch {
-            throw Failure(reason: error.reason)
-        }
-    }
-}

@@ -1,3 +1,4 @@
+import LowbandProfiles
 import Foundation
 public import LowbandDeterminism
 public import LowbandShaper

@@ -7,6 +7,7 @@
 @_exported public import LowbandProxyCore
 @_exported public import LowbandServer
 @_exported public import LowbandShaper
+@_exported public import LowbandProfiles
 @_exported public import LowbandSimulation
 @_exported public import LowbandTransport
 @_exported public import LowbandWire

@@ -1,3 +1,4 @@
+import LowbandProfiles
 import LowbandShaper
 import Testing
 

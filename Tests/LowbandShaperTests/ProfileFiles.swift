@@ -1,6 +1,6 @@
 import Foundation
 
-/// The repository's `profiles/` directory (a link to Sources/LowbandShaper/Profiles, whose files
+/// The repository's `profiles/` directory (a link to Sources/LowbandProfiles/Profiles, whose files
 /// are compiled into the library) and scratch directories for profile tests.
 enum ProfileFiles {
     static let shipped: String = {

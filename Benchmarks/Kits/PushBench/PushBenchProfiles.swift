@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProfiles
 public import LowbandShaper
 
 /// Finds the repository's `profiles/` from wherever the harness runs: the benchmark plugin

@@ -1,5 +1,6 @@
 import FuzzSupport
 import FuzzShaping
+import LowbandProfiles
 import LowbandShaper
 
 /// The profile parser (YAML) on any text, as `lowband proxy --profile FILE` and the control API

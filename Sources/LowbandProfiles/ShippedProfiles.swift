@@ -1,3 +1,4 @@
+public import LowbandShaper
 /// The profiles that ship with Lowband, compiled into the library from `Profiles/*.yaml`
 /// (`profiles/` at the repository's root), so `NetworkProfile.load(named: "edge")` works in any
 /// program that links LowbandShaper, wherever it runs, with no files to install.

@@ -1,10 +1,11 @@
+public import LowbandShaper
 import Foundation
 
 extension NetworkProfile {
     /// Reads the profile file at `path`; its name is the file name without `.yaml`/`.yml`.
     ///
     /// A `trace:` path in it is resolved against the file's directory.
-    /// - Throws: ``ProfileError`` naming the file, the key and the reason.
+    /// - Throws: `ProfileError` naming the file, the key and the reason.
     public init(contentsOf path: String) throws(ProfileError) {
         let data = try BoundedFileRead.read(path, maximumBytes: BoundedFileRead.maximumProfileBytes, what: "profile")
         let directory = (path as NSString).deletingLastPathComponent
@@ -22,7 +23,7 @@ extension NetworkProfile {
     /// the shipped ones (``ShippedProfiles``), or from a file when `nameOrPath` is one (it
     /// contains `/` or ends in `.yaml`/`.yml`).
     ///
-    /// - Throws: ``ProfileError`` — `profileNotFound` lists the names that do exist.
+    /// - Throws: `ProfileError` — `profileNotFound` lists the names that do exist.
     public static func load(named nameOrPath: String, searchPath: [String] = ProfileDirectory.searchPath()) throws(ProfileError) -> NetworkProfile {
         if isPath(nameOrPath) {
             return try NetworkProfile(contentsOf: nameOrPath)

@@ -1,3 +1,4 @@
+import LowbandShaper
 import Foundation
 
 /// The directories where profiles are looked up by name, before the shipped ones

@@ -1,3 +1,4 @@
+import LowbandShaper
 import Foundation
 
 /// Reads a whole file a user hands the shaper (a profile, a trace) with a cap, so a wrong path

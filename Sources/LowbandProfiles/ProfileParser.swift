@@ -1,6 +1,8 @@
+import LowbandBasics
+import LowbandShaper
 import Yams
 
-/// Turns the YAML of a profile file into a ``NetworkProfile``, checking every key and value.
+/// Turns the YAML of a profile file into a `NetworkProfile`, checking every key and value.
 ///
 /// The file is walked as a YAML node tree (never decoded into dictionaries), so unknown keys,
 /// duplicates and bad values are reported with their path (`downlink.loss`) and line.
