@@ -288,6 +288,7 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandMessagePack",
                 "LowbandTransportSockets",
                 "LowbandReports",
                 "LowbandProxyCore",

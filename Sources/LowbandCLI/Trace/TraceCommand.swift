@@ -1,4 +1,5 @@
 import ArgumentParser
+import LowbandScenarios
 
 /// `lowband trace`: work with the JSON-lines traces of `lowband proxy --trace` and `lowband run`.
 struct TraceCommand: ParsableCommand {

@@ -64,8 +64,8 @@ struct TraceDecision: Equatable {
 }
 
 /// Why a trace could not be read: one line of text, with the file and line added by the reader.
-struct TraceDiffError: Error, CustomStringConvertible {
-    var description: String
+package struct TraceDiffError: Error, CustomStringConvertible {
+    package var description: String
 
     init(_ description: String) {
         self.description = description

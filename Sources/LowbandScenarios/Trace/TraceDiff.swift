@@ -1,19 +1,19 @@
 /// Compares two traces decision by decision and names the first place they part.
-struct TraceDiff {
+package struct TraceDiff {
     /// Where two traces first differ.
-    struct Divergence: Equatable {
+    package struct Divergence: Equatable {
         /// The decision's position, from 1 (blank lines are not decisions).
-        var decision: Int
+        package var decision: Int
         /// The line in each file; nil where that file had ended.
-        var lineA: Int?
-        var lineB: Int?
-        var textA: String?
-        var textB: String?
+        package var lineA: Int?
+        package var lineB: Int?
+        package var textA: String?
+        package var textB: String?
         /// The first field that differs; nil when one trace ended before the other.
-        var field: String?
+        package var field: String?
     }
 
-    enum Outcome: Equatable {
+    package enum Outcome: Equatable {
         case identical(decisions: Int)
         case diverged(Divergence)
     }
@@ -22,7 +22,7 @@ struct TraceDiff {
     ///
     /// - Throws: ``TraceDiffError`` naming the file and line of a line that is not a JSON
     ///   object, or a file that cannot be read.
-    static func compare(_ a: TraceLineReader, _ b: TraceLineReader, keepTime: Bool) throws(TraceDiffError) -> Outcome {
+    package static func compare(_ a: TraceLineReader, _ b: TraceLineReader, keepTime: Bool) throws(TraceDiffError) -> Outcome {
         var decisions = 0
         while true {
             let lineA = try a.next()
@@ -47,7 +47,7 @@ struct TraceDiff {
     }
 
     /// What the command prints for `outcome`, naming the files `nameA` and `nameB`.
-    static func report(_ outcome: Outcome, _ nameA: String, _ nameB: String) -> String {
+    package static func report(_ outcome: Outcome, _ nameA: String, _ nameB: String) -> String {
         switch outcome {
         case .identical(let decisions):
             return "identical: \(decisions) decisions\n"

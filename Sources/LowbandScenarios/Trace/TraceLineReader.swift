@@ -9,7 +9,7 @@
 /// Reads a JSON-lines file one non-empty line at a time, in bounded memory: a chunk buffer and
 /// one line of at most ``maximumLineBytes``, so a wrong file (`/dev/zero`, a video) is an error
 /// about its first line instead of all of memory.
-final class TraceLineReader {
+package final class TraceLineReader {
     /// Trace lines are under 300 bytes; a line longer than this is not a trace.
     static let maximumLineBytes = 64 * 1024
 
@@ -22,7 +22,7 @@ final class TraceLineReader {
     private var ended = false
 
     /// - Throws: ``TraceDiffError`` naming the file when it cannot be opened.
-    init(path: String) throws(TraceDiffError) {
+    package init(path: String) throws(TraceDiffError) {
         self.path = path
         descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else {
