@@ -61,7 +61,7 @@ public enum Percentile {
 }
 
 /// p50, p90, p99, min and max of a set of samples (nearest-rank, ``Percentile``).
-public struct PercentileSummary: Sendable, Hashable {
+public struct PercentileSummary: Sendable, Hashable, Codable {
     /// The median.
     public var p50: Double
     /// The 90th percentile.

@@ -1,4 +1,4 @@
-import LowbandBasics
+public import LowbandBasics
 /// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
 /// time and the timeline of network and connection events.
 ///
@@ -150,27 +150,12 @@ public struct RunMetric: Sendable, Hashable, Codable {
     /// Nearest-rank percentiles (LowbandBasics' `Percentile`), the definition of every report, benchmark and
     /// gate. `nil` without samples.
     public var summary: RunSummary? {
-        PercentileSummary(values).map {
-            RunSummary(p50: $0.p50, p90: $0.p90, p99: $0.p99, min: $0.min, max: $0.max, samples: $0.samples)
-        }
+        PercentileSummary(values)
     }
 }
 
-/// The statistics of a ``RunMetric``.
-public struct RunSummary: Sendable, Hashable, Codable {
-    /// The median.
-    public var p50: Double
-    /// The 90th percentile.
-    public var p90: Double
-    /// The 99th percentile.
-    public var p99: Double
-    /// The smallest sample.
-    public var min: Double
-    /// The largest sample.
-    public var max: Double
-    /// How many samples there were.
-    public var samples: Int
-}
+/// The statistics of a ``RunMetric``: LowbandBasics' `PercentileSummary` (nearest rank).
+public typealias RunSummary = PercentileSummary
 
 /// Bytes moved in one time bucket of a run. Up is client to server, down is server to client,
 /// counted where the scenario's network counts them (the proxy, or the in-memory link).
