@@ -16,11 +16,14 @@ import PackageDescription
 // - LowbandTransportSockets: the seam's TCP sockets on NIOPosix.
 // - LowbandSimulation: the in-memory network on virtual time, for tests and virtual-time runs.
 // - LowbandServer: the in-process messenger server. LowbandClient: the client engine (GRDB).
-// - LowbandBasics: the small jobs every target shares (FNV-1a, JSON strings, percentiles); stdlib only.
+// - LowbandBasics: the small jobs every target shares (FNV-1a, JSON strings, CSV, durations,
+//   percentiles); standard library only.
 // - LowbandReports: the one benchmark CSV schema (rows, strict reader, writer); no run record.
 // - LowbandTesting: the virtual world (server + engines + in-memory network on a VirtualScheduler)
-//   for users' tests; LowbandTestSupport is Lowband's own test helpers and is no product.
-// - LowbandCLI: the `lowband` command tree; `lowband` itself is a one-line main.
+//   for users' tests, the one umbrella that re-exports modules. LowbandTestSupport is Lowband's own
+//   test helpers: a product only so the nested Benchmarks/ package's tests can share them.
+// - LowbandCLI: the `lowband` command tree, internal but its entry point; `lowband` itself is a
+//   one-line main. scripts/check-imports.py keeps every import and dependency below in step.
 // The benchmark suites are the nested package Benchmarks/ (as swift-nio keeps its benchmarks), so a
 // package depending on Lowband never resolves package-benchmark, Swinject or swift-protobuf.
 
@@ -315,7 +318,7 @@ let package = Package(
         ),
         // The test-support product: server, client engines and in-memory network on one
         // virtual clock, for users testing their own code against Lowband's server.
-        // (LowbandTestSupport below is Lowband's own test helpers and stays internal.)
+        // (LowbandTestSupport below is Lowband's own test helpers, a product for Benchmarks/ only.)
         .target(
             name: "LowbandTesting",
             dependencies: [
