@@ -27,7 +27,7 @@ run() {
     rm -f "$work/client.sqlite"*
     local start end
     start=$(date +%s.%N)
-    "$bin/lowband" client --server "$address" --token "$token" --database "$work/client.sqlite" --seed 1 --timeout 600 \
+    "$bin/lowband" client --server "$address" --token "$token" --database "$work/client.sqlite" --seed 1 --timeout 600s \
         send --chat "$chat" --count "$count" >"$work/client.out"
     end=$(date +%s.%N)
     grep -q "done sent=$count pending=0 failed=0" "$work/client.out"

@@ -1,3 +1,4 @@
+import LowbandBasics
 import Foundation
 import LowbandFixtures
 
@@ -182,7 +183,7 @@ final class SoakDriver {
         let remaining = writer.messages - (try SoakClientDatabase.storedCount(database))
         var arguments = [
             "client", "--server", proxyAddress, "--token", writer.token, "--database", database,
-            "--seed", String(writer.seed), "--timeout", String(Int(plan.deadline / .seconds(1)) + 1),
+            "--seed", String(writer.seed), "--timeout", DurationText.format(plan.deadline + .seconds(1)),
         ]
         if remaining > 0 {
             arguments += ["send", "--chat", String(writer.chatID), "--count", String(remaining), "--prefix", "\(writer.label)g\(clients[index].generation)"]
