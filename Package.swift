@@ -243,6 +243,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandStartup",
                 "LowbandProfiles",
                 "LowbandTransportSockets",
                 "LowbandProxyCore",
@@ -271,6 +272,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The start-up time of any program (`lowband startup`): launch to the first output line
+        // that matches a marker, N times, as benchmark CSV rows. No product: the CLI's library.
+        .target(
+            name: "LowbandStartup",
+            dependencies: ["LowbandReports"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandStartupTests", dependencies: ["LowbandStartup", "LowbandReports"], swiftSettings: strict),
         // The record of a `lowband run` and its self-contained HTML report (SVG charts).
         .target(
             name: "LowbandRunReport",

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import LowbandReports
 import LowbandScenarios
+import LowbandStartup
 
 /// `lowband startup`: how long any program takes from launch to a line that says it is ready.
 struct StartupCommand: ParsableCommand {
@@ -113,28 +114,5 @@ struct StartupCommand: ParsableCommand {
         } catch {
             throw CommandIO.failure(error, command: Self.commandName)
         }
-    }
-}
-
-/// Finds a program the way a shell does: a name with a `/` is a path, any other is looked up
-/// on `PATH`.
-enum ExecutableSearch {
-    struct NotFound: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func resolve(_ name: String) throws(NotFound) -> String {
-        let files = FileManager.default
-        if name.contains("/") {
-            guard files.fileExists(atPath: name) else { throw NotFound(description: "cannot start \(name): no such file") }
-            guard files.isExecutableFile(atPath: name) else { throw NotFound(description: "cannot start \(name): not executable") }
-            return name
-        }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = "\(directory)/\(name)"
-            if files.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        throw NotFound(description: "cannot start \(name): not found on PATH")
     }
 }

@@ -14,21 +14,28 @@ import Foundation
 /// with it; its stdin is `/dev/null`. Output is read with `poll` on one thread, in 64 KiB
 /// reads; a line longer than `maximumLineBytes` is matched on its first part, and the last
 /// `tailLines` lines of each stream are kept for the error that explains a failed launch.
-struct ProgramLaunch {
+package struct ProgramLaunch {
     /// What one launch measured.
-    struct Sample: Sendable, Hashable {
+    package struct Sample: Sendable, Hashable {
         /// From just before `posix_spawn` to the read that completed the marker line.
-        var timeToMarker: Duration
+        package var timeToMarker: Duration
         /// The program's peak resident size (`VmHWM`) when the marker appeared, in bytes; nil
         /// when /proc does not say (the program exited at once, or no /proc).
-        var peakResidentBytes: Int?
+        package var peakResidentBytes: Int?
         /// The line that matched.
-        var line: String
+        package var line: String
+
+        /// A sample of `timeToMarker`, the peak resident size then, and the marker line.
+        package init(timeToMarker: Duration, peakResidentBytes: Int?, line: String) {
+            self.timeToMarker = timeToMarker
+            self.peakResidentBytes = peakResidentBytes
+            self.line = line
+        }
     }
 
     /// Why a launch gave no sample.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     static let maximumLineBytes = 64 * 1024
@@ -42,8 +49,18 @@ struct ProgramLaunch {
     let pattern: String
     let timeout: Duration
 
+    /// A launch of `executable` with `arguments`, waiting at most `timeout` for a line that
+    /// matches `marker` (written as `pattern`).
+    package init(executable: String, arguments: [String], marker: Regex<AnyRegexOutput>, pattern: String, timeout: Duration) {
+        self.executable = executable
+        self.arguments = arguments
+        self.marker = marker
+        self.pattern = pattern
+        self.timeout = timeout
+    }
+
     /// Launches the program, waits for the marker, stops the program.
-    func run() throws(Failure) -> Sample {
+    package func run() throws(Failure) -> Sample {
         let child = try spawn()
         defer { child.closeOutputs() }
         let clock = ContinuousClock()

@@ -1,13 +1,12 @@
 import Foundation
-import LowbandReports
-import LowbandRunReport
+package import LowbandReports
 
 /// What `lowband startup` writes: CSV rows over the measured runs, the table it prints, and
 /// the progress line.
-enum StartupSummary {
-    static let suite = "startup"
+package enum StartupSummary {
+    package static let suite = "startup"
 
-    static func rows(benchmark: String, samples: [ProgramLaunch.Sample], environment: RunEnvironment) -> [BenchmarkRow] {
+    package static func rows(benchmark: String, samples: [ProgramLaunch.Sample], environment: RunEnvironment) -> [BenchmarkRow] {
         var rows = [
             BenchmarkRow(
                 suite: suite, benchmark: benchmark, metric: "time_to_marker", unit: "ms",
@@ -23,14 +22,14 @@ enum StartupSummary {
         return rows
     }
 
-    static func progressLine(index: Int, warmup: Int, runs: Int, sample: ProgramLaunch.Sample) -> String {
+    package static func progressLine(index: Int, warmup: Int, runs: Int, sample: ProgramLaunch.Sample) -> String {
         let time = String(format: "%.1f ms", milliseconds(sample.timeToMarker))
         if index < warmup { return "warm-up \(index + 1)/\(warmup): \(time)" }
         return "run \(index - warmup + 1)/\(runs): \(time)"
     }
 
     /// `program: time to 'listening on' over 20 runs: p50 41.2 ms, p90 …` and where the CSV went.
-    static func report(benchmark: String, samples: [ProgramLaunch.Sample], rows: [BenchmarkRow], out: String) -> String {
+    package static func report(benchmark: String, samples: [ProgramLaunch.Sample], rows: [BenchmarkRow], out: String) -> String {
         var text = "\(benchmark): \(samples.count) runs\n"
         for row in rows {
             let format: (Double) -> String = row.unit == "bytes"
@@ -46,21 +45,23 @@ enum StartupSummary {
         return text + "wrote \(out)\n"
     }
 
-    static func milliseconds(_ duration: Duration) -> Double {
+    package static func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
     }
 }
 
 /// The progress line on stderr: rewritten in place on a terminal, a line per run otherwise.
-struct StartupProgress {
+package struct StartupProgress {
     private let isTerminal = isatty(STDERR_FILENO) == 1
 
-    func show(_ line: String) {
+    package init() {}
+
+    package func show(_ line: String) {
         write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
     }
 
     /// Ends the in-place line before other output.
-    func finish() {
+    package func finish() {
         if isTerminal { write("\r\u{1B}[K") }
     }
 
