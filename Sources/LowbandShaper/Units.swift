@@ -1,13 +1,9 @@
 import LowbandBasics
 
 /// Printing of the human units used in profile files: `150kbit`, `1.5Mbit`, `400ms`, `2s`,
-/// `0.5%`, `30KB`, and ranges such as `1s..3s` (LowbandProfiles reads them).
-///
-/// Numbers are read as exact decimals (no floating point), so `1.5Mbit` is exactly 1,500,000
-/// bit/s and printing gives back what was written. Sizes use decimal prefixes (1 KB = 1000 B,
-/// as networking does); `KiB`/`MiB` are binary.
+/// `0.5%`, `30KB`, and ranges such as `1s..3s`; LowbandProfiles reads them, and what it reads
+/// prints back as written (exact decimals, decimal size prefixes, `KiB`/`MiB` binary).
 package enum Units {
-
     // MARK: Printing
 
     /// `1500000` → `1.5 Mbit/s`.
