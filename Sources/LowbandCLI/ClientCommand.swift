@@ -1,9 +1,9 @@
-import LowbandTransportSockets
-import LowbandBasics
 import ArgumentParser
+import LowbandBasics
 import LowbandClient
 import LowbandDeterminism
 import LowbandTransport
+import LowbandTransportSockets
 import NIOCore
 import NIOPosix
 

@@ -1,7 +1,7 @@
-import LowbandProfiles
-import LowbandBasics
 import ArgumentParser
 import Foundation
+import LowbandBasics
+import LowbandProfiles
 import LowbandShaper
 
 /// `lowband profiles`: the network profiles on the search path, and what each one sets.

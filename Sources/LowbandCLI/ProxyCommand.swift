@@ -1,6 +1,6 @@
-import LowbandProxyCore
 import ArgumentParser
 import LowbandProxy
+import LowbandProxyCore
 import LowbandShaper
 import NIOCore
 import NIOPosix

@@ -1,6 +1,6 @@
-import LowbandBasics
 import ArgumentParser
 import Foundation
+import LowbandBasics
 import LowbandFixtures
 import LowbandProxy
 import LowbandScenarios

@@ -1,5 +1,5 @@
-import LowbandShaper
 import Foundation
+import LowbandShaper
 
 /// Reads a whole file a user hands the shaper (a profile, a trace) with a cap, so a wrong path
 /// (`/dev/zero`, a video, a log) is one clear error instead of all of memory.

@@ -1,5 +1,5 @@
-import LowbandShaper
 import Foundation
+import LowbandShaper
 
 /// The directories where profiles are looked up by name, before the shipped ones
 /// (``ShippedProfiles``).

@@ -1,5 +1,5 @@
-public import LowbandShaper
 import Foundation
+public import LowbandShaper
 
 extension NetworkProfile {
     /// Reads the profile file at `path`; its name is the file name without `.yaml`/`.yml`.

@@ -1,5 +1,5 @@
-import LowbandProfiles
 import Foundation
+import LowbandProfiles
 import LowbandShaper
 
 /// Which profiles a control API request may load: names looked up on the profile search path,

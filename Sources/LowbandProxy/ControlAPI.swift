@@ -1,6 +1,6 @@
-import LowbandProxyCore
-import LowbandBasics
 import Foundation
+import LowbandBasics
+import LowbandProxyCore
 import LowbandShaper
 
 /// A control request with its body read in full (capped by the server).

@@ -1,5 +1,5 @@
-import LowbandProxyCore
 import LowbandBasics
+import LowbandProxyCore
 import LowbandShaper
 
 // The JSON bodies of the control API that are not public model types.

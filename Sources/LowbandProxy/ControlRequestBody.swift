@@ -1,5 +1,5 @@
-public import LowbandProxyCore
 import Foundation
+public import LowbandProxyCore
 
 /// A control API request body, decoded and checked as far as its route can check it without a
 /// proxy: toxiproxy's field rules, endpoints that parse, toxics whose attributes are in range.

@@ -1,5 +1,5 @@
-import LowbandProxyCore
 import Foundation
+import LowbandProxyCore
 public import NIOCore
 import NIOHTTP1
 public import NIOPosix

@@ -1,5 +1,5 @@
-public import LowbandProxyCore
 import LowbandBasics
+public import LowbandProxyCore
 /// A TCP endpoint written `host:port` (`127.0.0.1:9000`, `localhost:8080`, `[::1]:0`).
 ///
 /// The host is kept as written and resolved when the socket is bound or connected, so an

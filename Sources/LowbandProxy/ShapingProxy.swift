@@ -1,9 +1,9 @@
 public import LowbandProxyCore
 import LowbandShaper
-import ServiceLifecycle
 public import LowbandTransport
 public import NIOCore
 public import NIOPosix
+import ServiceLifecycle
 
 /// A TCP proxy that shapes its traffic through a simulated device's link.
 ///

@@ -1,5 +1,5 @@
-import LowbandBasics
 import Foundation
+import LowbandBasics
 
 /// Writes and strictly reads benchmark reports in the one CSV schema (docs/BENCHMARKS.md).
 ///

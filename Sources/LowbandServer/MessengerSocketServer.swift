@@ -1,6 +1,6 @@
-public import LowbandTransportSockets
 public import LowbandFixtures
 public import LowbandTransport
+public import LowbandTransportSockets
 public import LowbandWire
 public import NIOCore
 import NIOPosix

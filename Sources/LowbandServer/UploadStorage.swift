@@ -1,5 +1,5 @@
-import LowbandBasics
 package import Foundation
+import LowbandBasics
 
 /// Where a server keeps the bytes of uploads, each named by its ``StoredUploadRecord/number``.
 ///

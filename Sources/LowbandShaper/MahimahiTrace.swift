@@ -1,5 +1,5 @@
-import LowbandBasics
 import Foundation
+import LowbandBasics
 
 /// A Mahimahi packet-delivery trace: the moments the link may deliver one MTU piece.
 ///

@@ -1,5 +1,5 @@
-import LowbandTransportSockets
 public import LowbandTransport
+import LowbandTransportSockets
 public import LowbandWire
 public import NIOCore
 

@@ -1,6 +1,6 @@
-import LowbandProfiles
 import Foundation
 public import LowbandDeterminism
+import LowbandProfiles
 public import LowbandShaper
 public import LowbandTransport
 public import LowbandWire

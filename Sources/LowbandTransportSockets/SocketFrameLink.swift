@@ -1,5 +1,5 @@
-public import LowbandTransport
 public import LowbandDeterminism
+public import LowbandTransport
 public import LowbandWire
 public import NIOCore
 

@@ -1,6 +1,6 @@
-import LowbandDeterminism
 import ArgumentParser
 @testable import LowbandCLI
+import LowbandDeterminism
 import LowbandTestSupport
 import Testing
 

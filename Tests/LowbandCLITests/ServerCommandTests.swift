@@ -1,11 +1,11 @@
-import LowbandTransportSockets
-import LowbandFixtures
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandTransport
+import LowbandTransportSockets
 import LowbandWire
 import NIOCore
 import NIOPosix

@@ -1,6 +1,6 @@
 import LowbandDeterminism
-import LowbandTestSupport
 import LowbandLZ4
+import LowbandTestSupport
 import Testing
 
 /// `LZ4BlockCompressor` reuses liblz4 state between calls; its output must stay the one-shot

@@ -1,6 +1,6 @@
 import LowbandDeterminism
-import LowbandTestSupport
 import LowbandLZ4
+import LowbandTestSupport
 import Testing
 
 @Suite struct LZ4BlockErrorTests {

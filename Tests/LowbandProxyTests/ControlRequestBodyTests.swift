@@ -1,5 +1,5 @@
-import LowbandProxyCore
 import LowbandProxy
+import LowbandProxyCore
 import Testing
 
 /// The control API's request bodies decoded without a socket: what each route accepts and the

@@ -1,6 +1,6 @@
-import LowbandProxyCore
 import Foundation
 import LowbandProxy
+import LowbandProxyCore
 import LowbandShaper
 import LowbandTestSupport
 import NIOCore

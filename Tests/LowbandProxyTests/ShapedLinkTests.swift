@@ -1,5 +1,5 @@
-import LowbandProxyCore
 import LowbandProxy
+import LowbandProxyCore
 import LowbandShaper
 import NIOCore
 import NIOPosix

@@ -1,5 +1,5 @@
-import LowbandBasics
 import Foundation
+import LowbandBasics
 import LowbandServer
 import LowbandServerStore
 import LowbandWire

@@ -1,5 +1,5 @@
-import LowbandFixtures
 import Foundation
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandWire

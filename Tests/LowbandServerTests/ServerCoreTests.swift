@@ -1,6 +1,6 @@
-import LowbandFixtures
-import LowbandDeterminism
 import Foundation
+import LowbandDeterminism
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandWire

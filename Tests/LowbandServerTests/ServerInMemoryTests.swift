@@ -1,12 +1,12 @@
-import LowbandFixtures
+import Foundation
 import LowbandDeterminism
+import LowbandFixtures
 import LowbandServer
 import LowbandShaper
 import LowbandSimulation
 import LowbandTestSupport
 import LowbandTransport
 import LowbandWire
-import Foundation
 import Testing
 
 /// The server behind an in-memory network on a virtual clock, plain and shaped by a real

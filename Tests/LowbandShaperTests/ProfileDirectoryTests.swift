@@ -1,5 +1,5 @@
-import LowbandProfiles
 import Foundation
+import LowbandProfiles
 import LowbandShaper
 import Testing
 

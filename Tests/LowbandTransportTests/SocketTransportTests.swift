@@ -1,7 +1,7 @@
-import LowbandTransportSockets
-import LowbandTestSupport
 import LowbandDeterminism
+import LowbandTestSupport
 import LowbandTransport
+import LowbandTransportSockets
 import LowbandWire
 import NIOCore
 import NIOPosix

@@ -1,5 +1,5 @@
-import LowbandDeterminism
 import Foundation
+import LowbandDeterminism
 import LowbandFixtures
 import LowbandMessagePack
 import LowbandWire

@@ -1,5 +1,5 @@
-import LowbandFixtures
 import Foundation
+import LowbandFixtures
 import LowbandMessagePack
 import LowbandTestSupport
 import LowbandWire

@@ -1,5 +1,5 @@
-import LowbandFixtures
 import LowbandDeterminism
+import LowbandFixtures
 import LowbandLZ4
 import LowbandTestSupport
 import LowbandWire

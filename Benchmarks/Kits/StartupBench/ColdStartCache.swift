@@ -1,7 +1,7 @@
-import LowbandDeterminism
 import Foundation
 import GRDB
 import LowbandClient
+import LowbandDeterminism
 import LowbandFixtures
 public import LowbandWire
 

@@ -1,5 +1,5 @@
-import LowbandFixtures
 import CodecBench
+import LowbandFixtures
 import LowbandMessagePack
 import LowbandTestSupport
 import LowbandWire

@@ -1,5 +1,5 @@
-import LowbandFixtures
 import CompressionBench
+import LowbandFixtures
 import LowbandLZ4
 import LowbandTestSupport
 import LowbandWire

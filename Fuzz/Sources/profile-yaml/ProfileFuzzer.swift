@@ -1,5 +1,5 @@
-import FuzzSupport
 import FuzzShaping
+import FuzzSupport
 import LowbandProfiles
 import LowbandShaper
 

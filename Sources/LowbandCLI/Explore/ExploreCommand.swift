@@ -1,6 +1,6 @@
-import LowbandBasics
 import ArgumentParser
 import Foundation
+import LowbandBasics
 import LowbandRunReport
 import LowbandScenarios
 import LowbandShaper

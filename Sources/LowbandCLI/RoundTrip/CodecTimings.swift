@@ -1,5 +1,5 @@
-import LowbandBasics
 import Foundation
+import LowbandBasics
 import LowbandMessagePack
 import LowbandWire
 

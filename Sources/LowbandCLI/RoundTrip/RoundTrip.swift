@@ -1,9 +1,9 @@
-import LowbandTransportSockets
 import Foundation
 import LowbandFixtures
 import LowbandLZ4
 import LowbandMessagePack
 import LowbandTransport
+import LowbandTransportSockets
 import LowbandWire
 import NIOCore
 import NIOPosix

@@ -3,10 +3,10 @@ import Foundation
 import LowbandFixtures
 import LowbandLZ4
 import LowbandMessagePack
+import LowbandReports
 import LowbandWire
 import NIOCore
 import NIOPosix
-import LowbandReports
 
 /// `lowband roundtrip`: one realistic login reply through codec, compression, framing and a
 /// real loopback socket, with the size of every stage.

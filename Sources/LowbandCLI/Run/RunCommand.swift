@@ -1,10 +1,10 @@
-import LowbandBasics
 import ArgumentParser
 import Foundation
+import LowbandBasics
+import LowbandReports
 import LowbandRunReport
 import LowbandScenarios
 import LowbandShaper
-import LowbandReports
 
 /// `lowband run`: a whole client–proxy–server system on a chosen network, doing what a
 /// messenger user does, with a live status line, a summary table and a report folder.

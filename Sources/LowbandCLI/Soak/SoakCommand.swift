@@ -1,8 +1,8 @@
-import LowbandProfiles
-import LowbandBasics
 import ArgumentParser
 import Foundation
+import LowbandBasics
 import LowbandFixtures
+import LowbandProfiles
 import LowbandScenarios
 import LowbandShaper
 

@@ -1,5 +1,5 @@
-import LowbandBasics
 import Foundation
+import LowbandBasics
 import LowbandFixtures
 
 /// Runs a soak's processes: one `lowband server --data`, one `lowband proxy` on a hostile

@@ -1,6 +1,6 @@
-import LowbandTransportSockets
 import LowbandDeterminism
 public import LowbandTransport
+import LowbandTransportSockets
 public import NIOCore
 import NIOPosix
 

@@ -1,5 +1,5 @@
-import LowbandBasics
 import Foundation
+import LowbandBasics
 
 /// Reads the per-iteration samples package-benchmark writes with `--format histogramSamples` and
 /// joins them to the rows of its influx export, or makes rows of them alone.

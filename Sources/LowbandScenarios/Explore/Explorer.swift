@@ -1,7 +1,7 @@
-import LowbandBasics
 import Foundation
-public import LowbandShaper
+import LowbandBasics
 import LowbandRunReport
+public import LowbandShaper
 
 /// What `lowband explore` runs: one scenario on one profile in virtual time, for every seed of
 /// a selection, each with its faults.

@@ -1,7 +1,7 @@
-import LowbandTransportSockets
 import LowbandDeterminism
-import LowbandTransport
 import LowbandShaper
+import LowbandTransport
+import LowbandTransportSockets
 import LowbandWire
 
 /// The device's network switch for scenarios that take it away (offline-burst): while it is

@@ -1,10 +1,10 @@
-import LowbandTransportSockets
 import Foundation
 public import LowbandClient
 public import LowbandProxy
 public import LowbandServer
 public import LowbandShaper
 public import LowbandTransport
+import LowbandTransportSockets
 public import NIOCore
 import NIOPosix
 import Synchronization

@@ -1,11 +1,11 @@
-import LowbandTransportSockets
-import LowbandProxyCore
 import Foundation
 import LowbandClient
 import LowbandProxy
+import LowbandProxyCore
 import LowbandServer
 import LowbandShaper
 import LowbandTransport
+import LowbandTransportSockets
 import NIOCore
 import NIOPosix
 import Synchronization
