@@ -14,6 +14,8 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     echo "test: the build has warnings (above); Lowband builds with none" >&2
     exit 1
 fi
+# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
+python3 scripts/catalogue.py --check
 # Every target's imports match its dependencies in Package.swift, both ways, in the root and
 # the nested packages: a module reached through another's re-export, or a dependency nobody
 # imports, hides which target depends on which (scripts/check-imports.py).

@@ -4,7 +4,7 @@ import LowbandMessagePack
 import LowbandWire
 
 /// Encode and decode times of one value with Foundation's JSON coders, our Codable coders and
-/// the hand-written fast path (``MessagePackFastCodable``), every sample kept for the report.
+/// the generated fast path (``MessagePackFastCodable``), every sample kept for the report.
 ///
 /// Measured on the wall clock at the command's edge: figures to read as ratios within one run.
 struct CodecTimings {

@@ -1,6 +1,6 @@
 public import LowbandMessagePack
 
-// Frames carry the catalogue in wire format v2, written and read by the hand-written fast path;
+// Frames carry the catalogue in wire format v2, written and read by the generated fast path;
 // the Codable conformances with `WireFormat.v2` are the reference it is tested against.
 
 extension Frame {

@@ -1,7 +1,7 @@
 /// The payload layouts of the catalogue (docs/PROTOCOL.md); the frame header's version byte
 /// names the one a frame carries.
 ///
-/// Version 2 is what this build speaks: positional arrays, written and read by the hand-written
+/// Version 2 is what this build speaks: positional arrays, written and read by the generated
 /// fast path (`LowbandMessagePack/MessagePackFastCodable`). Version 1, maps keyed by name, is
 /// what the catalogue's `Codable` conformances write by default (and what JSON and the caches
 /// store); give a `MessagePackEncoder` or `MessagePackDecoder` ``userInfo`` to make them write

@@ -1,5 +1,4 @@
-/// The payload of a response with the error flag: a code and a text for humans.
-public struct ErrorReply: Codable, Hashable, Sendable, Error {
+extension ErrorReply {
     /// Error codes; a struct so new codes never break a switch.
     public struct Code: RawRepresentable, Codable, Hashable, Sendable {
         public let rawValue: Int
@@ -19,16 +18,5 @@ public struct ErrorReply: Codable, Hashable, Sendable, Error {
         public static let payloadTooLarge = Code(rawValue: 413)
         /// 500: the server failed; the request may be retried.
         public static let internalError = Code(rawValue: 500)
-    }
-
-    /// Why the request was refused.
-    public var code: Code
-    /// What went wrong, for a human.
-    public var text: String
-
-    /// A refusal with `code` and `text`.
-    public init(code: Code, text: String) {
-        self.code = code
-        self.text = text
     }
 }
