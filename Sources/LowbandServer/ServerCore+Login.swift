@@ -1,4 +1,3 @@
-import LowbandFixtures
 public import LowbandWire
 
 extension ServerCore {

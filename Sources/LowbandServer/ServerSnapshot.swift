@@ -7,7 +7,7 @@ package import LowbandWire
 /// is what its store read back. ``ServerCore`` is built from either the same way.
 package struct ServerSnapshot: Sendable, Hashable {
     /// Ascending ids from 1.
-    package var users: [MessengerWorld.User]
+    package var users: [StoredUser]
     /// Ascending ids from 1.
     package var chats: [StoredChat]
     /// Uploads begun and not dropped, by user then upload id.
@@ -16,7 +16,7 @@ package struct ServerSnapshot: Sendable, Hashable {
     /// restored clock starts there, so time never goes back across a restart.
     package var clock: ServerTime
 
-    package init(users: [MessengerWorld.User], chats: [StoredChat], uploads: [StoredUploadRecord], clock: ServerTime) {
+    package init(users: [StoredUser], chats: [StoredChat], uploads: [StoredUploadRecord], clock: ServerTime) {
         self.users = users
         self.chats = chats
         self.uploads = uploads
@@ -26,7 +26,7 @@ package struct ServerSnapshot: Sendable, Hashable {
     /// The data of a freshly seeded `world` whose clock starts at `epoch`: chats changed last
     /// with their newest message (a day before the epoch when empty).
     package init(world: MessengerWorld, epoch: ServerTime) {
-        users = world.users
+        users = world.users.map(StoredUser.init)
         chats = world.chats.map { chat in
             let updatedAt = chat.messages.last?.sentAt ?? epoch - 86_400_000
             return StoredChat(
@@ -36,6 +36,52 @@ package struct ServerSnapshot: Sendable, Hashable {
         }
         uploads = []
         clock = epoch
+    }
+}
+
+/// A user's profile, settings and address book, as a store holds them: the server's own record,
+/// filled from the seeded world at first start (``init(_:)``) and changed by the server after.
+package struct StoredUser: Sendable, Hashable {
+    /// From 1.
+    package var id: Int64
+    /// The login token.
+    package var token: String
+    package var name: String
+    package var phone: String
+    package var avatar: String?
+    package var status: String?
+    /// When the profile (name, avatar, status) last changed.
+    package var profileUpdatedAt: ServerTime
+    package var settings: Settings
+    /// Other users in the address book, ascending.
+    package var contactIDs: [Int64]
+
+    package init(
+        id: Int64, token: String, name: String, phone: String, avatar: String?, status: String?,
+        profileUpdatedAt: ServerTime, settings: Settings, contactIDs: [Int64]
+    ) {
+        self.id = id
+        self.token = token
+        self.name = name
+        self.phone = phone
+        self.avatar = avatar
+        self.status = status
+        self.profileUpdatedAt = profileUpdatedAt
+        self.settings = settings
+        self.contactIDs = contactIDs
+    }
+
+    /// The record of a seeded world's `user`.
+    package init(_ user: MessengerWorld.User) {
+        self.init(
+            id: user.id, token: user.token, name: user.name, phone: user.phone, avatar: user.avatar, status: user.status,
+            profileUpdatedAt: user.profileUpdatedAt, settings: user.settings, contactIDs: user.contactIDs
+        )
+    }
+
+    /// The user as a contact in someone else's address book.
+    package var contact: Contact {
+        Contact(id: id, name: name, phone: phone, avatar: avatar, status: status, updatedAt: profileUpdatedAt)
     }
 }
 

@@ -1,11 +1,10 @@
 import Foundation
 import LowbandBasics
-import LowbandFixtures
 import LowbandWire
 
 /// A user as the server holds them.
 struct UserState: Sendable {
-    var profile: MessengerWorld.User
+    var profile: StoredUser
     /// Chats the user is in, ascending.
     var chatIDs: [Int64]
     /// Users who have this one in their address book, ascending.

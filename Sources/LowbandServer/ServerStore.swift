@@ -1,4 +1,3 @@
-package import LowbandFixtures
 package import LowbandWire
 
 /// Where a server's data lives beyond its memory: the core keeps its working copy in memory and
@@ -23,7 +22,7 @@ package enum ServerChange: Sendable, Hashable {
     /// A member's read position moved forward.
     case read(chatID: Int64, userID: Int64, upTo: Int64, at: ServerTime)
     /// A user's profile or settings changed.
-    case profile(MessengerWorld.User)
+    case profile(StoredUser)
     /// A login reply handed out this sync point: a restarted server's clock starts after it.
     case syncPoint(ServerTime)
     /// An upload began or grew, or finished (its bytes are already in the upload storage).

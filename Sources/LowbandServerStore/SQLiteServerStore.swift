@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import LowbandFixtures
 import LowbandServer
 import LowbandWire
 
@@ -61,7 +60,7 @@ final class SQLiteServerStore: ServerStore {
         ])
     }
 
-    static func save(_ user: MessengerWorld.User, in db: Database) throws {
+    static func save(_ user: StoredUser, in db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO users (id, token, name, phone, avatar, status, profile_updated_at, settings, contact_ids)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -82,11 +82,11 @@ enum ServerDataLoader {
         guard let clock = try ServerTime.fetchOne(db, sql: "SELECT clock FROM server WHERE id = 1") else {
             throw bad("server", "no row")
         }
-        var users: [MessengerWorld.User] = []
+        var users: [StoredUser] = []
         for row in try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY id") {
             let id: Int64 = row["id"]
             guard id == Int64(users.count + 1) else { throw bad("users", "ids must be 1...n; found \(id) at position \(users.count + 1)") }
-            users.append(MessengerWorld.User(
+            users.append(StoredUser(
                 id: id, token: row["token"], name: row["name"], phone: row["phone"], avatar: row["avatar"], status: row["status"],
                 profileUpdatedAt: row["profile_updated_at"], settings: try StoredJSON.value(Settings.self, from: row["settings"]),
                 contactIDs: try StoredJSON.value([Int64].self, from: row["contact_ids"])
