@@ -57,6 +57,7 @@ let package = Package(
         .library(name: "LowbandReports", targets: ["LowbandReports"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
         .library(name: "LowbandTesting", targets: ["LowbandTesting"]),
+        .library(name: "LowbandProcess", targets: ["LowbandProcess"]),
         .executable(name: "lowband", targets: ["lowband"]),
         // The helpers Lowband's tests share, for the benchmark kits' tests in Benchmarks/.
         .library(name: "LowbandTestSupport", targets: ["LowbandTestSupport"]),
@@ -69,6 +70,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -245,6 +248,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandProcess",
                 "LowbandStartup",
                 "LowbandProfiles",
                 "LowbandTransportSockets",
@@ -276,12 +280,23 @@ let package = Package(
         ),
         // The start-up time of any program (`lowband startup`): launch to the first output line
         // that matches a marker, N times, as benchmark CSV rows. No product: the CLI's library.
+        // Lowband's one process launcher (swift-subprocess): a program run to its end, or a
+        // long-running child read line by line, signalled and awaited with deadlines.
+        .target(
+            name: "LowbandProcess",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandProcessTests", dependencies: ["LowbandProcess"], swiftSettings: strict),
         .target(
             name: "LowbandStartup",
             dependencies: ["LowbandReports"],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandStartupTests", dependencies: ["LowbandStartup", "LowbandReports"], swiftSettings: strict),
+        .testTarget(name: "LowbandStartupTests", dependencies: ["LowbandStartup", "LowbandReports", "LowbandProcess"], swiftSettings: strict),
         // The record of a `lowband run` and its self-contained HTML report (SVG charts).
         .target(
             name: "LowbandRunReport",
@@ -350,6 +365,7 @@ let package = Package(
         .target(
             name: "LowbandTestSupport",
             dependencies: [
+                "LowbandProcess",
                 "LowbandProfiles",
                 "LowbandTransportSockets",
                 "LowbandMessagePack",
@@ -417,6 +433,7 @@ let package = Package(
         .testTarget(
             name: "LowbandServerStoreTests",
             dependencies: [
+                "LowbandProcess",
                 "LowbandBasics",
                 "LowbandServerStore",
                 "LowbandServer",
@@ -431,6 +448,7 @@ let package = Package(
         .testTarget(
             name: "LowbandClientTests",
             dependencies: [
+                "LowbandProcess",
                 "LowbandWire",
                 "LowbandFixtures",
                 "LowbandDeterminism",
@@ -454,6 +472,7 @@ let package = Package(
         .testTarget(
             name: "LowbandProxyTests",
             dependencies: [
+                "LowbandProcess",
                 "LowbandProxy",
                 "LowbandProxyCore",
                 "LowbandTransport",
@@ -469,12 +488,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandLZ4Tests",
-            dependencies: ["LowbandDeterminism", "LowbandLZ4", "LowbandTestSupport"],
+            dependencies: [
+                "LowbandProcess", "LowbandDeterminism", "LowbandLZ4", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "LowbandMessagePackTests",
-            dependencies: ["LowbandMessagePack", "LowbandTestSupport"],
+            dependencies: [
+                "LowbandProcess", "LowbandMessagePack", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -500,6 +521,7 @@ let package = Package(
         .testTarget(
             name: "LowbandCLITests",
             dependencies: [
+                "LowbandProcess",
                 "LowbandTransportSockets",
                 "LowbandMessagePack",
                 "LowbandFixtures",
@@ -516,8 +538,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandRunReportTests", dependencies: ["LowbandDeterminism", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
-        .testTarget(name: "LowbandReportsTests", dependencies: ["LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandRunReportTests", dependencies: [
+                "LowbandProcess", "LowbandDeterminism", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandReportsTests", dependencies: [
+                "LowbandProcess", "LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LowbandScenariosTests",
             dependencies: [

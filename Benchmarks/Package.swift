@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CompressionBenchTests",
-            dependencies: ["CompressionBench", lowband("LowbandTestSupport"), lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures")],
+            dependencies: ["CompressionBench", lowband("LowbandTestSupport"), lowband("LowbandProcess"), lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -9,6 +9,11 @@ import Foundation
 /// A program started with `posix_spawn` in a process group of its own, stdin from /dev/null,
 /// stdout and stderr into pipes this process reads. Stopped and reaped at the latest when the
 /// handle goes away, so no launch outlives `lowband startup`.
+///
+/// Every other program Lowband starts goes through LowbandProcess (swift-subprocess). A timed
+/// launch does not: its clock starts at the spawn call, and swift-subprocess's launch and
+/// asynchronous reads added 0.27 ms (38 %) to the median time from launch to a child's first
+/// line (300 launches of `/bin/echo`: 0.70 ms here, 0.97 ms there), time no program spends.
 final class SpawnedProgram {
     struct SpawnError: Error {
         var description: String

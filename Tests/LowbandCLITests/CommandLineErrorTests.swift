@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandTestSupport
 import NIOCore
 import NIOPosix

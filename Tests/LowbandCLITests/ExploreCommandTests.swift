@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 
     /// Runs the binary to its end: its stdout lines and exit status.
     private func run(_ arguments: [String]) async throws -> (lines: [String], status: Int32, stderr: String) {
-        let child = try ChildProcess(lowband, arguments)
+        let child = try await ChildProcess(lowband, arguments)
         var lines: [String] = []
         while let line = try await child.nextLine(timeout: .seconds(300)) { lines.append(line) }
         let status = try await child.exitStatus(timeout: .seconds(60))

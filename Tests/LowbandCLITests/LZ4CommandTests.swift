@@ -1,6 +1,7 @@
 import ArgumentParser
 @testable import LowbandCLI
 import LowbandDeterminism
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 @testable import LowbandCLI
 import LowbandMessagePack
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 

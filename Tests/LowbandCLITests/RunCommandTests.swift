@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 
@@ -47,7 +48,7 @@ import Testing
         var records: [String] = []
         for attempt in 0 ..< 2 {
             let out = "\(base)/run\(attempt)"
-            let child = try ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "edge", "--seed", "3", "--duration", "40s", "--virtual-time", "--out", out])
+            let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "edge", "--seed", "3", "--duration", "40s", "--virtual-time", "--out", out])
             let (reproduce, header) = try await child.lines { $0.hasPrefix("reproduce: ") }
             #expect(header.first?.hasPrefix("lowband run: push-to-visible on edge, seed 3, 1 client, 40s, virtual time") == true)
             #expect(reproduce == "reproduce: lowband run --scenario push-to-visible --profile edge --seed 3 --clients 1 --duration 40s --virtual-time")
@@ -89,10 +90,10 @@ import Testing
         let base = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: base) }
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
-        let git = try ChildProcess("/usr/bin/env", ["git", "-C", checkout, "rev-parse", "--short", "HEAD"])
+        let git = try await ChildProcess("/usr/bin/env", ["git", "-C", checkout, "rev-parse", "--short", "HEAD"])
         let commit = try #require(try await git.nextLine())
         #expect(try await git.exitStatus() == 0)
-        let child = try ChildProcess("/usr/bin/env", ["-C", base, lowband, "run", "--scenario", "push-to-visible", "--duration", "5s", "--virtual-time", "--out", "out"])
+        let child = try await ChildProcess("/usr/bin/env", ["-C", base, lowband, "run", "--scenario", "push-to-visible", "--duration", "5s", "--virtual-time", "--out", "out"])
         #expect(try await child.exitStatus(timeout: .seconds(120)) == 0, "\(child.stderrText)")
         let csv = try read("\(base)/out/results.csv")
         let firstRow = try #require(csv.split(separator: "\n").dropFirst().first)
@@ -109,7 +110,7 @@ import Testing
     @Test func severalProfilesGiveOneComparisonTable() async throws {
         let out = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try ChildProcess(lowband, ["run", "--scenario", "offline-burst", "--profiles", "3g,edge", "--duration", "30s", "--virtual-time", "--out", out])
+        let child = try await ChildProcess(lowband, ["run", "--scenario", "offline-burst", "--profiles", "3g,edge", "--duration", "30s", "--virtual-time", "--out", out])
         let (comparison, _) = try await child.lines { $0.hasPrefix("comparison") }
         #expect(comparison.hasPrefix("comparison"))
         let (heading, _) = try await child.lines { $0.hasPrefix("metric ") }
@@ -132,7 +133,7 @@ import Testing
     ])
     func badInputIsOneErrorLineBeforeAnythingStarts(_ arguments: [String], _ message: String) async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-bad-\(UUID().uuidString)").path
-        let child = try ChildProcess(lowband, ["run", "--virtual-time", "--out", out] + arguments)
+        let child = try await ChildProcess(lowband, ["run", "--virtual-time", "--out", out] + arguments)
         #expect(try await child.exitStatus() == 1)
         let stderr = child.stderrText
         #expect(stderr.hasPrefix("lowband run: error: "), "\(stderr)")
@@ -141,7 +142,7 @@ import Testing
     }
 
     @Test func unknownProfilesListTheKnownOnes() async throws {
-        let child = try ChildProcess(lowband, ["run", "--profile", "moon", "--virtual-time"])
+        let child = try await ChildProcess(lowband, ["run", "--profile", "moon", "--virtual-time"])
         #expect(try await child.exitStatus() == 1)
         #expect(child.stderrText.contains("known profiles:") && child.stderrText.contains("edge"))
     }
@@ -149,7 +150,7 @@ import Testing
     @Test func sigintStopsASocketRunAndWritesAPartialRecord() async throws {
         let out = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
         _ = try await child.lines { $0.hasPrefix("reproduce: ") }
         child.send(SIGINT)
         #expect(try await child.exitStatus(timeout: .seconds(60)) == 130)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 @testable import LowbandCLI
 import LowbandFixtures
+import LowbandProcess
 import LowbandServer
 import LowbandTestSupport
 import LowbandTransport
@@ -59,7 +60,7 @@ import Testing
     // MARK: The binary
 
     @Test func aClientLogsInWithAPrintedTokenAndSIGINTStopsTheServer() async throws {
-        let child = try ChildProcess(lowband, ["server", "--listen", "127.0.0.1:0", "--seed", "4", "--users", "6", "--chats-per-user", "3", "--messages-per-chat", "10", "--show-tokens", "2"])
+        let child = try await ChildProcess(lowband, ["server", "--listen", "127.0.0.1:0", "--seed", "4", "--users", "6", "--chats-per-user", "3", "--messages-per-chat", "10", "--show-tokens", "2"])
         let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         #expect(listening == "listening on 127.0.0.1:\(port)")
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func aConnectionOverTheCapIsClosedAndLoggedOnStderr() async throws {
-        let child = try ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2", "--max-connections", "1"])
+        let child = try await ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2", "--max-connections", "1"])
         let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         let loop = MultiThreadedEventLoopGroup.singleton.next()
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func SIGTERMStopsItToo() async throws {
-        let child = try ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2"])
+        let child = try await ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2"])
         _ = try await child.lines { $0.hasPrefix("listening on ") }
         child.send(SIGTERM)
         _ = try await child.lines { $0 == "stopped" }
@@ -107,7 +108,7 @@ import Testing
     }
 
     @Test func aPortInUseIsOneErrorLine() async throws {
-        let first = try ChildProcess(lowband, ["server", "--users", "2", "--messages-per-chat", "1"])
+        let first = try await ChildProcess(lowband, ["server", "--users", "2", "--messages-per-chat", "1"])
         let (listening, _) = try await first.lines { $0.hasPrefix("listening on ") }
         let address = String(listening.dropFirst("listening on ".count))
         let second = try await ExternalProcess.run(lowband, ["server", "--listen", address, "--users", "2"])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LowbandCLI
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 
@@ -29,7 +30,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var lastIDs: [Substring] = []
         for expected in ["seeded", "restored"] {
-            let child = try ChildProcess(lowband, ["server", "--data", folder] + options)
+            let child = try await ChildProcess(lowband, ["server", "--data", folder] + options)
             let (line, _) = try await child.lines { $0.hasPrefix("data ") }
             #expect(line.hasPrefix("data \(folder): \(expected), last message id "))
             lastIDs.append(line.split(separator: " ").last ?? "")

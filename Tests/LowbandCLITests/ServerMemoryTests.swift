@@ -1,5 +1,6 @@
 import Foundation
 import LowbandFixtures
+import LowbandProcess
 import LowbandTestSupport
 import LowbandWire
 import NIOCore
@@ -35,7 +36,7 @@ import Testing
     func aSlowReaderLeavesTheServerUnder100MB() async throws {
         var arguments = ["server", "--listen", "127.0.0.1:0", "--show-tokens", "2"]
         if ProcessInfo.processInfo.environment["LOWBAND_RSS_BINARY"] == nil { arguments += ["--outbound-stall-timeout", "5s"] }
-        let child = try ChildProcess(lowband, arguments)
+        let child = try await ChildProcess(lowband, arguments)
         let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         let world = MessengerWorld(seed: 1, shape: .init())

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 
@@ -25,7 +26,7 @@ import Testing
     func theServerStopsAndItsDataDirectoryIsFreeAtOnce(_ signal: Int32) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-signal-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let first = try ChildProcess(lowband, ["server", "--data", folder] + small)
+        let first = try await ChildProcess(lowband, ["server", "--data", folder] + small)
         _ = try await first.lines { $0.hasPrefix("listening on ") }
         first.send(signal)
         let (stopped, before) = try await first.lines { $0 == "stopped" }
@@ -34,7 +35,7 @@ import Testing
         #expect(try await first.exitStatus() == 0, "\(first.stderrText)")
 
         // The directory's lock went with the first server: a second one opens it straight away.
-        let second = try ChildProcess(lowband, ["server", "--data", folder] + small)
+        let second = try await ChildProcess(lowband, ["server", "--data", folder] + small)
         let (data, _) = try await second.lines { $0.hasPrefix("data ") }
         #expect(data.hasPrefix("data \(folder): restored, "), "\(second.stderrText)")
         _ = try await second.lines { $0.hasPrefix("stop with ") }
@@ -97,7 +98,7 @@ import Testing
     @Test func SIGTERMStopsASocketRunAndWritesAPartialRecordAsSIGINTDoes() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-signal-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
         _ = try await child.lines { $0.hasPrefix("reproduce: ") }
         child.send(SIGTERM)
         #expect(try await child.exitStatus(timeout: .seconds(60)) == 130, "a stopped run exits 130, whatever the signal: \(child.stderrText)")
@@ -111,7 +112,7 @@ import Testing
     @Test func aSecondSignalEndsAStoppingRunAtOnce() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-signal-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
         _ = try await child.lines { $0.hasPrefix("reproduce: ") }
         // Both arrive while the first is still stopping the run and writing its report: the
         // first starts the graceful stop, the second ends the process with 128 + its number.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LowbandCLI
+import LowbandProcess
 import LowbandReports
 import LowbandTestSupport
 import Testing

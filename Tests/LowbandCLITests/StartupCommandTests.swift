@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandReports
 import LowbandTestSupport
 import Testing

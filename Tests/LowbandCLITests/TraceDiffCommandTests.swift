@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 
     /// Runs the binary to its end: stdout, stderr and the exit status.
     private func run(_ arguments: [String]) async throws -> (stdout: String, stderr: String, status: Int32) {
-        let child = try ChildProcess(lowband, arguments)
+        let child = try await ChildProcess(lowband, arguments)
         var lines: [String] = []
         while let line = try await child.nextLine(timeout: .seconds(120)) { lines.append(line) }
         let status = try await child.exitStatus(timeout: .seconds(60))

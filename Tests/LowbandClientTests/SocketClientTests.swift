@@ -6,6 +6,7 @@
 import LowbandClient
 import LowbandDeterminism
 import LowbandFixtures
+import LowbandProcess
 import LowbandProxy
 import LowbandServer
 import LowbandShaper
@@ -179,7 +180,7 @@ import Testing
         var stored: [String] = []
         var acknowledged = 0
         for (round, arguments) in [["send", "--chat", "\(chat)", "--count", "\(count)"], ["flush"]].enumerated() {
-            let child = try ChildProcess(binary, common + arguments)
+            let child = try await ChildProcess(binary, common + arguments)
             var sentThisRun = 0
             while let line = try await child.nextLine() {
                 if line.hasPrefix("stored ") { stored.append(line) }
@@ -187,14 +188,14 @@ import Testing
                 if sentThisRun >= 20, line.hasPrefix("sending ") { break }
             }
             child.send(SIGKILL)
-            #expect(try await child.exitStatus() == SIGKILL, "round \(round): \(child.stderrText)")
+            #expect(try await child.exitStatus() == 128 + SIGKILL, "round \(round): \(child.stderrText)")
             acknowledged += sentThisRun
             let onServer = try await sent(server, chat: chat, by: 1).count
             #expect(onServer >= acknowledged && onServer < count, "round \(round): killed half-way, \(onServer) on the server")
         }
         #expect(stored.count == count, "every message was stored before the first send")
 
-        let last = try ChildProcess(binary, common + ["flush"])
+        let last = try await ChildProcess(binary, common + ["flush"])
         let (done, _) = try await last.lines { $0.hasPrefix("done ") }
         #expect(try await last.exitStatus() == 0, "\(last.stderrText)")
         #expect(done.hasSuffix("pending=0 failed=0"))

@@ -1,4 +1,5 @@
 import LowbandLZ4
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import LowbandProcess
 import LowbandTestSupport
 
 /// Python's `msgpack` package, the reference implementation, driven in batches.

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandProxy
 import LowbandTestSupport
 import NIOPosix

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandProcess
 import LowbandTestSupport
 
 /// Headless Chromium as the tests drive it: one isolated profile directory per run, output
@@ -33,7 +34,7 @@ struct Chromium {
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
             "--disable-extensions", "--user-data-dir=\(workDirectory.appendingPathComponent("chromium-profile").path)",
         ]
-        let child = try ChildProcess(executable, common + arguments)
+        let child = try await ChildProcess(executable, common + arguments)
         var lines: [String] = []
         while let line = try await child.nextLine(timeout: .seconds(120)) { lines.append(line) }
         let status = try await child.exitStatus(timeout: .seconds(120))

@@ -1,3 +1,4 @@
+import LowbandProcess
 import LowbandReports
 import LowbandStartup
 import Testing

@@ -1,6 +1,7 @@
 import CompressionBench
 import Foundation
 import LowbandLZ4
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import CompressionBench
+import LowbandProcess
 import LowbandTestSupport
 import Testing
 

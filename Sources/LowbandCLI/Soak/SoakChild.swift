@@ -1,15 +1,15 @@
 import Foundation
+import LowbandProcess
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
-#elseif canImport(Darwin)
-    import Darwin
 #endif
 
-/// One `lowband` child process of a soak: its stdout and stderr appended to a log file, killed
-/// with SIGKILL when the chaos driver says so, and restarted by starting a new one.
+/// One `lowband` child process of a soak: a ``ChildProcess`` whose stdout and stderr are
+/// appended to a log file, killed with SIGKILL when the chaos driver says so, and restarted by
+/// starting a new one.
 ///
 /// Output goes to a file rather than a pipe, so a child never blocks on a full pipe and what it
 /// printed before a `kill -9` stays readable for the audit.
@@ -17,12 +17,41 @@ final class SoakChild {
     /// What the child is, e.g. `server` or `client 7`, for the summary and errors.
     let name: String
     let log: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts `executable` with `arguments`, appending its output to `log` after a header line.
-    init(name: String, executable: String, arguments: [String], log: String) throws {
+    init(name: String, executable: String, arguments: [String], log: String) async throws {
         self.name = name
         self.log = log
+        try Self.append("--- start: \(([executable] + arguments).joined(separator: " "))\n", to: log)
+        do {
+            process = try await ChildProcess(executable, arguments, output: .appending(toFile: log))
+        } catch {
+            throw CommandIO.IOError(description: "cannot start \(name) (\(executable)): \(error)")
+        }
+    }
+
+    var isRunning: Bool { process.status == nil }
+
+    /// The exit status, or nil while it runs; a signal's death reads as 128 + the signal.
+    var exitStatus: Int32? { process.status }
+
+    /// `kill -9`, then waits (up to 10 s) until it has been reaped.
+    func kill() async {
+        process.send(SIGKILL)
+        _ = await process.waitForExit(within: .seconds(10))
+        try? Self.append("--- killed with SIGKILL\n", to: log)
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited within `grace`.
+    func stop(grace: Duration = .seconds(5)) async {
+        guard isRunning else { return }
+        process.send(SIGTERM)
+        if !(await process.waitForExit(within: grace)) { await kill() }
+    }
+
+    /// Adds a line of the soak's own to the log, between the child's lines.
+    private static func append(_ line: String, to log: String) throws {
         if !FileManager.default.fileExists(atPath: log) {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
@@ -31,59 +60,7 @@ final class SoakChild {
         }
         defer { try? handle.close() }
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("--- start: \(([executable] + arguments).joined(separator: " "))\n".utf8))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw CommandIO.IOError(description: "cannot start \(name) (\(executable)): \(error)")
-        }
-        self.process = process
-    }
-
-    var isRunning: Bool { process.isRunning }
-
-    /// The exit status, or nil while it runs; a signal's death reads as 128 + the signal.
-    var exitStatus: Int32? {
-        guard !process.isRunning else { return nil }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-    }
-
-    /// `kill -9`, then waits (up to 10 s) until the kernel has reaped it.
-    func kill() async {
-        deliver(SIGKILL, to: process.processIdentifier)
-        _ = await waitForExit(within: .seconds(10))
-        append("--- killed with SIGKILL\n")
-    }
-
-    /// Adds a line of the soak's own to the log, between the child's lines.
-    private func append(_ line: String) {
-        guard let handle = FileHandle(forWritingAtPath: log) else { return }
-        defer { try? handle.close() }
-        _ = try? handle.seekToEnd()
-        try? handle.write(contentsOf: Data(line.utf8))
-    }
-
-    /// SIGTERM, then SIGKILL if it has not exited within `grace`.
-    func stop(grace: Duration = .seconds(5)) async {
-        guard process.isRunning else { return }
-        deliver(SIGTERM, to: process.processIdentifier)
-        if !(await waitForExit(within: grace)) { await kill() }
-    }
-
-    /// Whether the process exited within `limit`.
-    func waitForExit(within limit: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return true
+        try handle.write(contentsOf: Data(line.utf8))
     }
 
     /// The log's last `count` lines, for an error message.
@@ -112,9 +89,4 @@ final class SoakChild {
         }
         throw CommandIO.IOError(description: "\(name) printed no '\(marker)' within \(limit): \(tail())")
     }
-}
-
-/// Sends `signal` to `pid` (file scope, where `kill` is the C function, not the method).
-private func deliver(_ signal: Int32, to pid: Int32) {
-    _ = kill(pid, signal)
 }

@@ -71,7 +71,7 @@ final class SoakDriver {
     private func loop(start: ContinuousClock.Instant) async throws {
         try await startServer(listen: "127.0.0.1:0")
         try await startProxy(listen: "127.0.0.1:0")
-        for index in clients.indices { try startClient(index) }
+        for index in clients.indices { try await startClient(index) }
         var nextClientKill = start + chaos.nextClientKill(every: plan.clientKillEvery)
         var serverKills = chaos.serverKillTimes[...]
         var proxyRestarts = chaos.proxyRestartTimes[...]
@@ -92,7 +92,7 @@ final class SoakDriver {
             for index in clients.indices {
                 if let due = clients[index].restartAt, now >= due {
                     clients[index].restartAt = nil
-                    try startClient(index)
+                    try await startClient(index)
                 }
             }
             if now >= nextClientKill {
@@ -154,7 +154,7 @@ final class SoakDriver {
 
     private func startServer(listen: String) async throws {
         let world = SoakCast.shape(clients: plan.clients)
-        let child = try SoakChild(
+        let child = try await SoakChild(
             name: "server", executable: executable,
             arguments: [
                 "server", "--listen", listen, "--data", files.serverData, "--seed", String(plan.seed),
@@ -167,7 +167,7 @@ final class SoakDriver {
     }
 
     private func startProxy(listen: String) async throws {
-        let child = try SoakChild(
+        let child = try await SoakChild(
             name: "proxy", executable: executable,
             arguments: ["proxy", "--listen", listen, "--upstream", serverAddress, "--profile", plan.profile, "--seed", String(plan.seed), "--no-api"],
             log: files.log("proxy"))
@@ -177,7 +177,7 @@ final class SoakDriver {
 
     /// Starts client `index`: it stores what it has not stored yet (its cache says how much),
     /// then delivers its whole outbox.
-    private func startClient(_ index: Int) throws {
+    private func startClient(_ index: Int) async throws {
         let writer = cast.writers[index]
         let database = files.database(writer)
         let remaining = writer.messages - (try SoakClientDatabase.storedCount(database))
@@ -191,7 +191,7 @@ final class SoakDriver {
             arguments += ["flush"]
         }
         clients[index].generation += 1
-        clients[index].child = try SoakChild(name: "client \(writer.label)", executable: executable, arguments: arguments, log: files.log(writer.label))
+        clients[index].child = try await SoakChild(name: "client \(writer.label)", executable: executable, arguments: arguments, log: files.log(writer.label))
     }
 
     private func stopAll() async {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LowbandBasics
+import LowbandProcess
 import LowbandReports
 import LowbandScenarios
 import LowbandStartup

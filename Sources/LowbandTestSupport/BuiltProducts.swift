@@ -1,0 +1,44 @@
+import Foundation
+import LowbandProcess
+
+/// Finds executables that SwiftPM built into the same directory as the running tests.
+public enum BuiltProducts {
+    /// The path of the product `executableName` (e.g. `lowband`), found by walking up from the
+    /// test binary's location (`.build/<triple>/debug/lowband`).
+    ///
+    /// `swift test` builds every product first. When none is found, the result is the path where
+    /// it was expected, so running it fails with a message
+    /// naming it.
+    public static func path(of executableName: String) -> String {
+        let starts = startDirectories()
+        for start in starts {
+            var directory = start
+            while true {
+                let candidate = directory.appendingPathComponent(executableName).path
+                if ExternalProcess.which(candidate) != nil { return candidate }
+                let parent = directory.deletingLastPathComponent()
+                if parent.path == directory.path { break }
+                directory = parent
+            }
+        }
+        let expected = (starts.first ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            .appendingPathComponent(executableName).path
+        return expected
+    }
+
+    private static func startDirectories() -> [URL] {
+        var urls: [URL] = []
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if let argument = CommandLine.arguments.first {
+            urls.append(URL(fileURLWithPath: argument, relativeTo: current).standardizedFileURL.deletingLastPathComponent())
+        }
+        if let executable = Bundle.main.executableURL {
+            urls.append(executable.deletingLastPathComponent())
+        }
+        urls.append(Bundle.main.bundleURL)
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            urls.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        return urls
+    }
+}
