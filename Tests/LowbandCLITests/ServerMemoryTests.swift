@@ -20,7 +20,8 @@ import Testing
 ///
 /// `LOWBAND_RSS_BINARY=/path/to/lowband` measures another build (how the "before" figure in
 /// docs/SERVER.md was taken); the assertions hold only for this one.
-@Suite struct ServerMemoryTests {
+/// Wall clock (scripts/test.sh runs it alone): measures the server process's memory while real clients load it.
+@Suite(.tags(.wallClock)) struct ServerMemoryTests {
     private let lowband = ProcessInfo.processInfo.environment["LOWBAND_RSS_BINARY"] ?? BuiltProducts.path(of: "lowband")
     private let loop = MultiThreadedEventLoopGroup.singleton.any()
 

@@ -8,7 +8,8 @@ import Testing
 /// `lowband soak`, short: real server, proxy and client processes killed with SIGKILL, and
 /// nothing acknowledged lost, duplicated or reordered. Runs in the serial pass (scripts/test.sh):
 /// it starts 22 processes and needs the clients to get CPU time between kills.
-@Suite struct SoakCommandTests {
+/// Wall clock (scripts/test.sh runs it alone): runs 22 processes (server, proxy, 20 clients) and kills them on a schedule.
+@Suite(.tags(.wallClock)) struct SoakCommandTests {
     private let lowband = BuiltProducts.path(of: "lowband")
 
     @Test func aShortSoakLosesNothingThroughEveryKill() async throws {

@@ -17,7 +17,8 @@ import Testing
 
 /// The engine over real TCP sockets on loopback against the real server, each client with a
 /// real SQLite file.
-@Suite struct SocketClientTests {
+/// Wall clock (scripts/test.sh runs it alone): a kill or a cut half-way through a transfer needs the test to keep pace with the client: a starved test saw the client finish all 300 sends, or the whole upload, before it could act.
+@Suite(.tags(.wallClock)) struct SocketClientTests {
     private static let connection = ConnectionConfiguration(
         requestTimeout: .seconds(10), loginTimeout: .seconds(10), heartbeatInterval: .seconds(15), heartbeatTimeout: .seconds(5),
         backoff: Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)))

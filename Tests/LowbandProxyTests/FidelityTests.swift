@@ -1,6 +1,7 @@
 import LowbandProxy
 import LowbandProxyCore
 import LowbandShaper
+import LowbandTestSupport
 import NIOCore
 import Testing
 
@@ -8,7 +9,8 @@ import Testing
 /// and one shared radio. Time is measured with the monotonic clock; tolerances apply only to
 /// these physical figures (house rule), and every figure is printed for the report.
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct FidelityTests {
+/// Wall clock (scripts/test.sh runs it alone): measures configured rates and delays through the real proxy on the wall clock.
+@Suite(.serialized, .timeLimit(.minutes(1)), .tags(.wallClock)) struct FidelityTests {
     static let rate: Int64 = 4_000_000  // bit/s
     static let bulk = 1_000_000  // bytes: 2 s at 4 Mbit/s
 

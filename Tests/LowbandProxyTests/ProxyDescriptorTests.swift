@@ -1,6 +1,7 @@
 import Foundation
 import LowbandProxy
 import LowbandShaper
+import LowbandTestSupport
 import NIOCore
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 /// (The memory figure in docs/PROXY.md is measured on the built binary with
 /// `scripts/proxy-connections.py`, which sees the proxy's process alone.) Counting the
 /// process's descriptors needs it alone, so scripts/test.sh runs this suite in its serial pass.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ProxyDescriptorTests {
+/// Wall clock (scripts/test.sh runs it alone): counts the process's open file descriptors, so nothing else may run.
+@Suite(.serialized, .timeLimit(.minutes(2)), .tags(.wallClock)) struct ProxyDescriptorTests {
     static let count = 1000
 
     /// Entries of `/proc/self/fd`, i.e. the descriptors this process holds.

@@ -1,13 +1,14 @@
 import LowbandProxy
 import LowbandShaper
+import LowbandTestSupport
 import NIOCore
 import Testing
 
 /// An echo service behind a one-call ``ShapedLink`` on `edge` answers no sooner than the
 /// profile's figures allow: the link adds a round trip of at least both directions' delay less
-/// their jitter bound. Wall-clock figures, so this runs in scripts/test.sh's serial pass (the
-/// suite name matches its `FidelityTests` filter); every figure is printed for the report.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ShapedLinkFidelityTests {
+/// their jitter bound. Wall-clock figures, so this runs in scripts/test.sh's serial pass (its
+/// `.wallClock` tag); every figure is printed for the report.
+@Suite(.serialized, .timeLimit(.minutes(1)), .tags(.wallClock)) struct ShapedLinkFidelityTests {
     /// Milliseconds between two monotonic instants.
     private func milliseconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15

@@ -9,7 +9,8 @@ import Testing
 /// create a proxy, add a latency toxic, measure the delay it adds with socket echo round trips,
 /// remove it, reset. Its error classes map to our status codes (409, 404, 400).
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ToxiproxyPythonTests {
+/// Wall clock (scripts/test.sh runs it alone): runs the toxiproxy-python client against real proxies and measures the latency it configured.
+@Suite(.serialized, .timeLimit(.minutes(1)), .tags(.wallClock)) struct ToxiproxyPythonTests {
     static let script = #"""
         import json, socket, sys, time
         try:

@@ -1,9 +1,11 @@
 import LowbandRunReport
 import LowbandScenarios
+import LowbandTestSupport
 import Testing
 
 /// The same scenario code on loopback sockets, through the shaping proxy, on the wall clock.
-@Suite struct SocketFidelityTests {
+/// Wall clock (scripts/test.sh runs it alone): its figures are the proxy's configured delays.
+@Suite(.tags(.wallClock)) struct SocketFidelityTests {
     @Test func pushToVisibleRunsOnSocketsThroughTheProxy() async throws {
         let options = ScenarioOptions(
             scenario: .pushToVisible, profile: try ScenarioFixtures.profile("perfect"), seed: 3, clients: 2,

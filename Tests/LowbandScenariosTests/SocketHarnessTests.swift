@@ -1,12 +1,14 @@
 import LowbandClient
 @testable import LowbandScenarios
 import LowbandServer
+import LowbandTestSupport
 import LowbandWire
 import Synchronization
 import Testing
 
 /// The library's socket harness: server, proxy and engines each on a loop of their own.
-@Suite struct SocketHarnessTests {
+/// Wall clock (scripts/test.sh runs it alone): runs a real socket `lowband run` of 12 s: in the parallel pass its setup's awaits waited 21 s for a pool thread, so the run ended before a client connected.
+@Suite(.tags(.wallClock)) struct SocketHarnessTests {
     @Test func enginesRunOnALoopOfTheirOwnNeverTheServers() async throws {
         let harness = try await SocketHarness.start(SocketHarness.Configuration(server: ServerConfiguration(seed: 5)))
         let teardown: SocketHarness.Teardown
@@ -38,7 +40,8 @@ import Testing
 
 /// `lowband run` on sockets: the engines and the scenario run on a loop of their own, the
 /// server on another, as in the push-to-visible benchmark.
-@Suite struct SocketRunLoopTests {
+/// Wall clock (scripts/test.sh runs it alone): runs a real socket `lowband run` of 12 s: in the parallel pass its setup's awaits waited 21 s for a pool thread, so the run ended before a client connected.
+@Suite(.tags(.wallClock)) struct SocketRunLoopTests {
     /// Notes, when the writer's login reply has been stored (in SQLite, on the engine's loop),
     /// where that ran; and counts the messages the reader got through the real server.
     final class WhereItRuns: PlantedScenario {

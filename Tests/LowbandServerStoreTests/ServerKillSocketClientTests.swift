@@ -17,9 +17,9 @@ import Testing
 /// The real `lowband server --data` killed with SIGKILL while a real `lowband client` sends,
 /// then restarted on the same directory: nothing acknowledged is lost, nothing is duplicated.
 ///
-/// Its name puts it in scripts/test.sh's serial pass (it matches `SocketClientTests`): the
-/// kill must land while the client is still sending.
-@Suite struct ServerKillSocketClientTests {
+/// Its `.wallClock` tag puts it in scripts/test.sh's serial pass: the kill must land while the
+/// client is still sending.
+@Suite(.tags(.wallClock)) struct ServerKillSocketClientTests {
     private let lowband = BuiltProducts.path(of: "lowband")
     private static let shape = MessengerWorld.Shape(users: 4, chatsPerUser: 2, messagesPerChat: 3)
     private static let seed: UInt64 = 8

@@ -10,7 +10,8 @@ import Testing
 /// The login back-off over a socket: pipelined bad tokens do not get their delays in parallel,
 /// because the connection is not read while a failed login's answer waits, and a client that
 /// reconnects from the same address continues its back-off.
-@Suite struct LoginBackoffOverSocketsTests {
+/// Wall clock (scripts/test.sh runs it alone): runs the server's real timers on the wall clock: a client starved for 30 s by the parallel pass meets the login timeout, which is not what it tests.
+@Suite(.tags(.wallClock)) struct LoginBackoffOverSocketsTests {
     let loop = MultiThreadedEventLoopGroup.singleton.any()
 
     @Test func pipelinedBadTokensAreAnsweredOneDelayAfterAnother() async throws {

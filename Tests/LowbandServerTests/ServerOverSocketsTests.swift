@@ -10,7 +10,8 @@ import Testing
 
 /// The in-process server over real loopback sockets (SocketFrameLink), each test with its own
 /// server on an ephemeral port.
-@Suite struct ServerOverSocketsTests {
+/// Wall clock (scripts/test.sh runs it alone): runs the server's real timers on the wall clock: a client starved for 30 s by the parallel pass meets the login timeout, which is not what it tests.
+@Suite(.tags(.wallClock)) struct ServerOverSocketsTests {
     let loop = MultiThreadedEventLoopGroup.singleton.any()
 
     private func client(_ server: MessengerSocketServer, loggedInAs userID: Int64? = nil, lastSync: ServerTime = 0) async throws -> (LoopClient, LoginReply?) {
