@@ -248,6 +248,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandSoak",
                 "LowbandProcess",
                 "LowbandStartup",
                 "LowbandProfiles",
@@ -269,7 +270,6 @@ let package = Package(
                 "LowbandRunReport",
                 "LowbandReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -291,6 +291,22 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandProcessTests", dependencies: ["LowbandProcess"], swiftSettings: strict),
+        // `lowband soak`'s chaos soak of real processes and its audit; the command only parses.
+        .target(
+            name: "LowbandSoak",
+            dependencies: [
+                "LowbandProcess",
+                "LowbandBasics",
+                "LowbandDeterminism",
+                "LowbandFixtures",
+                "LowbandReports",
+                "LowbandServerStore",
+                "LowbandWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandSoakTests", dependencies: ["LowbandSoak", "LowbandWire"], swiftSettings: strict),
         .target(
             name: "LowbandStartup",
             dependencies: ["LowbandReports"],
@@ -466,7 +482,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandShaperTests",
-            dependencies: ["LowbandProfiles", "LowbandShaper"],
+            dependencies: ["LowbandProfiles", "LowbandShaper", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import LowbandBasics
-import LowbandFixtures
 import LowbandProfiles
 import LowbandScenarios
 import LowbandShaper
+import LowbandSoak
 
 /// `lowband soak`: a chaos soak of real processes — server, proxy, clients — with `kill -9`s,
 /// checked at the end from the server's data and every client's cache.
@@ -83,29 +83,21 @@ struct SoakCommand: AsyncParsableCommand {
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
-        let world = MessengerWorld(seed: seed, shape: SoakCast.shape(clients: clients))
-        let cast = SoakCast(world: world, clients: clients, messages: messages, seed: seed)
-        let files = SoakDriver.Files(directory: out)
         let status = SoakStatus()
-        let tally: SoakDriver.Tally
-        let audit: SoakAudit
+        let outcome: Soak.Outcome
         do {
             try? FileManager.default.removeItem(atPath: out)
             for folder in ["logs", "clients"] {
                 try OutputDirectory.prepare("\(out)/\(folder)", option: "--out")
             }
             try CommandIO.write("lowband soak: \(clients) clients, \(messages) messages, \(profile), seed \(seed); kills: a client every ~\(clientKillEvery), the server \(serverKills)×, the proxy \(proxyRestarts)×\n")
-            let driver = SoakDriver(plan: plan, cast: cast, files: files, executable: try Self.executable(), progress: status.show)
-            tally = try await driver.run()
+            outcome = try await Soak.run(plan: plan, directory: out, executable: try Self.executable(), progress: status.show)
             status.finish()
-            let server = try SoakServerData.messages(in: files.serverData)
-            let databases = try cast.writers.map { (name: "client \($0.label)", database: try SoakClientDatabase.read(files.database($0))) }
-            audit = SoakAudit(server: server, clients: databases)
-            try SoakReport.writeCSV(audit: audit, tally: tally, plan: plan, to: "\(out)/results.csv")
         } catch {
             status.finish()
             throw CommandIO.failure(error, command: Self.name)
         }
+        let (audit, tally) = (outcome.audit, outcome.tally)
         try CommandIO.write(SoakReport.summary(audit: audit, tally: tally, plan: plan, out: out))
         if !audit.passed { throw ExitCode(3) }
     }

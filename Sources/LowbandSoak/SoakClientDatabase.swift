@@ -6,32 +6,32 @@ import GRDB
 ///
 /// Read straight from the file with SQL, read-only, after the client process has exited: the
 /// cache is the client's own record of what it promised the user, independent of its stdout.
-struct SoakClientDatabase {
-    struct Task {
-        var id: Int64
-        var chatID: Int64
-        var clientID: UInt64?
-        var text: String
-        var state: String
+package struct SoakClientDatabase {
+    package struct Task {
+        package var id: Int64
+        package var chatID: Int64
+        package var clientID: UInt64?
+        package var text: String
+        package var state: String
         /// The server's id, once acknowledged.
-        var messageID: Int64?
+        package var messageID: Int64?
     }
 
-    struct Row {
-        var chatID: Int64
-        var id: Int64
-        var senderID: Int64
-        var text: String
+    package struct Row {
+        package var chatID: Int64
+        package var id: Int64
+        package var senderID: Int64
+        package var text: String
     }
 
-    var path: String
+    package var path: String
     /// Send tasks in the order they were stored.
-    var tasks: [Task]
+    package var tasks: [Task]
     /// Message rows, by chat then id (the order the chat shows them).
-    var rows: [Row]
+    package var rows: [Row]
 
     /// Reads the cache at `path`; a file that was never created reads as empty.
-    static func read(_ path: String) throws -> SoakClientDatabase {
+    package static func read(_ path: String) throws -> SoakClientDatabase {
         guard FileManager.default.fileExists(atPath: path) else { return SoakClientDatabase(path: path, tasks: [], rows: []) }
         var configuration = Configuration()
         configuration.readonly = true
@@ -49,7 +49,7 @@ struct SoakClientDatabase {
     }
 
     /// How many send tasks the cache holds (what a restart must not store again).
-    static func storedCount(_ path: String) throws -> Int {
+    package static func storedCount(_ path: String) throws -> Int {
         try read(path).tasks.count
     }
 }

@@ -5,22 +5,22 @@ import LowbandFixtures
 /// Runs a soak's processes: one `lowband server --data`, one `lowband proxy` on a hostile
 /// profile, a `lowband client` per writer; kills and restarts them on the plan's seeded schedule
 /// until every client has emptied its outbox and every planned fault has happened.
-final class SoakDriver {
+package final class SoakDriver {
     /// What happened, for the summary and the CSV.
-    struct Tally {
-        var clientKills = 0
-        var serverKills = 0
-        var proxyRestarts = 0
+    package struct Tally {
+        package var clientKills = 0
+        package var serverKills = 0
+        package var proxyRestarts = 0
         /// Client processes that exited non-zero on their own (not killed), with their last lines.
-        var clientErrors: [String] = []
-        var wall: Duration = .zero
+        package var clientErrors: [String] = []
+        package var wall: Duration = .zero
     }
 
-    struct Files {
-        var directory: String
-        var serverData: String { "\(directory)/server-data" }
-        func log(_ name: String) -> String { "\(directory)/logs/\(name).log" }
-        func database(_ writer: SoakCast.Writer) -> String { "\(directory)/clients/\(writer.label).sqlite" }
+    package struct Files {
+        package var directory: String
+        package var serverData: String { "\(directory)/server-data" }
+        package func log(_ name: String) -> String { "\(directory)/logs/\(name).log" }
+        package func database(_ writer: SoakCast.Writer) -> String { "\(directory)/clients/\(writer.label).sqlite" }
     }
 
     private let plan: SoakPlan
@@ -38,13 +38,13 @@ final class SoakDriver {
     private var clients: [ClientSlot]
 
     private struct ClientSlot {
-        var child: SoakChild?
-        var generation = 0
-        var done = false
-        var restartAt: ContinuousClock.Instant?
+        package var child: SoakChild?
+        package var generation = 0
+        package var done = false
+        package var restartAt: ContinuousClock.Instant?
     }
 
-    init(plan: SoakPlan, cast: SoakCast, files: Files, executable: String, progress: @escaping (String) -> Void) {
+    package init(plan: SoakPlan, cast: SoakCast, files: Files, executable: String, progress: @escaping (String) -> Void) {
         self.plan = plan
         self.cast = cast
         self.files = files
@@ -55,7 +55,7 @@ final class SoakDriver {
     }
 
     /// Runs the soak to its end and stops every process; the data is left for the audit.
-    func run() async throws -> Tally {
+    package func run() async throws -> Tally {
         let start = ContinuousClock.now
         do {
             try await loop(start: start)
@@ -128,7 +128,7 @@ final class SoakDriver {
             }
             if now - start > plan.deadline {
                 let waiting = clients.indices.filter { !clients[$0].done }.map { cast.writers[$0].label }
-                throw CommandIO.IOError(description: "the soak did not finish within \(plan.deadline): clients still sending: \(waiting.joined(separator: " "))")
+                throw SoakError("the soak did not finish within \(plan.deadline): clients still sending: \(waiting.joined(separator: " "))")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -145,7 +145,7 @@ final class SoakDriver {
             } else {
                 tally.clientErrors.append("\(child.name) exited with status \(status): \(child.tail(3))")
                 guard tally.clientErrors.count <= 3 * clients.count else {
-                    throw CommandIO.IOError(description: "clients keep failing; the last: \(tally.clientErrors.last ?? "")")
+                    throw SoakError("clients keep failing; the last: \(tally.clientErrors.last ?? "")")
                 }
                 clients[index].restartAt = now + .seconds(1)
             }

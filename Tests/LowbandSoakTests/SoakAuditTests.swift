@@ -1,4 +1,4 @@
-@testable import LowbandCLI
+@testable import LowbandSoak
 import LowbandWire
 import Testing
 

@@ -1,16 +1,16 @@
 import Foundation
-import LowbandReports
+package import LowbandReports
 
 /// The soak's one-screen summary and its rows in the benchmark CSV schema.
-enum SoakReport {
-    static let suite = "soak"
+package enum SoakReport {
+    package static let suite = "soak"
 
-    static func benchmark(_ plan: SoakPlan) -> String {
+    package static func benchmark(_ plan: SoakPlan) -> String {
         "\(plan.profile)-\(plan.clients)-clients-\(plan.messages)-messages"
     }
 
     /// `soak.lost`, `soak.duplicated`, … and the kills survived, the wall time.
-    static func rows(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, environment: RunEnvironment) -> [BenchmarkRow] {
+    package static func rows(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, environment: RunEnvironment) -> [BenchmarkRow] {
         let figures: [(String, String, Double)] = [
             ("soak.stored", "count", Double(audit.stored)),
             ("soak.acknowledged", "count", Double(audit.acknowledged)),
@@ -28,11 +28,11 @@ enum SoakReport {
         return figures.map { BenchmarkRow(suite: suite, benchmark: benchmark(plan), metric: $0.0, unit: $0.1, value: $0.2, environment: environment) }
     }
 
-    static func writeCSV(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, to path: String) throws {
+    package static func writeCSV(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, to path: String) throws {
         try BenchmarkCSV.write(rows: rows(audit: audit, tally: tally, plan: plan, environment: .current()), to: path)
     }
 
-    static func summary(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, out: String) -> String {
+    package static func summary(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, out: String) -> String {
         let seconds = Int((tally.wall / .seconds(1)).rounded())
         var text = "\n\(audit.passed ? "PASS" : "FAIL"): \(audit.stored) messages stored by \(plan.clients) clients, \(audit.acknowledged) acknowledged, in \(seconds / 60) m \(seconds % 60) s\n"
         text += "survived: \(tally.clientKills) client kills, \(tally.serverKills) server kills, \(tally.proxyRestarts) proxy restarts (all kill -9)\n\n"

@@ -5,29 +5,44 @@ import LowbandDeterminism
 ///
 /// Times are offsets from the soak's start on the wall clock: a soak runs real processes over
 /// real sockets. The seed fixes every choice, not the interleaving the kernel picks.
-struct SoakPlan {
-    var clients: Int
-    var messages: Int
-    var seed: UInt64
-    var profile: String
+package struct SoakPlan {
+    package var clients: Int
+    package var messages: Int
+    package var seed: UInt64
+    package var profile: String
     /// Mean time between two client kills (each 0.5–1.5× this, seeded).
-    var clientKillEvery: Duration
-    var serverKills: Int
+    package var clientKillEvery: Duration
+    package var serverKills: Int
     /// Mean time between two server kills (each 0.8–1.2× this after the previous, seeded).
-    var serverKillEvery: Duration
-    var proxyRestarts: Int
+    package var serverKillEvery: Duration
+    package var proxyRestarts: Int
     /// Give up when the clients have not all finished by then.
-    var deadline: Duration
+    package var deadline: Duration
+
+    package init(
+        clients: Int, messages: Int, seed: UInt64, profile: String, clientKillEvery: Duration, serverKills: Int, serverKillEvery: Duration,
+        proxyRestarts: Int, deadline: Duration
+    ) {
+        self.clients = clients
+        self.messages = messages
+        self.seed = seed
+        self.profile = profile
+        self.clientKillEvery = clientKillEvery
+        self.serverKills = serverKills
+        self.serverKillEvery = serverKillEvery
+        self.proxyRestarts = proxyRestarts
+        self.deadline = deadline
+    }
 
     /// The seeded draws of a soak, one stream per kind of decision.
-    struct Chaos {
+    package struct Chaos {
         private var clientKills: SeededGenerator
         private var victims: SeededGenerator
         private var downtimes: SeededGenerator
-        let serverKillTimes: [Duration]
-        let proxyRestartTimes: [Duration]
+        package let serverKillTimes: [Duration]
+        package let proxyRestartTimes: [Duration]
 
-        init(plan: SoakPlan) {
+        package init(plan: SoakPlan) {
             let root = SeededGenerator(seed: plan.seed)
             clientKills = root.derived(1)
             victims = root.derived(2)
@@ -47,17 +62,17 @@ struct SoakPlan {
         }
 
         /// The wait until the next client kill.
-        mutating func nextClientKill(every mean: Duration) -> Duration {
+        package mutating func nextClientKill(every mean: Duration) -> Duration {
             mean * Self.uniform(&clientKills, 0.5, 1.5)
         }
 
         /// One of `count` candidates.
-        mutating func victim(of count: Int) -> Int {
+        package mutating func victim(of count: Int) -> Int {
             Int(victims.next() % UInt64(count))
         }
 
         /// How long a killed process stays down before it is started again.
-        mutating func downtime(_ low: Double, _ high: Double) -> Duration {
+        package mutating func downtime(_ low: Double, _ high: Double) -> Duration {
             .seconds(1) * Self.uniform(&downtimes, low, high)
         }
 

@@ -13,38 +13,38 @@ import LowbandProcess
 ///
 /// Output goes to a file rather than a pipe, so a child never blocks on a full pipe and what it
 /// printed before a `kill -9` stays readable for the audit.
-final class SoakChild {
+package final class SoakChild {
     /// What the child is, e.g. `server` or `client 7`, for the summary and errors.
-    let name: String
-    let log: String
+    package let name: String
+    package let log: String
     private let process: ChildProcess
 
     /// Starts `executable` with `arguments`, appending its output to `log` after a header line.
-    init(name: String, executable: String, arguments: [String], log: String) async throws {
+    package init(name: String, executable: String, arguments: [String], log: String) async throws {
         self.name = name
         self.log = log
         try Self.append("--- start: \(([executable] + arguments).joined(separator: " "))\n", to: log)
         do {
             process = try await ChildProcess(executable, arguments, output: .appending(toFile: log))
         } catch {
-            throw CommandIO.IOError(description: "cannot start \(name) (\(executable)): \(error)")
+            throw SoakError("cannot start \(name) (\(executable)): \(error)")
         }
     }
 
-    var isRunning: Bool { process.status == nil }
+    package var isRunning: Bool { process.status == nil }
 
     /// The exit status, or nil while it runs; a signal's death reads as 128 + the signal.
-    var exitStatus: Int32? { process.status }
+    package var exitStatus: Int32? { process.status }
 
     /// `kill -9`, then waits (up to 10 s) until it has been reaped.
-    func kill() async {
+    package func kill() async {
         process.send(SIGKILL)
         _ = await process.waitForExit(within: .seconds(10))
         try? Self.append("--- killed with SIGKILL\n", to: log)
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within `grace`.
-    func stop(grace: Duration = .seconds(5)) async {
+    package func stop(grace: Duration = .seconds(5)) async {
         guard isRunning else { return }
         process.send(SIGTERM)
         if !(await process.waitForExit(within: grace)) { await kill() }
@@ -56,7 +56,7 @@ final class SoakChild {
             _ = FileManager.default.createFile(atPath: log, contents: nil)
         }
         guard let handle = FileHandle(forWritingAtPath: log) else {
-            throw CommandIO.IOError(description: "cannot write the log \(log)")
+            throw SoakError("cannot write the log \(log)")
         }
         defer { try? handle.close() }
         try handle.seekToEnd()
@@ -64,14 +64,14 @@ final class SoakChild {
     }
 
     /// The log's last `count` lines, for an error message.
-    func tail(_ count: Int = 5) -> String {
+    package func tail(_ count: Int = 5) -> String {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").suffix(count).joined(separator: "\n")
     }
 
     /// Waits (up to `limit`) for a line of this start's output containing `marker`, and returns
     /// the word that follows it (e.g. the address after "listening on ").
-    func word(after marker: String, within limit: Duration) async throws -> String {
+    package func word(after marker: String, within limit: Duration) async throws -> String {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
@@ -83,10 +83,10 @@ final class SoakChild {
                 }
             }
             if let status = exitStatus {
-                throw CommandIO.IOError(description: "\(name) exited with status \(status) before printing '\(marker)': \(tail())")
+                throw SoakError("\(name) exited with status \(status) before printing '\(marker)': \(tail())")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw CommandIO.IOError(description: "\(name) printed no '\(marker)' within \(limit): \(tail())")
+        throw SoakError("\(name) printed no '\(marker)' within \(limit): \(tail())")
     }
 }

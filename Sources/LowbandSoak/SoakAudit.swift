@@ -1,4 +1,4 @@
-import LowbandWire
+package import LowbandWire
 
 /// The soak's verdict, from the server's stored data and every client's cache: what was lost,
 /// duplicated, reordered or left unsent.
@@ -12,23 +12,23 @@ import LowbandWire
 /// - diverged: a row a client's cache shows (chat, id) that the server holds with another text or
 ///   sender, or does not hold at all: the chat looks different on that phone;
 /// - unsent: an outbox task not `done` at the end (the outbox did not drain).
-struct SoakAudit {
-    var stored = 0
-    var acknowledged = 0
-    var lost = 0
-    var duplicated = 0
-    var outOfOrder = 0
-    var diverged = 0
-    var unsent = 0
+package struct SoakAudit {
+    package var stored = 0
+    package var acknowledged = 0
+    package var lost = 0
+    package var duplicated = 0
+    package var outOfOrder = 0
+    package var diverged = 0
+    package var unsent = 0
     /// The first problems, one line each, naming the client, chat and message.
-    var problems: [String] = []
+    package var problems: [String] = []
 
-    static let problemLines = 20
+    package static let problemLines = 20
 
-    var passed: Bool { lost == 0 && duplicated == 0 && outOfOrder == 0 && diverged == 0 && unsent == 0 }
+    package var passed: Bool { lost == 0 && duplicated == 0 && outOfOrder == 0 && diverged == 0 && unsent == 0 }
 
     /// Judges `clients` (name and cache of each) against `server`, every message the server holds.
-    init(server: [Message], clients: [(name: String, database: SoakClientDatabase)]) {
+    package init(server: [Message], clients: [(name: String, database: SoakClientDatabase)]) {
         var byID: [ChatMessageKey: Message] = [:]
         var textCounts: [String: Int] = [:]
         for message in server {
@@ -77,6 +77,6 @@ struct SoakAudit {
 
 /// A message's place: its chat and its server id.
 private struct ChatMessageKey: Hashable {
-    var chatID: Int64
-    var id: Int64
+    package var chatID: Int64
+    package var id: Int64
 }
