@@ -1,5 +1,5 @@
 import Foundation
-import LowbandProcess
+public import LowbandProcess
 
 /// Finds executables that SwiftPM built into the same directory as the running tests.
 public enum BuiltProducts {
@@ -40,5 +40,23 @@ public enum BuiltProducts {
             urls.append(bundle.bundleURL.deletingLastPathComponent())
         }
         return urls
+    }
+}
+
+/// The `lowband` binary SwiftPM built for these tests, the one way tests run it: to its end
+/// (``run(_:stdin:environment:)``) or kept running (``start(_:environment:)``).
+public enum LowbandBinary {
+    /// Where the binary is (``BuiltProducts/path(of:)``), for a test that hands it to another
+    /// program (a Python script, `lowband startup`).
+    public static var path: String { BuiltProducts.path(of: "lowband") }
+
+    /// Runs `lowband` with `arguments` and waits for it to exit.
+    public static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil) async throws -> ExternalProcess.Result {
+        try await ExternalProcess.run(path, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Starts `lowband` with `arguments`, read line by line and stopped with signals.
+    public static func start(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildProcess {
+        try await ChildProcess(path, arguments, environment: environment)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LowbandCLI
 import LowbandReports
+import LowbandTestSupport
 import Testing
 
 /// `lowband bench import`: package-benchmark's influx export becomes rows of the one schema. The
@@ -114,14 +115,12 @@ import Testing
     }
 
     @Test func importCommandWritesTheSchemaAndRefusesTheSameRunTwice() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("Current_run.influx.csv").path
+        let directory = try TemporaryDirectory(prefix: "bench-import")
+        let input = directory.file("Current_run.influx.csv")
         try (Self.header + Self.flat("StartupBenchmarks", "client-graph/hand", "Time(wallclock)", "ns", 2_000)
             + Self.flat("StartupBenchmarks", "client-graph/swinject", "Time(wallclock)", "ns", 30_000)).write(toFile: input, atomically: true, encoding: .utf8)
         let rows = try BenchImportCommand.rows(files: [input], environment: environment)
-        let out = directory.appendingPathComponent("reports/startup.csv").path
+        let out = directory.file("reports/startup.csv")
         try BenchmarkCSV.write(rows: rows, to: out)
         let back = try BenchmarkCSV.read(from: out)
         #expect(back == rows)
@@ -130,20 +129,18 @@ import Testing
     }
 
     @Test func aDirectoryOfAnotherPackagesExportsImportsWithItsSamples() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory(prefix: "bench-import")
         try (Self.header + Self.metric("Checksum", "fnv1a/4 KiB", "Time(wallclock)", "ns", [1_000, 1_000, 2_000, 2_000, 3_000, 3_000, 3_000], iterations: 3))
-            .write(to: directory.appendingPathComponent("pr.influx.csv"), atomically: true, encoding: .utf8)
-        try "Time (wall clock) (μs)\n1\n2\n3\n".write(to: directory.appendingPathComponent("pr.Checksum.fnv1a_4_KiB.wallClock.histogram.samples.tsv"), atomically: true, encoding: .utf8)
+            .write(toFile: directory.file("pr.influx.csv"), atomically: true, encoding: .utf8)
+        try "Time (wall clock) (μs)\n1\n2\n3\n".write(toFile: directory.file("pr.Checksum.fnv1a_4_KiB.wallClock.histogram.samples.tsv"), atomically: true, encoding: .utf8)
         let rows = try BenchImportCommand.rows(files: [directory.path], environment: environment)
         let row = try #require(rows.first)
         #expect(rows.count == 1)
         #expect(row.suite == "checksum" && row.benchmark == "fnv1a/4 KiB" && row.metric == "wall_clock")
         #expect(row.sampleValues == [1, 2, 3])
-        let out = directory.appendingPathComponent("out/pr.csv").path
+        let out = directory.file("out/pr.csv")
         try BenchmarkCSV.write(rows: rows, to: out)
         #expect(try BenchmarkCSV.read(from: out).first?.sampleValues == [1, 2, 3])
-        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/pr.samples.csv").path))
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/pr.samples.csv")))
     }
 }

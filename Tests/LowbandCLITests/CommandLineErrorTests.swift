@@ -9,7 +9,7 @@ import Testing
 /// stderr, `lowband <command>: error: <what and where>`, nothing on stdout, exit status 1 — and
 /// for system errors (a port in use, an unwritable folder, a missing file), before anything starts.
 @Suite struct CommandLineErrorTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
 
     struct BadInput: CustomTestStringConvertible, Sendable {
         var arguments: [String]
@@ -62,7 +62,7 @@ import Testing
 
     @Test(arguments: badInputs)
     func badInputIsOneLineAndStatus1(_ input: BadInput) async throws {
-        let result = try await ExternalProcess.run(lowband, input.arguments)
+        let result = try await LowbandBinary.run(input.arguments)
         #expect(result.status == 1, "\(result.stderrText)")
         let lines = result.stderrText.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.count == 1, "\(result.stderrText)")
@@ -76,14 +76,14 @@ import Testing
     /// and exit 2, like its other bad input, so a CI gate never reads them as a regression.
     @Test(arguments: [["compare", "--bogus"], ["compare", "a.csv", "b.csv", "--threshold", "10"], ["compare", "a.csv"]])
     func compareBadArgumentsAreOneLineAndExit2(arguments: [String]) async throws {
-        let result = try await ExternalProcess.run(lowband, arguments)
+        let result = try await LowbandBinary.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         #expect(result.stderrText.hasPrefix("lowband compare: error: "), "\(result.stderrText)")
     }
 
     @Test func helpIsStillHelpWithStatus0() async throws {
-        let result = try await ExternalProcess.run(lowband, ["proxy", "--help"])
+        let result = try await LowbandBinary.run(["proxy", "--help"])
         #expect(result.status == 0)
         #expect(result.stdoutText.contains("USAGE: lowband proxy"))
         #expect(result.stderr.isEmpty)
@@ -92,17 +92,17 @@ import Testing
     // MARK: System errors, before anything starts
 
     @Test func anUnwritableOutFolderIsRefusedBeforeTheRun() async throws {
-        let result = try await ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "/proc/lowband-out"])
+        let result = try await LowbandBinary.run(["run", "--virtual-time", "--duration", "1s", "--out", "/proc/lowband-out"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty, "the scenario must not have run: \(result.stdoutText)")
         #expect(result.stderrText == "lowband run: error: cannot create the output folder /proc/lowband-out (--out): /proc/lowband-out: No such file or directory\n")
     }
 
     @Test func anOutPathThatIsAFileIsRefusedBeforeTheRun() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-out-file-\(getpid())").path
+        let directory = try TemporaryDirectory(prefix: "lowband-out-file")
+        let file = directory.file("out")
         try #require(FileManager.default.createFile(atPath: file, contents: Data()))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let result = try await ExternalProcess.run(lowband, ["run", "--virtual-time", "--duration", "1s", "--out", "\(file)/run"])
+        let result = try await LowbandBinary.run(["run", "--virtual-time", "--duration", "1s", "--out", "\(file)/run"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText.contains("\(file) exists and is not a folder"), "\(result.stderrText)")
@@ -116,7 +116,7 @@ import Testing
     func aPortInUseIsNamedInWordsBeforeListening(_ arguments: [String], _ expected: String) async throws {
         let taken = try await Self.listen()
         let port = try #require(taken.localAddress?.port)
-        let result = try await ExternalProcess.run(lowband, arguments + ["127.0.0.1:\(port)"])
+        let result = try await LowbandBinary.run(arguments + ["127.0.0.1:\(port)"])
         try await taken.close()
         #expect(result.status == 1)
         #expect(result.stderrText == expected.replacingOccurrences(of: "PORT", with: "\(port)"))
@@ -187,13 +187,11 @@ import Testing
     /// `lowband client` has a default overall deadline (60s, in its help) and says in words
     /// when it passes; what was stored stays in the outbox.
     @Test func aClientAgainstADeadPortGivesUpAtItsDeadline() async throws {
-        let help = try await ExternalProcess.run(lowband, ["client", "--help"])
+        let help = try await LowbandBinary.run(["client", "--help"])
         #expect(help.stdoutText.contains("(default: 60s)"), "\(help.stdoutText)")
-        let database = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-deadline-\(getpid()).sqlite").path
-        defer {
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
-        }
-        let result = try await ExternalProcess.run(lowband, ["client", "--server", "127.0.0.1:1", "--token", "t", "--database", database, "--timeout", "1s", "send", "--chat", "1"])
+        let directory = try TemporaryDirectory(prefix: "lowband-deadline")
+        let database = directory.file("client.sqlite")
+        let result = try await LowbandBinary.run(["client", "--server", "127.0.0.1:1", "--token", "t", "--database", database, "--timeout", "1s", "send", "--chat", "1"])
         #expect(result.status == 1)
         #expect(result.stderrText.split(separator: "\n").count == 1, "\(result.stderrText)")
         #expect(result.stderrText.hasPrefix("lowband client send: error: gave up after 1s (--timeout) with 1 task(s) still in the outbox"), "\(result.stderrText)")

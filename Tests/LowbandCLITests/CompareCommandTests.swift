@@ -1,14 +1,13 @@
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
-import LowbandProcess
 import LowbandReports
 import LowbandTestSupport
 import Testing
 
 /// `lowband compare`: verdicts from rows in memory, option parsing, and the built binary.
 @Suite struct CompareCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
     private static let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci-1", timestamp: "2025-01-31T12:00:00Z")
 
     private func row(_ metric: String, _ unit: String, _ value: Double, benchmark: String = "cold") -> BenchmarkRow {
@@ -208,10 +207,9 @@ import Testing
     // MARK: The built binary
 
     private func withReports(_ baseline: [BenchmarkRow], _ current: [BenchmarkRow], _ body: (String, String) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-compare-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let baselinePath = directory.appendingPathComponent("baseline.csv").path
-        let currentPath = directory.appendingPathComponent("current.csv").path
+        let directory = try TemporaryDirectory(prefix: "lowband-compare")
+        let baselinePath = directory.file("baseline.csv")
+        let currentPath = directory.file("current.csv")
         try BenchmarkCSV.write(rows: baseline, to: baselinePath)
         try BenchmarkCSV.write(rows: current, to: currentPath)
         try await body(baselinePath, currentPath)
@@ -220,21 +218,21 @@ import Testing
     @Test func binaryExitsOneOnARegressionOnly() async throws {
         let baseline = [row("allocations", "count", 1000), row("wall_clock", "ms", 100)]
         try await withReports(baseline, [row("allocations", "count", 1200), row("wall_clock", "ms", 100)]) { old, new in
-            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 1, "\(result.stderrText)")
             #expect(result.stdoutText.contains("REGRESSION"))
             #expect(result.stdoutText.contains("+20%"))
             #expect(result.stdoutText.contains("FAIL: 2 metrics"))
             #expect(result.stderrText.isEmpty)
-            let looser = try await ExternalProcess.run(lowband, ["compare", old, new, "--threshold", "25%"])
+            let looser = try await LowbandBinary.run(["compare", old, new, "--threshold", "25%"])
             #expect(looser.status == 0, "\(looser.stderrText)")
         }
         try await withReports(baseline, [row("allocations", "count", 1000), row("wall_clock", "ms", 500)]) { old, new in
-            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 0, "\(result.stderrText)")
             #expect(result.stdoutText.contains("info"))
             #expect(result.stdoutText.contains("PASS: 2 metrics"))
-            let gated = try await ExternalProcess.run(lowband, ["compare", old, new, "--time-threshold", "25%"])
+            let gated = try await LowbandBinary.run(["compare", old, new, "--time-threshold", "25%"])
             #expect(gated.status == 1)
         }
     }
@@ -250,15 +248,15 @@ import Testing
             return row
         }
         try await withReports([timed(1000, seed: 1)], [timed(1100, seed: 2)]) { old, new in
-            let text = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let text = try await LowbandBinary.run(["compare", old, new])
             #expect(text.status == 1, "\(text.stderrText)")
             #expect(text.stdoutText.contains("REGRESSION") && text.stdoutText.contains(" p="), "\(text.stdoutText)")
-            let markdown = try await ExternalProcess.run(lowband, ["compare", old, new, "--format", "markdown"])
+            let markdown = try await LowbandBinary.run(["compare", old, new, "--format", "markdown"])
             #expect(markdown.status == 1)
             #expect(markdown.stdoutText.hasPrefix("### Benchmark comparison: ❌ **FAIL**\n"), "\(markdown.stdoutText)")
-            let loose = try await ExternalProcess.run(lowband, ["compare", old, new, "--min-effect", "15%"])
+            let loose = try await LowbandBinary.run(["compare", old, new, "--min-effect", "15%"])
             #expect(loose.status == 0, "\(loose.stdoutText)")
-            let contradictory = try await ExternalProcess.run(lowband, ["compare", old, new, "--allow-missing", "--require-all"])
+            let contradictory = try await LowbandBinary.run(["compare", old, new, "--allow-missing", "--require-all"])
             #expect(contradictory.status == 2)
             #expect(contradictory.stderrText.contains("contradict"))
         }
@@ -267,10 +265,10 @@ import Testing
     @Test func binaryRequireAllFailsOnAMetricThisMachineDidNotMeasure() async throws {
         let baseline = [row("allocations", "count", 1000), row("instructions", "count", 50_000)]
         try await withReports(baseline, [row("allocations", "count", 1000)]) { old, new in
-            let lenient = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let lenient = try await LowbandBinary.run(["compare", old, new])
             #expect(lenient.status == 0, "no counters on this machine is not a regression: \(lenient.stdoutText)")
             #expect(lenient.stdoutText.contains("instructions: not measured on this machine"))
-            let strict = try await ExternalProcess.run(lowband, ["compare", old, new, "--require-all"])
+            let strict = try await LowbandBinary.run(["compare", old, new, "--require-all"])
             #expect(strict.status == 1, "\(strict.stdoutText)")
             #expect(strict.stdoutText.contains("(fails the gate: --require-all)"), "\(strict.stdoutText)")
         }
@@ -281,7 +279,7 @@ import Testing
             var text = try String(contentsOfFile: old, encoding: .utf8)
             text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run\n"
             try text.write(toFile: old, atomically: true, encoding: .utf8)
-            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 2, "bad input is not a regression")
             #expect(result.stdoutText.isEmpty)
             #expect(result.stderrText == "lowband compare: error: \(old):3: column 'p50' is not a number: \"abc\"\n")
@@ -294,7 +292,7 @@ import Testing
             let header = BenchmarkCSV.legacyColumns.joined(separator: ",")  // as other programs write it
             try "\(header)\ns,a,m,ms,x,1,1,1,1,1,,,,\ns,b,m,ms,1,1,1,1,1,0,,,,\ns,\"c,m\n".write(toFile: old, atomically: true, encoding: .utf8)
             try "\(header)\ns,a,m,,1,1,1,1,1,1,,,,\n".write(toFile: new, atomically: true, encoding: .utf8)
-            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 2)
             #expect(result.stderrText.split(separator: "\n").map(String.init) == [
                 "lowband compare: error: \(old):2: column 'p50' is not a number: \"x\"",
@@ -306,11 +304,11 @@ import Testing
         // Every unit change is listed too.
         let units = [row("allocations", "count", 1, benchmark: "a"), row("allocations", "count", 1, benchmark: "b")]
         try await withReports(units, units.map { var changed = $0; changed.unit = "allocations"; return changed }) { _, new in
-            let result = try await ExternalProcess.run(lowband, ["compare", new, new])
+            let result = try await LowbandBinary.run(["compare", new, new])
             #expect(result.status == 0, "a file against itself")
         }
         try await withReports(units, units.map { var changed = $0; changed.unit = "bytes"; return changed }) { old, new in
-            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 2)
             #expect(result.stderrText.split(separator: "\n").count == 2, "\(result.stderrText)")
             #expect(result.stderrText.contains("\(new):3: unit of startup/b allocations is 'bytes' but 'count' in \(old):3"))
@@ -325,7 +323,7 @@ import Testing
                 .write(toFile: old, atomically: true, encoding: .utf8)
             try "\(header)\napp,launch,wall_clock,ms,101,110,120,90,130,20,,,,\napp,launch,allocations,count,700,700,700,700,700,20,,,,\n"
                 .write(toFile: new, atomically: true, encoding: .utf8)
-            let result = try await ExternalProcess.run(lowband, ["compare", old, new])
+            let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 1, "\(result.stderrText)")
             #expect(result.stderrText.isEmpty)
             #expect(result.stdoutText.contains("+40%  REGRESSION"))

@@ -1,21 +1,14 @@
 import Foundation
-import LowbandProcess
 import LowbandTestSupport
 import Testing
 
 /// `lowband explore` and `lowband explain` as a user runs them: the built binary.
 @Suite struct ExploreCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
-
-    private func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-explore-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private let lowband = LowbandBinary.path
 
     /// Runs the binary to its end: its stdout lines and exit status.
     private func run(_ arguments: [String]) async throws -> (lines: [String], status: Int32, stderr: String) {
-        let child = try await ChildProcess(lowband, arguments)
+        let child = try await LowbandBinary.start(arguments)
         var lines: [String] = []
         while let line = try await child.nextLine(timeout: .seconds(300)) { lines.append(line) }
         let status = try await child.exitStatus(timeout: .seconds(60))
@@ -32,9 +25,8 @@ import Testing
         (["run", "--faults", "reset,bogus", "--virtual-time"], "unknown fault 'bogus'"),
     ])
     func badInputIsOneLineAndWritesNothing(_ arguments: [String], _ expected: String) async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let out = "\(base)/out"
+        let directory = try TemporaryDirectory(prefix: "lowband-explore-test")
+        let out = directory.file("out")
         let result = try await run(arguments + ["--out", out])
         #expect(result.status == 1)
         let errorLines = result.stderr.split(separator: "\n")
@@ -44,17 +36,16 @@ import Testing
     }
 
     @Test func shardsMergeIntoTheWholeSweep() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let directory = try TemporaryDirectory(prefix: "lowband-explore-test")
         let common = ["explore", "--scenario", "crowd", "--clients", "3", "--duration", "90s", "--faults", "swarm", "--allow-violations", "--jobs", "2"]
-        let whole = try await run(common + ["--seeds", "1..6", "--out", "\(base)/whole"])
+        let whole = try await run(common + ["--seeds", "1..6", "--out", directory.file("whole")])
         #expect(whole.status == 0, "\(whole.stderr)")
         #expect(whole.lines.first?.hasPrefix("lowband explore: crowd on edge, seeds 1..6: 6 runs of 3 clients for 90s") == true)
         for shard in ["1/2", "2/2"] {
-            let part = try await run(common + ["--seeds", "1..6", "--shard", shard, "--out", "\(base)/shard\(shard.first!)"])
+            let part = try await run(common + ["--seeds", "1..6", "--shard", shard, "--out", directory.file("shard\(shard.first!)")])
             #expect(part.status == 0)
         }
-        let merged = try await run(["explore", "merge", "\(base)/shard1", "\(base)/shard2", "--out", "\(base)/merged"])
+        let merged = try await run(["explore", "merge", directory.file("shard1"), directory.file("shard2"), "--out", directory.file("merged")])
         #expect(merged.status == 0, "\(merged.stderr)")
         // Everything but the wall time (the field before the 16-digit trace hash).
         func withoutWallTime(_ path: String) throws -> [String] {
@@ -64,21 +55,20 @@ import Testing
                 return pattern.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: ",$1,")
             }
         }
-        let wholeRows = try withoutWallTime("\(base)/whole/explore.csv")
-        let mergedRows = try withoutWallTime("\(base)/merged/explore.csv")
+        let wholeRows = try withoutWallTime(directory.file("whole/explore.csv"))
+        let mergedRows = try withoutWallTime(directory.file("merged/explore.csv"))
         // The same seeds with the same hashes and verdicts; only the wall time differs.
         #expect(wholeRows.count == 7)
         #expect(wholeRows == mergedRows)
-        let html = try String(contentsOfFile: "\(base)/merged/explore.html", encoding: .utf8)
+        let html = try String(contentsOfFile: directory.file("merged/explore.html"), encoding: .utf8)
         #expect(html.contains("id=\"explore-verdict\""))
-        let results = try String(contentsOfFile: "\(base)/merged/results.csv", encoding: .utf8)
+        let results = try String(contentsOfFile: directory.file("merged/results.csv"), encoding: .utf8)
         #expect(results.contains("explore.crowd,edge,seeds,count,6,"))
     }
 
     @Test func explainSaysWhereTheTimeWent() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let out = "\(base)/run"
+        let directory = try TemporaryDirectory(prefix: "lowband-explore-test")
+        let out = directory.file("run")
         let ran = try await run(["run", "--scenario", "crowd", "--clients", "4", "--duration", "5m", "--virtual-time", "--allow-violations", "--out", out])
         #expect(ran.status == 0, "\(ran.stderr)")
         #expect(ran.lines.contains { $0.hasPrefix("where the time went (") })
@@ -97,13 +87,12 @@ import Testing
     }
 
     @Test func explainRefusesAFolderThatIsNotARun() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        try Data("[]".utf8).write(to: URL(fileURLWithPath: "\(base)/record.json"))
-        let result = try await run(["explain", base])
+        let directory = try TemporaryDirectory(prefix: "lowband-explore-test")
+        try Data("[]".utf8).write(to: URL(fileURLWithPath: directory.file("record.json")))
+        let result = try await run(["explain", directory.path])
         #expect(result.status == 1)
         #expect(result.stderr.contains("has no trace.jsonl"), "\(result.stderr)")
-        let missing = try await run(["explain", "\(base)/nowhere"])
+        let missing = try await run(["explain", directory.file("nowhere")])
         #expect(missing.status == 1 && missing.stderr.contains("is not a folder"))
     }
 }

@@ -1,14 +1,12 @@
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
-import LowbandProcess
 import LowbandTestSupport
 import LowbandWire
 import NIOCore
 import Testing
 
 @Suite struct FramesCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
 
     private func capture() throws -> [UInt8] {
         try RecordedStreams.load("session-v2.bin")
@@ -24,7 +22,7 @@ import Testing
     /// Both versions' captures, told apart by each header's version byte.
     @Test(arguments: [1, 2]) func decodesARecordedSessionOneJSONLinePerFrame(version: Int) async throws {
         let capture = try RecordedStreams.load("session-v\(version).bin")
-        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: capture)
+        let result = try await LowbandBinary.run(["frames", "decode"], stdin: capture)
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
         let lines = try objects(result.stdoutText)
@@ -54,7 +52,7 @@ import Testing
 
     @Test func readsAFileArgumentToo() async throws {
         let path = RecordedStreams.directory.appendingPathComponent("session-v1.bin").path
-        let result = try await ExternalProcess.run(lowband, ["frames", "decode", "--no-payload", path])
+        let result = try await LowbandBinary.run(["frames", "decode", "--no-payload", path])
         #expect(result.status == 0)
         let lines = try objects(result.stdoutText)
         #expect(lines.count == 13)
@@ -68,7 +66,7 @@ import Testing
         for _ in 0 ..< 4 { _ = try decoder.nextFrame(from: &buffer) }
         let fifthStart = decoder.streamOffset
         let cut = Array(stream[..<(fifthStart + 20)])
-        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: cut)
+        let result = try await LowbandBinary.run(["frames", "decode"], stdin: cut)
         #expect(result.status == 1)
         #expect(try objects(result.stdoutText).count == 4)
         let errorLines = result.stderrText.split(separator: "\n")
@@ -80,7 +78,7 @@ import Testing
     @Test func badHeaderIsOneErrorLineNamingTheOffset() async throws {
         var stream = try capture()
         stream[0] = 9
-        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: stream)
+        let result = try await LowbandBinary.run(["frames", "decode"], stdin: stream)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText == "lowband frames decode: error: wire version 9 is not supported: this build reads only versions 1 to 2 (frame at stream byte offset 0)\n")
@@ -89,14 +87,14 @@ import Testing
     @Test func payloadThatIsNotMessagePackIsReported() async throws {
         let frame = Frame(command: .ping, sequence: 1, payload: [0xc1])
         let bytes = Array(try FrameEncoder().bytes(of: frame).readableBytesView)
-        let result = try await ExternalProcess.run(lowband, ["frames", "decode"], stdin: bytes)
+        let result = try await LowbandBinary.run(["frames", "decode"], stdin: bytes)
         #expect(result.status == 1)
         #expect(result.stderrText.contains("not valid MessagePack"))
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
 
     @Test func missingFileIsOneClearLine() async throws {
-        let result = try await ExternalProcess.run(lowband, ["frames", "decode", "/nonexistent/capture.bin"])
+        let result = try await LowbandBinary.run(["frames", "decode", "/nonexistent/capture.bin"])
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband frames decode: error: cannot open /nonexistent/capture.bin"))
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// `lowband lz4`: option parsing, and the built binary piped to and from the real `lz4` tool.
 @Suite struct LZ4CommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
 
     private func compressCommand(_ arguments: [String]) throws -> LZ4Command.Compress {
         try #require(try LZ4Command.parseAsRoot(["compress"] + arguments) as? LZ4Command.Compress)
@@ -100,7 +100,7 @@ import Testing
     @Test(arguments: [[], ["--level", "9"], ["--fast", "3"], ["--block-size", "64K", "--no-content-checksum"]])
     func compressedOutputDecodesWithLZ4(options: [String]) async throws {
         for input in [[], [0x41], text(count: (5 << 20) + 3), random(count: 300_000)] {
-            let compressed = try await ExternalProcess.run(lowband, ["lz4", "compress"] + options, stdin: input)
+            let compressed = try await LowbandBinary.run(["lz4", "compress"] + options, stdin: input)
             #expect(compressed.status == 0, "\(compressed.stderrText)")
             #expect(compressed.stderr.isEmpty)
             let decompressed = try await ExternalProcess.run(try lz4Tool(), ["-d", "-c"], stdin: compressed.stdout)
@@ -114,7 +114,7 @@ import Testing
         for input in [[], [0x41], text(count: (5 << 20) + 3), random(count: 300_000)] {
             let compressed = try await ExternalProcess.run(try lz4Tool(), options + ["-c"], stdin: input)
             try #require(compressed.status == 0)
-            let decompressed = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: compressed.stdout)
+            let decompressed = try await LowbandBinary.run(["lz4", "decompress"], stdin: compressed.stdout)
             #expect(decompressed.status == 0, "\(decompressed.stderrText)")
             expectSameBytes(decompressed.stdout, input, "\(input.count) bytes with \(options)")
         }
@@ -126,7 +126,7 @@ import Testing
         for part in parts {
             stream += try await ExternalProcess.run(try lz4Tool(), ["-c"], stdin: part).stdout
         }
-        let result = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: stream)
+        let result = try await LowbandBinary.run(["lz4", "decompress"], stdin: stream)
         #expect(result.status == 0)
         expectSameBytes(result.stdout, parts[0] + parts[1])
     }
@@ -139,7 +139,7 @@ import Testing
     ])
     func optionsSelectTheSameSettingsAsLZ4(ours: [String], theirs: [String]) async throws {
         let input = text(count: (4 << 20) + 100_000, seed: 5)
-        let ourFrame = try await ExternalProcess.run(lowband, ["lz4", "compress"] + ours, stdin: input)
+        let ourFrame = try await LowbandBinary.run(["lz4", "compress"] + ours, stdin: input)
         let theirFrame = try await ExternalProcess.run(try lz4Tool(), theirs + ["-c"], stdin: input)
         #expect(ourFrame.status == 0 && theirFrame.status == 0)
         expectSameBytes(ourFrame.stdout, theirFrame.stdout)
@@ -150,7 +150,7 @@ import Testing
         ("empty frame start", [0x04, 0x22, 0x4D], "input ended after 3 of the 4 bytes of a frame's magic number at input byte 3"),
     ])
     func badInputGivesOneErrorLine(name: String, input: [UInt8], message: String) async throws {
-        let result = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: input)
+        let result = try await LowbandBinary.run(["lz4", "decompress"], stdin: input)
         #expect(result.status == 1)
         #expect(result.stderrText == "lowband lz4 decompress: error: \(message)\n")
     }
@@ -158,7 +158,7 @@ import Testing
     @Test func truncatedAndCorruptFramesGiveOneErrorLine() async throws {
         let input = text(count: 1 << 20, seed: 6)
         let frame = try await ExternalProcess.run(try lz4Tool(), ["-B4", "-BX", "-c"], stdin: input).stdout
-        let truncated = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: Array(frame.prefix(frame.count / 2)))
+        let truncated = try await LowbandBinary.run(["lz4", "decompress"], stdin: Array(frame.prefix(frame.count / 2)))
         #expect(truncated.status == 1)
         #expect(truncated.stderrText.hasPrefix("lowband lz4 decompress: error: input ended inside the LZ4 frame that starts at byte 0"))
         #expect(truncated.stderrText.hasSuffix(" at input byte \(frame.count / 2)\n"))
@@ -167,14 +167,14 @@ import Testing
 
         var corrupt = frame
         corrupt[frame.count / 3] ^= 0x10
-        let result = try await ExternalProcess.run(lowband, ["lz4", "decompress"], stdin: corrupt)
+        let result = try await LowbandBinary.run(["lz4", "decompress"], stdin: corrupt)
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband lz4 decompress: error: block checksum does not match the block at input byte "))
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
 
     @Test func invalidOptionsOnTheCommandLineAreOneErrorLine() async throws {
-        let result = try await ExternalProcess.run(lowband, ["lz4", "compress", "--level", "13"])
+        let result = try await LowbandBinary.run(["lz4", "compress", "--level", "13"])
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband lz4 compress: error: --level must be between 1 and 12 (got 13)"))
         #expect(result.stderrText.split(separator: "\n").count == 1)

@@ -7,7 +7,7 @@ import Testing
 
 /// Runs the built `lowband msgpack <subcommand>` with `stdin`.
 private func lowband(_ arguments: [String], stdin: [UInt8] = []) async throws -> ExternalProcess.Result {
-    try await ExternalProcess.run(BuiltProducts.path(of: "lowband"), ["msgpack"] + arguments, stdin: stdin)
+    try await LowbandBinary.run(["msgpack"] + arguments, stdin: stdin)
 }
 
 /// Concatenated MessagePack bytes of `values`.

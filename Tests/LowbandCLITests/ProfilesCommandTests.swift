@@ -1,14 +1,13 @@
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
-import LowbandProcess
 import LowbandTestSupport
 import Testing
 
 /// `lowband profiles list` and `show`: parsing, and the built binary on the shipped profiles and
 /// on users' own files.
 @Suite struct ProfilesCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
     private static let ownNames = ["3g", "edge", "flapping", "gprs", "handover", "offline", "perfect", "subway"]
     private static let groups = [
         "Lowband", "Chrome DevTools", "Facebook ATC", "Network Link Conditioner", "comcast", "sitespeed.io throttle",
@@ -19,12 +18,6 @@ import Testing
         var environment = ProcessInfo.processInfo.environment
         environment["LOWBAND_PROFILES"] = profiles
         return environment
-    }
-
-    private func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-profiles-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
     }
 
     private func write(_ text: String, to path: String) throws {
@@ -75,7 +68,7 @@ import Testing
     }
 
     @Test func listsTheShippedProfilesGroupedBySourceWithDescriptions() async throws {
-        let result = try await ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: nil))
+        let result = try await LowbandBinary.run(["profiles", "list"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stderr.isEmpty)
         let groups = grouped(result.stdoutText)
@@ -96,12 +89,11 @@ import Testing
     }
 
     @Test func listIncludesTheUsersDirectoryFirstAndReportsBrokenFiles() async throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try write(profileText(description: "my own edge"), to: "\(directory)/edge.yaml")
-        try write(profileText(), to: "\(directory)/mine.yaml")
-        try write(profileText(downlinkLoss: "150%"), to: "\(directory)/broken.yaml")
-        let result = try await ExternalProcess.run(lowband, ["profiles", "list"], environment: environment(profiles: directory))
+        let directory = try TemporaryDirectory(prefix: "lowband-profiles")
+        try write(profileText(description: "my own edge"), to: directory.file("edge.yaml"))
+        try write(profileText(), to: directory.file("mine.yaml"))
+        try write(profileText(downlinkLoss: "150%"), to: directory.file("broken.yaml"))
+        let result = try await LowbandBinary.run(["profiles", "list"], environment: environment(profiles: directory.path))
         #expect(result.status == 1)
         let groups = grouped(result.stdoutText)
         let own = try #require(groups.last)
@@ -110,11 +102,11 @@ import Testing
         #expect(own.lines.contains { $0.hasPrefix("mine ") })
         #expect(groups.first?.lines.contains { $0.hasPrefix("gprs ") } == true, "the shipped profiles are still listed")
         #expect(!groups.flatMap(\.lines).contains { $0.hasPrefix("broken") })
-        #expect(result.stderrText == "lowband profiles list: error: \(directory)/broken.yaml:5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
+        #expect(result.stderrText == "lowband profiles list: error: \(directory.file("broken.yaml")):5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
     }
 
     @Test func showsFiguresWithTheirSources() async throws {
-        let result = try await ExternalProcess.run(lowband, ["profiles", "show", "edge"], environment: environment(profiles: nil))
+        let result = try await LowbandBinary.run(["profiles", "show", "edge"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("edge: EDGE (2.5G)") == true)
@@ -128,11 +120,10 @@ import Testing
     }
 
     @Test func showsAUsersFileByPath() async throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = "\(directory)/mine.yaml"
+        let directory = try TemporaryDirectory(prefix: "lowband-profiles")
+        let path = directory.file("mine.yaml")
         try write(profileText(), to: path)
-        let result = try await ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        let result = try await LowbandBinary.run(["profiles", "show", path], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.hasPrefix("mine: my own link\nfile: \(path)\n"))
         let rate = try #require(result.stdoutText.split(separator: "\n").first { $0.hasPrefix("downlink.rate ") })
@@ -142,7 +133,7 @@ import Testing
     }
 
     @Test func showsJSON() async throws {
-        let result = try await ExternalProcess.run(lowband, ["profiles", "show", "--json", "handover"], environment: environment(profiles: nil))
+        let result = try await LowbandBinary.run(["profiles", "show", "--json", "handover"], environment: environment(profiles: nil))
         #expect(result.status == 0, "\(result.stderrText)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
         #expect(object["name"] as? String == "handover")
@@ -158,23 +149,22 @@ import Testing
     }
 
     @Test func badFileGivesOneErrorLineNamingFileKeyAndReason() async throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = "\(directory)/broken.yaml"
+        let directory = try TemporaryDirectory(prefix: "lowband-profiles")
+        let path = directory.file("broken.yaml")
         try write(profileText(downlinkLoss: "150%"), to: path)
-        let result = try await ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        let result = try await LowbandBinary.run(["profiles", "show", path], environment: environment(profiles: nil))
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderrText == "lowband profiles show: error: \(path):5: downlink.loss: 150% is above 100%; a percentage lies between 0% and 100%\n")
 
         try write(profileText().replacingOccurrences(of: "queue: 20KB\nuplink", with: "queue: 20 parsecs\nuplink"), to: path)
-        let unit = try await ExternalProcess.run(lowband, ["profiles", "show", path], environment: environment(profiles: nil))
+        let unit = try await LowbandBinary.run(["profiles", "show", path], environment: environment(profiles: nil))
         #expect(unit.status == 1)
         #expect(unit.stderrText.hasPrefix("lowband profiles show: error: \(path):6: downlink.queue: '20 parsecs' has unknown size unit 'parsecs'"))
     }
 
     @Test func unknownNameListsTheKnownOnes() async throws {
-        let result = try await ExternalProcess.run(lowband, ["profiles", "show", "edgy"], environment: environment(profiles: nil))
+        let result = try await LowbandBinary.run(["profiles", "show", "edgy"], environment: environment(profiles: nil))
         #expect(result.status == 1)
         #expect(result.stderrText.hasPrefix("lowband profiles show: error: edgy: no profile named 'edgy'"))
         #expect(result.stderrText.contains("known profiles: 3g, atc-2g-rural, atc-2g-urban"))

@@ -8,7 +8,7 @@ import Testing
 /// `lowband proxy`: option parsing, and the built binary run as a service — it proxies, serves
 /// the control API, prints a status line per connection, traces, and exits 0 on SIGTERM.
 @Suite struct ProxyCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
 
     private func parse(_ arguments: [String]) throws -> ProxyCommand {
         try #require(try Lowband.parseAsRoot(["proxy"] + arguments) as? ProxyCommand)
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aRemoteAPIAddressWithoutItsFlagIsOneErrorLine() async throws {
-        let result = try await ExternalProcess.run(lowband, ["proxy", "--api", "0.0.0.0:0"])
+        let result = try await LowbandBinary.run(["proxy", "--api", "0.0.0.0:0"])
         #expect(result.status != 0)
         #expect(result.stderrText.contains("--api-allow-remote"), "\(result.stderrText)")
     }
@@ -63,7 +63,7 @@ import Testing
     // MARK: The built binary
 
     @Test func anUnknownProfileIsOneErrorLine() async throws {
-        let result = try await ExternalProcess.run(lowband, ["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--profile", "no-such-network"])
+        let result = try await LowbandBinary.run(["proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--profile", "no-such-network"])
         #expect(result.status == 1)
         let lines = result.stderrText.split(separator: "\n")
         #expect(lines.count == 1)
@@ -149,8 +149,8 @@ import Testing
     }
 
     @Test func theProxyServesLogsTracesAndStopsOnSIGTERM() async throws {
-        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-proxy-trace-\(getpid()).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let directory = try TemporaryDirectory(prefix: "lowband-proxy-trace")
+        let trace = directory.file("trace.jsonl")
         let report = try await runService(mode: "proxy", trace: trace)
         #expect(report.status == 0, "\(report.lines)")
         #expect(report.echoed == "hello")

@@ -1,17 +1,14 @@
 import ArgumentParser
-import Foundation
 @testable import LowbandCLI
-import LowbandProcess
 import LowbandReports
 import LowbandTestSupport
 import Testing
 
 @Suite struct RoundTripCommandTests {
     @Test func roundTripOverLoopbackWritesItsReport() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-roundtrip-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let csv = directory.appendingPathComponent("nested/roundtrip.csv").path
-        let result = try await ExternalProcess.run(BuiltProducts.path(of: "lowband"), ["roundtrip", "--chats", "12", "--contacts", "30", "--repetitions", "3", "--seed", "5", "--out", csv])
+        let directory = try TemporaryDirectory(prefix: "lowband-roundtrip")
+        let csv = directory.file("nested/roundtrip.csv")
+        let result = try await LowbandBinary.run(["roundtrip", "--chats", "12", "--contacts", "30", "--repetitions", "3", "--seed", "5", "--out", csv])
         #expect(result.status == 0, "\(result.stderrText)")
         #expect(result.stdoutText.contains("decoded reply equals the original: yes"))
         #expect(result.stdoutText.contains("reproduce: lowband roundtrip --seed 5 --chats 12 --contacts 30 --repetitions 3"))

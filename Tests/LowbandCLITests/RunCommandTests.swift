@@ -16,13 +16,7 @@ import Testing
 /// `lowband run`: parsing, and the built binary as a child process (virtual-time runs, bad
 /// input, Ctrl-C on a socket run).
 @Suite struct RunCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
-
-    private func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private let lowband = LowbandBinary.path
 
     private func read(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)
@@ -42,13 +36,12 @@ import Testing
     // MARK: The binary
 
     @Test func aVirtualTimeRunWritesItsFolderAndReplaysToTheByte() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let directory = try TemporaryDirectory(prefix: "lowband-run-test")
         var traces: [String] = []
         var records: [String] = []
         for attempt in 0 ..< 2 {
-            let out = "\(base)/run\(attempt)"
-            let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "edge", "--seed", "3", "--duration", "40s", "--virtual-time", "--out", out])
+            let out = directory.file("run\(attempt)")
+            let child = try await LowbandBinary.start(["run", "--scenario", "push-to-visible", "--profile", "edge", "--seed", "3", "--duration", "40s", "--virtual-time", "--out", out])
             let (reproduce, header) = try await child.lines { $0.hasPrefix("reproduce: ") }
             #expect(header.first?.hasPrefix("lowband run: push-to-visible on edge, seed 3, 1 client, 40s, virtual time") == true)
             #expect(reproduce == "reproduce: lowband run --scenario push-to-visible --profile edge --seed 3 --clients 1 --duration 40s --virtual-time")
@@ -87,30 +80,29 @@ import Testing
     /// Started from a folder outside any checkout, a run still names the commit of the code that
     /// measured (the checkout holding the binary), in results.csv and in the report.
     @Test func aRunStartedOutsideTheCheckoutNamesItsCommitAndHost() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
+        let directory = try TemporaryDirectory(prefix: "lowband-run-test")
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
         let git = try await ChildProcess("/usr/bin/env", ["git", "-C", checkout, "rev-parse", "--short", "HEAD"])
         let commit = try #require(try await git.nextLine())
         #expect(try await git.exitStatus() == 0)
-        let child = try await ChildProcess("/usr/bin/env", ["-C", base, lowband, "run", "--scenario", "push-to-visible", "--duration", "5s", "--virtual-time", "--out", "out"])
+        let child = try await ChildProcess("/usr/bin/env", ["-C", directory.path, lowband, "run", "--scenario", "push-to-visible", "--duration", "5s", "--virtual-time", "--out", "out"])
         #expect(try await child.exitStatus(timeout: .seconds(120)) == 0, "\(child.stderrText)")
-        let csv = try read("\(base)/out/results.csv")
+        let csv = try read(directory.file("out/results.csv"))
         let firstRow = try #require(csv.split(separator: "\n").dropFirst().first)
         let fields = firstRow.split(separator: ",", omittingEmptySubsequences: false)
         #expect(fields.count == 15)
         #expect(fields[14] == "lowband run --scenario push-to-visible --duration 5s --virtual-time --out out", "command column of \(firstRow)")
         #expect(fields[10] == Substring(commit), "commit column of \(firstRow)")
         #expect(fields[12] != "unknown" && !fields[12].isEmpty, "host column of \(firstRow)")
-        let report = try read("\(base)/out/report.html")
+        let report = try read(directory.file("out/report.html"))
         #expect(report.contains("<p class=\"origin\" id=\"origin\">commit <code>\(commit)</code> · host <code>\(fields[12])</code>"))
         #expect(report.contains("<code>lowband run --scenario push-to-visible --profile edge --seed 1 --clients 1 --duration 5s --virtual-time</code>"))
     }
 
     @Test func severalProfilesGiveOneComparisonTable() async throws {
-        let out = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try await ChildProcess(lowband, ["run", "--scenario", "offline-burst", "--profiles", "3g,edge", "--duration", "30s", "--virtual-time", "--out", out])
+        let directory = try TemporaryDirectory(prefix: "lowband-run-test")
+        let out = directory.path
+        let child = try await LowbandBinary.start(["run", "--scenario", "offline-burst", "--profiles", "3g,edge", "--duration", "30s", "--virtual-time", "--out", out])
         let (comparison, _) = try await child.lines { $0.hasPrefix("comparison") }
         #expect(comparison.hasPrefix("comparison"))
         let (heading, _) = try await child.lines { $0.hasPrefix("metric ") }
@@ -132,8 +124,9 @@ import Testing
         (["--duration", "90"], "'90' has no unit; write 90s for seconds"),
     ])
     func badInputIsOneErrorLineBeforeAnythingStarts(_ arguments: [String], _ message: String) async throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-bad-\(UUID().uuidString)").path
-        let child = try await ChildProcess(lowband, ["run", "--virtual-time", "--out", out] + arguments)
+        let directory = try TemporaryDirectory(prefix: "lowband-run-bad")
+        let out = directory.file("out")
+        let child = try await LowbandBinary.start(["run", "--virtual-time", "--out", out] + arguments)
         #expect(try await child.exitStatus() == 1)
         let stderr = child.stderrText
         #expect(stderr.hasPrefix("lowband run: error: "), "\(stderr)")
@@ -142,15 +135,15 @@ import Testing
     }
 
     @Test func unknownProfilesListTheKnownOnes() async throws {
-        let child = try await ChildProcess(lowband, ["run", "--profile", "moon", "--virtual-time"])
+        let child = try await LowbandBinary.start(["run", "--profile", "moon", "--virtual-time"])
         #expect(try await child.exitStatus() == 1)
         #expect(child.stderrText.contains("known profiles:") && child.stderrText.contains("edge"))
     }
 
     @Test func sigintStopsASocketRunAndWritesAPartialRecord() async throws {
-        let out = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        let directory = try TemporaryDirectory(prefix: "lowband-run-test")
+        let out = directory.path
+        let child = try await LowbandBinary.start(["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
         _ = try await child.lines { $0.hasPrefix("reproduce: ") }
         child.send(SIGINT)
         #expect(try await child.exitStatus(timeout: .seconds(60)) == 130)

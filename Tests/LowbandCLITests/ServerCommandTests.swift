@@ -22,7 +22,7 @@ import Testing
 
 /// `lowband server`: parsing, and the built binary as a child process that a client logs in to.
 @Suite struct ServerCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
 
     // MARK: Parsing
 
@@ -60,7 +60,7 @@ import Testing
     // MARK: The binary
 
     @Test func aClientLogsInWithAPrintedTokenAndSIGINTStopsTheServer() async throws {
-        let child = try await ChildProcess(lowband, ["server", "--listen", "127.0.0.1:0", "--seed", "4", "--users", "6", "--chats-per-user", "3", "--messages-per-chat", "10", "--show-tokens", "2"])
+        let child = try await LowbandBinary.start(["server", "--listen", "127.0.0.1:0", "--seed", "4", "--users", "6", "--chats-per-user", "3", "--messages-per-chat", "10", "--show-tokens", "2"])
         let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         #expect(listening == "listening on 127.0.0.1:\(port)")
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func aConnectionOverTheCapIsClosedAndLoggedOnStderr() async throws {
-        let child = try await ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2", "--max-connections", "1"])
+        let child = try await LowbandBinary.start(["server", "--users", "3", "--messages-per-chat", "2", "--max-connections", "1"])
         let (listening, _) = try await child.lines { $0.hasPrefix("listening on ") }
         let port = try #require(Int(listening.split(separator: ":").last ?? ""))
         let loop = MultiThreadedEventLoopGroup.singleton.next()
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func SIGTERMStopsItToo() async throws {
-        let child = try await ChildProcess(lowband, ["server", "--users", "3", "--messages-per-chat", "2"])
+        let child = try await LowbandBinary.start(["server", "--users", "3", "--messages-per-chat", "2"])
         _ = try await child.lines { $0.hasPrefix("listening on ") }
         child.send(SIGTERM)
         _ = try await child.lines { $0 == "stopped" }
@@ -108,10 +108,10 @@ import Testing
     }
 
     @Test func aPortInUseIsOneErrorLine() async throws {
-        let first = try await ChildProcess(lowband, ["server", "--users", "2", "--messages-per-chat", "1"])
+        let first = try await LowbandBinary.start(["server", "--users", "2", "--messages-per-chat", "1"])
         let (listening, _) = try await first.lines { $0.hasPrefix("listening on ") }
         let address = String(listening.dropFirst("listening on ".count))
-        let second = try await ExternalProcess.run(lowband, ["server", "--listen", address, "--users", "2"])
+        let second = try await LowbandBinary.run(["server", "--listen", address, "--users", "2"])
         #expect(second.status == 1)
         #expect(second.stderrText.hasPrefix("lowband server: error: "))
         #expect(second.stderrText.split(separator: "\n").count == 1)

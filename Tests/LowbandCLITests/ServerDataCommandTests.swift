@@ -1,6 +1,4 @@
-import Foundation
 @testable import LowbandCLI
-import LowbandProcess
 import LowbandTestSupport
 import Testing
 
@@ -14,7 +12,7 @@ import Testing
 
 /// `lowband server --data DIR` and `lowband server inspect DIR`, parsed and as the built binary.
 @Suite struct ServerDataCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
     private let options = ["--seed", "4", "--users", "3", "--chats-per-user", "2", "--messages-per-chat", "2"]
 
     @Test func parsesDataAndInspect() throws {
@@ -26,11 +24,12 @@ import Testing
     }
 
     @Test func aRestartOnTheDirectoryContinuesAndInspectListsTheMessages() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-data-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let directory = try TemporaryDirectory(prefix: "lowband-data")
+        // Not made beforehand: the first server makes its data directory.
+        let folder = directory.file("data")
         var lastIDs: [Substring] = []
         for expected in ["seeded", "restored"] {
-            let child = try await ChildProcess(lowband, ["server", "--data", folder] + options)
+            let child = try await LowbandBinary.start(["server", "--data", folder] + options)
             let (line, _) = try await child.lines { $0.hasPrefix("data ") }
             #expect(line.hasPrefix("data \(folder): \(expected), last message id "))
             lastIDs.append(line.split(separator: " ").last ?? "")
@@ -38,14 +37,14 @@ import Testing
             #expect(try await child.exitStatus() == 0, "\(child.stderrText)")
         }
         #expect(lastIDs[0] == lastIDs[1] && lastIDs[0] != "0")
-        let csv = try await ExternalProcess.run(lowband, ["server", "inspect", folder])
+        let csv = try await LowbandBinary.run(["server", "inspect", folder])
         let lines = csv.stdoutText.split(separator: "\n")
         #expect(lines.first == "chat_id,message_id,sender_id,client_id,sent_at,text")
         #expect(lines.count > 1)
-        let json = try await ExternalProcess.run(lowband, ["server", "inspect", folder, "--chat", "1", "--format", "json"])
+        let json = try await LowbandBinary.run(["server", "inspect", folder, "--chat", "1", "--format", "json"])
         #expect(json.stdoutText.hasPrefix("[{\"chatID\":1,"))
 
-        let refused = try await ExternalProcess.run(lowband, ["server", "--data", folder, "--seed", "5", "--users", "3", "--chats-per-user", "2", "--messages-per-chat", "2"])
+        let refused = try await LowbandBinary.run(["server", "--data", folder, "--seed", "5", "--users", "3", "--chats-per-user", "2", "--messages-per-chat", "2"])
         #expect(refused.status == 1)
         #expect(refused.stderrText == "lowband server: error: the data directory \(folder) holds the data of --seed 4 --users 3 --chats-per-user 2 --messages-per-chat 2; start with those options, or use an empty --data directory for --seed 5 --users 3 --chats-per-user 2 --messages-per-chat 2\n")
     }

@@ -15,7 +15,7 @@ import Testing
 /// built binary gets SIGINT or SIGTERM and stops gracefully with its shutdown output, and a
 /// second signal ends it at once.
 @Suite struct SignalShutdownTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
     private let small = ["--seed", "4", "--users", "3", "--chats-per-user", "2", "--messages-per-chat", "2"]
 
     private static func name(_ signal: Int32) -> String {
@@ -24,9 +24,10 @@ import Testing
 
     @Test(arguments: [SIGINT, SIGTERM])
     func theServerStopsAndItsDataDirectoryIsFreeAtOnce(_ signal: Int32) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-signal-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let first = try await ChildProcess(lowband, ["server", "--data", folder] + small)
+        let directory = try TemporaryDirectory(prefix: "lowband-signal")
+        // Not made beforehand: the first server makes its data directory.
+        let folder = directory.file("data")
+        let first = try await LowbandBinary.start(["server", "--data", folder] + small)
         _ = try await first.lines { $0.hasPrefix("listening on ") }
         first.send(signal)
         let (stopped, before) = try await first.lines { $0 == "stopped" }
@@ -35,7 +36,7 @@ import Testing
         #expect(try await first.exitStatus() == 0, "\(first.stderrText)")
 
         // The directory's lock went with the first server: a second one opens it straight away.
-        let second = try await ChildProcess(lowband, ["server", "--data", folder] + small)
+        let second = try await LowbandBinary.start(["server", "--data", folder] + small)
         let (data, _) = try await second.lines { $0.hasPrefix("data ") }
         #expect(data.hasPrefix("data \(folder): restored, "), "\(second.stderrText)")
         _ = try await second.lines { $0.hasPrefix("stop with ") }
@@ -96,9 +97,9 @@ import Testing
     }
 
     @Test func SIGTERMStopsASocketRunAndWritesAPartialRecordAsSIGINTDoes() async throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-signal-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        let directory = try TemporaryDirectory(prefix: "lowband-run-signal")
+        let out = directory.file("out")
+        let child = try await LowbandBinary.start(["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
         _ = try await child.lines { $0.hasPrefix("reproduce: ") }
         child.send(SIGTERM)
         #expect(try await child.exitStatus(timeout: .seconds(60)) == 130, "a stopped run exits 130, whatever the signal: \(child.stderrText)")
@@ -110,9 +111,9 @@ import Testing
     }
 
     @Test func aSecondSignalEndsAStoppingRunAtOnce() async throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-run-signal-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        let child = try await ChildProcess(lowband, ["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
+        let directory = try TemporaryDirectory(prefix: "lowband-run-signal")
+        let out = directory.file("out")
+        let child = try await LowbandBinary.start(["run", "--scenario", "push-to-visible", "--profile", "perfect", "--duration", "10m", "--out", out])
         _ = try await child.lines { $0.hasPrefix("reproduce: ") }
         // Both arrive while the first is still stopping the run and writing its report: the
         // first starts the graceful stop, the second ends the process with 128 + its number.

@@ -1,6 +1,5 @@
 import Foundation
 @testable import LowbandCLI
-import LowbandProcess
 import LowbandReports
 import LowbandTestSupport
 import Testing
@@ -10,12 +9,13 @@ import Testing
 /// it starts 22 processes and needs the clients to get CPU time between kills.
 /// Wall clock (scripts/test.sh runs it alone): runs 22 processes (server, proxy, 20 clients) and kills them on a schedule.
 @Suite(.tags(.wallClock)) struct SoakCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
 
     @Test func aShortSoakLosesNothingThroughEveryKill() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-soak-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let result = try await ExternalProcess.run(lowband, [
+        let temporary = try TemporaryDirectory(prefix: "lowband-soak")
+        // Not made beforehand: the soak makes (and first empties) its --out folder.
+        let directory = temporary.file("out")
+        let result = try await LowbandBinary.run([
             "soak", "--clients", "20", "--messages", "500", "--profile", "flapping", "--seed", "3",
             "--client-kill-every", "2s", "--server-kills", "2", "--server-kill-every", "6s", "--proxy-restarts", "1",
             "--deadline", "4m", "--out", directory,

@@ -1,5 +1,4 @@
 import Foundation
-import LowbandProcess
 import LowbandReports
 import LowbandTestSupport
 import Testing
@@ -7,19 +6,12 @@ import Testing
 /// `lowband startup` as a user runs it: the built binary timing real programs — `lowband server`
 /// itself, and shell scripts whose timing and failures are known.
 @Suite struct StartupCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
-
-    private func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-startup-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private let lowband = LowbandBinary.path
 
     @Test func timesLowbandServerUntilItListensAndWritesRowsCompareReads() async throws {
-        let base = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let out = "\(base)/reports/server.csv"
-        let result = try await ExternalProcess.run(lowband, [
+        let directory = try TemporaryDirectory(prefix: "lowband-startup")
+        let out = directory.file("reports/server.csv")
+        let result = try await LowbandBinary.run([
             "startup", "--runs", "3", "--warmup", "1", "--out", out, "--until", "listening on",
             "--", lowband, "server", "--listen", "127.0.0.1:0",
         ])
@@ -33,25 +25,24 @@ import Testing
             #expect(row.min > 0 && row.min <= row.p50 && row.p50 <= row.max)
         }
         // lowband compare reads them: the same file against itself is no regression.
-        let compared = try await ExternalProcess.run(lowband, ["compare", out, out])
+        let compared = try await LowbandBinary.run(["compare", out, out])
         #expect(compared.status == 0, "\(compared.stdoutText)\(compared.stderrText)")
     }
 
     /// The clock runs from launch to the marker: a program that sleeps 300 ms before it is ready
     /// is never measured under 300 ms; the stop takes its whole process group.
     @Test func theTimeIncludesTheWaitAndTheStopTakesTheWholeGroup() async throws {
-        let base = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let script = "sleep 60 & echo $! > \(base)/child.pid; sleep 0.3; echo ready; wait"
-        let result = try await ExternalProcess.run(lowband, [
-            "startup", "--runs", "2", "--warmup", "0", "--name", "sleeper", "--out", "\(base)/s.csv", "--until", "^ready$",
+        let directory = try TemporaryDirectory(prefix: "lowband-startup")
+        let script = "sleep 60 & echo $! > \(directory.file("child.pid")); sleep 0.3; echo ready; wait"
+        let result = try await LowbandBinary.run([
+            "startup", "--runs", "2", "--warmup", "0", "--name", "sleeper", "--out", directory.file("s.csv"), "--until", "^ready$",
             "--", "/bin/sh", "-c", script,
         ])
         #expect(result.status == 0, "\(result.stderrText)")
-        let time = try #require(try BenchmarkCSV.read(from: "\(base)/s.csv").first { $0.metric == "time_to_marker" })
+        let time = try #require(try BenchmarkCSV.read(from: directory.file("s.csv")).first { $0.metric == "time_to_marker" })
         #expect(time.benchmark == "sleeper")
         #expect(time.min >= 300, "a 300 ms sleep measured as \(time.min) ms")
-        let child = try #require(Int32(try String(contentsOfFile: "\(base)/child.pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let child = try #require(Int32(try String(contentsOfFile: directory.file("child.pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // Dead: gone, or a zombie its new parent has not reaped (an init that never reaps, as
         // in some containers, keeps it listed).
         let state = (try? String(contentsOfFile: "/proc/\(child)/status", encoding: .utf8))?
@@ -71,14 +62,13 @@ import Testing
         (["--runs", "0", "--until", "x", "--", "/bin/true"], "--runs must be 1...10000, not 0"),
     ])
     func aRunThatCannotBeTimedIsOneLineAndExit1(arguments: [String], message: String) async throws {
-        let base = try scratch()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let result = try await ExternalProcess.run(lowband, ["startup", "--warmup", "0", "--out", "\(base)/x.csv"] + arguments)
+        let directory = try TemporaryDirectory(prefix: "lowband-startup")
+        let result = try await LowbandBinary.run(["startup", "--warmup", "0", "--out", directory.file("x.csv")] + arguments)
         #expect(result.status == 1)
         let lines = result.stderrText.split(separator: "\n").filter { !$0.hasPrefix("run ") && !$0.hasPrefix("warm-up ") }
         #expect(lines.count == 1, "\(result.stderrText)")
         #expect(lines.first?.hasPrefix("lowband startup: error: ") == true)
         #expect(lines.first?.contains(message) == true, "\(lines)")
-        #expect(!FileManager.default.fileExists(atPath: "\(base)/x.csv"), "no report from a failed run")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("x.csv")), "no report from a failed run")
     }
 }

@@ -1,21 +1,14 @@
 import Foundation
-import LowbandProcess
 import LowbandTestSupport
 import Testing
 
 /// `lowband trace diff` as a user runs it: the built binary on the traces of real runs.
 @Suite struct TraceDiffCommandTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
-
-    private func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-trace-diff-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    private let lowband = LowbandBinary.path
 
     /// Runs the binary to its end: stdout, stderr and the exit status.
     private func run(_ arguments: [String]) async throws -> (stdout: String, stderr: String, status: Int32) {
-        let child = try await ChildProcess(lowband, arguments)
+        let child = try await LowbandBinary.start(arguments)
         var lines: [String] = []
         while let line = try await child.nextLine(timeout: .seconds(120)) { lines.append(line) }
         let status = try await child.exitStatus(timeout: .seconds(60))
@@ -23,18 +16,17 @@ import Testing
     }
 
     /// The trace of a short virtual-time run with `seed`.
-    private func trace(seed: Int, in base: String) async throws -> String {
-        let out = "\(base)/seed\(seed)-\(UUID().uuidString)"
+    private func trace(seed: Int, in directory: TemporaryDirectory) async throws -> String {
+        let out = directory.file("seed\(seed)-\(UUID().uuidString)")
         let result = try await run(["run", "--scenario", "push-to-visible", "--profile", "edge", "--seed", String(seed), "--duration", "20s", "--virtual-time", "--out", out])
         try #require(result.status == 0, "\(result.stderr)")
         return "\(out)/trace.jsonl"
     }
 
     @Test func twoRunsOfOneSeedMakeTheSameDecisions() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let a = try await trace(seed: 7, in: base)
-        let b = try await trace(seed: 7, in: base)
+        let directory = try TemporaryDirectory(prefix: "lowband-trace-diff")
+        let a = try await trace(seed: 7, in: directory)
+        let b = try await trace(seed: 7, in: directory)
         let lines = try String(contentsOfFile: a, encoding: .utf8).split(separator: "\n").count
         for options in [[], ["--time"]] {
             let result = try await run(["trace", "diff"] + options + [a, b])
@@ -44,10 +36,9 @@ import Testing
     }
 
     @Test func twoSeedsDivergeAndTheFirstDifferenceIsNamed() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let a = try await trace(seed: 7, in: base)
-        let b = try await trace(seed: 8, in: base)
+        let directory = try TemporaryDirectory(prefix: "lowband-trace-diff")
+        let a = try await trace(seed: 7, in: directory)
+        let b = try await trace(seed: 8, in: directory)
         let result = try await run(["trace", "diff", a, b])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -59,10 +50,9 @@ import Testing
     }
 
     @Test func timeIsIgnoredUnlessAsked() async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let a = "\(base)/a.jsonl"
-        let b = "\(base)/b.jsonl"
+        let directory = try TemporaryDirectory(prefix: "lowband-trace-diff")
+        let a = directory.file("a.jsonl")
+        let b = directory.file("b.jsonl")
         try "{\"t_ns\":1,\"event\":\"open\",\"conn\":1}\n{\"t_ns\":5,\"event\":\"deliver\",\"conn\":1,\"bytes\":10}\n".write(toFile: a, atomically: true, encoding: .utf8)
         try "{\"t_ns\":2,\"event\":\"open\",\"conn\":1}\n\n{\"t_ns\":6,\"event\":\"deliver\",\"conn\":1,\"bytes\":12}\n".write(toFile: b, atomically: true, encoding: .utf8)
         let decisions = try await run(["trace", "diff", a, b])
@@ -79,11 +69,10 @@ import Testing
         ("long", "long.jsonl:1: a line longer than 64 KiB"),
     ])
     func badInputIsOneLineAndExitTwo(_ name: String, _ expected: String) async throws {
-        let base = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: base) }
-        let good = "\(base)/good.jsonl"
+        let directory = try TemporaryDirectory(prefix: "lowband-trace-diff")
+        let good = directory.file("good.jsonl")
         try "{\"event\":\"open\"}\n".write(toFile: good, atomically: true, encoding: .utf8)
-        let bad = "\(base)/\(name).jsonl"
+        let bad = directory.file("\(name).jsonl")
         switch name {
         case "notjson": try "{\"event\":\"open\"}\nnot json\n".write(toFile: bad, atomically: true, encoding: .utf8)
         case "array": try "[1,2]\n".write(toFile: bad, atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import GRDB
 import LowbandClient
+import LowbandTestSupport
 import LowbandWire
 import Testing
 

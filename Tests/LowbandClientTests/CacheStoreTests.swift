@@ -1,6 +1,7 @@
 import GRDB
 import LowbandClient
 import LowbandDeterminism
+import LowbandTestSupport
 import LowbandWire
 import Testing
 

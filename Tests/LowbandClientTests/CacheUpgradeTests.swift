@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LowbandClient
+import LowbandTestSupport
 import LowbandWire
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LowbandClient
 import LowbandDeterminism
+import LowbandTestSupport
 import LowbandWire
 import Testing
 

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func twoStreamsAndTwoObserversEachSeeEveryEventInOrder() async throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         let (engine, first) = try world.makeEngine()
         let second = EngineEvents()
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aCancelledStreamIsRemovedAndTheOthersCarryOn() async throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         let (engine, _) = try world.makeEngine()
         let abandoned = engine.events()
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func aSlowStreamKeepsTheNewestEventsUpToItsBound() async throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         let (engine, _) = try world.makeEngine()
         var slow = engine.events(bufferingNewest: 3).makeAsyncIterator()
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func theStreamsEndWhenTheEngineIsReleased() async throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         var stream: AsyncStream<ClientEvent>.Iterator
         weak var released: ClientEngine?
         do {

@@ -8,7 +8,7 @@ import Testing
 /// The read-only inspection an invariant checker takes at the end of a run.
 @Suite struct EngineInspectionTests {
     @Test func anInspectionShowsTheCacheTheOutboxAndTheBoundedQueuesInAFixedOrder() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let (engine, events, screen, chat) = try world.engineWithOpenChat(1)
 
         world.network.refusesConnections = true
@@ -34,7 +34,7 @@ import Testing
         #expect(offline.outbox.first?.storedAt == storedAt)
         #expect(offline.outbox.first?.state == .pending)
         #expect(offline.pendingRequests == 0, "nothing owed without a link")
-        #expect(offline.maximumPendingRequests == VirtualWorld.connection.maximumPendingRequests)
+        #expect(offline.maximumPendingRequests == ClientTestWorld.connection.maximumPendingRequests)
         #expect(offline.screens.map(\.chatID) == [chat.id])
         #expect(offline.screens.first?.rows.last?.status == .sending, "the echo of the stored send")
         #expect(offline.screens.first?.queueBacklog == 0)

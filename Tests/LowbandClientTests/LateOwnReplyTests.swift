@@ -1,4 +1,5 @@
 import LowbandClient
+import LowbandTestSupport
 import LowbandWire
 import Testing
 

@@ -6,7 +6,7 @@ import Testing
 /// cache before the turn ends (docs/CLIENT.md, "A live message is shown, then stored").
 @Suite struct LivePushOrderTests {
     @Test func aPushIsShownInTheTurnItArrivesThenStoredBeforeAnythingElse() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let (engine, events, screen, chat) = try world.engineWithOpenChat()
         let other = try #require(chat.memberIDs.first { $0 != 1 })
 
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aPushWaitsForAnAnimationButIsStoredAtOnce() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let (engine, events, screen, chat) = try world.engineWithOpenChat()
         let other = try #require(chat.memberIDs.first { $0 != 1 })
 

@@ -1,5 +1,6 @@
 import LowbandClient
 import LowbandDeterminism
+import LowbandTestSupport
 import LowbandWire
 import Testing
 

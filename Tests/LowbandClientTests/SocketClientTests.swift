@@ -174,7 +174,7 @@ import Testing
         let proxy = Self.proxy20ms(named: "kill-test", to: server)
         let proxyPort = try await proxy.start().port ?? 0
         let common = ["client", "--server", "127.0.0.1:\(proxyPort)", "--token", token, "--database", database, "--seed", "77", "--timeout", "60s"]
-        let binary = BuiltProducts.path(of: "lowband")
+        let binary = LowbandBinary.path
 
         // Two runs killed with SIGKILL while sending (each after 20 acknowledged sends, the
         // moment the next request goes out), then a run that finishes the outbox.

@@ -9,7 +9,7 @@ import Testing
 /// virtual time.
 @Suite struct VirtualCatchUpTests {
     @Test func anOpenScreenShowsWhatWasWrittenWhileTheLinkWasDown() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let (engine, events, screen, chat) = try world.engineWithOpenChat()
         let other = try #require(chat.memberIDs.first { $0 != 1 })
 
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aScreenWithNothingNewAfterAReconnectAsksTheServerNothing() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let (engine, _) = try world.makeEngine(screen: ScreenConfiguration(pageSize: 10))
         engine.start()

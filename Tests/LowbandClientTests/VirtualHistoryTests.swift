@@ -6,7 +6,7 @@ import Testing
 
 /// Cache-first history and the chunks, against the real server in virtual time.
 @Suite struct VirtualHistoryTests {
-    private func load(_ engine: ClientEngine, _ world: VirtualWorld, chat: Int64, olderThan anchor: Int64?, count: Int) -> [HistoryPage] {
+    private func load(_ engine: ClientEngine, _ world: ClientTestWorld, chat: Int64, olderThan anchor: Int64?, count: Int) -> [HistoryPage] {
         var pages: [HistoryPage] = []
         engine.history.loadPage(chatID: chat, olderThan: anchor, count: count) { pages.append($0) }
         _ = world.run { pages.last?.isFinal == true }
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func pagesComeFromTheServerOnceThenFromTheCache() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let (engine, _) = try world.makeEngine()
         engine.start()
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aLiveMessageExtendsTheChunkAndAnOutageLeavesAGap() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let other = chat.memberIDs.first { $0 != 1 }!
         let (engine, events) = try world.makeEngine()
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func theServerWinsWhenItsPageContradictsTheCache() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let neighbour = world.chats(of: 1)[1]
         let other = chat.memberIDs.first { $0 != 1 }!
@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func aRestartedEngineShowsTheCachedChatAtOnceWhileOffline() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         do {
             let (engine, _) = try world.makeEngine()

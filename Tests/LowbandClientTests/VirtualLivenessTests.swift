@@ -13,7 +13,7 @@ import Testing
 @Suite struct VirtualLivenessTests {
     /// The other member writes every `every`, so pushes keep arriving (and the heartbeat,
     /// which pings only a quiet link, never needs to).
-    private func keepChatting(_ world: VirtualWorld, in chatID: Int64, as userID: Int64, every: Duration, while going: @escaping () -> Bool) {
+    private func keepChatting(_ world: ClientTestWorld, in chatID: Int64, as userID: Int64, every: Duration, while going: @escaping () -> Bool) {
         guard going() else { return }
         _ = try? world.server.post("still here", in: chatID, from: userID)
         world.scheduler.schedule(after: every) { [weak world] in
@@ -26,7 +26,7 @@ import Testing
     /// retransmission back-off for nine minutes while pushes kept arriving, so no ping was
     /// due, the send timed out and was retried into the same stuck link again and again.
     @Test func aLinkWhoseWayUpIsStuckIsLeftWithinTheLivenessBoundWhilePushesStillArrive() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let other = try #require(chat.memberIDs.first { $0 != 1 })
         let connector = StallingConnector(inner: world.network.makeConnector(to: world.server))
@@ -81,13 +81,13 @@ import Testing
         // arriving every second or so (28 s, not 30: wire format v2 made the reply 14,500 bytes).
         let rate = Int64(size / 28)
         #expect(rate >= 500, "pieces of 500 bytes arrive at least once a second (the reply is \(size) bytes)")
-        let world = try VirtualWorld(shape: shape, profile: Self.slowDownlink(bytesPerSecond: rate, mtu: 500))
+        let world = try ClientTestWorld(shape: shape, profile: Self.slowDownlink(bytesPerSecond: rate, mtu: 500))
         let wrapping = throughAWrappingLink ? StallingConnector(inner: world.network.makeConnector(to: world.server)) : nil
         let (engine, events) = try world.makeEngine(connector: wrapping)
         engine.start()
         #expect(world.run(until: { engine.connection.isLoggedIn }, limit: .seconds(200)))
         #expect(wrapping.map { $0.links.count == 1 } ?? true)
-        #expect(world.scheduler.now > VirtualWorld.connection.loginTimeout * 2, "the reply took longer than the login timeout")
+        #expect(world.scheduler.now > ClientTestWorld.connection.loginTimeout * 2, "the reply took longer than the login timeout")
         #expect(world.network.connections.count == 1, "one link: the login was not given up while its reply arrived")
         #expect(events.syncs.count == 1)
         #expect(engine.connection.statistics.loginReplyPayloadBytes.count == 1)
@@ -96,7 +96,7 @@ import Testing
     /// The server closes a connection with no frame either way for 90 s: an engine with the
     /// default heartbeat sitting idle, or only hearing pushes, is never closed by it.
     @Test func anIdleEngineKeepsItsConnectionPastTheServersIdleTimeout() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         var closes: [ServerEvent] = []
         world.server.onEvent = { closes.append($0) }
         let (engine, _) = try world.makeEngine(connection: ConnectionConfiguration())
@@ -116,7 +116,7 @@ import Testing
 
     @Test func aLargePageStillArrivingDoesNotMakeTheHeartbeatGiveUp() throws {
         let shape = MessengerWorld.Shape(users: 6, chatsPerUser: 2, messagesPerChat: 400)
-        let probe = try VirtualWorld(shape: shape)
+        let probe = try ClientTestWorld(shape: shape)
         let chat = probe.chats(of: 1)[0]
         let page = HistoryReply(chatID: chat.id, messages: Array(chat.messages.suffix(200)), reachedEnd: false)
         let size = try Self.wireBytes(of: page)
@@ -124,7 +124,7 @@ import Testing
         // timeout together (10 s + 5 s); a 500-byte piece arrives every second or two.
         let rate = Int64(size / 40)
         #expect(rate >= 300, "the page is \(size) bytes")
-        let world = try VirtualWorld(shape: shape, profile: Self.slowDownlink(bytesPerSecond: rate, mtu: 500))
+        let world = try ClientTestWorld(shape: shape, profile: Self.slowDownlink(bytesPerSecond: rate, mtu: 500))
         let connection = ConnectionConfiguration(
             requestTimeout: .seconds(120), loginTimeout: .seconds(60), heartbeatInterval: .seconds(10), heartbeatTimeout: .seconds(5),
             unansweredTimeout: .seconds(120), backoff: Backoff(initialDelay: .milliseconds(200), maximumDelay: .seconds(2)))

@@ -8,7 +8,7 @@ import Testing
 /// Outbox flows against the real server in virtual time over the in-memory network.
 @Suite struct VirtualOutboxTests {
     @Test func sentWhileOfflineIsDeliveredOnceInOrderAfterReconnecting() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         world.network.refusesConnections = true
         let (engine, events) = try world.makeEngine()
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aLinkCutMidSendStillDeliversEachMessageOnce() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[1].id
         let (engine, events) = try world.makeEngine()
         engine.start()
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func anInterruptedUploadResumesFromTheAcknowledgedOffset() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         let chunk = 16 * 1024
         let (engine, events) = try world.makeEngine(outbox: OutboxConfiguration(uploadChunkSize: chunk))
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func aSendToAChatOfOthersFailsForGoodAndIsNotRetried() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let foreign = try #require(world.server.world.chats.first { !$0.memberIDs.contains(1) }).id
         let own = world.chats(of: 1)[0].id
         let (engine, events) = try world.makeEngine()
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func aRestartedEngineResumesItsStoredOutbox() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         world.network.refusesConnections = true
         do {
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func anEngineThatDiesMidSendIsResumedFromItsDatabaseWithoutDuplicates() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0].id
         var engine: ClientEngine?
         var events: EngineEvents?

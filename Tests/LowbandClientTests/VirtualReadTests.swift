@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func aReadPositionSetOfflineReachesTheServerAfterTheAppWasKilledAndNeverMovesBack() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let other = try #require(chat.memberIDs.first { $0 != 1 })
         let message: Message
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func receiptsMoveMyOtherDeviceAndAreKeptForOtherMembers() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let friendID = try #require(chat.memberIDs.first { $0 != 1 })
         let (phone, phoneEvents) = try world.makeEngine(user: 1, database: "phone.sqlite", seed: 11)

@@ -9,8 +9,8 @@ import Testing
 @Suite struct VirtualScreenTests {
     private static let longChats = MessengerWorld.Shape(users: 6, chatsPerUser: 2, messagesPerChat: 400)
 
-    private func readToTheTop(latency: Duration, rowsPerTick: Int) throws -> (screen: ChatScreenModel, chat: MessengerWorld.ChatHistory, world: VirtualWorld) {
-        let world = try VirtualWorld(latency: latency, shape: Self.longChats)
+    private func readToTheTop(latency: Duration, rowsPerTick: Int) throws -> (screen: ChatScreenModel, chat: MessengerWorld.ChatHistory, world: ClientTestWorld) {
+        let world = try ClientTestWorld(latency: latency, shape: Self.longChats)
         let chat = world.chats(of: 1)[0]
         let (engine, _) = try world.makeEngine(screen: ScreenConfiguration(pageSize: 40, viewportRows: 12, prefetchDistance: 30))
         engine.start()
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aPushedMessageBecomesVisibleAtTheBottomWithItsTimes() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let other = chat.memberIDs.first { $0 != 1 }!
         let (engine, _) = try world.makeEngine()
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aSentMessageShowsAsAnEchoThenAsDelivered() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let (engine, events) = try world.makeEngine()
         engine.start()

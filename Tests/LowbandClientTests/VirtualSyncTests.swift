@@ -7,7 +7,7 @@ import Testing
 /// Login, delta sync, reconnects and access control against the real server in virtual time.
 @Suite struct VirtualSyncTests {
     @Test func aDeltaSyncCarriesOnlyChangesAndFarFewerBytes() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chats = world.chats(of: 1)
         let (engine, events) = try world.makeEngine()
         engine.start()
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func theServerGoingDownUnderAConnectedClientIsRiddenOut() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let chat = world.chats(of: 1)[0]
         let (engine, events) = try world.makeEngine()
         engine.start()
@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func aClientCannotReadAnotherUsersChat() throws {
-        let world = try VirtualWorld()
+        let world = try ClientTestWorld()
         let foreign = try #require(world.server.world.chats.first { !$0.memberIDs.contains(1) })
         let (engine, _) = try world.makeEngine()
         engine.start()
@@ -97,7 +97,7 @@ import Testing
 
     @Test func aRunReplaysExactlyFromItsSeeds() throws {
         func run() throws -> [String] {
-            let world = try VirtualWorld()
+            let world = try ClientTestWorld()
             let chat = world.chats(of: 1)[0].id
             let (engine, events) = try world.makeEngine()
             engine.start()

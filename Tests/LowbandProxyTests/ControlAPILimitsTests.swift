@@ -1,5 +1,6 @@
 import Foundation
 import LowbandProxy
+import LowbandTestSupport
 import NIOCore
 import Synchronization
 import Testing
@@ -35,13 +36,12 @@ import Testing
         }
     }
 
-    /// A fresh directory holding `secret.yaml` (not a profile: a file with secrets in it) and
-    /// `allowed/fast.yaml` (a valid profile).
-    private func files() throws -> (root: String, secret: String, allowed: String) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-api-\(UUID().uuidString)").path
-        let allowed = root + "/allowed"
+    /// Writes `secret.yaml` (not a profile: a file with secrets in it) and `allowed/fast.yaml`
+    /// (a valid profile) into `root`.
+    private func files(in root: TemporaryDirectory) throws -> (secret: String, allowed: String) {
+        let allowed = root.file("allowed")
         try FileManager.default.createDirectory(atPath: allowed, withIntermediateDirectories: true)
-        let secret = root + "/secret.yaml"
+        let secret = root.file("secret.yaml")
         try "api_token: s3cr3t-value-123\ndownlink:\n  rate: s3cr3t-value-123\n".write(toFile: secret, atomically: true, encoding: .utf8)
         let fast = """
             description: fast
@@ -50,7 +50,7 @@ import Testing
             """
         try fast.write(toFile: allowed + "/fast.yaml", atomically: true, encoding: .utf8)
         try "api_token: s3cr3t-value-123\n".write(toFile: allowed + "/bad.yaml", atomically: true, encoding: .utf8)
-        return (root, secret, allowed)
+        return (secret, allowed)
     }
 
     private func setProfile(_ profile: String, port: Int) async throws -> HTTPTestClient.Response {
@@ -59,8 +59,8 @@ import Testing
     }
 
     @Test func aProfilePathOutsideTheAllowedDirectoriesIsNeitherReadNorQuoted() async throws {
-        let (root, secret, allowed) = try files()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = try TemporaryDirectory(prefix: "lowband-api")
+        let (secret, allowed) = try files(in: root)
         let log = Log()
         let configuration = ControlServer.Configuration(profiles: APIProfileAccess(directories: [allowed]), log: { log.append($0) })
         try await withServer(configuration) { port in
@@ -85,8 +85,8 @@ import Testing
     }
 
     @Test func aSeedChangeKeepsAProfileLoadedFromAFile() async throws {
-        let (root, _, allowed) = try files()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = try TemporaryDirectory(prefix: "lowband-api")
+        let allowed = try files(in: root).allowed
         let configuration = ControlServer.Configuration(profiles: APIProfileAccess(directories: [allowed]))
         try await withServer(configuration) { port in
             _ = try await HTTPTestClient.request("POST", "/proxies", port: port, body: #"{"name":"phone","upstream":"127.0.0.1:9","listen":"127.0.0.1:0"}"#)
@@ -103,8 +103,8 @@ import Testing
     }
 
     @Test func withoutAllowedDirectoriesOnlyNamesLoad() async throws {
-        let (root, _, allowed) = try files()
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = try TemporaryDirectory(prefix: "lowband-api")
+        let allowed = try files(in: root).allowed
         try await withServer { port in
             _ = try await HTTPTestClient.request("POST", "/proxies", port: port, body: #"{"name":"phone","upstream":"127.0.0.1:9","listen":"127.0.0.1:0"}"#)
             #expect(try await setProfile(allowed + "/fast.yaml", port: port).status == 400)

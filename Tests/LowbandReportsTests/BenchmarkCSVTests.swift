@@ -1,5 +1,6 @@
 import Foundation
 import LowbandReports
+import LowbandTestSupport
 import Testing
 
 /// The benchmark CSV schema: writing, strict reading, and the metric rules.
@@ -44,9 +45,8 @@ import Testing
         // CRLF line endings, as spreadsheets write, read the same.
         #expect(try BenchmarkCSV.parse(text.replacingOccurrences(of: ",6.3,ci-1,2025-01-31T12:00:00Z\n", with: ",6.3,ci-1,2025-01-31T12:00:00Z\r\n"), file: "r.csv") == rows)
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-csv-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("nested/report.csv").path
+        let directory = try TemporaryDirectory(prefix: "lowband-csv")
+        let path = directory.file("nested/report.csv")
         try BenchmarkCSV.write(rows: rows, to: path)
         #expect(try BenchmarkCSV.read(from: path) == rows)
     }
@@ -115,10 +115,8 @@ import Testing
         let long = String(repeating: "a", count: BenchmarkCSV.maximumLineBytes + 1)
         expectError("\(Self.header)\n\(long),b,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .tooLarge, containing: "longer than 64 KiB")
 
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-csv-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("huge.csv").path
+        let directory = try TemporaryDirectory(prefix: "lowband-csv")
+        let path = directory.file("huge.csv")
         #expect(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: UInt64(BenchmarkCSV.maximumFileBytes + 1))
@@ -130,7 +128,7 @@ import Testing
             return error.code == .tooLarge && error.line == nil && error.description.hasPrefix("\(path): ")
         }
         #expect {
-            try BenchmarkCSV.read(from: directory.appendingPathComponent("absent.csv").path)
+            try BenchmarkCSV.read(from: directory.file("absent.csv"))
         } throws: { error in
             (error as? BenchmarkCSVError)?.code == .unreadable
         }

@@ -1,13 +1,13 @@
 import Foundation
 @testable import LowbandReports
+import LowbandTestSupport
 import Testing
 
 /// Where a run's commit comes from, and what the environment says when there is none.
 @Suite struct RunEnvironmentTests {
     @Test func theFirstDirectoryInsideACheckoutNamesTheCommit() throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-env-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: outside) }
+        let directory = try TemporaryDirectory(prefix: "lowband-env")
+        let outside = directory.path
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
         let found = RunEnvironment.commit(searching: [outside, checkout])
@@ -16,9 +16,8 @@ import Testing
     }
 
     @Test func outsideEveryCheckoutTheCommitIsUnknownAndTheNoteSaysWhy() throws {
-        let outside = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-env-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: outside) }
+        let directory = try TemporaryDirectory(prefix: "lowband-env")
+        let outside = directory.path
 
         let none = RunEnvironment.commit(searching: [outside])
         #expect(none.commit == "unknown")

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandReports
+import LowbandTestSupport
 import Testing
 
 /// Raw samples kept next to a report (`REPORT.samples.csv`) and package-benchmark's
@@ -7,22 +8,15 @@ import Testing
 @Suite struct SamplesFileTests {
     static let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci-1", timestamp: "2025-01-31T12:00:00Z")
 
-    func directory() throws -> String {
-        let path = NSTemporaryDirectory() + "lowband-samples-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test func samplesRoundTripNextToTheReportAndOldReportsStillRead() throws {
-        let folder = try directory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let directory = try TemporaryDirectory(prefix: "lowband-samples")
         var timed = BenchmarkRow(suite: "startup", benchmark: "cold, start", metric: "wall_clock", unit: "us", samples: [3, 1.5, 2], environment: Self.environment)
         timed.sampleValues = [3, 1.5, 2]
         let counted = BenchmarkRow(suite: "startup", benchmark: "cold, start", metric: "allocations", unit: "count", value: 7, environment: Self.environment)
-        let path = folder + "/run.csv"
+        let path = directory.file("run.csv")
         try BenchmarkCSV.write(rows: [timed, counted], to: path)
-        #expect(BenchmarkCSV.samplesPath(for: path) == folder + "/run.samples.csv")
-        let samplesText = try String(contentsOfFile: folder + "/run.samples.csv", encoding: .utf8)
+        #expect(BenchmarkCSV.samplesPath(for: path) == directory.file("run.samples.csv"))
+        let samplesText = try String(contentsOfFile: directory.file("run.samples.csv"), encoding: .utf8)
         #expect(samplesText == "suite,benchmark,metric,value\nstartup,\"cold, start\",wall_clock,3\nstartup,\"cold, start\",wall_clock,1.5\nstartup,\"cold, start\",wall_clock,2\n")
         let read = try BenchmarkCSV.read(from: path)
         #expect(read == [timed, counted])
@@ -30,17 +24,16 @@ import Testing
         #expect(try BenchmarkCSV.parse(try String(contentsOfFile: path, encoding: .utf8), file: "run.csv").allSatisfy { $0.sampleValues == nil })
         // Rewriting without samples removes the old samples file, so it is never joined to new rows.
         try BenchmarkCSV.write(rows: [counted], to: path)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/run.samples.csv"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("run.samples.csv")))
     }
 
     @Test func aSamplesFileFromAnotherRunIsRefused() throws {
-        let folder = try directory()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let directory = try TemporaryDirectory(prefix: "lowband-samples")
         let row = BenchmarkRow(suite: "startup", benchmark: "cold", metric: "wall_clock", unit: "us", samples: [3, 1, 2], environment: Self.environment)
-        let path = folder + "/run.csv"
+        let path = directory.file("run.csv")
         try BenchmarkCSV.write(rows: [row], to: path)
         try "suite,benchmark,metric,value\nstartup,cold,wall_clock,1\nstartup,cold,wall_clock,2\nstartup,gone,wall_clock,2\n"
-            .write(toFile: folder + "/run.samples.csv", atomically: true, encoding: .utf8)
+            .write(toFile: directory.file("run.samples.csv"), atomically: true, encoding: .utf8)
         let reading = BenchmarkCSV.reading(from: path)
         let lines = reading.errors.lines
         #expect(lines.count == 2, "\(lines)")

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandRunReport
+import LowbandTestSupport
 import Testing
 
 /// The promises and stage charts as a browser lays them out: links that land on real marks,
@@ -109,12 +110,11 @@ extension ChromiumRenderTests {
 
     /// Renders `records`, loads the report with the probe in Chromium and returns what it measured.
     private func layout(of records: [RunRecord]) async throws -> FindingsLayout {
-        let directory = try workDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let page = directory.appendingPathComponent("report-findings.html")
+        let directory = try TemporaryDirectory(prefix: "lowband-report")
+        let page = directory.url.appendingPathComponent("report-findings.html")
         let html = RunReportHTML.render(records: records)
         try Data(html.replacingOccurrences(of: "</body>", with: Self.findingsProbe + "\n</body>").utf8).write(to: page)
-        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory)
+        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory.url)
         let output = try await chromium.dumpDOM(of: page)
         try #require(output.status == 0, "chromium exited with \(output.status): \(output.stderr.suffix(2_000))")
         let opening = "<pre id=\"findings-probe\">"

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandRunReport
+import LowbandTestSupport
 import Testing
 
 /// Chart text as a browser lays it out: at 1, 3 and 8 profiles no two labels of a chart may
@@ -58,15 +59,13 @@ struct ChromiumLabelTests {
 
     @Test(arguments: [1, 3, 8])
     func chartLabelsNeverOverlap(profileCount: Int) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-labels-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory(prefix: "lowband-labels")
         let records = SyntheticRuns.records(seed: 7, clients: 4, samples: 300, profiles: Array(SyntheticRuns.eightProfiles.prefix(profileCount)))
         let html = RunReportHTML.render(records: records)
-        let page = directory.appendingPathComponent("report-probed.html")
+        let page = directory.url.appendingPathComponent("report-probed.html")
         try Data(html.replacingOccurrences(of: "</body>", with: Self.probe + "\n</body>").utf8).write(to: page)
 
-        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory)
+        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory.url)
         let output = try await chromium.dumpDOM(of: page)
         try #require(output.status == 0, "chromium exited with \(output.status): \(output.stderr.suffix(2_000))")
         let element = try #require(MarkupChecks.element("<pre id=\"label-probe\">", closing: "</pre>", in: output.stdout), "the probe did not run")

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandRunReport
+import LowbandTestSupport
 import Testing
 
 /// The report as a browser sees it: rendered by headless Chromium, the charts must be SVG
@@ -42,24 +43,17 @@ struct ChromiumRenderTests {
         </script>
         """
 
-    func workDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-report-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     private func report() -> String {
         RunReportHTML.render(records: SyntheticRuns.records(seed: 42, clients: 6, samples: 500, partialProfiles: ["3g"]))
     }
 
     @Test func chromiumLaysOutEveryChartAndFetchesNothing() async throws {
-        let directory = try workDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory(prefix: "lowband-report")
         let html = report()
-        let page = directory.appendingPathComponent("report-probed.html")
+        let page = directory.url.appendingPathComponent("report-probed.html")
         try Data(html.replacingOccurrences(of: "</body>", with: Self.probe + "\n</body>").utf8).write(to: page)
 
-        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory)
+        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory.url)
         let output = try await chromium.dumpDOM(of: page)
         try #require(output.status == 0, "chromium exited with \(output.status): \(output.stderr.suffix(2_000))")
         let dom = output.stdout
@@ -97,13 +91,12 @@ struct ChromiumRenderTests {
     }
 
     @Test func theScreenshotShowsARenderedPage() async throws {
-        let directory = try workDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let page = directory.appendingPathComponent("report.html")
+        let directory = try TemporaryDirectory(prefix: "lowband-report")
+        let page = directory.url.appendingPathComponent("report.html")
         try Data(report().utf8).write(to: page)
-        let image = directory.appendingPathComponent("report.png")
+        let image = directory.url.appendingPathComponent("report.png")
 
-        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory)
+        let chromium = Chromium(executable: try #require(Chromium.executable), workDirectory: directory.url)
         let output = try await chromium.screenshot(of: page, to: image, width: 1200, height: 2000)
         try #require(output.status == 0, "chromium exited with \(output.status): \(output.stderr.suffix(2_000))")
         let png = try Data(contentsOf: image)

@@ -2,6 +2,7 @@ import Foundation
 import LowbandReports
 import LowbandRunReport
 import LowbandScenarios
+import LowbandTestSupport
 import Testing
 
 /// `lowband run`'s outputs as a library: the folder's files, the CSV rows and the printed lines,
@@ -11,8 +12,9 @@ import Testing
 
     @Test func theFolderHoldsEveryFileAndTheRecordIsPrettyJSON() async throws {
         let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.pushToVisible, seed: 2, seconds: 30))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-outputs-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory(prefix: "lowband-outputs")
+        // Not made beforehand: the writing makes the folder.
+        let directory = temporary.file("out")
         let written = try RunOutputs.write([output], to: directory, environment: Self.environment)
         #expect(written.map { ($0 as NSString).lastPathComponent } == ["results.csv", "trace.jsonl", "breakdown.csv", "record.json", "report.html"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(directory)/record.json")) == Data(try RunRecord.prettyJSON([output.record])))

@@ -1,22 +1,20 @@
 import Foundation
 import LowbandScenarios
+import LowbandTestSupport
 import Testing
 
 /// `lowband trace diff` as a library: two traces compared decision by decision, clock readings
 /// ignored unless asked for, the first divergence named by decision, line and field.
 @Suite struct TraceDiffTests {
-    private func file(_ lines: [String]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-trace-\(UUID().uuidString).jsonl").path
+    private func write(_ lines: [String], to path: String) throws {
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        return path
     }
 
     private func compare(_ a: [String], _ b: [String], keepTime: Bool = false) throws -> TraceDiff.Outcome {
-        let (pathA, pathB) = (try file(a), try file(b))
-        defer {
-            try? FileManager.default.removeItem(atPath: pathA)
-            try? FileManager.default.removeItem(atPath: pathB)
-        }
+        let directory = try TemporaryDirectory(prefix: "lowband-trace")
+        let (pathA, pathB) = (directory.file("a.jsonl"), directory.file("b.jsonl"))
+        try write(a, to: pathA)
+        try write(b, to: pathB)
         return try TraceDiff.compare(try TraceLineReader(path: pathA), try TraceLineReader(path: pathB), keepTime: keepTime)
     }
 

@@ -3,13 +3,14 @@ import GRDB
 import LowbandFixtures
 import LowbandServer
 import LowbandServerStore
+import LowbandTestSupport
 import LowbandWire
 import Testing
 
 /// `lowband server --data`: what a server stored is what a restarted one serves.
 @Suite struct ServerDataDirectoryTests {
     @Test func aRestartServesEveryAcknowledgedChangeAndIdsKeepIncreasing() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         let chat: Int64
         let sender: Int64
         let reader: Int64
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func aLoginSyncPointIsNeverHandedOutAgainAfterARestart() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         let syncPoint: ServerTime
         do {
             var (harness, _) = try StoreHarness.open(folder)
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func aDifferentSeedOnAStoredDirectoryIsOneClearError() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         do { _ = try StoreHarness.open(folder, seed: 5) }
         #expect {
             _ = try ServerDataDirectory.open(folder.path, configuration: StoreHarness.configuration(seed: 6))
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func twoServersCannotShareADirectory() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         let (_, first) = try StoreHarness.open(folder)
         #expect {
             _ = try ServerDataDirectory.open(folder.path, configuration: StoreHarness.configuration())
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func aDamagedFileIsAnErrorNamingTheTableNotACrash() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         do { _ = try StoreHarness.open(folder) }
         var unchecked = Configuration()
         unchecked.foreignKeysEnabled = false

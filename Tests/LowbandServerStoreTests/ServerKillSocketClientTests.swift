@@ -20,12 +20,12 @@ import Testing
 /// Its `.wallClock` tag puts it in scripts/test.sh's serial pass: the kill must land while the
 /// client is still sending.
 @Suite(.tags(.wallClock)) struct ServerKillSocketClientTests {
-    private let lowband = BuiltProducts.path(of: "lowband")
+    private let lowband = LowbandBinary.path
     private static let shape = MessengerWorld.Shape(users: 4, chatsPerUser: 2, messagesPerChat: 3)
     private static let seed: UInt64 = 8
 
     private func startServer(data: String, listen: String) async throws -> (ChildProcess, port: Int) {
-        let child = try await ChildProcess(lowband, [
+        let child = try await LowbandBinary.start([
             "server", "--listen", listen, "--data", data, "--seed", "\(Self.seed)", "--users", "\(Self.shape.users)",
             "--chats-per-user", "\(Self.shape.chatsPerUser)", "--messages-per-chat", "\(Self.shape.messagesPerChat)",
         ])
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aServerKilledMidStreamLosesNothingAcknowledgedAndDuplicatesNothing() async throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         let data = folder.path + "/server"
         let world = MessengerWorld(seed: Self.seed, shape: Self.shape)
         let chat = try #require(world.chats(of: 1).first).id
@@ -47,7 +47,7 @@ import Testing
         let killAfter = 20 + Int(random.next(upperBound: UInt64(count - 60)))
 
         var (server, port) = try await startServer(data: data, listen: "127.0.0.1:0")
-        let client = try await ChildProcess(lowband, [
+        let client = try await LowbandBinary.start([
             "client", "--server", "127.0.0.1:\(port)", "--token", world.users[0].token, "--database", folder.path + "/client.sqlite",
             "--seed", "77", "--timeout", "120s", "send", "--chat", "\(chat)", "--count", "\(count)",
         ])

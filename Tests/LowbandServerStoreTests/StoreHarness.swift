@@ -1,22 +1,8 @@
-import Foundation
 import LowbandServer
 import LowbandServerStore
+import LowbandTestSupport
 import LowbandWire
 import Testing
-
-/// A fresh directory under the system's temporary directory, removed when released.
-final class DataFolder {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-store-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
 
 /// Drives a ``ServerCore`` on a data directory with frames, one logged-in session per user.
 struct StoreHarness {
@@ -30,7 +16,7 @@ struct StoreHarness {
     }
 
     /// Opens `folder` with the small world of `seed`.
-    static func open(_ folder: DataFolder, seed: UInt64 = 5, limits: ServerLimits = ServerLimits()) throws -> (StoreHarness, ServerDataDirectory) {
+    static func open(_ folder: TemporaryDirectory, seed: UInt64 = 5, limits: ServerLimits = ServerLimits()) throws -> (StoreHarness, ServerDataDirectory) {
         let data = try ServerDataDirectory.open(folder.path, configuration: configuration(seed: seed, limits: limits))
         return (StoreHarness(core: data.core), data)
     }

@@ -2,6 +2,7 @@ import Foundation
 import LowbandBasics
 import LowbandServer
 import LowbandServerStore
+import LowbandTestSupport
 import LowbandWire
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func theBytesAreInAFileAndAFinishedUploadIsChecked() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         var (harness, _) = try StoreHarness.open(folder)
         _ = try harness.call(Self.piece(0 ..< 1000), from: 1)
         let file = folder.path + "/uploads/1.part"
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func anUploadOverTheTotalCapIsRefusedWithAClearError() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         var limits = ServerLimits()
         limits.storedUploadBytes = 2500
         var (harness, _) = try StoreHarness.open(folder, limits: limits)
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func anUploadResumesFromItsAcknowledgedOffsetAfterARestart() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         do {
             var (harness, _) = try StoreHarness.open(folder)
             _ = try harness.call(Self.piece(0 ..< 1000), from: 1)
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func anUploadWhoseFileLostAcknowledgedBytesIsDroppedAndStartsAgain() throws {
-        let folder = try DataFolder()
+        let folder = try TemporaryDirectory(prefix: "lowband-store")
         do {
             var (harness, _) = try StoreHarness.open(folder)
             _ = try harness.call(Self.piece(0 ..< 1000), from: 1)

@@ -23,8 +23,8 @@ import Testing
             server.onEvent = { [unowned self] in events.append($0) }
         }
 
-        func client(loggedInAs userID: Int64? = nil) throws -> VirtualClient {
-            let client = VirtualClient(scheduler: scheduler)
+        func client(loggedInAs userID: Int64? = nil) throws -> FrameTestClient {
+            let client = FrameTestClient(scheduler: scheduler)
             try client.connect(connector)
             if let userID {
                 _ = try client.call(LoginRequest(token: server.world.user(userID)!.token, lastSync: 0))
@@ -99,7 +99,7 @@ import Testing
         let setup = Setup(ConnectionLimits(maximumConnections: 2))
         let first = try setup.client(loggedInAs: 1)
         let second = try setup.client(loggedInAs: 2)
-        let third = VirtualClient(scheduler: setup.scheduler)
+        let third = FrameTestClient(scheduler: setup.scheduler)
         try third.connect(setup.connector)
         try third.run(until: "the third connection closed") { !third.isConnected }
         #expect(first.isConnected && second.isConnected)

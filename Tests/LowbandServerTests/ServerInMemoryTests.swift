@@ -24,8 +24,8 @@ import Testing
         let network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: .milliseconds(40)))
         let connector = network.makeConnector(to: server)
         let (chat, first, second, _) = try server.world.pairWithOutsider()
-        let alice = VirtualClient(scheduler: scheduler)
-        let bob = VirtualClient(scheduler: scheduler)
+        let alice = FrameTestClient(scheduler: scheduler)
+        let bob = FrameTestClient(scheduler: scheduler)
         try alice.connect(connector)
         try bob.connect(connector)
         let aliceLogin = try alice.call(LoginRequest(token: server.world.user(first)!.token, lastSync: 0))
@@ -58,7 +58,7 @@ import Testing
         let user: Int64 = 1
         let token = server.world.user(user)!.token
 
-        let client = VirtualClient(scheduler: scheduler)
+        let client = FrameTestClient(scheduler: scheduler)
         try client.connect(connector)
         let fullStart = scheduler.now
         let full = try client.call(LoginRequest(token: token, lastSync: 0))
@@ -92,8 +92,8 @@ import Testing
         var deliveries: [InMemoryDelivery] = []
         network.onDelivery = { deliveries.append($0) }
         let (chat, first, second, _) = try server.world.pairWithOutsider()
-        let alice = VirtualClient(scheduler: scheduler)
-        let bob = VirtualClient(scheduler: scheduler)
+        let alice = FrameTestClient(scheduler: scheduler)
+        let bob = FrameTestClient(scheduler: scheduler)
         let connector = network.makeConnector(to: server)
         try alice.connect(connector)
         try bob.connect(connector)
@@ -129,7 +129,7 @@ import Testing
         let network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: .milliseconds(100)))
         let connector = network.makeConnector(to: server)
         let (chat, reader, writer, _) = try server.world.pairWithOutsider()
-        let client = VirtualClient(scheduler: scheduler)
+        let client = FrameTestClient(scheduler: scheduler)
         try client.connect(connector)
         let login = try client.call(LoginRequest(token: server.world.user(reader)!.token, lastSync: 0))
 

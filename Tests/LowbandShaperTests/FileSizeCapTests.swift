@@ -1,5 +1,6 @@
 import LowbandProfiles
 import LowbandShaper
+import LowbandTestSupport
 import Testing
 
 /// A wrong path handed to `--profile` or a profile's `trace:` (a device, a video, a log) is one
@@ -26,8 +27,8 @@ import Testing
 
     /// Through a profile: the error names the trace file; a profile just under the cap loads.
     @Test func aProfileNamingAHugeTraceNamesTheTrace() throws {
-        let directory = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(directory) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let directory = scratch.path
         try ProfileFiles.write(ProfileFiles.minimal(replacing: ("rate: 150kbit", "trace: /dev/zero")), to: "\(directory)/huge.yaml")
         #expect {
             try NetworkProfile(contentsOf: "\(directory)/huge.yaml")

@@ -1,14 +1,15 @@
 import Foundation
 import LowbandProfiles
 import LowbandShaper
+import LowbandTestSupport
 import Testing
 
 /// Where profiles are looked up: LOWBAND_PROFILES, ./profiles, then the shipped ones compiled
 /// into the library — never by walking the file system from the executable.
 @Suite struct ProfileDirectoryTests {
     @Test func environmentThenWorkingDirectory() throws {
-        let root = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(root) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let root = scratch.path
         for directory in ["custom", "other", "work/profiles", "repo/profiles"] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(directory)", withIntermediateDirectories: true)
         }
@@ -20,8 +21,8 @@ import Testing
     }
 
     @Test func onlyExistingDirectoriesEachOnce() throws {
-        let root = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(root) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let root = scratch.path
         try FileManager.default.createDirectory(atPath: "\(root)/profiles", withIntermediateDirectories: true)
         let path = ProfileDirectory.searchPath(environment: ["LOWBAND_PROFILES": "profiles"], currentDirectory: root)
         #expect(path == ["\(root)/profiles"], "relative entries resolve against the working directory")
@@ -54,8 +55,8 @@ import Testing
 
     /// A directory on the search path hides a shipped profile of the same name.
     @Test func aDirectoryHidesAShippedName() throws {
-        let root = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(root) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let root = scratch.path
         try ProfileFiles.write(ProfileFiles.minimal(replacing: ("a test profile", "my own edge")), to: "\(root)/edge.yaml")
         #expect(try NetworkProfile.load(named: "edge", searchPath: [root]).summary == "my own edge")
         let listed = NetworkProfile.available(in: [root])

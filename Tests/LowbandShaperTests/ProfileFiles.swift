@@ -1,7 +1,7 @@
 import Foundation
 
 /// The repository's `profiles/` directory (a link to Sources/LowbandProfiles/Profiles, whose files
-/// are compiled into the library) and scratch directories for profile tests.
+/// are compiled into the library) and profile files for tests.
 enum ProfileFiles {
     static let shipped: String = {
         URL(fileURLWithPath: #filePath)
@@ -15,21 +15,9 @@ enum ProfileFiles {
         "offline", "perfect", "sitespeed-2g", "sitespeed-3g", "sitespeed-3gslow", "subway", "very-bad-network",
     ]
 
-    /// A fresh empty directory, removed by the caller with `remove`.
-    static func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lowband-shaper-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     static func write(_ text: String, to path: String) throws {
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    }
-
-    static func remove(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// The smallest valid profile, with `extra` lines appended and `replacing` applied.

@@ -1,6 +1,7 @@
 import Foundation
 import LowbandProfiles
 import LowbandShaper
+import LowbandTestSupport
 import Testing
 
 /// Profile files: the shipped ones, units, sources, and errors naming file, key and reason.
@@ -219,8 +220,8 @@ import Testing
     // MARK: Files, names and traces
 
     @Test func aUsersFileWorksWhereverANameDoes() throws {
-        let directory = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(directory) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let directory = scratch.path
         let path = "\(directory)/mine.yaml"
         try ProfileFiles.write(ProfileFiles.minimal(), to: path)
         let profile = try NetworkProfile.load(named: path, searchPath: [])
@@ -232,8 +233,8 @@ import Testing
     }
 
     @Test func errorsNameTheFileTheyCameFrom() throws {
-        let directory = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(directory) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let directory = scratch.path
         let path = "\(directory)/broken.yaml"
         try ProfileFiles.write(ProfileFiles.minimal(replacing: ("150kbit", "-1kbit")), to: path)
         #expect(throws: ProfileError.self) { try NetworkProfile(contentsOf: path) }
@@ -257,8 +258,8 @@ import Testing
     }
 
     @Test func earlierDirectoriesShadowLaterOnes() throws {
-        let directory = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(directory) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let directory = scratch.path
         try ProfileFiles.write(ProfileFiles.minimal(replacing: ("a test profile", "my own edge")), to: "\(directory)/edge.yaml")
         try ProfileFiles.write(ProfileFiles.minimal(), to: "\(directory)/zzz.yml")
         let path = [directory, ProfileFiles.shipped]
@@ -269,8 +270,8 @@ import Testing
     }
 
     @Test func aTraceIsReadRelativeToItsProfile() throws {
-        let directory = try ProfileFiles.scratch()
-        defer { ProfileFiles.remove(directory) }
+        let scratch = try TemporaryDirectory(prefix: "lowband-shaper")
+        let directory = scratch.path
         try ProfileFiles.write("1\n", to: "\(directory)/traces/12mbit.trace")
         try ProfileFiles.write(ProfileFiles.minimal(replacing: ("rate: 150kbit", "trace: traces/12mbit.trace")), to: "\(directory)/traced.yaml")
         let profile = try NetworkProfile(contentsOf: "\(directory)/traced.yaml")

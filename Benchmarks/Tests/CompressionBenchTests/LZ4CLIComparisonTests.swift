@@ -13,9 +13,9 @@ import Testing
 
     /// Runs `lz4 arguments FILE` on `bytes` in a temporary file and returns what it printed.
     static func benchOutput(_ arguments: [String], _ bytes: [UInt8]) async throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-lz4-test-\(UInt64.random(in: 0 ... .max)).bin").path
+        let directory = try TemporaryDirectory(prefix: "lowband-lz4-test")
+        let path = directory.file("input.bin")
         try #require(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let result = try await ExternalProcess.run(lz4(), arguments + [path])
         try #require(result.status == 0, "lz4 \(arguments) failed: \(result.stderrText)")
         return result.stdoutText + result.stderrText

@@ -13,7 +13,7 @@ import Testing
 /// each engine with a real SQLite file: deterministic end-to-end runs. The world itself is the
 /// LowbandTesting product's; this adds the client tests' defaults (engine seed 11, one cache
 /// file name per engine, short time-outs) and their event collector.
-final class VirtualWorld {
+final class ClientTestWorld {
     let world: LowbandTesting.VirtualWorld
     var scheduler: VirtualScheduler { world.scheduler }
     var server: MessengerServer { world.server }
@@ -33,7 +33,7 @@ final class VirtualWorld {
     /// An engine logged in as `userID` with its cache in `database`, connecting through
     /// `connector` (nil: straight over the network).
     func makeEngine(
-        user userID: Int64 = 1, database: String = "client.sqlite", seed: UInt64 = 11, connection: ConnectionConfiguration = VirtualWorld.connection,
+        user userID: Int64 = 1, database: String = "client.sqlite", seed: UInt64 = 11, connection: ConnectionConfiguration = ClientTestWorld.connection,
         outbox: OutboxConfiguration = OutboxConfiguration(), screen: ScreenConfiguration = ScreenConfiguration(), connector: (any FrameConnector)? = nil
     ) throws -> (ClientEngine, EngineEvents) {
         let client = try world.makeClient(user: userID, database: database, seed: seed, connector: connector, start: false) { configuration in

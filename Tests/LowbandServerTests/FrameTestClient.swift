@@ -7,7 +7,7 @@ import Testing
 
 /// A minimal client on a virtual clock: sends requests over a ``FrameConnector``'s link and
 /// moves the scheduler until the answer arrives.
-final class VirtualClient: FrameLinkDelegate {
+final class FrameTestClient: FrameLinkDelegate {
     struct Stuck: Error, CustomStringConvertible {
         var description: String
     }
