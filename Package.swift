@@ -333,6 +333,7 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandTesting",
                 "LowbandMessagePack",
                 "LowbandTransportSockets",
                 "LowbandReports",
@@ -358,12 +359,17 @@ let package = Package(
             dependencies: ["LowbandCLI"],
             swiftSettings: strict
         ),
-        // The test-support product: server, client engines and in-memory network on one
-        // virtual clock, for users testing their own code against Lowband's server.
+        // The test-support product: one world description (server, network, engines) run in
+        // memory on one virtual clock (VirtualWorld) or on loopback sockets through the shaping
+        // proxy (SocketHarness), for users testing their own code against Lowband's server.
         // (LowbandTestSupport below is Lowband's own test helpers, a product for Benchmarks/ only.)
         .target(
             name: "LowbandTesting",
             dependencies: [
+                "LowbandProxy",
+                "LowbandTransportSockets",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "LowbandProfiles",
                 "LowbandClient",
                 "LowbandServer",
@@ -377,7 +383,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandTestingTests", dependencies: ["LowbandTesting"], swiftSettings: strict),
+        .testTarget(name: "LowbandTestingTests", dependencies: ["LowbandTesting", "LowbandTestSupport"], swiftSettings: strict),
         .target(
             name: "LowbandTestSupport",
             dependencies: [
@@ -430,6 +436,7 @@ let package = Package(
         .testTarget(
             name: "LowbandServerTests",
             dependencies: [
+                "LowbandTesting",
                 "LowbandWire",
                 "LowbandShaper",
                 "LowbandMessagePack",

@@ -91,7 +91,7 @@ let package = Package(
             name: "PushBench",
             dependencies: [
                 lowband("LowbandProfiles"),
-                lowband("LowbandScenarios"),
+                lowband("LowbandTesting"),
                 lowband("LowbandServer"),
                 lowband("LowbandClient"),
                 lowband("LowbandProxy"),

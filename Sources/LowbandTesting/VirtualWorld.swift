@@ -36,7 +36,13 @@ public final class VirtualWorld {
     public let network: InMemoryNetwork
     /// The seed of the server's world, the network's decisions and (derived) each client's.
     public let seed: UInt64
-    /// Where the clients' SQLite caches live; removed when the world is released.
+    /// What the world was made from.
+    public let description: WorldDescription
+    /// What the network hands the server's links to: the server, or what wraps it.
+    public let acceptor: any FrameLinkAcceptor
+    private let ownsDirectory: Bool
+    /// Where the clients' SQLite caches live; removed when the world is released (unless the
+    /// world was given it).
     public let directory: String
     /// The clock the clients' screens measure their work with; it moves only when told.
     public let workClock = ManualWorkClock()
@@ -51,23 +57,50 @@ public final class VirtualWorld {
     ///   - latency: the one-way delay of every frame when there is no profile.
     ///   - shape: how many users, chats and messages the server starts with.
     /// - Throws: when the temporary directory for the clients' caches cannot be made.
-    public init(
+    public convenience init(
         seed: UInt64 = 7, profile: NetworkProfile? = nil, latency: Duration = .milliseconds(60), shape: MessengerWorld.Shape = MessengerWorld.Shape()
+    ) throws {
+        try self.init(WorldDescription(seed: seed, shape: shape, network: profile.map { .profile($0) } ?? .latency(latency)))
+    }
+
+    /// The world `description` says, in memory on a virtual clock.
+    ///
+    /// - Parameters:
+    ///   - description: the server and the network.
+    ///   - directory: an existing directory for the clients' caches, which the world leaves in
+    ///     place; nil for a new one in the temporary directory, removed with the world.
+    ///   - trace: receives the network's shaping decisions (with a profile).
+    ///   - acceptor: wraps the server where the network hands it links (to watch every frame);
+    ///     nil for the server itself.
+    /// - Throws: when the temporary directory for the clients' caches cannot be made.
+    public init(
+        _ description: WorldDescription, directory: String? = nil, trace: (any ShaperTraceSink)? = nil,
+        acceptor: ((MessengerServer) -> any FrameLinkAcceptor)? = nil
     ) throws {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
-        self.seed = seed
-        server = MessengerServer(configuration: ServerConfiguration(seed: seed, world: shape), scheduler: scheduler)
-        if let profile {
-            network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: seed)
-        } else {
+        self.description = description
+        seed = description.seed
+        let server = MessengerServer(configuration: description.server, scheduler: scheduler)
+        self.server = server
+        switch description.network {
+        case .profile(let profile):
+            network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: description.networkSeed, trace: trace, frame: description.server.frame)
+        case .latency(let latency):
             network = InMemoryNetwork(scheduler: scheduler, configuration: InMemoryNetwork.Configuration(latency: latency))
         }
-        directory = try TemporaryDirectory.make(prefix: "lowband-world")
+        self.acceptor = acceptor.map { wrap in wrap(server) } ?? server
+        if let directory {
+            self.directory = directory
+            ownsDirectory = false
+        } else {
+            self.directory = try TemporaryDirectory.make(prefix: "lowband-world")
+            ownsDirectory = true
+        }
     }
 
     deinit {
-        TemporaryDirectory.remove(directory)
+        if ownsDirectory { TemporaryDirectory.remove(directory) }
     }
 
     /// The server's seeded world: users (with their login tokens), chats and histories.
@@ -109,7 +142,7 @@ public final class VirtualWorld {
             token: user.token, databasePath: "\(directory)/\(database ?? "client-\(userID)-\(clientCount).sqlite")", seed: engineSeed)
         configure(&configuration)
         let engine = try ClientEngine(
-            configuration: configuration, connector: connector ?? network.makeConnector(to: server), scheduler: scheduler, workClock: workClock)
+            configuration: configuration, connector: connector ?? network.makeConnector(to: acceptor), scheduler: scheduler, workClock: workClock)
         let client = VirtualClient(user: userID, engine: engine)
         if start { engine.start() }
         return client

@@ -1,6 +1,7 @@
 import LowbandDeterminism
 import LowbandServer
 import LowbandSimulation
+import LowbandTesting
 import LowbandTransport
 import LowbandWire
 import Testing
@@ -10,17 +11,17 @@ import Testing
 @Suite struct ConnectionLimitsTests {
     /// A server with `limits` behind a plain in-memory network (50 ms each way), and its events.
     private final class Setup {
-        let scheduler = VirtualScheduler()
-        let server: MessengerServer
-        let network: InMemoryNetwork
+        let world: VirtualWorld
+        var scheduler: VirtualScheduler { world.scheduler }
+        var server: MessengerServer { world.server }
+        var network: InMemoryNetwork { world.network }
         let connector: any FrameConnector
         var events: [ServerEvent] = []
 
-        init(_ limits: ConnectionLimits = ConnectionLimits()) {
-            server = MessengerServer(configuration: ServerConfiguration(seed: 7, connections: limits), scheduler: scheduler)
-            network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: .milliseconds(50)))
-            connector = network.makeConnector(to: server)
-            server.onEvent = { [unowned self] in events.append($0) }
+        init(_ limits: ConnectionLimits = ConnectionLimits()) throws {
+            world = try VirtualWorld(WorldDescription(server: ServerConfiguration(seed: 7, connections: limits), network: .latency(.milliseconds(50))))
+            connector = world.network.makeConnector(to: world.server)
+            world.server.onEvent = { [unowned self] in events.append($0) }
         }
 
         func client(loggedInAs userID: Int64? = nil) throws -> FrameTestClient {
@@ -41,7 +42,7 @@ import Testing
     // MARK: Idle and login timeouts
 
     @Test func aSilentSessionIsClosedAfterTheIdleTimeout() throws {
-        let setup = Setup()
+        let setup = try Setup()
         let client = try setup.client(loggedInAs: 1)
         let loggedInAt = setup.scheduler.now
         setup.run(to: loggedInAt + .seconds(89))
@@ -56,7 +57,7 @@ import Testing
 
     /// The client engine pings after 20 s without news; a session that only pings is not idle.
     @Test func pingsEveryTwentySecondsKeepASessionForTenMinutes() throws {
-        let setup = Setup()
+        let setup = try Setup()
         let client = try setup.client(loggedInAs: 1)
         for _ in 0 ..< 30 {
             setup.run(to: setup.scheduler.now + .seconds(20))
@@ -68,7 +69,7 @@ import Testing
     /// A client that only listens sends nothing while pushes keep arriving (the engine pings
     /// only when nothing arrived for 20 s): frames sent to it count, so it stays.
     @Test func aSessionThatOnlyReceivesPushesIsNotIdle() throws {
-        let setup = Setup()
+        let setup = try Setup()
         let (chat, listener, writer, _) = try setup.server.world.pairWithOutsider()
         let client = try setup.client(loggedInAs: listener)
         for index in 0 ..< 40 {
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func aConnectionThatNeverLogsInIsClosedAfterTheLoginTimeout() throws {
-        let setup = Setup(ConnectionLimits(loginTimeout: .seconds(10)))
+        let setup = try Setup(ConnectionLimits(loginTimeout: .seconds(10)))
         let client = try setup.client()
         let openedAt = setup.scheduler.now
         // Pings before login are answered 401 and keep the link busy, not logged in.
@@ -96,7 +97,7 @@ import Testing
     // MARK: Caps
 
     @Test func connectionsOverTheCapAreClosedAtOnce() throws {
-        let setup = Setup(ConnectionLimits(maximumConnections: 2))
+        let setup = try Setup(ConnectionLimits(maximumConnections: 2))
         let first = try setup.client(loggedInAs: 1)
         let second = try setup.client(loggedInAs: 2)
         let third = FrameTestClient(scheduler: setup.scheduler)
@@ -115,7 +116,7 @@ import Testing
 
     /// A messenger keeps the device in use: a login over the cap closes the user's oldest session.
     @Test func aLoginOverTheSessionCapClosesTheUsersOldestSession() throws {
-        let setup = Setup(ConnectionLimits(sessionsPerUser: 2))
+        let setup = try Setup(ConnectionLimits(sessionsPerUser: 2))
         let (chat, user, writer, _) = try setup.server.world.pairWithOutsider()
         let phone = try setup.client(loggedInAs: user)
         let laptop = try setup.client(loggedInAs: user)
@@ -135,7 +136,7 @@ import Testing
     // MARK: Login back-off
 
     @Test func badTokensAreAnsweredSlowerAndSlowerThenTheConnectionCloses() throws {
-        let setup = Setup()
+        let setup = try Setup()
         let client = try setup.client()
         var waits: [Duration] = []
         for attempt in 0 ..< 5 {

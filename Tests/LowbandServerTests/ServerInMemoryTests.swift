@@ -5,6 +5,7 @@ import LowbandServer
 import LowbandShaper
 import LowbandSimulation
 import LowbandTestSupport
+import LowbandTesting
 import LowbandTransport
 import LowbandWire
 import Testing
@@ -19,9 +20,8 @@ import Testing
     }()
 
     @Test func loginSendAndPushOverAPlainNetwork() throws {
-        let scheduler = VirtualScheduler()
-        let server = MessengerServer(configuration: ServerConfiguration(seed: 7), scheduler: scheduler)
-        let network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: .milliseconds(40)))
+        let world = try VirtualWorld(WorldDescription(seed: 7, network: .latency(.milliseconds(40))))
+        let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         let connector = network.makeConnector(to: server)
         let (chat, first, second, _) = try server.world.pairWithOutsider()
         let alice = FrameTestClient(scheduler: scheduler)
@@ -50,10 +50,9 @@ import Testing
     }
 
     @Test func aDeltaLoginOverEdgeIsFarSmallerAndFasterThanAFullOne() throws {
-        let scheduler = VirtualScheduler()
-        let server = MessengerServer(configuration: ServerConfiguration(seed: 7, world: .init(users: 40, chatsPerUser: 15, messagesPerChat: 30)), scheduler: scheduler)
         let edge = try NetworkProfile.load(named: "edge", searchPath: [Self.profiles])
-        let network = InMemoryNetwork(scheduler: scheduler, profile: edge, seed: 3)
+        let world = try VirtualWorld(WorldDescription(seed: 7, shape: .init(users: 40, chatsPerUser: 15, messagesPerChat: 30), network: .profile(edge), networkSeed: 3))
+        let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         let connector = network.makeConnector(to: server)
         let user: Int64 = 1
         let token = server.world.user(user)!.token
@@ -84,11 +83,10 @@ import Testing
 
     /// One scripted session over EDGE; every frame delivery with its time and size.
     private func edgeRun(seed: UInt64) throws -> (deliveries: [InMemoryDelivery], trace: [ShaperEvent], messages: [Message]) {
-        let scheduler = VirtualScheduler()
-        let server = MessengerServer(configuration: ServerConfiguration(seed: 5), scheduler: scheduler)
         let trace = ShaperTraceRecorder()
         let edge = try NetworkProfile.load(named: "edge", searchPath: [Self.profiles])
-        let network = InMemoryNetwork(scheduler: scheduler, profile: edge, seed: seed, trace: trace)
+        let world = try VirtualWorld(WorldDescription(seed: 5, network: .profile(edge), networkSeed: seed), trace: trace)
+        let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         var deliveries: [InMemoryDelivery] = []
         network.onDelivery = { deliveries.append($0) }
         let (chat, first, second, _) = try server.world.pairWithOutsider()
@@ -124,9 +122,8 @@ import Testing
     }
 
     @Test func clientsReconnectAfterTheServerWasDownAndCatchUp() throws {
-        let scheduler = VirtualScheduler()
-        let server = MessengerServer(configuration: ServerConfiguration(seed: 7), scheduler: scheduler)
-        let network = InMemoryNetwork(scheduler: scheduler, configuration: .init(latency: .milliseconds(100)))
+        let world = try VirtualWorld(WorldDescription(seed: 7, network: .latency(.milliseconds(100))))
+        let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         let connector = network.makeConnector(to: server)
         let (chat, reader, writer, _) = try server.world.pairWithOutsider()
         let client = FrameTestClient(scheduler: scheduler)

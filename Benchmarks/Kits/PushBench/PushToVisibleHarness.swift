@@ -1,7 +1,7 @@
 public import LowbandClient
 public import LowbandProxy
-public import LowbandScenarios
 public import LowbandServer
+public import LowbandTesting
 import LowbandFixtures
 import LowbandShaper
 import LowbandWire

@@ -4,6 +4,7 @@ import LowbandProxy
 import LowbandProxyCore
 import LowbandServer
 import LowbandShaper
+import LowbandTesting
 import LowbandTransport
 import LowbandTransportSockets
 import NIOCore
@@ -35,8 +36,7 @@ enum SocketRun {
         let serverBox = Mutex<NIOLoopBoundBox<MessengerServer>?>(nil)
         let harness = try await SocketHarness.start(
             SocketHarness.Configuration(
-                profile: profile, shaperSeed: options.seed,
-                server: ServerConfiguration(seed: options.seed, world: implementation.worldShape(clients: options.clients)),
+                WorldDescription(seed: options.seed, shape: implementation.worldShape(clients: options.clients), network: .profile(profile)),
                 proxyName: "lowband-run",
                 trace: { proxyZero in
                     let trace = TraceLog(offset: .nanoseconds(proxyZero.uptimeNanoseconds - runZero.uptimeNanoseconds))

@@ -4,6 +4,7 @@ import LowbandProxy
 import LowbandServer
 import LowbandShaper
 import LowbandSimulation
+import LowbandTesting
 import LowbandTransport
 
 /// A run on a simulated clock: the server and the client engines on one ``VirtualScheduler``,
@@ -21,25 +22,28 @@ enum VirtualRun {
     }
 
     private static func simulate(_ options: ScenarioOptions, implementation: any Scenario.Type, directory: String, progress: @Sendable (RunProgress) -> Void, stop: StopSignal) throws(ScenarioError) -> ScenarioOutput {
-            let scheduler = VirtualScheduler()
             let profile = options.faults.profile(
                 implementation.profile(adjusting: options.profile), seed: options.seed, duration: options.duration, clients: options.clients)
             let trace = TraceLog()
-            let server = MessengerServer(
-                configuration: ServerConfiguration(seed: options.seed, world: implementation.worldShape(clients: options.clients)),
-                scheduler: scheduler)
-            let network = InMemoryNetwork(scheduler: scheduler, profile: profile, seed: options.seed, trace: trace)
             let ledger = RunLedger()
+            let world: VirtualWorld
+            do {
+                world = try VirtualWorld(
+                    WorldDescription(seed: options.seed, shape: implementation.worldShape(clients: options.clients), network: .profile(profile)),
+                    directory: directory, trace: trace, acceptor: { server in ObservingAcceptor(inner: server, ledger: ledger) })
+            } catch {
+                throw ScenarioError(.setupFailed, "cannot build the run's world: \(error)")
+            }
+            let (scheduler, server, network, acceptor) = (world.scheduler, world.server, world.network, world.acceptor)
             network.onFrame = { event in
                 guard let connection = event.traceConnection else { return }
                 ledger.place(
                     FramePlacement(connection: connection, direction: event.direction, streamEnd: event.streamEnd),
                     command: event.frame.command, sequence: event.frame.sequence)
             }
-            let acceptor = ObservingAcceptor(inner: server, ledger: ledger)
             let context = RunContext(
                 options: options, profile: profile, scheduler: scheduler, server: DirectRunServer(server, scheduler: scheduler), trace: trace, ledger: ledger,
-                directory: directory, workClock: ManualWorkClock(), makeConnector: { network.makeConnector(to: acceptor) })
+                directory: directory, workClock: world.workClock, makeConnector: { network.makeConnector(to: acceptor) })
             for direction in Direction.allCases {
                 // The shaper takes every read and then pauses the reader, so each connection
                 // may hold one submit over the queue (two connections a client at most).

@@ -9,9 +9,10 @@ public import NIOCore
 import NIOPosix
 import Synchronization
 
-/// The real server, the real shaping proxy and real client engines on 127.0.0.1 ephemeral ports,
-/// in one process: the wiring of the push-to-visible benchmark, in the library so every socket
-/// harness is built the same way.
+/// A ``WorldDescription`` live: the real server, the real shaping proxy and real client engines
+/// on 127.0.0.1 ephemeral ports, in one process, on the wall clock. `lowband run` on sockets, the
+/// push-to-visible benchmark and the tests build their socket worlds with it; ``VirtualWorld``
+/// runs the same description in memory on a virtual clock.
 ///
 /// Each part runs on an event loop of its own, as three machines would: the server on one, the
 /// proxy on another, and the engines on a third, so an engine's synchronous SQLite work never
@@ -45,6 +46,19 @@ public final class SocketHarness: Sendable {
         /// An existing directory for the engines' databases (``SocketHarness/databasePath(_:)``),
         /// which ``SocketHarness/stop()`` removes; nil for a new one in the temporary directory.
         public var directory: String?
+
+        /// The world `description` says, live: its network as the proxy's profile (a latency as a
+        /// link of unlimited rate with that delay), seeded with its network seed.
+        public init(
+            _ description: WorldDescription, proxyName: String = "lowband-harness", engineThreads: Int = 1,
+            trace: (@Sendable (_ proxyZero: NIODeadline) -> any ShaperTraceSink)? = nil,
+            serverAcceptor: (@Sendable (MessengerServer, any EventLoop) -> any FrameLinkAcceptor)? = nil,
+            directory: String? = nil
+        ) {
+            self.init(
+                profile: description.profile, shaperSeed: description.networkSeed, server: description.server, proxyName: proxyName,
+                engineThreads: engineThreads, trace: trace, serverAcceptor: serverAcceptor, directory: directory)
+        }
 
         /// A configuration; by default the `perfect` link (no rate limit, delay or loss), shaper
         /// seed 1, the server's default world and one engine thread.
@@ -133,7 +147,7 @@ public final class SocketHarness: Sendable {
                 group: groups.proxy)
             proxy = shaping
             guard let proxyPort = try await shaping.start().port else {
-                throw ScenarioError(.setupFailed, "the shaping proxy did not report its port")
+                throw SetupError(description: "the shaping proxy did not report its port")
             }
             return SocketHarness(configuration: configuration, server: started, proxy: shaping, proxyPort: proxyPort, directory: directory ?? "", groups: groups)
         } catch {
@@ -155,9 +169,9 @@ public final class SocketHarness: Sendable {
     /// Starts an engine on one of ``engineLoops``, connecting through the proxy; ``stop()``
     /// stops it.
     ///
-    /// - Throws: ``ScenarioError`` `.setupFailed` after ``stop()``; the engine host's error.
+    /// - Throws: ``SetupError`` after ``stop()``; the engine host's error.
     public func startEngine(_ configuration: ClientConfiguration) async throws -> ClientEngineHost {
-        if state.withLock({ $0.stopping }) { throw ScenarioError(.setupFailed, "the socket harness was stopped; start a new one") }
+        if state.withLock({ $0.stopping }) { throw SetupError(description: "the socket harness was stopped; start a new one") }
         let engine = try await ClientEngineHost.start(configuration: configuration, host: "127.0.0.1", port: proxyPort, eventLoop: engineGroup.next())
         state.withLock { $0.engines.append(engine) }
         return engine
@@ -174,7 +188,7 @@ public final class SocketHarness: Sendable {
         }
         guard first else {
             if let teardown = state.withLock({ $0.teardown }) { return teardown }
-            throw ScenarioError(.setupFailed, "the socket harness is being stopped by another caller")
+            throw SetupError(description: "the socket harness is being stopped by another caller")
         }
         var teardown = Teardown()
         for engine in engines {
@@ -202,6 +216,12 @@ public final class SocketHarness: Sendable {
         teardown.databasesRemoved = !FileManager.default.fileExists(atPath: directory)
         state.withLock { $0.teardown = teardown }
         return teardown
+    }
+
+    /// Why the harness could not start, or an engine could not be added.
+    public struct SetupError: Error, Sendable, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
     }
 
     /// What a stopped harness left behind: nothing, when ``isClean``.
