@@ -300,13 +300,14 @@ let package = Package(
                 "LowbandDeterminism",
                 "LowbandFixtures",
                 "LowbandReports",
+                "LowbandRunReport",
                 "LowbandServerStore",
                 "LowbandWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandSoakTests", dependencies: ["LowbandSoak", "LowbandWire"], swiftSettings: strict),
+        .testTarget(name: "LowbandSoakTests", dependencies: ["LowbandSoak", "LowbandWire", "LowbandRunReport"], swiftSettings: strict),
         .target(
             name: "LowbandStartup",
             dependencies: ["LowbandReports"],

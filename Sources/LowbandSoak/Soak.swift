@@ -23,7 +23,7 @@ package enum Soak {
         let tally = try await driver.run()
         let server = try SoakServerData.messages(in: files.serverData)
         let databases = try cast.writers.map { (name: "client \($0.label)", database: try SoakClientDatabase.read(files.database($0))) }
-        let audit = SoakAudit(server: server, clients: databases)
+        let audit = SoakAudit(server: server, clients: databases, at: tally.wall / .seconds(1))
         try SoakReport.writeCSV(audit: audit, tally: tally, plan: plan, to: "\(directory)/results.csv")
         return Outcome(tally: tally, audit: audit)
     }

@@ -1,82 +1,92 @@
+package import LowbandRunReport
 package import LowbandWire
 
-/// The soak's verdict, from the server's stored data and every client's cache: what was lost,
-/// duplicated, reordered or left unsent.
+/// The soak's verdict: the messenger's promises, counted in a ``PromiseBook`` as `lowband run`
+/// counts them, judged from the server's stored data and every client's cache once the
+/// processes are done.
 ///
-/// - lost: a message a client saw acknowledged (its outbox task is `done` with a server id) that
-///   the server does not hold under that id with that text;
-/// - duplicated: a text stored once in some client's outbox that the server holds more than
-///   once (a retried send applied twice);
-/// - out of order: a client's messages to one chat whose server ids do not rise in the order the
-///   client stored them (the outbox is first in, first out);
-/// - diverged: a row a client's cache shows (chat, id) that the server holds with another text or
-///   sender, or does not hold at all: the chat looks different on that phone;
-/// - unsent: an outbox task not `done` at the end (the outbox did not drain).
+/// - `acknowledged_kept`: a send a client saw acknowledged (its outbox task is `done` with a
+///   server id) is held by the server under that id with that text, through every kill;
+/// - `duplicated`: a text stored once in some client's outbox is held by the server once (a
+///   retried send applied twice breaks it); every soak text is unique by construction;
+/// - `order`: a client's messages to one chat get server ids that rise in the order the client
+///   stored them (the outbox is first in, first out);
+/// - `outbox_not_drained`: every client ends with nothing left in its outbox (a soak client runs
+///   until its outbox is empty);
+/// - `cache_diverged`: every row a client's cache shows (chat, id) is held by the server with the
+///   same text and sender.
 package struct SoakAudit {
+    /// Messages the clients stored in their outboxes.
     package var stored = 0
+    /// Of those, acknowledged by the server.
     package var acknowledged = 0
-    package var lost = 0
-    package var duplicated = 0
-    package var outOfOrder = 0
-    package var diverged = 0
-    package var unsent = 0
-    /// The first problems, one line each, naming the client, chat and message.
-    package var problems: [String] = []
+    /// The checks and the first broken cases of each.
+    package private(set) var book = PromiseBook(keep: 20)
 
-    package static let problemLines = 20
+    /// The promises a soak judges, in the order it reports them.
+    package static let promises = ["acknowledged_kept", "duplicated", "order", "outbox_not_drained", "cache_diverged"]
 
-    package var passed: Bool { lost == 0 && duplicated == 0 && outOfOrder == 0 && diverged == 0 && unsent == 0 }
+    /// Whether every promise held.
+    package var passed: Bool { book.held }
 
-    /// Judges `clients` (name and cache of each) against `server`, every message the server holds.
-    package init(server: [Message], clients: [(name: String, database: SoakClientDatabase)]) {
+    /// Judges `clients` (name and cache of each) against `server`, every message the server
+    /// holds; broken cases are placed at `seconds`, the soak's end.
+    package init(server: [Message], clients: [(name: String, database: SoakClientDatabase)], at seconds: Double = 0) {
         var byID: [ChatMessageKey: Message] = [:]
         var textCounts: [String: Int] = [:]
         for message in server {
             byID[ChatMessageKey(chatID: message.chatID, id: message.id)] = message
             textCounts[message.text, default: 0] += 1
         }
-        for (name, database) in clients {
+        var cases: [String: Int] = [:]
+        var broken: [String: Int] = [:]
+        func check(_ name: String, _ holds: Bool, client: Int, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: @autoclosure () -> String) {
+            cases[name, default: 0] += 1
+            guard !holds else { return }
+            broken[name, default: 0] += 1
+            book.violate(name, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail())
+        }
+        for (index, (name, database)) in clients.enumerated() {
             var lastID: [Int64: (id: Int64, text: String)] = [:]
             for task in database.tasks {
                 stored += 1
-                if (textCounts[task.text] ?? 0) > 1 {
-                    duplicated += 1
-                    note("\(name): '\(task.text)' is on the server \(textCounts[task.text] ?? 0) times (chat \(task.chatID))")
-                }
+                let copies = textCounts[task.text] ?? 0
+                check("duplicated", copies <= 1, client: index, chat: task.chatID, clientID: task.clientID,
+                      "\(name): '\(task.text)' is on the server \(copies) times (chat \(task.chatID))")
                 guard task.state == "done", let messageID = task.messageID else {
-                    unsent += 1
-                    note("\(name): task \(task.id) '\(task.text)' is still \(task.state) in the outbox")
+                    broken["outbox_not_drained", default: 0] += 1
+                    book.violate("outbox_not_drained", seconds: seconds, client: index, chat: task.chatID, clientID: task.clientID,
+                                 detail: "\(name): task \(task.id) '\(task.text)' is still \(task.state) in the outbox")
                     continue
                 }
                 acknowledged += 1
-                guard let held = byID[ChatMessageKey(chatID: task.chatID, id: messageID)], held.text == task.text else {
-                    lost += 1
-                    note("\(name): '\(task.text)' was acknowledged as message \(messageID) in chat \(task.chatID), but the server does not hold it")
-                    continue
-                }
-                if let previous = lastID[task.chatID], previous.id >= messageID {
-                    outOfOrder += 1
-                    note("\(name): '\(task.text)' (message \(messageID)) was stored after '\(previous.text)' (message \(previous.id)) in chat \(task.chatID)")
+                let held = byID[ChatMessageKey(chatID: task.chatID, id: messageID)]
+                check("acknowledged_kept", held?.text == task.text, client: index, chat: task.chatID, message: messageID, clientID: task.clientID,
+                      "\(name): '\(task.text)' was acknowledged as message \(messageID) in chat \(task.chatID), but the server does not hold it")
+                guard held?.text == task.text else { continue }
+                if let previous = lastID[task.chatID] {
+                    check("order", previous.id < messageID, client: index, chat: task.chatID, message: messageID, clientID: task.clientID,
+                          "\(name): '\(task.text)' (message \(messageID)) was stored after '\(previous.text)' (message \(previous.id)) in chat \(task.chatID)")
                 }
                 lastID[task.chatID] = (messageID, task.text)
             }
+            // One case per client: its outbox drained or not (each task left is a broken case).
+            cases["outbox_not_drained", default: 0] += 1
             for row in database.rows {
                 let held = byID[ChatMessageKey(chatID: row.chatID, id: row.id)]
-                if held?.text != row.text || held?.senderID != row.senderID {
-                    diverged += 1
-                    note("\(name): chat \(row.chatID) shows message \(row.id) '\(row.text)', the server \(held.map { "holds '\($0.text)'" } ?? "has no such message")")
-                }
+                check("cache_diverged", held?.text == row.text && held?.senderID == row.senderID, client: index, chat: row.chatID, message: row.id,
+                      "\(name): chat \(row.chatID) shows message \(row.id) '\(row.text)', the server \(held.map { "holds '\($0.text)'" } ?? "has no such message")")
             }
         }
-    }
-
-    private mutating func note(_ line: String) {
-        if problems.count < Self.problemLines { problems.append(line) }
+        for name in Self.promises {
+            book.record(name, checked: cases[name] ?? 0, violations: broken[name] ?? 0)
+        }
+        book.sortViolations()
     }
 }
 
 /// A message's place: its chat and its server id.
 private struct ChatMessageKey: Hashable {
-    package var chatID: Int64
-    package var id: Int64
+    var chatID: Int64
+    var id: Int64
 }

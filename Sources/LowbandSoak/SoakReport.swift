@@ -1,5 +1,6 @@
 import Foundation
 package import LowbandReports
+import LowbandRunReport
 
 /// The soak's one-screen summary and its rows in the benchmark CSV schema.
 package enum SoakReport {
@@ -9,16 +10,18 @@ package enum SoakReport {
         "\(plan.profile)-\(plan.clients)-clients-\(plan.messages)-messages"
     }
 
-    /// `soak.lost`, `soak.duplicated`, … and the kills survived, the wall time.
+    /// `invariant.<name>` (broken cases) and `invariant.<name>.cases` for each promise, as
+    /// `lowband run` writes them, then the soak's own figures: stored, acknowledged, the kills
+    /// survived, the wall time.
     package static func rows(audit: SoakAudit, tally: SoakDriver.Tally, plan: SoakPlan, environment: RunEnvironment) -> [BenchmarkRow] {
-        let figures: [(String, String, Double)] = [
+        var figures: [(String, String, Double)] = []
+        for check in audit.book.checks {
+            figures.append(("invariant.\(check.name)", "count", Double(check.violations)))
+            figures.append(("invariant.\(check.name).cases", "cases", Double(check.checked)))
+        }
+        figures += [
             ("soak.stored", "count", Double(audit.stored)),
             ("soak.acknowledged", "count", Double(audit.acknowledged)),
-            ("soak.lost", "count", Double(audit.lost)),
-            ("soak.duplicated", "count", Double(audit.duplicated)),
-            ("soak.out_of_order", "count", Double(audit.outOfOrder)),
-            ("soak.diverged", "count", Double(audit.diverged)),
-            ("soak.unsent", "count", Double(audit.unsent)),
             ("soak.client_kills", "count", Double(tally.clientKills)),
             ("soak.server_kills", "count", Double(tally.serverKills)),
             ("soak.proxy_restarts", "count", Double(tally.proxyRestarts)),
@@ -36,29 +39,17 @@ package enum SoakReport {
         let seconds = Int((tally.wall / .seconds(1)).rounded())
         var text = "\n\(audit.passed ? "PASS" : "FAIL"): \(audit.stored) messages stored by \(plan.clients) clients, \(audit.acknowledged) acknowledged, in \(seconds / 60) m \(seconds % 60) s\n"
         text += "survived: \(tally.clientKills) client kills, \(tally.serverKills) server kills, \(tally.proxyRestarts) proxy restarts (all kill -9)\n\n"
-        let lines: [(String, Int, String)] = [
-            ("lost", audit.lost, "acknowledged to a client, missing on the server"),
-            ("duplicated", audit.duplicated, "stored once, on the server more than once"),
-            ("out of order", audit.outOfOrder, "a client's messages not in the order it stored them"),
-            ("diverged", audit.diverged, "a client shows a row the server holds differently"),
-            ("unsent", audit.unsent, "still in an outbox at the end"),
-        ]
-        for (name, count, meaning) in lines {
-            text += name.padding(toLength: 14, withPad: " ", startingAt: 0) + String(count).leftPadded(7) + "  " + meaning + "\n"
+        text += "invariants: \(audit.book.checks.tally)\n"
+        for check in audit.book.checks {
+            text += "  " + check.name.padding(toLength: 20, withPad: " ", startingAt: 0) + check.verdict + "\n"
         }
-        if !audit.problems.isEmpty {
-            text += "\nfirst problems:\n" + audit.problems.map { "  " + $0 }.joined(separator: "\n") + "\n"
+        if !audit.book.violations.isEmpty {
+            text += "\nfirst problems:\n" + audit.book.violations.map { "  \($0.invariant): \($0.detail)" }.joined(separator: "\n") + "\n"
         }
         if !tally.clientErrors.isEmpty {
             text += "\n\(tally.clientErrors.count) client runs exited with an error on their own (restarted); the first: \(tally.clientErrors[0])\n"
         }
         text += "\nlogs, databases and results.csv: \(out)/\n"
         return text
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

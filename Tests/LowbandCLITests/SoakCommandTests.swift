@@ -25,9 +25,11 @@ import Testing
         #expect(output.contains("PASS: 500 messages stored by 20 clients, 500 acknowledged"))
         let rows = try BenchmarkCSV.read(from: "\(directory)/results.csv")
         func value(_ metric: String) -> Double? { rows.first { $0.metric == metric }?.p50 }
-        for metric in ["soak.lost", "soak.duplicated", "soak.out_of_order", "soak.diverged", "soak.unsent"] {
-            #expect(value(metric) == 0, "\(metric)")
+        for name in ["acknowledged_kept", "duplicated", "order", "outbox_not_drained", "cache_diverged"] {
+            #expect(value("invariant.\(name)") == 0, "\(name)")
         }
+        #expect(value("invariant.acknowledged_kept.cases") == 500, "every acknowledged send was looked up on the server")
+        #expect(output.contains("invariants: 5 of 5 held"))
         #expect(value("soak.stored") == 500 && value("soak.acknowledged") == 500)
         #expect(value("soak.server_kills") == 2 && value("soak.proxy_restarts") == 1)
         #expect((value("soak.client_kills") ?? 0) >= 1)

@@ -1,4 +1,5 @@
 @testable import LowbandSoak
+import LowbandRunReport
 import LowbandWire
 import Testing
 
@@ -19,7 +20,9 @@ import Testing
         let audit = SoakAudit(server: server, clients: [("client c00", first), ("client c01", second)])
         #expect(audit.passed)
         #expect(audit.stored == 3 && audit.acknowledged == 3)
-        #expect(audit.problems.isEmpty)
+        #expect(audit.book.violations.isEmpty)
+        #expect(audit.book.checks.map(\.name) == SoakAudit.promises, "every promise is reported, each under run's name")
+        #expect(audit.book.checks.map(\.verdict) == ["held on 3 cases", "held on 3 cases", "held on 1 case", "held on 2 cases", "held on 1 case"])
     }
 
     @Test func countsEveryKindOfBrokenPromise() {
@@ -40,11 +43,15 @@ import Testing
             rows: [.init(chatID: 4, id: 5, senderID: 1, text: "phone text"), .init(chatID: 4, id: 6, senderID: 1, text: "ghost")])
         let audit = SoakAudit(server: server, clients: [("client c00", client)])
         #expect(!audit.passed)
-        #expect(audit.duplicated == 1)
-        #expect(audit.outOfOrder == 1)
-        #expect(audit.lost == 1)
-        #expect(audit.unsent == 1)
-        #expect(audit.diverged == 2)
-        #expect(audit.problems.contains { $0.contains("c00g0-3") && $0.contains("does not hold it") })
+        func broken(_ name: String) -> Int? { audit.book.checks.first { $0.name == name }?.violations }
+        #expect(broken("duplicated") == 1)
+        #expect(broken("order") == 1)
+        #expect(broken("acknowledged_kept") == 1)
+        #expect(broken("outbox_not_drained") == 1)
+        #expect(broken("cache_diverged") == 2)
+        let lost = audit.book.violations.first { $0.invariant == "acknowledged_kept" }
+        #expect(lost?.detail.contains("c00g0-3") == true && lost?.detail.contains("does not hold it") == true)
+        #expect(lost?.client == 0 && lost?.chat == 3 && lost?.message == 14)
+        #expect(audit.book.checks.tally == "5 of 5 broken, 0 held")
     }
 }

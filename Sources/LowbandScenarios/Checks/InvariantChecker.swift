@@ -16,27 +16,22 @@ struct InvariantChecker {
     let timeline: [TimelineEvent]
     let lines: [String]
 
-    private(set) var checks: [InvariantCheck] = []
-    private(set) var violations: [InvariantViolation] = []
+    /// Where the checks are counted and the broken cases kept (the soak writes to one too).
+    private(set) var book = PromiseBook()
+    var checks: [InvariantCheck] { book.checks }
+    var violations: [InvariantViolation] { book.violations }
     private var caches: [CacheKey: [Message]] = [:]
-    /// Violations found per invariant (the record keeps the first of each).
-    private var kept: [String: Int] = [:]
 
     private struct CacheKey: Hashable {
         var client: Int
         var chat: Int64
     }
 
+    /// The promises a run judges, each under its ``PromiseBook`` name.
     static let promises: [(name: String, promise: String)] = [
-        ("acknowledged_lost", "every message the server stored reaches every member engine that logs in afterwards or stays online long enough"),
-        ("duplicated", "no message is stored twice (server: per sender and client id; caches and screens: per message)"),
-        ("order", "a sender's messages in a chat are stored in the order written; screens show a chat in the server's order"),
-        ("outbox_not_drained", "an engine online for the settle time at the end has no task older than that in its outbox"),
-        ("chat_list_mismatch", "the chat list's last message and unread count agree with the messages stored"),
-        ("cache_lost_after_kill", "an app killed and started again still has every message and task it had stored"),
-        ("liveness", "no outbox task waits longer than the liveness bound while its session is up and the network delivers"),
-        ("resource_bounds", "queues and buffers stay under their caps"),
-    ]
+        "acknowledged_lost", "duplicated", "order", "outbox_not_drained", "chat_list_mismatch", "cache_lost_after_kill", "liveness",
+        "resource_bounds",
+    ].map { ($0, PromiseBook.promise(named: $0)) }
 
     init(context: RunContext, end: Duration, timeline: [TimelineEvent], lines: [String], bounds: InvariantBounds) {
         self.context = context
@@ -58,7 +53,7 @@ struct InvariantChecker {
         checkKills()
         checkLiveness(healthy: healthy)
         checkResources(resources)
-        violations.sort { $0.seconds < $1.seconds }
+        book.sortViolations()
     }
 
     // MARK: Health
@@ -379,17 +374,14 @@ struct InvariantChecker {
     }
 
     private mutating func record(_ name: String, checked: Int, violations: Int) {
-        let promise = Self.promises.first { $0.name == name }?.promise ?? name
-        checks.append(InvariantCheck(name: name, promise: promise, checked: checked, violations: violations))
+        book.record(name, checked: checked, violations: violations)
     }
 
     private mutating func violate(_ invariant: String, at time: Duration, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: String) {
         let seconds = Double(time.nanosecondsClamped) / 1e9
-        kept[invariant, default: 0] += 1
-        guard kept[invariant]! <= RunRecord.maximumViolations else { return }
-        violations.append(InvariantViolation(
-            invariant: invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail,
-            traceLines: TraceExcerpt.lines(near: seconds, client: client, chat: chat, in: lines)))
+        book.violate(invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail) {
+            TraceExcerpt.lines(near: seconds, client: client, chat: chat, in: lines)
+        }
     }
 
     private func format(_ time: Duration) -> String {
