@@ -2,8 +2,6 @@ import ArgumentParser
 import LowbandBasics
 import LowbandClient
 import LowbandDeterminism
-import LowbandTransport
-import LowbandTransportSockets
 import NIOCore
 import NIOPosix
 
@@ -116,29 +114,33 @@ struct ClientCommand: AsyncParsableCommand {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let box = NIOLoopBoundBox.makeEmptyBox(valueType: ClientRun.self, eventLoop: loop)
         let settings = ClientRun.Settings(
-            host: endpoint.host, port: endpoint.port, token: token, database: database, seed: seed,
             timeout: try DurationText.parse(timeout), verbose: verbose, messages: messages)
+        let configuration = ClientConfiguration(token: token, databasePath: database, seed: seed)
+        let host: ClientEngineHost
         let outcome: ClientRun.Outcome
         do {
-            outcome = try await withCheckedThrowingContinuation { continuation in
-                loop.execute {
-                    do {
-                        let run = try ClientRun(settings: settings, eventLoop: loop) { continuation.resume(returning: $0) }
-                        box.value = run
-                        try run.start()
-                    } catch {
-                        box.value = nil
-                        continuation.resume(throwing: error)
-                    }
+            // The engine is built the one way a socket engine is (ClientEngineHost); the run's
+            // observer is attached and the messages stored before it starts.
+            let (outcomes, finish) = AsyncStream<ClientRun.Outcome>.makeStream()
+            host = try await ClientEngineHost.start(configuration: configuration, host: endpoint.host, port: endpoint.port, eventLoop: loop) { engine in
+                let run = ClientRun(settings: settings, engine: engine) { outcome in
+                    finish.yield(outcome)
+                    finish.finish()
                 }
+                box.value = run
+                try run.prepare()
             }
+            var iterator = outcomes.makeAsyncIterator()
+            guard let finished = await iterator.next() else { throw CommandIO.IOError(description: "the engine ended without an outcome") }
+            outcome = finished
         } catch {
             throw CommandIO.failure(error, command: command)
         }
         try await loop.submit {
-            box.value?.stop()
+            box.value?.printLog()
             box.value = nil
         }.get()
+        try await host.stop()
         if !outcome.succeeded {
             throw CommandIO.failure(outcome.summary, command: command)
         }
@@ -149,11 +151,6 @@ struct ClientCommand: AsyncParsableCommand {
 /// empty (or the time is up).
 private final class ClientRun: ClientEngineObserver {
     struct Settings: Sendable {
-        var host: String
-        var port: Int
-        var token: String
-        var database: String
-        var seed: UInt64
         var timeout: Duration
         var verbose: Bool
         var messages: [(chat: Int64, text: String)]
@@ -173,17 +170,16 @@ private final class ClientRun: ClientEngineObserver {
     private var synced = false
     private var lastDisconnect: String?
 
-    init(settings: Settings, eventLoop: any EventLoop, finish: @escaping (Outcome) -> Void) throws {
-        let scheduler = EventLoopScheduler(eventLoop: eventLoop)
-        let connector = SocketFrameConnector(scheduler: scheduler, host: settings.host, port: settings.port)
-        let configuration = ClientConfiguration(token: settings.token, databasePath: settings.database, seed: settings.seed)
+    init(settings: Settings, engine: ClientEngine, finish: @escaping (Outcome) -> Void) {
         self.settings = settings
+        self.engine = engine
         self.finish = finish
-        engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: ContinuousWorkClock())
         engine.addObserver(self)
     }
 
-    func start() throws {
+    /// Before the engine starts: reports a recovered cache, stores the messages, arms the
+    /// deadline.
+    func prepare() throws {
         if let recovery = engine.database.recovery {
             CommandIO.reportError(CommandIO.IOError(description: recovery.description), command: "lowband client")
         }
@@ -196,14 +192,12 @@ private final class ClientRun: ClientEngineObserver {
             if let reason = self.lastDisconnect { problem += "; last connection error: \(reason)" }
             self.complete(succeeded: false, problem)
         }
-        engine.start()
     }
 
-    func stop() {
-        engine.stop()
-        if settings.verbose {
-            for entry in engine.log.entries { CommandIO.reportError(CommandIO.IOError(description: entry.description), command: "log") }
-        }
+    /// The engine's log on stderr, with `--verbose`.
+    func printLog() {
+        guard settings.verbose else { return }
+        for entry in engine.log.entries { CommandIO.reportError(CommandIO.IOError(description: entry.description), command: "log") }
     }
 
     private var pendingCount: Int {

@@ -33,14 +33,17 @@ public final class ClientEngineHost: Sendable {
     }
 
     /// Builds the engine on `eventLoop` (nil: one of NIO's shared loops), connecting to
-    /// `host:port`, and starts it.
+    /// `host:port`, lets `prepare` see it on that loop before it starts (to add an observer that
+    /// must see every event, or store messages to send), and starts it.
     ///
-    /// - Throws: ``ClientError`` `.database` when the cache cannot be opened even fresh.
+    /// - Throws: ``ClientError`` `.database` when the cache cannot be opened even fresh; what
+    ///   `prepare` throws (the engine is then not started).
     public static func start(
         configuration: ClientConfiguration,
         host: String = "127.0.0.1",
         port: Int,
-        eventLoop: (any EventLoop)? = nil
+        eventLoop: (any EventLoop)? = nil,
+        prepare: @escaping @Sendable (ClientEngine) throws -> Void = { _ in }
     ) async throws -> ClientEngineHost {
         let loop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
         let scheduler = EventLoopScheduler(eventLoop: loop)
@@ -50,6 +53,7 @@ public final class ClientEngineHost: Sendable {
             let engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: ContinuousWorkClock())
             let hostState = HostState(engine: engine)
             state.value = hostState
+            try prepare(engine)
             engine.start()
         }.get()
         return ClientEngineHost(scheduler: scheduler, state: state)
