@@ -37,7 +37,7 @@ public final class VirtualWorld {
     /// The seed of the server's world, the network's decisions and (derived) each client's.
     public let seed: UInt64
     /// What the world was made from.
-    public let description: WorldDescription
+    public let worldDescription: WorldDescription
     /// What the network hands the server's links to: the server, or what wraps it.
     public let acceptor: any FrameLinkAcceptor
     private let ownsDirectory: Bool
@@ -79,7 +79,7 @@ public final class VirtualWorld {
     ) throws {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
-        self.description = description
+        worldDescription = description
         seed = description.seed
         let server = MessengerServer(configuration: description.server, scheduler: scheduler)
         self.server = server
