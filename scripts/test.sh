@@ -39,6 +39,14 @@ if [ -z "$timed" ]; then
     echo "test: no suite is tagged .wallClock; the serial pass would run nothing" >&2
     exit 1
 fi
+# A tag written another way (the attribute on its own line, on a test function) would be missed
+# above and its suite would run in the parallel pass: every use of the tag must be one we read.
+tagged=$(grep -rhoE '\.tags\([^)]*\.wallClock' Tests Benchmarks/Tests Examples 2>/dev/null | wc -l)
+if [ "$tagged" -ne "$(wall_clock_suites Tests Benchmarks/Tests Examples | wc -l)" ]; then
+    echo "test: $tagged uses of .wallClock, but only these suites are read from '@Suite(…, .tags(.wallClock)) struct Name' lines:" >&2
+    wall_clock_suites Tests Benchmarks/Tests Examples >&2
+    exit 1
+fi
 swift test --skip-build --skip "$timed"
 swift test --skip-build --no-parallel --filter "$timed"
 
