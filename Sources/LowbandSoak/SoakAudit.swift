@@ -5,12 +5,11 @@ package import LowbandWire
 /// counts them, judged from the server's stored data and every client's cache once the
 /// processes are done.
 ///
+/// - `duplicated` and `order` are the book's shared checks, the same code a run's checker runs:
+///   every message with a client id is stored once per sender and client id; a client's sends
+///   get server ids that rise within each chat in the order it stored them;
 /// - `acknowledged_kept`: a send a client saw acknowledged (its outbox task is `done` with a
 ///   server id) is held by the server under that id with that text, through every kill;
-/// - `duplicated`: a text stored once in some client's outbox is held by the server once (a
-///   retried send applied twice breaks it); every soak text is unique by construction;
-/// - `order`: a client's messages to one chat get server ids that rise in the order the client
-///   stored them (the outbox is first in, first out);
 /// - `outbox_not_drained`: every client ends with nothing left in its outbox (a soak client runs
 ///   until its outbox is empty);
 /// - `cache_diverged`: every row a client's cache shows (chat, id) is held by the server with the
@@ -33,26 +32,28 @@ package struct SoakAudit {
     /// holds; broken cases are placed at `seconds`, the soak's end.
     package init(server: [Message], clients: [(name: String, database: SoakClientDatabase)], at seconds: Double = 0) {
         var byID: [ChatMessageKey: Message] = [:]
-        var textCounts: [String: Int] = [:]
+        var chats: [Int64: [PromiseBook.StoredMessage]] = [:]
         for message in server {
             byID[ChatMessageKey(chatID: message.chatID, id: message.id)] = message
-            textCounts[message.text, default: 0] += 1
+            chats[message.chatID, default: []].append(
+                PromiseBook.StoredMessage(chat: message.chatID, id: message.id, sender: message.senderID, clientID: message.clientID, seconds: seconds))
         }
         var cases: [String: Int] = [:]
         var broken: [String: Int] = [:]
+        func tally(_ name: String, _ counts: (checked: Int, broken: Int)) {
+            cases[name, default: 0] += counts.checked
+            broken[name, default: 0] += counts.broken
+        }
         func check(_ name: String, _ holds: Bool, client: Int, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: @autoclosure () -> String) {
-            cases[name, default: 0] += 1
+            tally(name, (1, holds ? 0 : 1))
             guard !holds else { return }
-            broken[name, default: 0] += 1
             book.violate(name, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail())
         }
+        tally("duplicated", book.checkServerDuplicates(chats.keys.sorted().map { chats[$0]!.sorted { $0.id < $1.id } }))
         for (index, (name, database)) in clients.enumerated() {
-            var lastID: [Int64: (id: Int64, text: String)] = [:]
+            var writes: [PromiseBook.Write] = []
             for task in database.tasks {
                 stored += 1
-                let copies = textCounts[task.text] ?? 0
-                check("duplicated", copies <= 1, client: index, chat: task.chatID, clientID: task.clientID,
-                      "\(name): '\(task.text)' is on the server \(copies) times (chat \(task.chatID))")
                 guard task.state == "done", let messageID = task.messageID else {
                     broken["outbox_not_drained", default: 0] += 1
                     book.violate("outbox_not_drained", seconds: seconds, client: index, chat: task.chatID, clientID: task.clientID,
@@ -63,13 +64,11 @@ package struct SoakAudit {
                 let held = byID[ChatMessageKey(chatID: task.chatID, id: messageID)]
                 check("acknowledged_kept", held?.text == task.text, client: index, chat: task.chatID, message: messageID, clientID: task.clientID,
                       "\(name): '\(task.text)' was acknowledged as message \(messageID) in chat \(task.chatID), but the server does not hold it")
-                guard held?.text == task.text else { continue }
-                if let previous = lastID[task.chatID] {
-                    check("order", previous.id < messageID, client: index, chat: task.chatID, message: messageID, clientID: task.clientID,
-                          "\(name): '\(task.text)' (message \(messageID)) was stored after '\(previous.text)' (message \(previous.id)) in chat \(task.chatID)")
+                if held?.text == task.text, let clientID = task.clientID {
+                    writes.append(PromiseBook.Write(chat: task.chatID, clientID: clientID, messageID: messageID, seconds: seconds))
                 }
-                lastID[task.chatID] = (messageID, task.text)
             }
+            tally("order", book.checkWrittenOrder(client: index, writes))
             // One case per client: its outbox drained or not (each task left is a broken case).
             cases["outbox_not_drained", default: 0] += 1
             for row in database.rows {

@@ -68,3 +68,109 @@ public struct PromiseBook: Sendable {
         checks.allSatisfy { $0.violations == 0 }
     }
 }
+
+// MARK: The checks every checker shares
+
+extension PromiseBook {
+    /// A message as the server stored it, as the shared checks see it.
+    public struct StoredMessage: Sendable, Hashable {
+        /// The chat it is in.
+        public var chat: Int64
+        /// The server's id.
+        public var id: Int64
+        /// The user who wrote it.
+        public var sender: Int64
+        /// The sending client's idempotency key, if it came from a client's send.
+        public var clientID: UInt64?
+        /// When the server stored it (or the end of the run, when unknown), in seconds.
+        public var seconds: Double
+
+        /// A stored message with every field given.
+        public init(chat: Int64, id: Int64, sender: Int64, clientID: UInt64?, seconds: Double) {
+            self.chat = chat
+            self.id = id
+            self.sender = sender
+            self.clientID = clientID
+            self.seconds = seconds
+        }
+    }
+
+    /// One send a client wrote, with the id the server stored it under.
+    public struct Write: Sendable, Hashable {
+        /// The chat it was written to.
+        public var chat: Int64
+        /// The client's idempotency key for it.
+        public var clientID: UInt64
+        /// The server's id for it.
+        public var messageID: Int64
+        /// When the server stored it (or the end of the run, when unknown), in seconds.
+        public var seconds: Double
+
+        /// A write with every field given.
+        public init(chat: Int64, clientID: UInt64, messageID: Int64, seconds: Double) {
+            self.chat = chat
+            self.clientID = clientID
+            self.messageID = messageID
+            self.seconds = seconds
+        }
+    }
+
+    /// `duplicated`, the server's part: in each chat (`chats`, each in the server's order), every
+    /// message with a client id is stored once per sender and client id.
+    ///
+    /// - Returns: the cases looked at and the broken ones, for the caller to add to its other
+    ///   parts of the promise before it records it.
+    public mutating func checkServerDuplicates(
+        _ chats: [[StoredMessage]], traceLines: (_ seconds: Double, _ client: Int?, _ chat: Int64?) -> [String] = { _, _, _ in [] }
+    ) -> (checked: Int, broken: Int) {
+        var checked = 0
+        var broken = 0
+        for messages in chats {
+            var seen: [SenderKey: Int64] = [:]
+            for message in messages {
+                guard let clientID = message.clientID else { continue }
+                checked += 1
+                let key = SenderKey(sender: message.sender, clientID: clientID)
+                if let first = seen[key] {
+                    broken += 1
+                    violate("duplicated", seconds: message.seconds, chat: message.chat, message: message.id, clientID: clientID,
+                            detail: "the server stored client id \(clientID) of user \(message.sender) twice in chat \(message.chat): messages \(first) and \(message.id)") {
+                        traceLines(message.seconds, nil, message.chat)
+                    }
+                } else {
+                    seen[key] = message.id
+                }
+            }
+        }
+        return (checked, broken)
+    }
+
+    /// `order`, a writer's part: `writes`, in the order `client` wrote them, got server ids that
+    /// rise within each chat.
+    ///
+    /// - Returns: the cases looked at (every write) and the broken ones.
+    public mutating func checkWrittenOrder(
+        client: Int, _ writes: [Write], traceLines: (_ seconds: Double, _ client: Int?, _ chat: Int64?) -> [String] = { _, _, _ in [] }
+    ) -> (checked: Int, broken: Int) {
+        var checked = 0
+        var broken = 0
+        var lastByChat: [Int64: (id: Int64, clientID: UInt64)] = [:]
+        for write in writes {
+            checked += 1
+            if let previous = lastByChat[write.chat], previous.id > write.messageID {
+                broken += 1
+                violate("order", seconds: write.seconds, client: client, chat: write.chat, message: write.messageID, clientID: write.clientID,
+                        detail: "client \(client) wrote client id \(previous.clientID) before \(write.clientID) in chat \(write.chat), but the server stored them as messages \(previous.id) and \(write.messageID)") {
+                    traceLines(write.seconds, client, write.chat)
+                }
+            }
+            lastByChat[write.chat] = (write.messageID, write.clientID)
+        }
+        return (checked, broken)
+    }
+
+    private struct SenderKey: Hashable {
+        var sender: Int64
+        var clientID: UInt64
+    }
+}

@@ -127,21 +127,15 @@ struct InvariantChecker {
         var checked = 0
         var broken = 0
         let core = context.server.core
-        for chat in Int64(1) ..< Int64(core.chatCount + 1) {
-            var seen: [Key: Int64] = [:]
-            for message in core.messages(in: chat) ?? [] {
-                guard let clientID = message.clientID else { continue }
-                checked += 1
-                let key = Key(sender: message.senderID, clientID: clientID)
-                if let first = seen[key] {
-                    broken += 1
-                    violate("duplicated", at: storeTimeOrEnd(message), chat: chat, message: message.id, clientID: clientID,
-                            "the server stored client id \(clientID) of user \(message.senderID) twice in chat \(chat): messages \(first) and \(message.id)")
-                } else {
-                    seen[key] = message.id
-                }
+        let stored = (Int64(1) ..< Int64(core.chatCount + 1)).map { chat in
+            (core.messages(in: chat) ?? []).map { message in
+                PromiseBook.StoredMessage(chat: chat, id: message.id, sender: message.senderID, clientID: message.clientID, seconds: seconds(storeTimeOrEnd(message)))
             }
         }
+        let excerpt = self.excerpt
+        let server = book.checkServerDuplicates(stored, traceLines: excerpt)
+        checked += server.checked
+        broken += server.broken
         for client in context.clients {
             for chat in chats(of: client) {
                 var seen: [Key: Int64] = [:]
@@ -194,17 +188,14 @@ struct InvariantChecker {
         let core = context.server.core
         for client in context.clients {
             let written = ledger.stored.filter { $0.key.client == client.index }.sorted { $0.value.order < $1.value.order }
-            var lastByChat: [Int64: (id: Int64, clientID: UInt64)] = [:]
-            for (key, stored) in written {
-                guard let message = core.message(from: client.userID, clientID: key.clientID) else { continue }
-                checked += 1
-                if let previous = lastByChat[stored.chat], previous.id > message.id {
-                    broken += 1
-                    violate("order", at: storeTimeOrEnd(message), client: client.index, chat: stored.chat, message: message.id, clientID: key.clientID,
-                            "client \(client.index) wrote client id \(previous.clientID) before \(key.clientID) in chat \(stored.chat), but the server stored them as messages \(previous.id) and \(message.id)")
-                }
-                lastByChat[stored.chat] = (message.id, key.clientID)
+            let writes = written.compactMap { key, stored -> PromiseBook.Write? in
+                guard let message = core.message(from: client.userID, clientID: key.clientID) else { return nil }
+                return PromiseBook.Write(chat: stored.chat, clientID: key.clientID, messageID: message.id, seconds: seconds(storeTimeOrEnd(message)))
             }
+            let excerpt = self.excerpt
+            let writer = book.checkWrittenOrder(client: client.index, writes, traceLines: excerpt)
+            checked += writer.checked
+            broken += writer.broken
         }
         for (client, screen) in liveScreens() {
             checked += 1
@@ -378,10 +369,22 @@ struct InvariantChecker {
     }
 
     private mutating func violate(_ invariant: String, at time: Duration, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: String) {
-        let seconds = Double(time.nanosecondsClamped) / 1e9
+        let seconds = seconds(time)
+        let excerpt = self.excerpt
         book.violate(invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail) {
-            TraceExcerpt.lines(near: seconds, client: client, chat: chat, in: lines)
+            excerpt(seconds, client, chat)
         }
+    }
+
+    /// The trace lines a kept violation carries (a closure over the lines only, so it can run
+    /// while the book changes).
+    private var excerpt: (Double, Int?, Int64?) -> [String] {
+        let lines = self.lines
+        return { seconds, client, chat in TraceExcerpt.lines(near: seconds, client: client, chat: chat, in: lines) }
+    }
+
+    private func seconds(_ time: Duration) -> Double {
+        Double(time.nanosecondsClamped) / 1e9
     }
 
     private func format(_ time: Duration) -> String {
