@@ -1,4 +1,5 @@
 import LowbandReports
+import LowbandScenarios
 
 extension BenchmarkTarget {
     /// The targets `lowband compare` consults to tell which `targets` rows depend on a metric a

@@ -1,9 +1,9 @@
-import LowbandReports
+package import LowbandReports
 
 /// The targets `lowband explore` promises and writes into its results.csv; the benchmark kits
 /// under Benchmarks/ declare their own.
-enum ExploreTargets {
-    static let all: [BenchmarkTarget] = [
+package enum ExploreTargets {
+    package static let all: [BenchmarkTarget] = [
         BenchmarkTarget(
             name: "explore-1000-seeds-10min",
             promise: "lowband explore: 1,000 seeds of a 5-client, 10-minute EDGE crowd with swarm faults in <= 10 minutes",

@@ -1,14 +1,12 @@
 import Foundation
+package import LowbandReports
 import LowbandRunReport
-import LowbandScenarios
-import Synchronization
-import LowbandReports
 
 /// What `lowband explore` writes and prints.
-enum ExploreOutputs {
+package enum ExploreOutputs {
     /// explore.csv, explore.html and results.csv (the benchmark schema: seeds, failing seeds,
     /// failing seeds per invariant, wall time per seed) into `directory`.
-    static func write(_ outcomes: [SeedOutcome], to directory: String, title: String, suite: String, benchmark: String, elapsed: Duration? = nil) throws {
+    package static func write(_ outcomes: [SeedOutcome], to directory: String, title: String, suite: String, benchmark: String, elapsed: Duration? = nil) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Data(ExploreTable.render(outcomes).utf8).write(to: URL(fileURLWithPath: "\(directory)/explore.csv"))
         try Data(ExploreReportHTML.render(outcomes, title: title).utf8).write(to: URL(fileURLWithPath: "\(directory)/explore.html"))
@@ -23,7 +21,7 @@ enum ExploreOutputs {
         try BenchmarkCSV.write(rows: measured + BenchmarkTarget.rows(outcomesOfTargets, environment: environment), to: "\(directory)/results.csv")
     }
 
-    static func rows(_ outcomes: [SeedOutcome], suite: String, benchmark: String, environment: RunEnvironment) -> [BenchmarkRow] {
+    package static func rows(_ outcomes: [SeedOutcome], suite: String, benchmark: String, environment: RunEnvironment) -> [BenchmarkRow] {
         var rows = [
             BenchmarkRow(suite: suite, benchmark: benchmark, metric: "seeds", unit: "count", samples: [Double(outcomes.count)], environment: environment),
             BenchmarkRow(suite: suite, benchmark: benchmark, metric: "failing_seeds", unit: "count", samples: [Double(outcomes.filter(\.failed).count)], environment: environment),
@@ -44,7 +42,7 @@ enum ExploreOutputs {
         return rows
     }
 
-    static func summary(_ outcomes: [SeedOutcome], total: Int) -> String {
+    package static func summary(_ outcomes: [SeedOutcome], total: Int) -> String {
         let failed = outcomes.filter(\.failed)
         var text = "\n\(outcomes.count) of \(total) seeds run, \(failed.count) failing"
         if !failed.isEmpty {
@@ -62,46 +60,9 @@ enum ExploreOutputs {
     }
 
     /// The value after `option` in a command line.
-    static func option(_ option: String, in command: String) -> String? {
+    package static func option(_ option: String, in command: String) -> String? {
         let words = command.split(separator: " ").map(String.init)
         guard let index = words.firstIndex(of: option), index + 1 < words.count else { return nil }
         return words[index + 1]
-    }
-}
-
-/// The live line of `lowband explore` on stderr: seeds done and failing, rate, time left.
-final class ExploreStatus: Sendable {
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    private let state = Mutex<(last: ContinuousClock.Instant?, shown: Bool)>((nil, false))
-
-    func update(_ progress: ExploreProgress) {
-        let now = ContinuousClock.now
-        let due = state.withLock { state -> Bool in
-            let wait: Duration = isTerminal ? .milliseconds(200) : .seconds(5)
-            if progress.done < progress.total, let last = state.last, now - last < wait { return false }
-            state.last = now
-            state.shown = true
-            return true
-        }
-        guard due else { return }
-        let seconds = progress.elapsed / .seconds(1)
-        let rate = seconds > 0 ? Double(progress.done) / seconds : 0
-        let left = rate > 0 ? Double(progress.total - progress.done) / rate : 0
-        let line = String(format: "explore: %d/%d seeds, %d failing, %.1f seeds/s, ETA %dm%02ds", progress.done, progress.total, progress.failed, rate, Int(left) / 60, Int(left) % 60)
-        RunCommand.log(isTerminal ? "\r\u{1B}[K" + line : line, newline: !isTerminal)
-    }
-
-    /// Clears the in-place line before other output.
-    func interrupt() {
-        guard isTerminal else { return }
-        let shown = state.withLock { state in
-            defer { state.shown = false }
-            return state.shown
-        }
-        if shown { RunCommand.log("\r\u{1B}[K", newline: false) }
-    }
-
-    func finish() {
-        if isTerminal { RunCommand.log("") }
     }
 }
