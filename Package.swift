@@ -290,7 +290,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandProcessTests", dependencies: ["LowbandProcess"], swiftSettings: strict),
+        .testTarget(name: "LowbandProcessTests", dependencies: ["LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
         // `lowband soak`'s chaos soak of real processes and its audit; the command only parses.
         .target(
             name: "LowbandSoak",
@@ -402,7 +402,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandBasicsTests", dependencies: ["LowbandBasics"], swiftSettings: strict),
+        .testTarget(name: "LowbandBasicsTests", dependencies: ["LowbandBasics", "LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LowbandDeterminismTests",
             dependencies: ["LowbandDeterminism"],

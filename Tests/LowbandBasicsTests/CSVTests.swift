@@ -1,5 +1,7 @@
 import Foundation
 import LowbandBasics
+import LowbandProcess
+import LowbandTestSupport
 import Testing
 
 /// Every CSV file Lowband writes and reads back goes through one writer rule and one strict
@@ -28,22 +30,15 @@ import Testing
         #expect(seen == rows.map { Array($0) })
     }
 
-    @Test func pythonsCSVModuleReadsWhatTheWriterWrites() throws {
+    @Test func pythonsCSVModuleReadsWhatTheWriterWrites() async throws {
         let text = CSVWriter.line(Self.awkward)
         let script = "import csv, json, sys\nprint(json.dumps(list(csv.reader(open(sys.argv[1], newline='')))))"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-csv-\(UUID().uuidString).csv")
-        try Data(text.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let read = try JSONDecoder().decode([[String]].self, from: data)
+        let directory = try TemporaryDirectory(prefix: "lowband-csv")
+        let file = directory.file("awkward.csv")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        let result = try await ExternalProcess.run("python3", ["-c", script, file])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let read = try JSONDecoder().decode([[String]].self, from: Data(result.stdout))
         #expect(read == [Self.awkward])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandProcess
+import LowbandTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -39,8 +40,8 @@ import Testing
     }
 
     @Test func outputAppendedToAFileSurvivesAKill() async throws {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-child-\(UUID().uuidString).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
+        let directory = try TemporaryDirectory(prefix: "lowband-child")
+        let log = directory.file("child.log")
         try Data("before\n".utf8).write(to: URL(fileURLWithPath: log))
         let child = try await ChildProcess("sh", ["-c", "echo out; echo err >&2; sleep 60"], output: .appending(toFile: log))
         var text = ""
