@@ -102,6 +102,9 @@ public struct RunEnvironment: Sendable, Hashable {
 
     /// `git -C directory rev-parse --short HEAD`.
     static func gitCommit(in directory: String) -> Result<String, GitProblem> {
+        // Foundation's Process, not LowbandProcess: this runs inside synchronous report writing,
+        // and swift-subprocess only launches asynchronously (waiting for it here would block a
+        // thread of the pool it needs). It also keeps this light product free of it.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["git", "-C", directory, "rev-parse", "--short", "HEAD"]

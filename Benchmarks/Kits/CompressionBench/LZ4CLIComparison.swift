@@ -120,6 +120,8 @@ public enum LZ4CLIComparison {
     /// Runs a program to completion; returns its exit status and stdout and stderr together
     /// (`lz4 -b` writes its results to stderr).
     private static func execute(_ path: String, _ arguments: [String]) throws(CompressionBenchError) -> (Int32, String) {
+        // Foundation's Process, not LowbandProcess: it runs inside package-benchmark's synchronous
+        // measured closure, and swift-subprocess only launches asynchronously.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
