@@ -5,6 +5,8 @@ import LowbandRunReport
 /// The soak's one-screen summary and its rows in the benchmark CSV schema.
 package enum SoakReport {
     package static let suite = "soak"
+    /// How many problems the summary prints.
+    static let problemLines = 20
 
     package static func benchmark(_ plan: SoakPlan) -> String {
         "\(plan.profile)-\(plan.clients)-clients-\(plan.messages)-messages"
@@ -44,7 +46,11 @@ package enum SoakReport {
             text += "  " + check.name.padding(toLength: 20, withPad: " ", startingAt: 0) + check.verdict + "\n"
         }
         if !audit.book.violations.isEmpty {
-            text += "\nfirst problems:\n" + audit.book.violations.map { "  \($0.invariant): \($0.detail)" }.joined(separator: "\n") + "\n"
+            let shown = audit.book.violations.prefix(Self.problemLines)
+            text += "\nfirst problems:\n" + shown.map { "  \($0.invariant): \($0.detail)" }.joined(separator: "\n") + "\n"
+            if audit.book.violations.count > shown.count {
+                text += "  … \(audit.book.violations.count - shown.count) more (every count is in results.csv)\n"
+            }
         }
         if !tally.clientErrors.isEmpty {
             text += "\n\(tally.clientErrors.count) client runs exited with an error on their own (restarted); the first: \(tally.clientErrors[0])\n"
