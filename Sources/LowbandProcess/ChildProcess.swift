@@ -142,7 +142,10 @@ public final class ChildProcess: Sendable {
         do {
             for try await chunk in output {
                 let bytes = chunk.withUnsafeBytes { Array($0) }
-                shared.state.withLock { $0.errors.append(contentsOf: bytes) }
+                shared.state.withLock { state in
+                    state.errors.append(contentsOf: bytes)
+                    if state.errors.count > Self.stderrLimit { state.errors.removeFirst(state.errors.count - Self.stderrLimit) }
+                }
             }
         } catch {
             // What was read stays.
@@ -200,8 +203,11 @@ public final class ChildProcess: Sendable {
         (try? await shared.wait(timeout: limit, failure: "") { $0.status }) != nil
     }
 
-    /// What the process wrote to stderr (complete once it has exited); empty when its output
-    /// goes to a file.
+    /// How much of stderr is kept: the newest bytes, where a failing program says why.
+    public static let stderrLimit = 4 * 1024 * 1024
+
+    /// What the process wrote to stderr (complete once it has exited, up to its last
+    /// ``stderrLimit`` bytes); empty when its output goes to a file.
     public var stderrText: String {
         String(decoding: shared.state.withLock { $0.errors }, as: UTF8.self)
     }

@@ -35,6 +35,14 @@ import Testing
         #expect(await child.waitForExit(within: .seconds(1)))
     }
 
+    @Test func stderrKeepsItsNewestBytesUpToTheLimit() async throws {
+        let child = try await ChildProcess("sh", ["-c", "head -c 5242880 /dev/zero | tr '\\0' x >&2; echo done >&2"])
+        #expect(try await child.exitStatus() == 0)
+        let kept = child.stderrText
+        #expect(kept.utf8.count == ChildProcess.stderrLimit, "a program that floods stderr costs a bounded amount")
+        #expect(kept.hasSuffix("xdone\n"), "the newest bytes, where a failing program says why, are the ones kept")
+    }
+
     @Test func aMissingProgramIsAClearError() async throws {
         await #expect(throws: ChildProcess.Failure.self) { try await ChildProcess("no-such-program-lowband", []) }
     }
