@@ -51,9 +51,13 @@ public final class ClientEngineHost: Sendable {
         try await loop.submit {
             let connector = SocketFrameConnector(scheduler: scheduler, host: host, port: port)
             let engine = try ClientEngine(configuration: configuration, connector: connector, scheduler: scheduler, workClock: ContinuousWorkClock())
-            let hostState = HostState(engine: engine)
-            state.value = hostState
-            try prepare(engine)
+            do {
+                try prepare(engine)
+            } catch {
+                engine.stop()
+                throw error
+            }
+            state.value = HostState(engine: engine)
             engine.start()
         }.get()
         return ClientEngineHost(scheduler: scheduler, state: state)
