@@ -47,6 +47,7 @@ let package = Package(
         .library(name: "LowbandProfiles", targets: ["LowbandProfiles"]),
         .library(name: "LowbandProxyCore", targets: ["LowbandProxyCore"]),
         .library(name: "LowbandProxy", targets: ["LowbandProxy"]),
+        .library(name: "LowbandAppEvents", targets: ["LowbandAppEvents"]),
         .library(name: "LowbandTransport", targets: ["LowbandTransport"]),
         .library(name: "LowbandTransportSockets", targets: ["LowbandTransportSockets"]),
         .library(name: "LowbandSimulation", targets: ["LowbandSimulation"]),
@@ -227,10 +228,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // What an outside app says it did (JSON lines), what the proxies did, and the checker
+        // of a messenger's promises over both (docs/APP-EVENTS.md).
+        .target(
+            name: "LowbandAppEvents",
+            dependencies: ["LowbandBasics", "LowbandProxyCore", "LowbandShaper", "LowbandRunReport"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandShaper"], swiftSettings: strict),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",
             dependencies: [
+                "LowbandAppEvents",
                 "LowbandProfiles",
                 "LowbandBasics",
                 "LowbandProxyCore",
@@ -248,6 +258,7 @@ let package = Package(
         .target(
             name: "LowbandCLI",
             dependencies: [
+                "LowbandAppEvents",
                 "LowbandSoak",
                 "LowbandProcess",
                 "LowbandStartup",
@@ -334,6 +345,8 @@ let package = Package(
         .target(
             name: "LowbandScenarios",
             dependencies: [
+                "LowbandAppEvents",
+                "LowbandProcess",
                 "LowbandTesting",
                 "LowbandMessagePack",
                 "LowbandTransportSockets",

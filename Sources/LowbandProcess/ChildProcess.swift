@@ -40,7 +40,9 @@ public final class ChildProcess: Sendable {
     /// /dev/null. `environment` nil inherits this process's.
     ///
     /// - Throws: ``Failure`` when the program is not found or cannot be started.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: Output = .pipes) async throws {
+    /// With `ownGroup` the child leads a process group of its own, so ``sendToGroup(_:)``
+    /// reaches everything it started (a shell's children too).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: Output = .pipes, ownGroup: Bool = false) async throws {
         let path: String
         do {
             path = try ExecutableSearch.resolve(executable)
@@ -49,10 +51,14 @@ public final class ChildProcess: Sendable {
         }
         let shared = Shared()
         let (launches, launched) = AsyncThrowingStream<Int32, any Error>.makeStream()
-        let configuration = Configuration(
+        let unlaunched = Configuration(
             executable: .path(FilePath(path)), arguments: Arguments(arguments),
             environment: environment.map(Launch.environment) ?? .inherit
         )
+        var platform = PlatformOptions()
+        if ownGroup { platform.processGroupID = 0 }
+        let configuration = Configuration(
+            executable: unlaunched.executable, arguments: unlaunched.arguments, environment: unlaunched.environment, platformOptions: platform)
         Task.detached {
             await Self.supervise(configuration, output: output, shared: shared, launched: launched)
         }
@@ -170,6 +176,12 @@ public final class ChildProcess: Sendable {
             before.append(line)
         }
         throw Failure(description: "ChildProcess: stdout ended without the expected line; it printed \(before) and on stderr: \(stderrText)")
+    }
+
+    /// Sends `signal` to the child's whole process group (it must have been started with
+    /// `ownGroup`); members that outlived the child are reached too.
+    public func sendToGroup(_ signal: Int32) {
+        kill(-processIdentifier, signal)
     }
 
     /// Sends `signal` (SIGINT, SIGTERM, SIGKILL…) to the process, unless it has been reaped.

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandAppEvents
 import LowbandBasics
 import LowbandProxyCore
 import LowbandShaper
@@ -55,6 +56,8 @@ struct ControlAPI: Sendable {
     var profiles = APIProfileAccess()
     /// Where details the API does not answer with go (the proxy's stderr in `lowband proxy`).
     var log: @Sendable (String) -> Void = { _ in }
+    /// Where `POST /events` puts an app's events; nil: the API takes none (404).
+    var events: AppEventLog?
 
     func respond(to request: ControlRequest) async -> ControlResponse {
         do {
@@ -81,6 +84,9 @@ struct ControlAPI: Sendable {
             try allow(method, ["POST"])
             try await registry.reset()
             return .noContent
+
+        case 1 where path[0] == "events":
+            return try appEvents(request)
 
         case 1 where path[0] == "profiles":
             try allow(method, ["GET"])
@@ -141,6 +147,33 @@ struct ControlAPI: Sendable {
         default:
             throw ProxyError(.routeNotFound, "no such endpoint: \(method) /\(path.joined(separator: "/"))")
         }
+    }
+
+    /// `POST /events`: JSON lines of app events, stamped on arrival; `GET /events`: those kept.
+    private func appEvents(_ request: ControlRequest) throws(ProxyError) -> ControlResponse {
+        try allow(request.method, ["GET", "POST"])
+        guard let events else {
+            throw ProxyError(.routeNotFound, "this API records no app events: they are taken while `lowband explore --exec` runs a command (docs/APP-EVENTS.md)")
+        }
+        if request.method == "GET" {
+            let lines = events.events.map { AppEventReader.line($0) + "\n" }.joined()
+            return .text(status: 200, contentType: "application/x-ndjson", body: Array(lines.utf8))
+        }
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            throw ProxyError(.badRequest, "the body of POST /events is not UTF-8 text: send JSON lines (docs/APP-EVENTS.md)")
+        }
+        let outcome: AppEventLog.Outcome
+        do {
+            outcome = try events.append(lines: text)
+        } catch {
+            throw ProxyError(.badRequest, "POST /events, \(error); nothing of this request was kept")
+        }
+        if outcome.dropped > 0 {
+            throw ProxyError(
+                .tooManyEvents,
+                "POST /events: \(outcome.dropped) of \(outcome.accepted + outcome.dropped) events dropped: at most \(events.limits.perSecond) a second (\(events.limits.total) in all) are kept; \(events.dropped) dropped so far")
+        }
+        return .json(status: 200, body: Self.encode(["accepted": outcome.accepted, "dropped": outcome.dropped]))
     }
 
     private func proxyResource(_ request: ControlRequest, proxy name: String, resource: String) async throws(ProxyError) -> ControlResponse {

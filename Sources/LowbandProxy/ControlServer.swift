@@ -1,3 +1,4 @@
+public import LowbandAppEvents
 import Foundation
 import LowbandProxyCore
 public import NIOCore
@@ -30,6 +31,8 @@ public final class ControlServer: Sendable {
         /// Receives what the API keeps out of its answers (why a profile was refused); one line
         /// each.
         public var log: @Sendable (String) -> Void
+        /// Where `POST /events` puts an app's events; nil (the default): the API takes none.
+        public var events: AppEventLog?
 
         /// The defaults: 127.0.0.1:8474, 1 MiB bodies, 32 event streams, profile names only.
         public init(
@@ -38,8 +41,10 @@ public final class ControlServer: Sendable {
             maximumEventStreams: Int = 32,
             profiles: APIProfileAccess = APIProfileAccess(),
             version: String = "lowband-0.1.0",
-            log: @escaping @Sendable (String) -> Void = { _ in }
+            log: @escaping @Sendable (String) -> Void = { _ in },
+            events: AppEventLog? = nil
         ) {
+            self.events = events
             self.listen = listen
             self.maximumBodyBytes = maximumBodyBytes
             self.maximumEventStreams = maximumEventStreams
@@ -130,7 +135,7 @@ public final class ControlServer: Sendable {
         guard let listener else {
             throw ProxyError(.listenFailed, "the control API on \(configuration.listen) is already running")
         }
-        let api = ControlAPI(registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log)
+        let api = ControlAPI(registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log, events: configuration.events)
         let limits = Limits(body: configuration.maximumBodyBytes, eventStreams: configuration.maximumEventStreams)
         do {
             // Graceful shutdown cancels the serving, which closes the listener and the

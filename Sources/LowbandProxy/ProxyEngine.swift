@@ -210,6 +210,20 @@ final class ProxyEngine {
         perform(machine.removeAllToxics(at: now()))
     }
 
+    func resetAll(reason: String) {
+        perform(machine.resetAll(reason: reason, at: now()))
+    }
+
+    func partition(_ direction: Direction) {
+        perform(machine.partition(direction, at: now()))
+        updateGate()
+    }
+
+    func heal() {
+        perform(machine.heal(at: now()))
+        updateGate()
+    }
+
     /// Switches to `link` like a handover. Its trace gets a `link` line, then the new shaper's
     /// decisions on the same timeline and numbers (the connections still open are opened again).
     func setLink(_ link: ProxyLink) {

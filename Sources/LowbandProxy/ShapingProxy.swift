@@ -1,5 +1,5 @@
 public import LowbandProxyCore
-import LowbandShaper
+public import LowbandShaper
 public import LowbandTransport
 public import NIOCore
 public import NIOPosix
@@ -137,6 +137,25 @@ public final class ShapingProxy: Sendable {
     /// Removes every toxic; what they held goes on at once.
     public func removeAllToxics() async throws(ProxyError) {
         try await onLoop { engine in engine.removeAllToxics() }
+    }
+
+    // MARK: Faults
+
+    /// Resets every open connection (a TCP RST to both sides), as a dropped bearer or a NAT
+    /// rebinding would; what was on its way is lost. New connections are served as usual.
+    public func resetAll(reason: String = "reset by a fault") async throws(ProxyError) {
+        try await onLoop { engine in engine.resetAll(reason: reason) }
+    }
+
+    /// Holds every byte of `direction` on every connection, open or new, until ``heal()``:
+    /// nothing is dropped, nothing gets through (a one-way partition).
+    public func partition(_ direction: Direction) async throws(ProxyError) {
+        try await onLoop { engine in engine.partition(direction) }
+    }
+
+    /// Ends every partition; the held bytes go on, in order.
+    public func heal() async throws(ProxyError) {
+        try await onLoop { engine in engine.heal() }
     }
 
     // MARK: Registry support

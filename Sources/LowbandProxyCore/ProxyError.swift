@@ -46,6 +46,8 @@ public struct ProxyError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let bodyTooLarge = Code(name: "bodyTooLarge", httpStatus: 413)
         /// The registry holds its maximum number of proxies.
         public static let tooManyProxies = Code(name: "tooManyProxies", httpStatus: 429)
+        /// More app events than the session takes per second (`POST /events`): the rest were dropped and counted.
+        public static let tooManyEvents = Code(name: "tooManyEvents", httpStatus: 429)
         /// The control API serves its maximum number of event streams.
         public static let tooManyEventStreams = Code(name: "tooManyEventStreams", httpStatus: 503)
         /// The listening address cannot be bound.

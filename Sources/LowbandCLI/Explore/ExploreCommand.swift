@@ -67,11 +67,38 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when seeds failed.")
     var allowViolations = false
 
+    @Option(help: ArgumentHelp(
+        "Explore your own app: run this shell command once per seed against fresh proxies in front of every --upstream (docs/APP-EVENTS.md).",
+        discussion: "The command gets LOWBAND_PROXY, LOWBAND_PROXY_<NAME>, LOWBAND_EVENTS (the URL to POST events to), LOWBAND_SEED and LOWBAND_OUT."))
+    var exec: String?
+
+    @Option(help: "With --exec: a server your app uses, [NAME=]HOST:PORT (repeatable); each gets its own proxy.")
+    var upstream: [String] = []
+
+    @Option(parsing: .unconditional, help: "With --exec: kill the command (its whole process group) after this long (default 120s).")
+    var timeout: String = "120s"
+
+    @Option(name: .customLong("repeat"), help: "With --exec: run every failing seed this many more times and say whether it fails every time.")
+    var repeats: Int = 0
+
+    @Option(help: "With --exec: override a promise's bound, NAME=DURATION (settle, liveness; repeatable).")
+    var bound: [String] = []
+
+    @Flag(name: .customLong("virtual-time"), help: "Explore in virtual time (what the scenarios always do; refused with --exec, whose app runs in real time).")
+    var virtualTime = false
+
     static let name = "lowband explore"
 
     init() {}
 
     func run() async throws {
+        if let exec {
+            try await ExploreExec(command: self, exec: exec).run()
+            return
+        }
+        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 {
+            throw CommandIO.failure("--upstream, --bound and --repeat go with --exec (exploring your own app); the scenarios need none of them", command: Self.name)
+        }
         let options: ExploreOptions
         do {
             let scenarioName = try ScenarioName(parsing: scenario)

@@ -41,8 +41,10 @@ public struct PromiseBook: Sendable {
     }
 
     /// Records that the check of `name` looked at `checked` cases, `violations` of which broke it.
-    public mutating func record(_ name: String, checked: Int, violations: Int) {
-        checks.append(InvariantCheck(name: name, promise: Self.promise(named: name), checked: checked, violations: violations))
+    /// `promise` words it for the checker's readers (an app's events rather than an engine's
+    /// state); by default the catalogue's words.
+    public mutating func record(_ name: String, checked: Int, violations: Int, promise: String? = nil) {
+        checks.append(InvariantCheck(name: name, promise: promise ?? Self.promise(named: name), checked: checked, violations: violations))
     }
 
     /// Notes a case that broke `invariant`, kept when it is among the first ``keep`` of that

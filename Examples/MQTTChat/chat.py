@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""A two-device chat over MQTT (paho-mqtt) that tells Lowband what it did.
+
+alice publishes --messages messages to chat/c-1 with --qos; bob is subscribed with the same QoS.
+Both connect through the proxy Lowband gives in LOWBAND_PROXY and post their events (JSON lines,
+docs/APP-EVENTS.md) to LOWBAND_EVENTS:
+
+  connected / disconnected   each device's session (naming the chat makes it a member)
+  sent                       alice called publish()
+  acked                      paho says the publish is done (QoS 1: the broker's PUBACK;
+                             QoS 0: the bytes were written to the socket)
+  received                   bob's on_message, with the id carried in the payload
+
+Both sessions are persistent (clean_session=False, one client id per run), as a messenger's
+push channel would be. The script exits 0 once alice's messages are all acknowledged (or
+--ack-wait passes) and bob has stayed --linger seconds more: whether a promise broke is
+Lowband's verdict, from the events.
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import urllib.request
+
+import paho.mqtt.client as mqtt
+
+# One topic per run, for the same reason as the client ids: seeds side by side share the broker.
+TOPIC = f"lowband/{os.environ.get('LOWBAND_SEED', '0')}-{os.getpid()}/chat/c-1"
+
+
+class Events:
+    """Posts events to Lowband, one request per event, from a background thread so a slow
+    control API never blocks paho's network loop."""
+
+    def __init__(self, url):
+        self.url = url
+        self.lock = threading.Condition()
+        self.queue = []
+        self.closed = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def post(self, device, kind, message=None, chat="c-1"):
+        event = {"device": device, "kind": kind, "chat": chat}
+        if message is not None:
+            event["message"] = message
+        with self.lock:
+            self.queue.append(event)
+            self.lock.notify()
+
+    def _run(self):
+        while True:
+            with self.lock:
+                while not self.queue and not self.closed:
+                    self.lock.wait()
+                if not self.queue and self.closed:
+                    return
+                batch, self.queue = self.queue, []
+            body = "".join(json.dumps(e) + "\n" for e in batch).encode()
+            request = urllib.request.Request(self.url, data=body, method="POST", headers={"Content-Type": "application/x-ndjson"})
+            try:
+                urllib.request.urlopen(request, timeout=5).read()
+            except Exception as error:  # the verdict will lack these events; say so
+                print(f"chat.py: could not post {len(batch)} event(s): {error}", file=sys.stderr)
+
+    def close(self):
+        with self.lock:
+            self.closed = True
+            self.lock.notify()
+        self.thread.join(timeout=10)
+
+
+def device(name, host, port, events, on_message=None):
+    # One client id per run: seeds run side by side against one broker, and a broker ends the
+    # older session of a client id that connects twice.
+    client_id = f"lowband-{name}-{os.environ.get('LOWBAND_SEED', '0')}-{os.getpid()}"
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+    client.reconnect_delay_set(min_delay=0.2, max_delay=2)
+    state = {"connected": False}
+
+    def on_connect(client, userdata, flags, reason, properties):
+        if reason.is_failure:
+            return
+        state["connected"] = True
+        events.post(name, "connected")
+        if on_message is not None:
+            client.subscribe(TOPIC, qos=userdata)
+
+    def on_disconnect(client, userdata, flags, reason, properties):
+        if state["connected"]:
+            state["connected"] = False
+            events.post(name, "disconnected")
+
+    client.on_connect = on_connect
+    client.on_disconnect = on_disconnect
+    if on_message is not None:
+        client.on_message = on_message
+    client.connect_async(host, port, keepalive=5)
+    client.loop_start()
+    return client, state
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--qos", type=int, choices=[0, 1], default=1)
+    parser.add_argument("--messages", type=int, default=20)
+    parser.add_argument("--interval", type=float, default=0.25, help="seconds between alice's messages")
+    parser.add_argument("--linger", type=float, default=8, help="seconds bob stays after the last acknowledgement")
+    parser.add_argument("--ack-wait", type=float, default=15, help="seconds alice waits for outstanding acknowledgements")
+    parser.add_argument("--deadline", type=float, default=60, help="seconds before the script gives up waiting")
+    args = parser.parse_args()
+
+    host, port = os.environ["LOWBAND_PROXY"].rsplit(":", 1)
+    events = Events(os.environ["LOWBAND_EVENTS"])
+    started = time.monotonic()
+
+    def on_message(client, userdata, message):
+        try:
+            body = json.loads(message.payload)
+        except ValueError:
+            return
+        events.post("bob", "received", body["id"])
+
+    bob, bob_state = device("bob", host, int(port), events, on_message)
+    bob.user_data_set(args.qos)
+    while not bob_state["connected"] and time.monotonic() - started < args.deadline:
+        time.sleep(0.05)
+
+    alice, alice_state = device("alice", host, int(port), events)
+    acked = set()
+    lock = threading.Lock()
+    ids = {}
+
+    def on_publish(client, userdata, mid, reason, properties):
+        with lock:
+            message = ids.get(mid)
+            if message is not None and message not in acked:
+                acked.add(message)
+                events.post("alice", "acked", message)
+
+    alice.on_publish = on_publish
+    while not alice_state["connected"] and time.monotonic() - started < args.deadline:
+        time.sleep(0.05)
+
+    for index in range(1, args.messages + 1):
+        message = f"m-{index}"
+        events.post("alice", "sent", message)
+        with lock:
+            info = alice.publish(TOPIC, json.dumps({"id": message, "text": f"hello {index}"}), qos=args.qos)
+            ids[info.mid] = message
+        time.sleep(args.interval)
+
+    published = time.monotonic()
+    while time.monotonic() - started < args.deadline and time.monotonic() - published < args.ack_wait:
+        with lock:
+            done = len(acked) == args.messages
+        if done:
+            break
+        time.sleep(0.05)
+    last_ack = time.monotonic()
+    while time.monotonic() - last_ack < args.linger and time.monotonic() - started < args.deadline:
+        time.sleep(0.1)
+
+    for client in (alice, bob):
+        client.loop_stop()
+        client.disconnect()
+    events.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

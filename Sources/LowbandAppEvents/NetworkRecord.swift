@@ -1,0 +1,155 @@
+import Foundation
+public import LowbandProxyCore
+
+/// What the network did during a session, from the proxies' own decisions (their events) and
+/// the faults put on them: when each link was down and why, its loss stalls, its resets. The
+/// checker reads it to say what the network was doing when a promise broke, and the breakdown to
+/// split a message's time.
+///
+/// Times are seconds on the session's clock. A proxy is one upstream: every device behind it
+/// shares its link, as the phones of one cell would, so a window is the proxy's, not a device's.
+public struct NetworkRecord: Sendable {
+    /// A stretch in which a link held or lost what was sent.
+    public struct Span: Sendable, Hashable {
+        /// `outage`, `handover`, `partition upstream`, `blackhole`, a toxic's type…
+        public var kind: String
+        /// The proxy (upstream) it happened on.
+        public var proxy: String
+        /// When it began and ended (seconds).
+        public var start: Double
+        public var end: Double
+        /// Whether nothing got through meanwhile (an outage, a partition, a blackhole) rather
+        /// than something getting through slowly (a toxic).
+        public var down: Bool
+
+        /// A span with every field given.
+        public init(kind: String, proxy: String, start: Double, end: Double, down: Bool) {
+            self.kind = kind
+            self.proxy = proxy
+            self.start = start
+            self.end = end
+            self.down = down
+        }
+    }
+
+    /// One moment: a reset, a connection opened or closed, a refused connect.
+    public struct Instant: Sendable, Hashable {
+        /// `reset`, `open`, `close`, `refused`.
+        public var kind: String
+        public var proxy: String
+        public var at: Double
+        /// The proxy's connection number.
+        public var connection: Int?
+        public var detail: String?
+    }
+
+    public private(set) var spans: [Span] = []
+    public private(set) var instants: [Instant] = []
+    /// Loss stalls: proxy, start and end (seconds).
+    public private(set) var stalls: [(proxy: String, start: Double, end: Double)] = []
+    private var open: [String: (kind: String, start: Double)] = [:]
+
+    /// An empty record.
+    public init() {}
+
+    /// Notes one of `proxy`'s events; `offset` is when the proxy's clock started on the session's.
+    public mutating func record(_ event: ProxyEvent, proxy: String, offset: Duration) {
+        let at = Self.seconds(event.time + offset)
+        switch event.kind {
+        case .outageStart:
+            let kind = event.detail.map { $0.contains("handover") ? "handover" : "outage" } ?? "outage"
+            open["outage \(proxy)"] = (kind, at)
+        case .outageEnd:
+            if let started = open.removeValue(forKey: "outage \(proxy)") {
+                spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true))
+            }
+        case .partition:
+            let direction = event.direction.map { "\($0)" } ?? ""
+            open["partition \(direction) \(proxy)"] = ("partition \(direction)", at)
+        case .heal:
+            for key in open.keys where key.hasPrefix("partition ") && key.hasSuffix(" \(proxy)") {
+                if let started = open.removeValue(forKey: key) {
+                    spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true))
+                }
+            }
+        case .lossStall:
+            stalls.append((proxy, at, at + Self.seconds(event.duration ?? .zero)))
+        case .reset, .open, .close, .refused:
+            instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail))
+        default:
+            break
+        }
+    }
+
+    /// Notes a stretch a fault driver caused (a blackhole, a toxic).
+    public mutating func note(_ span: Span) {
+        spans.append(span)
+    }
+
+    /// Closes every stretch still open at `end` (the session ended inside it).
+    public mutating func finish(at end: Double) {
+        for (key, started) in open {
+            let proxy = String(key.split(separator: " ").last ?? "")
+            spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: end, down: true))
+        }
+        open = [:]
+        spans.sort { ($0.start, $0.kind) < ($1.start, $1.kind) }
+        stalls.sort { $0.start < $1.start }
+    }
+
+    /// Seconds of `from ..< to` in which some link was down (overlaps counted once).
+    public func downTime(from: Double, to: Double) -> Double {
+        covered(spans.filter(\.down).map { ($0.start, $0.end) }, from: from, to: to)
+    }
+
+    /// Seconds of `from ..< to` in which some link stalled on a loss, outside its down time.
+    public func stallTime(from: Double, to: Double) -> Double {
+        let both = covered(spans.filter(\.down).map { ($0.start, $0.end) } + stalls.map { ($0.start, $0.end) }, from: from, to: to)
+        return max(0, both - downTime(from: from, to: to))
+    }
+
+    /// What the network did in `from ... to`, in words: `outage 12.0–15.3 s on mqtt; 2 loss
+    /// stalls (0.8 s); reset at 14.1 s (connection 3)`, or `nothing: the links delivered`.
+    public func describe(from: Double, to: Double) -> String {
+        var parts: [String] = []
+        for span in spans where span.end >= from && span.start <= to {
+            parts.append("\(span.kind) \(Self.format(span.start))–\(Self.format(span.end)) s on \(span.proxy)")
+        }
+        let inWindow = stalls.filter { $0.end >= from && $0.start <= to }
+        if !inWindow.isEmpty {
+            let total = inWindow.reduce(0) { $0 + ($1.end - $1.start) }
+            parts.append("\(inWindow.count) loss stall\(inWindow.count == 1 ? "" : "s") (\(Self.format(total)) s)")
+        }
+        let resets = instants.filter { $0.kind == "reset" && $0.at >= from && $0.at <= to }
+        for reset in resets.prefix(5) {
+            parts.append("reset at \(Self.format(reset.at)) s on \(reset.proxy)\(reset.connection.map { " (connection \($0))" } ?? "")")
+        }
+        if resets.count > 5 { parts.append("\(resets.count - 5) more resets") }
+        let closes = instants.filter { $0.kind == "close" && $0.at >= from && $0.at <= to }
+        if !closes.isEmpty { parts.append("\(closes.count) connection\(closes.count == 1 ? "" : "s") closed") }
+        return parts.isEmpty ? "nothing: the links delivered" : parts.joined(separator: "; ")
+    }
+
+    private func covered(_ ranges: [(Double, Double)], from: Double, to: Double) -> Double {
+        guard to > from else { return 0 }
+        var total = 0.0
+        var reach = from
+        for (start, end) in ranges.sorted(by: { $0.0 < $1.0 }) where end > reach && start < to {
+            let lower = max(start, reach)
+            let upper = min(end, to)
+            if upper > lower {
+                total += upper - lower
+                reach = upper
+            }
+        }
+        return total
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func format(_ seconds: Double) -> String {
+        String(format: "%.1f", seconds)
+    }
+}

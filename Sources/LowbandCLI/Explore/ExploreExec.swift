@@ -1,0 +1,159 @@
+import ArgumentParser
+import Foundation
+import LowbandAppEvents
+import LowbandBasics
+import LowbandProcess
+import LowbandRunReport
+import LowbandScenarios
+import LowbandShaper
+import NIOCore
+import NIOPosix
+
+/// `lowband explore --exec CMD --upstream …`: the sweep over the user's own app, in real time.
+struct ExploreExec {
+    let command: ExploreSeedsCommand
+    let exec: String
+
+    static let name = "lowband explore --exec"
+
+    func run() async throws {
+        let options: ExecOptions
+        do {
+            options = try parse()
+            try await Self.checkReachable(options.upstreams)
+            try Self.checkCommand(exec)
+        } catch {
+            throw CommandIO.failure(error, command: Self.name)
+        }
+        do {
+            try OutputDirectory.prepare(options.directory, option: "--out")
+        } catch {
+            throw CommandIO.failure(error, command: Self.name)
+        }
+        let total = options.seeds.seeds.count
+        try CommandIO.write("""
+            lowband explore --exec: \(CommandWords.quoted(exec)) behind \(options.upstreams.map(\.spelled).joined(separator: ", ")) on \(options.profileName), \
+            seeds \(command.seeds)\(command.shard.map { " (shard \($0))" } ?? ""): \(total) runs, faults \(options.faults) in a \(DurationText.format(options.window)) window, \
+            timeout \(DurationText.format(options.timeout)), \(options.jobs) at a time\(options.repeats > 0 ? ", failures run \(options.repeats) more times" : "")\(options.shrink ? ", failures shrunk" : "")
+            bounds: \(options.bounds)
+
+            """)
+        let status = ExploreStatus()
+        let started = ContinuousClock.now
+        try await CommandShutdown.watching(
+            command: Self.name, gracePeriod: RunCommand.stopGracePeriod,
+            announce: { signal in RunCommand.log("\n\(signal): stopping after the seeds under way, writing what was explored so far") }
+        ) { shutdown in
+            let work = StoppableWork { stop in
+                try await ExecExplorer.run(
+                    options,
+                    progress: { status.update($0) },
+                    onOutcome: { outcome in
+                        guard outcome.failed else { return }
+                        status.interrupt()
+                        var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n"
+                        line += "  session:   \(ExecExplorer.folder(options, seed: outcome.seed))/\n  reproduce: \(outcome.command)\n"
+                        if !outcome.determinism.isEmpty { line += "  repeated:  \(outcome.determinism)\n" }
+                        if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
+                        try? CommandIO.write(line)
+                    },
+                    stop: stop)
+            }
+            do {
+                try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
+            } catch {
+                status.finish()
+                throw CommandIO.failure(error, command: Self.name)
+            }
+            status.finish()
+            let outcomes = work.output ?? []
+            let title = "lowband explore --exec on \(options.profileName), seeds \(command.seeds)"
+            do {
+                try ExploreOutputs.write(outcomes, to: options.directory, title: title, suite: "explore.exec", benchmark: options.profileName, elapsed: ContinuousClock.now - started)
+            } catch {
+                throw CommandIO.failure("cannot write the results into \(options.directory): \(SystemErrorText.describe(error))", command: Self.name)
+            }
+            let elapsed = (ContinuousClock.now - started) / .seconds(1)
+            try CommandIO.write(ExploreOutputs.summary(outcomes, total: total)
+                + String(format: "%.1f s of wall time, %.1f s per seed\n", elapsed, elapsed / Double(max(1, outcomes.count)))
+                + "results in \(options.directory)/: explore.csv, explore.html, results.csv, sessions/ (failing seeds)\n")
+            if work.stop.isStopped { throw ExitCode(130) }
+            if outcomes.contains(where: \.failed), !command.allowViolations { throw ExitCode(RunCommand.violationExitCode) }
+        }
+    }
+
+    private func parse() throws -> ExecOptions {
+        if command.virtualTime {
+            throw CommandIO.IOError(description: "--exec runs your command in real time; --virtual-time is for the built-in scenarios only")
+        }
+        guard !command.upstream.isEmpty else {
+            throw CommandIO.IOError(description: "--exec needs at least one --upstream [NAME=]HOST:PORT: the servers your app talks to, each of which gets a proxy")
+        }
+        let upstreams = try command.upstream.enumerated().map { try ExecOptions.upstream($1, index: $0) }
+        if Set(upstreams.map(\.name)).count != upstreams.count {
+            throw CommandIO.IOError(description: "--upstream: two upstreams share a name; give each its own NAME=")
+        }
+        let range = try SeedSelection.parse(seeds: command.seeds)
+        let shard = try command.shard.map(SeedSelection.parse(shard:)) ?? (1, 1)
+        let faults = try ExecFaultPlan(parsing: command.faults)
+        let profile = try NetworkProfile.load(named: command.profile)
+        func duration(_ text: String, _ option: String) throws -> Duration {
+            do {
+                let value = try DurationText.parse(text)
+                guard value > .zero else { throw CommandIO.IOError(description: "\(option) must be more than zero") }
+                return value
+            } catch let error as CommandIO.IOError {
+                throw error
+            } catch {
+                throw CommandIO.IOError(description: "\(option): \(error)")
+            }
+        }
+        let window = try duration(command.duration ?? "30s", "--duration")
+        let timeout = try duration(command.timeout, "--timeout")
+        if let jobs = command.jobs, jobs < 1 { throw CommandIO.IOError(description: "--jobs must be at least 1 (got \(jobs))") }
+        guard command.repeats >= 0 else { throw CommandIO.IOError(description: "--repeat must be 0 or more (got \(command.repeats))") }
+        var bounds = EventBounds(profile: profile)
+        for text in command.bound {
+            do {
+                try bounds.apply(text)
+            } catch {
+                throw CommandIO.IOError(description: error.description)
+            }
+        }
+        return ExecOptions(
+            upstreams: upstreams, command: exec, profile: profile, profileName: command.profile, seeds: SeedSelection(range: range, shard: shard),
+            faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
+            bounds: bounds, boundOptions: command.bound, directory: command.out ?? "reports/explore-exec-\(RunOutputs.fileSafe(command.profile))")
+    }
+
+    /// One error line before any seed runs when an upstream does not answer.
+    static func checkReachable(_ upstreams: [ExecOptions.Upstream]) async throws {
+        for upstream in upstreams {
+            do {
+                let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connectTimeout(.seconds(3))
+                    .connect(host: upstream.host, port: upstream.port).get()
+                try? await channel.close()
+            } catch {
+                throw CommandIO.IOError(description: "--upstream \(upstream.spelled) cannot be reached (\(error)); start it first, no seed was run")
+            }
+        }
+    }
+
+    /// A command whose program is not there is refused before any seed runs.
+    static func checkCommand(_ command: String) throws {
+        guard let first = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) else {
+            throw CommandIO.IOError(description: "--exec is empty: give the command that runs your app")
+        }
+        // Shell words (a builtin, an assignment, a quote or a subshell) are the shell's to judge.
+        let shellWords: Set<String> = ["cd", "exec", "export", "set", ".", "eval", "env", "test", "[", "echo", "printf", "true", "false", "if", "for", "while", "{", "(", "!", "time", "ulimit", "trap", "umask", "wait", "sleep"]
+        guard !shellWords.contains(first), !first.contains("="), !first.contains("'"), !first.contains("\""), !first.contains("$") else { return }
+        if first.contains("/") {
+            guard FileManager.default.isExecutableFile(atPath: first) else {
+                throw CommandIO.IOError(description: "--exec: '\(first)' is not an executable file; no seed was run")
+            }
+        } else if ExecutableSearch.which(first) == nil {
+            throw CommandIO.IOError(description: "--exec: '\(first)' is not a program on PATH; no seed was run")
+        }
+    }
+}

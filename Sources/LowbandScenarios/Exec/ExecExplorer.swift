@@ -1,0 +1,132 @@
+import Foundation
+import LowbandBasics
+
+/// `lowband explore --exec`: the user's command once per seed against fresh proxies, `jobs` at
+/// a time; every failing seed keeps its session folder, is run again `repeats` times to tell a
+/// failure every run shows from one the app's timing decides, and with `shrink` is reduced to a
+/// smaller fault plan and window that still fail the same way.
+public enum ExecExplorer {
+    /// Runs every seed; `onOutcome` is called as each finishes, the result is in seed order. A
+    /// triggered `stop` ends it after the seeds under way.
+    public static func run(
+        _ options: ExecOptions,
+        progress: @escaping @Sendable (ExploreProgress) -> Void = { _ in },
+        onOutcome: @escaping @Sendable (SeedOutcome) -> Void = { _ in },
+        stop: StopSignal = StopSignal()
+    ) async throws -> [SeedOutcome] {
+        let seeds = options.seeds.seeds
+        let started = ContinuousClock.now
+        var outcomes: [SeedOutcome] = []
+        var failed = 0
+        try await withThrowingTaskGroup(of: SeedOutcome.self) { group in
+            var next = 0
+            func launch() {
+                guard next < seeds.count, !stop.isStopped else { return }
+                let seed = seeds[next]
+                next += 1
+                group.addTask { try await explore(seed: seed, options) }
+            }
+            for _ in 0 ..< min(options.jobs, seeds.count) { launch() }
+            while let outcome = try await group.next() {
+                outcomes.append(outcome)
+                if outcome.failed { failed += 1 }
+                onOutcome(outcome)
+                progress(ExploreProgress(done: outcomes.count, failed: failed, total: seeds.count, elapsed: ContinuousClock.now - started))
+                launch()
+            }
+        }
+        return outcomes.sorted { $0.seed < $1.seed }
+    }
+
+    /// The session folder of `seed` (kept when it fails).
+    public static func folder(_ options: ExecOptions, seed: UInt64) -> String {
+        "\(options.directory)/sessions/seed-\(seed)"
+    }
+
+    static func explore(seed: UInt64, _ options: ExecOptions) async throws -> SeedOutcome {
+        let plan = options.faults.resolved(seed: seed)
+        let folder = folder(options, seed: seed)
+        try? FileManager.default.removeItem(atPath: folder)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await ExecSession.run(options, seed: seed, faults: plan, window: options.window, folder: folder)
+        let command = options.command(seed: seed, faults: plan, window: options.window)
+        var repeatText = ""
+        var shrunk = ""
+        if result.broken.isEmpty {
+            try? FileManager.default.removeItem(atPath: folder)
+        } else {
+            if options.repeats > 0 {
+                var same = 1
+                for run in 1 ... options.repeats {
+                    let again = try await ExecSession.run(options, seed: seed, faults: plan, window: options.window, folder: "\(folder)/repeat-\(run)")
+                    if again.signature == result.signature { same += 1 }
+                }
+                let runs = options.repeats + 1
+                repeatText = same == runs
+                    ? "fails every time (\(same) of \(runs) runs): the network's decisions decide it"
+                    : "fails \(same) of \(runs) runs: the network's decisions were the same each time, so the app's timing decides it"
+            }
+            if options.shrink, let signature = result.signature {
+                shrunk = try await shrink(seed: seed, plan: plan, signature: signature, options)
+            }
+        }
+        var hash = FNV1a()
+        for line in result.plan { hash.add(line + "\n") }
+        return SeedOutcome(
+            seed: seed, faults: plan.description, clients: result.devices, durationSeconds: result.elapsed.seconds, broken: result.broken,
+            firstViolation: result.firstFailure, wallMilliseconds: (clock.now - start).milliseconds, traceHash: hash.value.hexDigits,
+            determinism: repeatText, command: command, shrunk: shrunk)
+    }
+
+    /// The smallest plan found that still fails with `signature`: fewer fault kinds, fewer aimed
+    /// faults, then a shorter window (which shortens every fault too), at most 12 runs. The last
+    /// candidate is run once more alone: the line says whether it failed again.
+    static func shrink(seed: UInt64, plan: ExecFaultPlan, signature: String, _ options: ExecOptions) async throws -> String {
+        var current = plan
+        var window = options.window
+        var budget = 12
+        var attempt = 0
+        func fails(_ candidate: ExecFaultPlan, _ window: Duration) async throws -> Bool {
+            budget -= 1
+            attempt += 1
+            let folder = "\(folder(options, seed: seed))/shrink-\(attempt)"
+            let result = try await ExecSession.run(options, seed: seed, faults: candidate, window: window, folder: folder)
+            try? FileManager.default.removeItem(atPath: folder)
+            return result.signature == signature
+        }
+        var improved = true
+        while improved, budget > 0 {
+            improved = false
+            for kind in current.kinds where budget > 0 {
+                let fewer = ExecFaultPlan(kinds: current.kinds.filter { $0 != kind }, aimed: current.aimed)
+                if try await fails(fewer, window) {
+                    current = fewer
+                    improved = true
+                    break
+                }
+            }
+            if improved { continue }
+            for index in current.aimed.indices where budget > 0 && (current.aimed.count > 1 || !current.kinds.isEmpty) {
+                var aimed = current.aimed
+                aimed.remove(at: index)
+                let fewer = ExecFaultPlan(kinds: current.kinds, aimed: aimed)
+                if try await fails(fewer, window) {
+                    current = fewer
+                    improved = true
+                    break
+                }
+            }
+            if improved { continue }
+            let shorter = window / 2
+            if shorter >= .seconds(2), budget > 0, try await fails(current, shorter) {
+                window = shorter
+                improved = true
+            }
+        }
+        let command = options.command(seed: seed, faults: current, window: window)
+        guard current != plan || window != options.window else { return command + "  (nothing smaller failed the same way)" }
+        let confirmed = try await fails(current, window)
+        return command + (confirmed ? "  (failed again when run alone)" : "  (did not fail again when run alone: the app's timing decides it)")
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+public import LowbandAppEvents
+import LowbandBasics
+public import LowbandShaper
+
+/// What `lowband explore --exec` runs: the user's command against fresh proxies in front of
+/// their upstreams, once per seed (docs/APP-EVENTS.md).
+public struct ExecOptions: Sendable {
+    /// One upstream: its name (for `LOWBAND_PROXY_<NAME>`) and address.
+    public struct Upstream: Sendable, Hashable {
+        public var name: String
+        public var host: String
+        public var port: Int
+
+        /// An upstream named `name` at `host:port`.
+        public init(name: String, host: String, port: Int) {
+            self.name = name
+            self.host = host
+            self.port = port
+        }
+
+        /// `[NAME=]HOST:PORT` as written.
+        public var spelled: String { "\(name)=\(host):\(port)" }
+    }
+
+    public var upstreams: [Upstream]
+    /// The command, run by `/bin/sh -c`.
+    public var command: String
+    public var profile: NetworkProfile
+    /// The name the profile was asked for by, for the reproducing commands.
+    public var profileName: String
+    public var seeds: SeedSelection
+    public var faults: ExecFaultPlan
+    /// The fault window: faults are placed in its first 80 % and their lengths scale with it.
+    public var window: Duration
+    /// A command still running after this is killed with its whole process group.
+    public var timeout: Duration
+    public var jobs: Int
+    /// Runs of a failing seed again, to tell a failure every run shows from a timing one.
+    public var repeats: Int
+    public var shrink: Bool
+    public var bounds: EventBounds
+    /// `--bound` options as given, for the reproducing commands.
+    public var boundOptions: [String]
+    /// Where failing seeds keep their session folders.
+    public var directory: String
+
+    /// Options with every field given.
+    public init(
+        upstreams: [Upstream], command: String, profile: NetworkProfile, profileName: String, seeds: SeedSelection, faults: ExecFaultPlan,
+        window: Duration, timeout: Duration, jobs: Int, repeats: Int, shrink: Bool, bounds: EventBounds, boundOptions: [String], directory: String
+    ) {
+        self.upstreams = upstreams
+        self.command = command
+        self.profile = profile
+        self.profileName = profileName
+        self.seeds = seeds
+        self.faults = faults
+        self.window = window
+        self.timeout = timeout
+        self.jobs = jobs
+        self.repeats = repeats
+        self.shrink = shrink
+        self.bounds = bounds
+        self.boundOptions = boundOptions
+        self.directory = directory
+    }
+
+    /// `[NAME=]HOST:PORT`; without a name the upstreams are `up1`, `up2`…
+    ///
+    /// - Throws: ``ScenarioError`` `invalidOptions` naming the bad part.
+    public static func upstream(_ text: String, index: Int) throws(ScenarioError) -> Upstream {
+        var name = "up\(index + 1)"
+        var address = text
+        if let equals = text.firstIndex(of: "=") {
+            name = String(text[..<equals])
+            address = String(text[text.index(after: equals)...])
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                throw ScenarioError(.invalidOptions, "--upstream \(text): the name must be letters, digits, _ or -")
+            }
+        }
+        guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]), (1 ... 65535).contains(port) else {
+            throw ScenarioError(.invalidOptions, "--upstream \(text): expected [NAME=]HOST:PORT with a port 1-65535")
+        }
+        var host = String(address[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return Upstream(name: name, host: host.isEmpty ? "127.0.0.1" : host, port: port)
+    }
+
+    /// The environment variable of an upstream's proxy: `LOWBAND_PROXY_MQTT` for `mqtt`.
+    static func variable(of upstream: Upstream) -> String {
+        "LOWBAND_PROXY_" + upstream.name.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+    }
+
+    /// The command that runs `seed` again alone, with `faults` and `window`.
+    public func command(seed: UInt64, faults: ExecFaultPlan, window: Duration) -> String {
+        var parts = ["lowband", "explore"]
+        for upstream in upstreams { parts += ["--upstream", upstream.spelled] }
+        parts += ["--exec", command, "--profile", profileName, "--seeds", String(seed), "--faults", faults.description,
+                  "--duration", DurationText.format(window), "--timeout", DurationText.format(timeout)]
+        for bound in boundOptions { parts += ["--bound", bound] }
+        return CommandWords.join(parts)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import LowbandBasics
+import LowbandAppEvents
+import LowbandProxy
+import LowbandProxyCore
+import LowbandShaper
+
+/// Plays a seed's faults on the real proxies, on the session's clock: the timed ones at their
+/// instants, the aimed ones just after the app's event they follow. Outages and handovers at
+/// fixed instants are in the link's profile already (the shaper plays them). Every fault played
+/// is noted with its real time, and the stretches the shaper does not report itself (blackholes,
+/// toxics) go into the network record.
+struct FaultDriver: Sendable {
+    let proxies: [ShapingProxy]
+    let names: [String]
+    let log: AppEventLog
+    let clock: @Sendable () -> Duration
+    let state: SessionState
+
+    func play(_ faults: [ExecFault]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for (index, fault) in faults.enumerated() where !(fault.after == nil && (fault.kind == .outage || fault.kind == .handover)) {
+                group.addTask { await self.play(fault, number: index + 1) }
+            }
+        }
+    }
+
+    private func play(_ fault: ExecFault, number: Int) async {
+        var start = fault.at
+        if let after = fault.after {
+            // Wait for the app's event, then the delay.
+            var seen = 0
+            var arrival = Duration.zero
+            while seen < after.occurrence {
+                guard !Task.isCancelled else { return }
+                let matching = log.events.filter { $0.kind.rawValue == after.kind }
+                seen = matching.count
+                if seen >= after.occurrence { arrival = matching[after.occurrence - 1].arrival } else { try? await Task.sleep(for: .milliseconds(5)) }
+            }
+            start = arrival + fault.at
+        }
+        guard await sleep(until: start) else { return }
+        let proxy = proxies[fault.upstream]
+        let name = names[fault.upstream]
+        let began = clock()
+        var span: NetworkRecord.Span?
+        var toxicName: String?
+        do {
+            switch fault.kind {
+            case .reset:
+                try await proxy.resetAll(reason: "fault \(number): reset")
+            case .partition:
+                try await proxy.partition(fault.direction)
+            case .outage, .handover:
+                // Aimed: every upstream held both ways (the shaper's outages are placed in advance).
+                for proxy in proxies {
+                    try await proxy.partition(.upstream)
+                    try await proxy.partition(.downstream)
+                }
+            case .blackhole:
+                for direction in [Direction.upstream, .downstream] {
+                    try await proxy.addToxic(Toxic(name: "fault-\(number)-blackhole-\(direction)", type: .timeout, stream: direction, attributes: ["timeout": 0]))
+                }
+                span = .init(kind: "blackhole", proxy: name, start: 0, end: 0, down: true)
+            case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicResetPeer:
+                let type: ToxicType = switch fault.kind {
+                case .toxicLatency: .latency
+                case .toxicBandwidth: .bandwidth
+                case .toxicSlicer: .slicer
+                default: .resetPeer
+                }
+                toxicName = "fault-\(number)-\(type.rawValue)"
+                try await proxy.addToxic(Toxic(name: toxicName!, type: type, stream: fault.direction, attributes: fault.attributes))
+                span = .init(kind: "toxic \(type.rawValue) \(fault.direction)", proxy: name, start: 0, end: 0, down: false)
+            }
+        } catch {
+            note("\(format(began)) \(fault): refused: \(error)")
+            return
+        }
+        note("\(format(began)) \(fault)")
+        guard fault.length > .zero else { return }
+        // The end is played even when the session is ending, so nothing stays held.
+        _ = await sleep(until: began + fault.length)
+        let ended = clock()
+        switch fault.kind {
+        case .partition, .outage, .handover:
+            for proxy in fault.kind == .partition ? [proxy] : proxies { try? await proxy.heal() }
+        case .blackhole:
+            for direction in [Direction.upstream, .downstream] { try? await proxy.removeToxic(named: "fault-\(number)-blackhole-\(direction)") }
+        case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicResetPeer:
+            if let toxicName { try? await proxy.removeToxic(named: toxicName) }
+        case .reset:
+            break
+        }
+        if var span {
+            span.start = began.seconds
+            span.end = ended.seconds
+            state.network.withLock { $0.note(span) }
+        }
+        note("\(format(ended)) fault \(number) over")
+    }
+
+    /// Sleeps until `instant` on the session's clock; false when cancelled first.
+    private func sleep(until instant: Duration) async -> Bool {
+        let wait = instant - clock()
+        if wait > .zero {
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                return false
+            }
+        }
+        return !Task.isCancelled
+    }
+
+    private func note(_ line: String) {
+        state.played.withLock { $0.append(line) }
+    }
+
+    private func format(_ time: Duration) -> String {
+        String(format: "%8.3f s", time.seconds)
+    }
+}

@@ -1,0 +1,95 @@
+import LowbandAppEvents
+import LowbandProxyCore
+import Testing
+
+/// The checker on hand-written sessions: each promise held, and each broken with the words a
+/// user reads.
+@Suite struct EventCheckerTests {
+    private func event(_ device: String, _ kind: AppEvent.Kind, _ message: String? = nil, chat: String? = "c-1", at seconds: Double) -> AppEvent {
+        AppEvent(device: device, kind: kind, message: message, chat: kind == .connected || kind == .disconnected ? chat : chat, arrival: .milliseconds(Int64(seconds * 1000)))
+    }
+
+    private let bounds = EventBounds(settle: .seconds(5), liveness: .seconds(5))
+
+    private func check(_ events: [AppEvent], network: NetworkRecord = NetworkRecord(), end: Double = 60) -> [String: (checked: Int, broken: Int)] {
+        let book = EventChecker(events: events, network: network, bounds: bounds, end: end).check()
+        return Dictionary(uniqueKeysWithValues: book.checks.map { ($0.name, ($0.checked, $0.violations)) })
+    }
+
+    @Test func aCleanSessionHoldsEveryPromise() {
+        let events = [
+            event("alice", .connected, at: 0), event("bob", .connected, at: 0),
+            event("alice", .sent, "m-1", at: 1), event("alice", .acked, "m-1", at: 1.2), event("bob", .shown, "m-1", at: 1.4),
+            event("alice", .sent, "m-2", at: 2), event("alice", .acked, "m-2", at: 2.2), event("bob", .shown, "m-2", at: 2.4),
+        ]
+        let result = check(events)
+        #expect(result["acknowledged_lost"]! == (2, 0))
+        #expect(result["duplicated"]! == (2, 0))
+        #expect(result["order"]! == (1, 0))
+        #expect(result["liveness"]! == (2, 0))
+    }
+
+    @Test func anAcknowledgedMessageNeverShownIsLostWithTheNetworkNamed() {
+        var network = NetworkRecord()
+        network.record(ProxyEvent(time: .milliseconds(1100), kind: .reset, connection: 3, detail: "fault"), proxy: "mqtt", offset: .zero)
+        network.finish(at: 60)
+        let events = [
+            event("alice", .connected, at: 0), event("bob", .connected, at: 0),
+            event("alice", .sent, "m-1", at: 1), event("alice", .acked, "m-1", at: 1.05),
+        ]
+        let book = EventChecker(events: events, network: network, bounds: bounds, end: 60).check()
+        let violation = book.violations.first
+        #expect(violation?.invariant == "acknowledged_lost")
+        #expect(violation?.detail.contains("bob never got message m-1 of chat c-1") == true)
+        #expect(violation?.detail.contains("reset at 1.1 s on mqtt (connection 3)") == true)
+    }
+
+    @Test func aMemberThatLeftBeforeTheSettleBoundIsNotJudged() {
+        let events = [
+            event("alice", .connected, at: 0), event("bob", .connected, at: 0),
+            event("alice", .sent, "m-1", at: 1), event("alice", .acked, "m-1", at: 1.1), event("bob", .disconnected, at: 2),
+        ]
+        #expect(check(events)["acknowledged_lost"]! == (0, 0))
+    }
+
+    @Test func aMessageShownTwiceIsADuplicate() {
+        let events = [
+            event("alice", .sent, "m-1", at: 1), event("alice", .acked, "m-1", at: 1.1),
+            event("bob", .shown, "m-1", at: 1.3), event("bob", .shown, "m-1", at: 9),
+        ]
+        let book = EventChecker(events: events, network: NetworkRecord(), bounds: bounds, end: 60).check()
+        #expect(book.checks.first { $0.name == "duplicated" }?.violations == 1)
+        #expect(book.violations.first?.detail.hasPrefix("bob was shown message m-1 of chat c-1 2 times: at 1.3 s, 9.0 s") == true)
+    }
+
+    @Test func devicesThatDisagreeOnOrderBreakIt() {
+        let events = [
+            event("alice", .sent, "m-1", at: 1), event("alice", .sent, "m-2", at: 2), event("alice", .sent, "m-3", at: 3),
+            event("bob", .received, "m-1", at: 3.5), event("bob", .received, "m-3", at: 4), event("bob", .received, "m-2", at: 5),
+        ]
+        let book = EventChecker(events: events, network: NetworkRecord(), bounds: bounds, end: 60).check()
+        #expect(book.checks.first { $0.name == "order" }.map { ($0.checked, $0.violations) }! == (1, 1))
+        #expect(book.violations.first?.detail.hasPrefix("bob has message m-2 after m-3 in chat c-1") == true)
+    }
+
+    @Test func livenessCountsOnlyTimeTheLinkDelivered() {
+        var network = NetworkRecord()
+        network.record(ProxyEvent(time: .seconds(1), kind: .outageStart, detail: "blackout"), proxy: "p", offset: .zero)
+        network.record(ProxyEvent(time: .seconds(20), kind: .outageEnd), proxy: "p", offset: .zero)
+        network.finish(at: 60)
+        let slowButExcused = [event("alice", .sent, "m-1", at: 1), event("alice", .acked, "m-1", at: 22)]
+        #expect(check(slowButExcused, network: network)["liveness"]! == (1, 0))
+        let neverAcked = [event("alice", .sent, "m-1", at: 30)]
+        #expect(check(neverAcked, network: network)["liveness"]! == (1, 1))
+        let tooSoonToJudge = [event("alice", .sent, "m-1", at: 57)]
+        #expect(check(tooSoonToJudge, network: network)["liveness"]! == (0, 0))
+    }
+
+    @Test func boundsComeFromTheProfileAndCanBeOverridden() throws {
+        var bounds = EventBounds(settle: .seconds(40), liveness: .seconds(40))
+        try bounds.apply("settle=5s")
+        #expect(bounds.settle == .seconds(5))
+        #expect(throws: EventBounds.BoundError.self) { try bounds.apply("patience=5s") }
+        #expect(throws: EventBounds.BoundError.self) { try bounds.apply("settle=soon") }
+    }
+}
