@@ -509,6 +509,7 @@ let package = Package(
         .testTarget(
             name: "LowbandProxyTests",
             dependencies: [
+                "LowbandAppEvents",
                 "LowbandProcess",
                 "LowbandProxy",
                 "LowbandProxyCore",

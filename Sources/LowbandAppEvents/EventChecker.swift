@@ -82,7 +82,7 @@ public struct EventChecker: Sendable {
             let word = model.showsOn.contains(pair.device) ? "was shown" : "received"
             book.violate(
                 "duplicated", seconds: times[1],
-                detail: "\(pair.device) \(word) message \(pair.message) of chat \(model.messages[pair.message]?.chat ?? "?") \(times.count) times: at \(times.prefix(4).map { Self.format($0) + " s" }.joined(separator: ", ")); network between: \(network.describe(from: times[0] - 2, to: times[1]))")
+                detail: "\(pair.device) \(word) message \(pair.message) of chat \(model.messages[pair.message]?.chat ?? "?") \(times.count) times: at \(times.prefix(4).map { Self.format($0) + " s" }.joined(separator: ", ")); network from its send to the second: \(network.describe(from: (model.messages[pair.message]?.sent ?? times[0]) - 1, to: times[1]))")
         }
         book.record("duplicated", checked: checked, violations: broken, promise: Self.promise("duplicated"))
     }

@@ -146,7 +146,7 @@ struct ExploreExec {
             throw CommandIO.IOError(description: "--exec is empty: give the command that runs your app")
         }
         // Shell words (a builtin, an assignment, a quote or a subshell) are the shell's to judge.
-        let shellWords: Set<String> = ["cd", "exec", "export", "set", ".", "eval", "env", "test", "[", "echo", "printf", "true", "false", "if", "for", "while", "{", "(", "!", "time", "ulimit", "trap", "umask", "wait", "sleep"]
+        let shellWords: Set<String> = ["cd", "exec", "exit", "export", "set", ".", ":", "eval", "env", "test", "[", "[[", "echo", "printf", "true", "false", "if", "for", "while", "until", "case", "{", "(", "!", "time", "ulimit", "trap", "umask", "wait", "sleep", "kill", "command", "readonly", "unset", "shift", "read", "pwd", "source"]
         guard !shellWords.contains(first), !first.contains("="), !first.contains("'"), !first.contains("\""), !first.contains("$") else { return }
         if first.contains("/") {
             guard FileManager.default.isExecutableFile(atPath: first) else {

@@ -1,0 +1,154 @@
+import Foundation
+import LowbandTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A TCP port on 127.0.0.1 that accepts connections (the kernel completes them in the backlog)
+/// and never answers: an upstream that is there. Closed when released.
+final class ListeningPort: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        guard bound == 0, listen(descriptor, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// `lowband explore --exec` as a user runs it, with small commands standing in for an app:
+/// events on stdout and over HTTP, the verdict, the session folder, the timeout and bad input.
+@Suite(.serialized) struct ExploreExecCommandTests {
+    private func explore(_ arguments: [String], out: String) async throws -> (stdout: String, stderr: String, status: Int32) {
+        let result = try await LowbandBinary.run(["explore"] + arguments + ["--out", out])
+        return (result.stdoutText, result.stderrText, result.status)
+    }
+
+    /// A command that prints events: alice sends and sees m-1 acknowledged, bob is connected
+    /// through the settle bound and (when `delivered`) receives it.
+    private func script(delivered: Bool) -> String {
+        var lines = [
+            #"{"device":"bob","kind":"connected","chat":"c-1"}"#,
+            #"{"device":"alice","kind":"sent","message":"m-1","chat":"c-1"}"#,
+            #"{"device":"alice","kind":"acked","message":"m-1","chat":"c-1"}"#,
+        ]
+        if delivered { lines.append(#"{"device":"bob","kind":"received","message":"m-1","chat":"c-1"}"#) }
+        return lines.map { "echo 'LOWBAND_EVENT \($0)'" }.joined(separator: "; ") + "; sleep 2"
+    }
+
+    @Test func eventsOnStdoutAreJudgedAndAFailingSeedKeepsItsSession() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let common = ["--upstream", "app=127.0.0.1:\(upstream.port)", "--profile", "perfect", "--seeds", "1", "--faults", "none", "--bound", "settle=1s"]
+
+        let lost = try await explore(common + ["--exec", script(delivered: false)], out: directory.file("lost"))
+        #expect(lost.status == 3, "\(lost.stderr)")
+        #expect(lost.stdout.contains("seed 1: acknowledged_lost×1 — acknowledged_lost"), "\(lost.stdout)")
+        #expect(lost.stdout.contains("bob never got message m-1 of chat c-1 (sent by alice"))
+        let verdict = try String(contentsOfFile: directory.file("lost/sessions/seed-1/verdict.txt"), encoding: .utf8)
+        #expect(verdict.contains("acknowledged_lost: broken once in 1 case"))
+        #expect(verdict.contains("bounds: settle 1s"))
+        let events = try String(contentsOfFile: directory.file("lost/sessions/seed-1/events.jsonl"), encoding: .utf8)
+        #expect(events.split(separator: "\n").count == 3)
+        // The reproducing line runs the seed alone with the same plan.
+        #expect(lost.stdout.contains("reproduce: lowband explore --upstream app=127.0.0.1:\(upstream.port) --exec"))
+        #expect(lost.stdout.contains("--seeds 1 --faults none --duration 30s --timeout 120s --bound settle=1s"))
+
+        let kept = try await explore(common + ["--exec", script(delivered: true)], out: directory.file("kept"))
+        #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
+        #expect(kept.stdout.contains("1 of 1 seeds run, 0 failing"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("kept/sessions/seed-1")))
+        let table = try String(contentsOfFile: directory.file("kept/explore.csv"), encoding: .utf8)
+        #expect(table.split(separator: "\n").count == 2)
+    }
+
+    @Test func eventsPostedOverHTTPReachTheChecker() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        // A Python app posting its events, both as one batch and one by one.
+        let post = """
+            python3 -c 'import os, urllib.request as u
+            url = os.environ["LOWBAND_EVENTS"]
+            def post(body): u.urlopen(u.Request(url, data=body.encode(), method="POST")).read()
+            post("{\\"device\\":\\"bob\\",\\"kind\\":\\"connected\\",\\"chat\\":\\"c\\"}\\n{\\"device\\":\\"alice\\",\\"kind\\":\\"sent\\",\\"message\\":\\"x\\",\\"chat\\":\\"c\\"}")
+            post("{\\"device\\":\\"bob\\",\\"kind\\":\\"shown\\",\\"message\\":\\"x\\",\\"chat\\":\\"c\\"}")
+            post("{\\"device\\":\\"bob\\",\\"kind\\":\\"shown\\",\\"message\\":\\"x\\",\\"chat\\":\\"c\\"}")
+            assert os.environ["LOWBAND_SEED"] == "7" and os.environ["LOWBAND_PROXY"] == os.environ["LOWBAND_PROXY_APP"]
+            '
+            """
+        let result = try await explore(
+            ["--upstream", "app=127.0.0.1:\(upstream.port)", "--exec", post, "--profile", "perfect", "--seeds", "7", "--faults", "none"],
+            out: directory.file("out"))
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("seed 7: duplicated×1 — duplicated"), "\(result.stdout)")
+        #expect(result.stdout.contains("bob was shown message x of chat c 2 times"))
+    }
+
+    @Test func aCommandPastItsTimeoutIsKilledWithEverythingItStarted() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let pidFile = directory.file("child.pid")
+        let result = try await explore(
+            ["--upstream", "127.0.0.1:\(upstream.port)", "--exec", "sleep 300 & echo $! > \(pidFile); sleep 300", "--profile", "perfect",
+             "--seeds", "1", "--faults", "none", "--timeout", "2s"],
+            out: directory.file("out"))
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("seed 1: timeout×1 — timeout: the command ran past --timeout; its process group was killed"), "\(result.stdout)")
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the background sleep \(pid) outlived the timeout")
+    }
+
+    @Test func aFailingCommandFailsItsSeed() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let result = try await explore(
+            ["--upstream", "127.0.0.1:\(upstream.port)", "--exec", "exit 4", "--profile", "perfect", "--seeds", "1..2", "--faults", "none", "--jobs", "2"],
+            out: directory.file("out"))
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("2 of 2 seeds run, 2 failing: exit in 2"), "\(result.stdout)")
+    }
+
+    @Test func badInputIsOneLineBeforeAnySeedRuns() async throws {
+        let upstream = try ListeningPort()
+        let refused: Int = try {
+            let closed = try ListeningPort()
+            return closed.port
+        }()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let reachable = "127.0.0.1:\(upstream.port)"
+        let cases: [([String], String)] = [
+            (["--upstream", reachable, "--exec", "true", "--virtual-time"], "--virtual-time is for the built-in scenarios only"),
+            (["--exec", "true"], "--exec needs at least one --upstream"),
+            (["--upstream", "127.0.0.1:\(refused)", "--exec", "true"], "cannot be reached"),
+            (["--upstream", reachable, "--exec", "no-such-program-here --flag"], "'no-such-program-here' is not a program on PATH"),
+            (["--upstream", reachable, "--exec", "true", "--faults", "after:sent=earthquake"], "'earthquake' cannot be aimed"),
+            (["--upstream", reachable, "--exec", "true", "--faults", "after:read=reset"], "unknown event 'read'"),
+            (["--upstream", reachable, "--exec", "true", "--bound", "patience=1s"], "unknown bound 'patience'"),
+            (["--upstream", "x=y=z", "--exec", "true"], "expected [NAME=]HOST:PORT"),
+            (["--upstream", reachable, "--bound", "settle=1s"], "go with --exec"),
+        ]
+        for (arguments, expected) in cases {
+            let out = directory.file("out-\(expected.count)")
+            let result = try await explore(arguments, out: out)
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(expected), "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import LowbandProcess
+import LowbandTestSupport
+import Testing
+
+/// `lowband explore --exec` on a stack nobody here wrote: the Mosquitto broker (Debian) and a
+/// two-device chat on the paho-mqtt client (PyPI), Examples/MQTTChat. Lowband must find both
+/// of MQTT's documented behaviours on a bad link: QoS 0 loses a message when the link dies
+/// under a publish, QoS 1 delivers one twice after a reconnect; and shrink a failure to a
+/// command that fails again alone.
+@Suite(.serialized, .tags(.wallClock), .timeLimit(.minutes(10))) struct MQTTExploreTests {
+    // Real time on real sockets: the serial pass keeps these sweeps from starving under load.
+    private static let example = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/MQTTChat").path
+
+    /// A broker on a free port for `body`, stopped afterwards.
+    private func withBroker(_ body: (Int) async throws -> Void) async throws {
+        let port = try ListeningPort().port
+        let broker = try await ChildProcess("/bin/bash", ["\(Self.example)/mosquitto.sh", String(port)], ownGroup: true)
+        defer { broker.sendToGroup(SIGTERM) }
+        // Ready once it accepts a connection.
+        var ready = false
+        for _ in 0 ..< 100 where !ready {
+            let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1)"])
+            ready = probe.status == 0
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(ready, "mosquitto did not start: \(broker.stderrText)")
+        try await body(port)
+    }
+
+    private func explore(_ arguments: [String]) async throws -> (stdout: String, stderr: String, status: Int32) {
+        let result = try await LowbandBinary.run(["explore"] + arguments)
+        return (result.stdoutText, result.stderrText, result.status)
+    }
+
+    private func chat(qos: Int) -> String {
+        "python3 \(Self.example)/chat.py --qos \(qos) --messages 8 --interval 0.2 --linger 5 --ack-wait 8"
+    }
+
+    @Test func qos0LosesMessagesWhenTheLinkDiesUnderAPublish() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-mqtt-test")
+        try await withBroker { port in
+            let result = try await explore([
+                "--upstream", "mqtt=127.0.0.1:\(port)", "--exec", chat(qos: 0), "--profile", "3g", "--seeds", "1..3", "--jobs", "3",
+                "--faults", "after:acked=reset", "--bound", "settle=4s", "--out", directory.file("qos0"),
+            ])
+            #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("acknowledged_lost in"), "\(result.stdout)")
+            // Named with what the network did: the reset that killed the publish.
+            #expect(result.stdout.contains("bob never got message m-"))
+            #expect(result.stdout.contains("reset at"))
+        }
+    }
+
+    @Test func qos1DuplicatesAfterAReconnectAndShrinks() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-mqtt-test")
+        try await withBroker { port in
+            let result = try await explore([
+                "--upstream", "mqtt=127.0.0.1:\(port)", "--exec", chat(qos: 1), "--profile", "3g", "--seeds", "1..3", "--jobs", "3",
+                "--faults", "toxic-latency,after:sent=reset", "--bound", "settle=4s", "--shrink", "--out", directory.file("qos1"),
+            ])
+            #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("duplicated in"), "\(result.stdout)")
+            #expect(result.stdout.contains("bob received message m-"))
+            // Every failing seed prints its shrunk command; the first must fail again run alone.
+            let shrunk = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("  shrunk:") })
+            var command = String(shrunk.dropFirst("  shrunk:".count)).trimmingCharacters(in: .whitespaces)
+            if let note = command.range(of: "  (") { command = String(command[..<note.lowerBound]) }
+            #expect(command.hasPrefix("lowband explore --upstream mqtt=127.0.0.1:\(port) --exec"))
+            let alone = try await ExternalProcess.run(
+                "/bin/sh", ["-c", LowbandBinary.path + command.dropFirst("lowband".count) + " --out " + directory.file("alone")])
+            #expect(alone.status == 3, "\(command)\n\(alone.stdoutText)\(alone.stderrText)")
+        }
+    }
+}
