@@ -235,7 +235,7 @@ let package = Package(
             dependencies: ["LowbandBasics", "LowbandProxyCore", "LowbandShaper", "LowbandRunReport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandShaper"], swiftSettings: strict),
+        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore"], swiftSettings: strict),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",

@@ -58,6 +58,7 @@ let package = Package(
         fuzzTarget("profile-yaml", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband"), .product(name: "LowbandProfiles", package: "lowband")]),
         fuzzTarget("mahimahi-trace", ["FuzzShaping", .product(name: "LowbandShaper", package: "lowband")]),
         fuzzTarget("benchmark-csv", [.product(name: "LowbandReports", package: "lowband")]),
+        fuzzTarget("app-events", [.product(name: "LowbandAppEvents", package: "lowband")]),
         fuzzTarget("control-body", [.product(name: "LowbandProxy", package: "lowband"), .product(name: "LowbandProxyCore", package: "lowband")]),
     ]
 )

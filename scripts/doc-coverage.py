@@ -29,6 +29,7 @@ import sys
 # Modules whose public surface is fully documented. A module joins when it reaches zero; from then
 # on an undocumented public symbol fails scripts/docs.sh (and with it scripts/test.sh, i.e. CI).
 HELD_AT_ZERO = [
+    "LowbandAppEvents",
     "LowbandBasics",
     "LowbandProcess",
     "LowbandClient",

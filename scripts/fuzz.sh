@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh TARGET|all [--time S] [--jobs N] [--build-only] [-- LIBFUZZER-FLAGS...]
 #
 # TARGET: msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block lz4-frame
-#         profile-yaml mahimahi-trace control-body benchmark-csv
+#         profile-yaml mahimahi-trace control-body benchmark-csv app-events
 # --time S      seconds of fuzzing per target (default 60); the seeds are always run first.
 # --jobs N      parallel fuzzing processes per target (libFuzzer -fork=N; default 1).
 # --build-only  build, run nothing.
@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all_targets=(msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block lz4-frame
-    profile-yaml mahimahi-trace control-body benchmark-csv)
+    profile-yaml mahimahi-trace control-body benchmark-csv app-events)
 seconds=60
 jobs=1
 build_only=0

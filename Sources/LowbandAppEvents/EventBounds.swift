@@ -3,7 +3,7 @@ public import LowbandShaper
 
 /// How long the event checker gives an app before a missing message or an unanswered send
 /// counts as a broken promise (docs/APP-EVENTS.md, "Bounds"): the network's worst delivery on
-/// the profile (``LowbandShaper/NetworkProfile/worstDelivery``, the same figure `lowband run`'s
+/// the profile (`NetworkProfile.worstDelivery`, the same figure `lowband run`'s
 /// bounds start from) plus what an app needs to notice a dead link and come back. Printed with
 /// every verdict; `--bound settle=5s` overrides one.
 public struct EventBounds: Sendable, Hashable, CustomStringConvertible {
@@ -36,8 +36,7 @@ public struct EventBounds: Sendable, Hashable, CustomStringConvertible {
 
     /// Applies `NAME=DURATION` (`settle=5s`).
     ///
-    /// - Throws: a ``AppEventReader/Failure``-free error text naming the unknown bound or bad
-    ///   duration, as `BoundError`.
+    /// - Throws: ``BoundError`` naming the unknown bound or the bad duration.
     public mutating func apply(_ text: String) throws(BoundError) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw BoundError(description: "--bound \(text): expected NAME=DURATION, e.g. settle=5s") }
@@ -56,6 +55,7 @@ public struct EventBounds: Sendable, Hashable, CustomStringConvertible {
 
     /// A bad `--bound`.
     public struct BoundError: Error, Sendable, CustomStringConvertible {
+        /// What was wrong with it.
         public var description: String
     }
 

@@ -2,7 +2,7 @@ import Foundation
 public import LowbandRunReport
 
 /// Checks a messenger's promises from what its apps said they did (``AppEvent``s) and what the
-/// network did (``NetworkRecord``), into a ``LowbandRunReport/PromiseBook`` under the same names
+/// network did (``NetworkRecord``), into a `PromiseBook` under the same names
 /// as `lowband run`'s checks (docs/APP-EVENTS.md, "Promises"):
 ///
 /// - `acknowledged_lost`: a message its sender saw acknowledged reaches every other member of
@@ -23,8 +23,11 @@ public struct EventChecker: Sendable {
         ("liveness", "a send is acknowledged within the liveness bound while its device is connected and the link delivers"),
     ]
 
+    /// The events judged, in arrival order.
     public let events: [AppEvent]
+    /// What the network did meanwhile.
     public let network: NetworkRecord
+    /// The bounds the promises are judged with.
     public let bounds: EventBounds
     /// The session's end (seconds).
     public let end: Double

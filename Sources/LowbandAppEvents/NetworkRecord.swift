@@ -15,8 +15,9 @@ public struct NetworkRecord: Sendable {
         public var kind: String
         /// The proxy (upstream) it happened on.
         public var proxy: String
-        /// When it began and ended (seconds).
+        /// When it began (seconds).
         public var start: Double
+        /// When it ended (seconds).
         public var end: Double
         /// Whether nothing got through meanwhile (an outage, a partition, a blackhole) rather
         /// than something getting through slowly (a toxic).
@@ -36,14 +37,19 @@ public struct NetworkRecord: Sendable {
     public struct Instant: Sendable, Hashable {
         /// `reset`, `open`, `close`, `refused`.
         public var kind: String
+        /// The proxy (upstream) it happened on.
         public var proxy: String
+        /// When (seconds).
         public var at: Double
         /// The proxy's connection number.
         public var connection: Int?
+        /// The proxy's words for it (why a connection closed).
         public var detail: String?
     }
 
+    /// Every stretch a link held or lost what was sent, in start order once finished.
     public private(set) var spans: [Span] = []
+    /// Every reset, open, close and refused connect.
     public private(set) var instants: [Instant] = []
     /// Loss stalls: proxy, start and end (seconds).
     public private(set) var stalls: [(proxy: String, start: Double, end: Double)] = []

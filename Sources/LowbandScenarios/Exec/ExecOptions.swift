@@ -8,8 +8,11 @@ public import LowbandShaper
 public struct ExecOptions: Sendable {
     /// One upstream: its name (for `LOWBAND_PROXY_<NAME>`) and address.
     public struct Upstream: Sendable, Hashable {
+        /// Its name: `mqtt` in `mqtt=127.0.0.1:1883`, else `up1`, `up2`…
         public var name: String
+        /// Its host.
         public var host: String
+        /// Its TCP port.
         public var port: Int
 
         /// An upstream named `name` at `host:port`.
@@ -23,22 +26,29 @@ public struct ExecOptions: Sendable {
         public var spelled: String { "\(name)=\(host):\(port)" }
     }
 
+    /// The servers the app talks to, each of which gets a proxy.
     public var upstreams: [Upstream]
     /// The command, run by `/bin/sh -c`.
     public var command: String
+    /// The network every proxy's link plays.
     public var profile: NetworkProfile
     /// The name the profile was asked for by, for the reproducing commands.
     public var profileName: String
+    /// The seeds to run.
     public var seeds: SeedSelection
+    /// The faults each seed plays.
     public var faults: ExecFaultPlan
     /// The fault window: faults are placed in its first 80 % and their lengths scale with it.
     public var window: Duration
     /// A command still running after this is killed with its whole process group.
     public var timeout: Duration
+    /// Seeds run side by side, each with its own proxies and ports.
     public var jobs: Int
     /// Runs of a failing seed again, to tell a failure every run shows from a timing one.
     public var repeats: Int
+    /// Reduce every failing seed to a smaller plan and window that fail the same way.
     public var shrink: Bool
+    /// The promises' bounds (the profile's, with `--bound` overrides).
     public var bounds: EventBounds
     /// `--bound` options as given, for the reproducing commands.
     public var boundOptions: [String]
