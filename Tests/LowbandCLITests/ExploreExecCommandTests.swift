@@ -99,6 +99,28 @@ final class ListeningPort: Sendable {
         #expect(result.stdout.contains("bob was shown message x of chat c 2 times"))
     }
 
+    @Test func anEventsFileIsFollowedPerSeed() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let write = [
+            #"{"device":"bob","kind":"connected","chat":"c-1"}"#,
+            #"{"device":"alice","kind":"sent","message":"m-1","chat":"c-1"}"#,
+            #"{"device":"alice","kind":"acked","message":"m-1","chat":"c-1"}"#,
+        ].map { "echo '\($0)' >> \"$LOWBAND_EVENTS_FILE\"" }.joined(separator: "; ") + "; sleep 2"
+        let result = try await explore(
+            ["--upstream", "127.0.0.1:\(upstream.port)", "--exec", write, "--profile", "perfect", "--seeds", "1..2", "--jobs", "2",
+             "--faults", "none", "--bound", "settle=1s", "--events", directory.file("events-{seed}.jsonl")],
+            out: directory.file("out"))
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("2 of 2 seeds run, 2 failing: acknowledged_lost in 2"), "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("events-2.jsonl")))
+        let refused = try await explore(
+            ["--upstream", "127.0.0.1:\(upstream.port)", "--exec", "true", "--jobs", "2", "--events", directory.file("events.jsonl")],
+            out: directory.file("refused"))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the path needs {seed}"))
+    }
+
     @Test func aCommandPastItsTimeoutIsKilledWithEverythingItStarted() async throws {
         let upstream = try ListeningPort()
         let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
@@ -110,7 +132,10 @@ final class ListeningPort: Sendable {
         #expect(result.status == 3)
         #expect(result.stdout.contains("seed 1: timeout×1 — timeout: the command ran past --timeout; its process group was killed"), "\(result.stdout)")
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the background sleep \(pid) outlived the timeout")
+        // Dead: gone, or a zombie its new parent has not reaped yet (`Z` in /proc/PID/stat).
+        let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        let state = stat.flatMap { $0.split(separator: ")").last?.split(separator: " ").first }
+        #expect(stat == nil || state == "Z", "the background sleep \(pid) outlived the timeout: \(stat ?? "")")
     }
 
     @Test func aFailingCommandFailsItsSeed() async throws {

@@ -112,6 +112,9 @@ struct ExploreExec {
         let timeout = try duration(command.timeout, "--timeout")
         if let jobs = command.jobs, jobs < 1 { throw CommandIO.IOError(description: "--jobs must be at least 1 (got \(jobs))") }
         guard command.repeats >= 0 else { throw CommandIO.IOError(description: "--repeat must be 0 or more (got \(command.repeats))") }
+        if let events = command.events, (command.jobs ?? 1) > 1, !events.contains("{seed}") {
+            throw CommandIO.IOError(description: "--events \(events): with --jobs above 1 seeds run side by side, so the path needs {seed} to give each its own file")
+        }
         var bounds = EventBounds(profile: profile)
         for text in command.bound {
             do {
@@ -123,7 +126,8 @@ struct ExploreExec {
         return ExecOptions(
             upstreams: upstreams, command: exec, profile: profile, profileName: command.profile, seeds: SeedSelection(range: range, shard: shard),
             faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
-            bounds: bounds, boundOptions: command.bound, directory: command.out ?? "reports/explore-exec-\(RunOutputs.fileSafe(command.profile))")
+            bounds: bounds, boundOptions: command.bound, directory: command.out ?? "reports/explore-exec-\(RunOutputs.fileSafe(command.profile))",
+            eventsFile: command.events)
     }
 
     /// One error line before any seed runs when an upstream does not answer.

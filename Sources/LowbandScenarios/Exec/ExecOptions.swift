@@ -54,12 +54,16 @@ public struct ExecOptions: Sendable {
     public var boundOptions: [String]
     /// Where failing seeds keep their session folders.
     public var directory: String
+    /// A file the app appends its events to, `{seed}` standing for the seed; nil: none.
+    public var eventsFile: String?
 
     /// Options with every field given.
     public init(
         upstreams: [Upstream], command: String, profile: NetworkProfile, profileName: String, seeds: SeedSelection, faults: ExecFaultPlan,
-        window: Duration, timeout: Duration, jobs: Int, repeats: Int, shrink: Bool, bounds: EventBounds, boundOptions: [String], directory: String
+        window: Duration, timeout: Duration, jobs: Int, repeats: Int, shrink: Bool, bounds: EventBounds, boundOptions: [String], directory: String,
+        eventsFile: String? = nil
     ) {
+        self.eventsFile = eventsFile
         self.upstreams = upstreams
         self.command = command
         self.profile = profile
@@ -97,6 +101,11 @@ public struct ExecOptions: Sendable {
         return Upstream(name: name, host: host.isEmpty ? "127.0.0.1" : host, port: port)
     }
 
+    /// The events file of `seed`, if the app writes one.
+    func eventsFile(seed: UInt64) -> String? {
+        eventsFile?.replacingOccurrences(of: "{seed}", with: String(seed))
+    }
+
     /// The environment variable of an upstream's proxy: `LOWBAND_PROXY_MQTT` for `mqtt`.
     static func variable(of upstream: Upstream) -> String {
         "LOWBAND_PROXY_" + upstream.name.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
@@ -109,6 +118,7 @@ public struct ExecOptions: Sendable {
         parts += ["--exec", command, "--profile", profileName, "--seeds", String(seed), "--faults", faults.description,
                   "--duration", DurationText.format(window), "--timeout", DurationText.format(timeout)]
         for bound in boundOptions { parts += ["--bound", bound] }
+        if let eventsFile { parts += ["--events", eventsFile] }
         return CommandWords.join(parts)
     }
 }

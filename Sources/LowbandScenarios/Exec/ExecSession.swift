@@ -116,6 +116,14 @@ enum ExecSession {
         environment["LOWBAND_EVENTS"] = "http://127.0.0.1:\(apiAddress.port ?? 0)/events"
         environment["LOWBAND_SEED"] = String(seed)
         environment["LOWBAND_OUT"] = folder
+        var follower: AppEventFile?
+        if let path = options.eventsFile(seed: seed) {
+            // Each run starts from an empty file: what a previous run wrote is not this one's.
+            try? FileManager.default.removeItem(atPath: path)
+            environment["LOWBAND_EVENTS_FILE"] = path
+            follower = AppEventFile(path: path, log: log)
+        }
+        let following = Task { [follower] in await follower?.follow() }
 
         let child = try await ChildProcess("/bin/sh", ["-c", options.command], environment: environment, ownGroup: true)
         let driver = Task {
@@ -146,7 +154,10 @@ enum ExecSession {
         // Whatever the command left behind goes with it.
         child.sendToGroup(SIGKILL)
         let status = (try? await child.exitStatus(timeout: .seconds(10))) ?? -1
-        let (stdout, problems) = await output.value
+        var (stdout, problems) = await output.value
+        following.cancel()
+        await following.value
+        problems += follower?.problems ?? []
         let end = clock()
         driver.cancel()
         serving.cancel()
