@@ -93,3 +93,33 @@ import Testing
         #expect(throws: EventBounds.BoundError.self) { try bounds.apply("settle=soon") }
     }
 }
+
+/// Where a message's time went, from the events and the proxies' decisions.
+@Suite struct EventBreakdownTests {
+    @Test func thePartsAddUpAndNameTheOutage() throws {
+        var network = NetworkRecord()
+        network.record(ProxyEvent(time: .seconds(2), kind: .outageStart, detail: "blackout"), proxy: "p", offset: .zero)
+        network.record(ProxyEvent(time: .seconds(5), kind: .outageEnd), proxy: "p", offset: .zero)
+        network.record(ProxyEvent(time: .seconds(6), kind: .lossStall, duration: .milliseconds(500)), proxy: "p", offset: .zero)
+        network.finish(at: 60)
+        let events = [
+            AppEvent(device: "alice", kind: .sent, message: "m-1", chat: "c", arrival: .seconds(1)),
+            AppEvent(device: "alice", kind: .acked, message: "m-1", chat: "c", arrival: .milliseconds(1100)),
+            AppEvent(device: "bob", kind: .received, message: "m-1", chat: "c", arrival: .seconds(8)),
+            AppEvent(device: "bob", kind: .received, message: "m-1", chat: "c", arrival: .seconds(9)),
+        ]
+        let rows = EventBreakdown.compute(events: events, network: network, roundTrip: .milliseconds(400))
+        #expect(rows.map(\.leg) == ["acked", "bob"])
+        let bob = rows[1]
+        #expect(bob.totalMilliseconds == 7000)
+        #expect(bob.linkDownMilliseconds == 3000)
+        #expect(bob.lossStallMilliseconds == 500)
+        #expect(bob.transitMilliseconds == 400)
+        #expect(abs(bob.appMilliseconds - 3100) < 0.001)
+        // The acknowledgement came before the outage: transit and app only.
+        #expect(abs(rows[0].transitMilliseconds - 100) < 0.001 && rows[0].appMilliseconds < 0.001)
+        let text = ([EventBreakdown.csvHeader] + rows.map(\.csvLine)).joined(separator: "\n") + "\n"
+        #expect(try EventBreakdown.parse(text, file: "b.csv").map(\.leg) == ["acked", "bob"])
+        #expect(throws: EventBreakdown.ParseFailure.self) { try EventBreakdown.parse("h\nx,y\n", file: "b.csv") }
+    }
+}

@@ -69,6 +69,19 @@ final class ListeningPort: Sendable {
         #expect(lost.stdout.contains("reproduce: lowband explore --upstream app=127.0.0.1:\(upstream.port) --exec"))
         #expect(lost.stdout.contains("--seeds 1 --faults none --duration 30s --timeout 120s --bound settle=1s"))
 
+        // `lowband explain` reads the session folder: the acknowledgement's leg, split.
+        let session = directory.file("lost/sessions/seed-1")
+        let explained = try await LowbandBinary.run(["explain", session])
+        #expect(explained.status == 0, "\(explained.stderrText)")
+        #expect(explained.stdoutText.contains("where the time went, over 1 legs"), "\(explained.stdoutText)")
+        let one = try await LowbandBinary.run(["explain", session, "--message", "m-1"])
+        #expect(one.stdoutText.contains("message m-1 of chat c-1, sent at"), "\(one.stdoutText)")
+        #expect(one.stdoutText.contains("→ acked:"))
+        #expect(one.stdoutText.contains("acknowledged_lost [t="))
+        let unknown = try await LowbandBinary.run(["explain", session, "--message", "m-9"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderrText.contains("message m-9 has no acknowledgement or delivery in this session"))
+
         let kept = try await explore(common + ["--exec", script(delivered: true)], out: directory.file("kept"))
         #expect(kept.status == 0, "\(kept.stdout)\(kept.stderr)")
         #expect(kept.stdout.contains("1 of 1 seeds run, 0 failing"))

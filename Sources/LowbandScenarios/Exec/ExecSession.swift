@@ -173,7 +173,9 @@ enum ExecSession {
         let result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: book, devices: Set(events.map(\.device)).count, events: events.count,
             droppedEvents: log.dropped, eventProblems: problems, plan: schedule.map(\.description), elapsed: end)
-        try write(result, events: events, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 }, stdout: stdout,
+        let roundTrip = options.profile.uplink.delay + options.profile.downlink.delay
+        let breakdown = EventBreakdown.compute(events: events, network: record, roundTrip: roundTrip)
+        try write(result, events: events, breakdown: breakdown, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 }, stdout: stdout,
                   stderr: child.stderrText, options: options, seed: seed, plan: plan, window: window, folder: folder)
         return result
     }
@@ -181,13 +183,14 @@ enum ExecSession {
     /// The session folder: what the app said, what the network did, the faults, the verdict, and
     /// the command's output.
     private static func write(
-        _ result: ExecSessionResult, events: [AppEvent], decisions: [String], played: [String], stdout: [String], stderr: String,
+        _ result: ExecSessionResult, events: [AppEvent], breakdown: [EventBreakdown], decisions: [String], played: [String], stdout: [String], stderr: String,
         options: ExecOptions, seed: UInt64, plan: ExecFaultPlan, window: Duration, folder: String
     ) throws {
         func put(_ name: String, _ text: String) throws {
             try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
         }
         try put("events.jsonl", events.map { AppEventReader.line($0) + "\n" }.joined())
+        try put("breakdown.csv", ([EventBreakdown.csvHeader] + breakdown.map(\.csvLine)).map { $0 + "\n" }.joined())
         try put("network.jsonl", decisions.map { $0 + "\n" }.joined())
         try put("faults.txt", "planned:\n" + result.plan.map { "  \($0)\n" }.joined() + "played:\n" + played.map { "  \($0)\n" }.joined())
         try put("stdout.log", stdout.map { $0 + "\n" }.joined())
