@@ -9,4 +9,7 @@ mosquitto_bin="$(command -v mosquitto || echo /usr/sbin/mosquitto)"
 "$mosquitto_bin" -c "$config" &
 broker=$!
 trap 'kill "$broker" 2>/dev/null; rm -f "$config"' EXIT INT TERM
+# Mosquitto reads its configuration once, at start.
+sleep 1
+rm -f "$config"
 wait "$broker"

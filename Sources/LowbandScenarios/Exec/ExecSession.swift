@@ -7,7 +7,6 @@ import LowbandProxy
 import LowbandProxyCore
 import LowbandRunReport
 import LowbandShaper
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -56,23 +55,15 @@ struct ExecSessionResult: Sendable {
     var signature: String? { broken.first?.name }
 }
 
-/// What a session's tasks write while it runs: the network record, the proxies' decisions as
-/// JSON lines (at most 200,000), and the faults played.
-final class SessionState: Sendable {
-    let network = Mutex(NetworkRecord())
-    let decisions = Mutex<[String]>([])
-    let played = Mutex<[String]>([])
-}
-
 /// One seed's run of the user's command: fresh proxies in front of every upstream with the
 /// seed's link decisions and faults, an events endpoint, the command in a process group of its
 /// own, and at the end the promises checked and the session folder written.
 enum ExecSession {
     static func run(_ options: ExecOptions, seed: UInt64, faults plan: ExecFaultPlan, window: Duration, folder: String) async throws -> ExecSessionResult {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let origin = ContinuousClock.now
-        let clock: @Sendable () -> Duration = { ContinuousClock.now - origin }
-        let log = AppEventLog(clock: clock)
+        let recorder = SessionRecorder()
+        let clock = recorder.clock
+        let log = recorder.log
         let oneWay = [options.profile.uplink, options.profile.downlink].map { $0.delay + $0.jitter.amount }.max() ?? .zero
         let schedule = plan.schedule(seed: seed, window: window, upstreams: options.upstreams.count, oneWay: oneWay)
         let shaped = ExecFaultPlan.profile(options.profile, faults: schedule)
@@ -81,9 +72,7 @@ enum ExecSession {
         let registry = ProxyRegistry(configuration: .init(
             defaultProfile: options.profileName, defaultSeed: seed,
             makeLink: { _, _, seed in .network(shaped, seed: seed) }, availableProfiles: { [options.profileName] }))
-        let state = SessionState()
         var proxies: [ShapingProxy] = []
-        var watchers: [Task<Void, Never>] = []
         var environment = ProcessInfo.processInfo.environment
         for (index, upstream) in options.upstreams.enumerated() {
             let offset = clock()
@@ -93,16 +82,7 @@ enum ExecSession {
                 ProxySpecification(name: upstream.name, listen: "127.0.0.1:0", upstream: "\(upstream.host):\(upstream.port)"), seed: linkSeed)
             let proxy = try await registry.proxy(named: upstream.name)
             proxies.append(proxy)
-            let stream = proxy.events()
-            let name = upstream.name
-            watchers.append(Task {
-                for await event in stream {
-                    state.network.withLock { $0.record(event, proxy: name, offset: offset) }
-                    state.decisions.withLock { lines in
-                        if lines.count < 200_000 { lines.append("{\"proxy\":\(JSONString.quoted(name)),\"at_ns\":\((event.time + offset).nanosecondsClamped),\"event\":\(event.jsonLine)}") }
-                    }
-                }
-            })
+            recorder.watch(proxy, name: upstream.name, offset: offset)
             guard let address = await proxy.listeningAddress, let port = address.port else {
                 throw ScenarioError(.invalidOptions, "the proxy for \(upstream.spelled) did not start listening")
             }
@@ -127,7 +107,7 @@ enum ExecSession {
 
         let child = try await ChildProcess("/bin/sh", ["-c", options.command], environment: environment, ownGroup: true)
         let driver = Task {
-            await FaultDriver(proxies: proxies, names: options.upstreams.map(\.name), log: log, clock: clock, state: state)
+            await FaultDriver(proxies: proxies, names: options.upstreams.map(\.name), log: log, clock: clock, state: recorder.state)
                 .play(schedule)
         }
         let output = Task { () -> (stdout: [String], problems: [String]) in
@@ -158,56 +138,24 @@ enum ExecSession {
         following.cancel()
         await following.value
         problems += follower?.problems ?? []
-        let end = clock()
         driver.cancel()
         serving.cancel()
         _ = await serving.value
         await registry.stopAll()
-        for watcher in watchers { watcher.cancel() }
         _ = await driver.value
-
-        var record = state.network.withLock { $0 }
-        record.finish(at: end.seconds)
-        let events = log.events
-        let book = EventChecker(events: events, network: record, bounds: options.bounds, end: end.seconds).check()
+        let record = recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
         let result = ExecSessionResult(
-            exitStatus: status, timedOut: !exited, book: book, devices: Set(events.map(\.device)).count, events: events.count,
-            droppedEvents: log.dropped, eventProblems: problems, plan: schedule.map(\.description), elapsed: end)
-        let roundTrip = options.profile.uplink.delay + options.profile.downlink.delay
-        let breakdown = EventBreakdown.compute(events: events, network: record, roundTrip: roundTrip)
-        try write(result, events: events, breakdown: breakdown, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 }, stdout: stdout,
-                  stderr: child.stderrText, options: options, seed: seed, plan: plan, window: window, folder: folder)
+            exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices, events: record.events.count,
+            droppedEvents: record.dropped, eventProblems: problems, plan: schedule.map(\.description), elapsed: record.elapsed)
+        var header = ["seed \(seed) on \(options.profileName), faults \(plan)"]
+        header.append("command: exit status \(status)\(exited ? "" : " (killed after --timeout \(DurationText.format(options.timeout)))"), \(String(format: "%.1f", record.elapsed.seconds)) s")
+        header.append("faults planned: " + (result.plan.isEmpty ? "none" : result.plan.joined(separator: "; ")))
+        header.append("run it again: \(options.command(seed: seed, faults: plan, window: window))")
+        try record.write(to: folder, header: header, problems: problems, suite: "explore.exec", benchmark: options.profileName)
+        try (stdout.map { $0 + "\n" }.joined()).write(toFile: "\(folder)/stdout.log", atomically: true, encoding: .utf8)
+        try child.stderrText.write(toFile: "\(folder)/stderr.log", atomically: true, encoding: .utf8)
+        try ("planned:\n" + result.plan.map { "  \($0)\n" }.joined() + "played:\n" + record.played.map { "  \($0)\n" }.joined())
+            .write(toFile: "\(folder)/faults.txt", atomically: true, encoding: .utf8)
         return result
-    }
-
-    /// The session folder: what the app said, what the network did, the faults, the verdict, and
-    /// the command's output.
-    private static func write(
-        _ result: ExecSessionResult, events: [AppEvent], breakdown: [EventBreakdown], decisions: [String], played: [String], stdout: [String], stderr: String,
-        options: ExecOptions, seed: UInt64, plan: ExecFaultPlan, window: Duration, folder: String
-    ) throws {
-        func put(_ name: String, _ text: String) throws {
-            try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
-        }
-        try put("events.jsonl", events.map { AppEventReader.line($0) + "\n" }.joined())
-        try put("breakdown.csv", ([EventBreakdown.csvHeader] + breakdown.map(\.csvLine)).map { $0 + "\n" }.joined())
-        try put("network.jsonl", decisions.map { $0 + "\n" }.joined())
-        try put("faults.txt", "planned:\n" + result.plan.map { "  \($0)\n" }.joined() + "played:\n" + played.map { "  \($0)\n" }.joined())
-        try put("stdout.log", stdout.map { $0 + "\n" }.joined())
-        try put("stderr.log", stderr)
-        try put("verdict.txt", verdict(result, options: options, seed: seed, plan: plan, window: window))
-    }
-
-    /// The session's verdict in words, as the terminal would print it.
-    static func verdict(_ result: ExecSessionResult, options: ExecOptions, seed: UInt64, plan: ExecFaultPlan, window: Duration) -> String {
-        var lines = ["seed \(seed) on \(options.profileName), faults \(plan), bounds: \(options.bounds)"]
-        lines.append("command: exit status \(result.exitStatus)\(result.timedOut ? " (killed after --timeout \(DurationText.format(options.timeout)))" : ""), \(String(format: "%.1f", result.elapsed.seconds)) s")
-        lines.append("events: \(result.events) from \(result.devices) device(s)\(result.droppedEvents > 0 ? ", \(result.droppedEvents) dropped over the cap" : "")")
-        lines += result.eventProblems.map { "bad event: \($0)" }
-        lines.append("promises: \(result.book.checks.tally)")
-        for check in result.book.checks { lines.append("  \(check.name): \(check.verdict) — \(check.promise)") }
-        for violation in result.book.violations { lines.append("  \(violation.summary)") }
-        lines.append("run it again: \(options.command(seed: seed, faults: plan, window: window))")
-        return lines.joined(separator: "\n") + "\n"
     }
 }
