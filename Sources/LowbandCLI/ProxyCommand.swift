@@ -1,6 +1,10 @@
 import ArgumentParser
+import Foundation
+import LowbandAppEvents
+import LowbandBasics
 import LowbandProxy
 import LowbandProxyCore
+import LowbandScenarios
 import LowbandShaper
 import NIOCore
 import NIOPosix
@@ -69,6 +73,15 @@ struct ProxyCommand: AsyncParsableCommand {
     )
     var apiProfileDirectories: [String] = []
 
+    @Option(help: "Record a session into this folder: the app's events (POST /events on the API, or --events), the proxy's decisions, and at the end the promises judged from them (docs/APP-EVENTS.md).")
+    var record: String?
+
+    @Option(help: "With --record: override a promise's bound, NAME=DURATION (settle, liveness; repeatable).")
+    var bound: [String] = []
+
+    @Option(help: "With --record: a file the app appends its events to (JSON lines), followed as it grows.")
+    var events: String?
+
     @Flag(help: "Allow --api on an address other machines can reach (anything but localhost, 127.x.x.x, ::1); prints a warning.")
     var apiAllowRemote = false
 
@@ -88,6 +101,32 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         if trace != nil && upstream == nil {
             throw ValidationError("--trace records the proxy's link, so it needs --upstream")
+        }
+        if record != nil && upstream == nil {
+            throw ValidationError("--record records a session through the proxy, so it needs --upstream")
+        }
+        if record == nil && (!bound.isEmpty || events != nil) {
+            throw ValidationError("--bound and --events go with --record")
+        }
+        if record != nil && noAPI && events == nil {
+            throw ValidationError("--record with --no-api takes events only from --events FILE: give one, or keep the API for POST /events")
+        }
+        _ = try sessionBounds
+    }
+
+    /// The bounds a recorded session is judged with: the profile's, with `--bound` overrides.
+    var sessionBounds: EventBounds {
+        get throws {
+            var bounds = (try? NetworkProfile.load(named: profile)).map { EventBounds(profile: $0) }
+                ?? EventBounds(settle: EventBounds.appAllowance, liveness: EventBounds.appAllowance)
+            for text in bound {
+                do {
+                    try bounds.apply(text)
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
+            return bounds
         }
     }
 
@@ -121,6 +160,7 @@ struct ProxyCommand: AsyncParsableCommand {
     }
 
     private func serve(shutdown: CommandShutdown) async throws {
+        if let record { try OutputDirectory.prepare(record, option: "--record") }
         let traceFile = try trace.map { try TraceFile(path: $0) }
         defer { traceFile?.close() }
         let mainProxy = name
@@ -142,10 +182,12 @@ struct ProxyCommand: AsyncParsableCommand {
         )
         // Every address is bound before anything says "listening", so a taken port is the
         // only line a failed start prints.
+        let recorder = record.map { _ in SessionRecorder() }
         var control = try apiEndpoint.map { endpoint in
             ControlServer(
                 registry: registry,
-                configuration: .init(listen: endpoint, profiles: APIProfileAccess(directories: apiProfileDirectories), log: { Self.log($0) })
+                configuration: .init(
+                    listen: endpoint, profiles: APIProfileAccess(directories: apiProfileDirectories), log: { Self.log($0) }, events: recorder?.log)
             )
         }
         var apiAddress: SocketAddress?
@@ -160,7 +202,9 @@ struct ProxyCommand: AsyncParsableCommand {
         var created: ProxyDescription?
         if let upstream {
             do {
+                let offset = recorder?.clock() ?? .zero
                 created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
+                if let recorder { recorder.watch(try await registry.proxy(named: name), name: name, offset: offset) }
             } catch {
                 guard error.code == .listenFailed else { throw error }
                 throw CommandIO.IOError(description: "--listen: \(error.message)")
@@ -181,7 +225,36 @@ struct ProxyCommand: AsyncParsableCommand {
         if let control {
             services.append(.init(service: control, successTerminationBehavior: .gracefullyShutdownGroup))
         }
+        let follower = recorder.flatMap { recorder in events.map { AppEventFile(path: $0, log: recorder.log) } }
+        let following = Task { [follower] in await follower?.follow() }
+        if let record, let apiAddress {
+            Self.log("recording into \(record)/: POST events to http://\(apiAddress.ipAddress ?? "127.0.0.1"):\(apiAddress.port ?? 0)/events\(events.map { " or append them to \($0)" } ?? ""); the verdict is written when the proxy stops")
+        } else if let record, let events {
+            Self.log("recording into \(record)/: append events to \(events); the verdict is written when the proxy stops")
+        }
         try await shutdown.run(services)
+        following.cancel()
+        await following.value
+        if let recorder, let record {
+            try writeRecord(recorder, to: record, problems: follower?.problems ?? [])
+        }
+    }
+
+    /// Judges the recorded session and writes its folder; one line on stderr says the verdict.
+    private func writeRecord(_ recorder: SessionRecorder, to folder: String, problems: [String]) throws {
+        let loaded = try? NetworkProfile.load(named: profile)
+        let roundTrip = loaded.map { $0.uplink.delay + $0.downlink.delay } ?? .zero
+        let session = recorder.finish(bounds: try sessionBounds, roundTrip: roundTrip)
+        let header = [
+            "lowband proxy \(name) → \(upstream ?? "") on \(profile), seed \(seed), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
+        ]
+        do {
+            try session.write(to: folder, header: header, problems: problems, suite: "proxy.record", benchmark: profile)
+        } catch {
+            throw CommandIO.IOError(description: "--record: cannot write \(folder): \(SystemErrorText.describe(error))")
+        }
+        Self.log("recorded \(session.events.count) events from \(session.devices) device(s); promises: \(session.book.checks.tally); written to \(folder)/ (verdict.txt, report.html, results.csv)")
+        for violation in session.book.violations.prefix(5) { Self.log("  \(violation.summary)") }
     }
 
     /// One line on stderr.

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+@testable import LowbandCLI
+import LowbandProcess
+import LowbandTestSupport
+import Testing
+
+/// `lowband proxy --record DIR`: a recording proxy whose record carries the verdict judged
+/// from the app's events.
+@Suite struct ProxyRecordTests {
+    @Test func recordOptionsAreCheckedBeforeAnythingStarts() {
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--record", "r"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--upstream", "127.0.0.1:1", "--bound", "settle=1s"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--upstream", "127.0.0.1:1", "--record", "r", "--bound", "patience=1s"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--upstream", "127.0.0.1:1", "--record", "r", "--no-api"]) }
+    }
+
+    @Test func aRecordedSessionIsJudgedWhenTheProxyStops() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-record-test")
+        let upstream = try ListeningPort()
+        let ports = (try ListeningPort().port, try ListeningPort().port)
+        let record = directory.file("record")
+        let events = directory.file("events.jsonl")
+        let proxy = try await LowbandBinary.start([
+            "proxy", "--listen", "127.0.0.1:\(ports.0)", "--upstream", "127.0.0.1:\(upstream.port)", "--api", "127.0.0.1:\(ports.1)",
+            "--profile", "3g", "--record", record, "--bound", "settle=1s", "--events", events,
+        ])
+        // The API is up once it answers.
+        var answered = false
+        for _ in 0 ..< 100 where !answered {
+            let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:\(ports.1)/version').read()"])
+            answered = probe.status == 0
+            if !answered { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(answered, "\(proxy.stderrText)")
+        // One device posts, the other appends to the file; bob never gets m-1.
+        let post = """
+            import urllib.request as u
+            body = b'{"device":"alice","kind":"sent","message":"m-1","chat":"c"}\\n{"device":"alice","kind":"acked","message":"m-1","chat":"c"}'
+            u.urlopen(u.Request('http://127.0.0.1:\(ports.1)/events', data=body, method='POST')).read()
+            """
+        try #"{"device":"bob","kind":"connected","chat":"c"}"#.appending("\n").write(toFile: events, atomically: true, encoding: .utf8)
+        let posted = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", post])
+        #expect(posted.status == 0, "\(posted.stderrText)")
+        try await Task.sleep(for: .seconds(2))
+        proxy.send(SIGINT)
+        #expect(try await proxy.exitStatus(timeout: .seconds(30)) == 0, "\(proxy.stderrText)")
+        #expect(proxy.stderrText.contains("recorded 3 events from 2 device(s); promises: 1 of 4 broken"), "\(proxy.stderrText)")
+        let verdict = try String(contentsOfFile: "\(record)/verdict.txt", encoding: .utf8)
+        #expect(verdict.contains("bob never got message m-1 of chat c"))
+        let results = try String(contentsOfFile: "\(record)/results.csv", encoding: .utf8)
+        #expect(results.contains("proxy.record,3g,invariant.acknowledged_lost,count,1,"))
+        let report = try String(contentsOfFile: "\(record)/report.html", encoding: .utf8)
+        #expect(report.contains("<h2 id=\"promises\">Promises</h2>"))
+        #expect(report.contains("acknowledged_lost"))
+    }
+}
