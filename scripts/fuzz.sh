@@ -8,6 +8,8 @@
 #         profile-yaml mahimahi-trace control-body benchmark-csv app-events
 # --time S      seconds of fuzzing per target (default 60); the seeds are always run first.
 # --jobs N      parallel fuzzing processes per target (libFuzzer -fork=N; default 1).
+# --parallel N  targets fuzzed at once (default 1): each libFuzzer process uses one core, so on
+#               a machine with N cores N targets get their full --time each in 1/N of the wall time.
 # --build-only  build, run nothing.
 #
 # Caps (a breach is a finding): one allocation over 32 MiB (-malloc_limit_mb), a resident size
@@ -21,6 +23,7 @@ all_targets=(msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block 
     profile-yaml mahimahi-trace control-body benchmark-csv app-events)
 seconds=60
 jobs=1
+parallel_targets=1
 build_only=0
 target="${1:-}"
 [ -n "$target" ] || { sed -n '2,16p' "$0"; exit 2; }
@@ -30,6 +33,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --time) seconds="${2:?--time needs seconds}"; shift 2 ;;
         --jobs) jobs="${2:?--jobs needs a count}"; shift 2 ;;
+        --parallel) parallel_targets="${2:?--parallel needs a count}"; shift 2 ;;
         --build-only) build_only=1; shift ;;
         --) shift; extra=("$@"); break ;;
         -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
@@ -69,15 +73,11 @@ mkdir -p Fuzz/artifacts
 # libFuzzer reports a crash with ASan's stack; Swift's own backtracer would run first and trip
 # ASan while it reads the crashed process's memory.
 export SWIFT_BACKTRACE=enable=no
-status=0
-for name in "${targets[@]}"; do
-    [ -d "Fuzz/Corpus/$name" ] || { echo "fuzz: no seed corpus Fuzz/Corpus/$name" >&2; exit 1; }
-    work="Fuzz/.work/$name"
+# One target: its log, and one line saying what it found; its exit status is the finding's.
+fuzz_one() {
+    local name=$1 work="Fuzz/.work/$1" log="Fuzz/.work/$1.log" parallel=() code began took runs
     mkdir -p "$work"
-    log="Fuzz/.work/$name.log"
-    parallel=()
     [ "$jobs" -gt 1 ] && parallel=(-fork="$jobs" -ignore_crashes=0)
-    echo "fuzz: $name for ${seconds}s" >&2
     began=$(date +%s)
     set +e
     "$bin/$name" "$work" "Fuzz/Corpus/$name" \
@@ -89,11 +89,27 @@ for name in "${targets[@]}"; do
     took=$(( $(date +%s) - began ))
     runs=$(awk '/^stat::number_of_executed_units:/ { sum += $2 } END { print sum + 0 }' "$log")
     if [ "$code" -ne 0 ]; then
-        echo "fuzz: $name: FINDING after $runs executions in ${took} s (exit $code); log: $log" >&2
-        grep -E 'fuzz finding|ERROR: |Fatal error|SUMMARY|Test unit written|artifact_prefix' "$log" | head -20 >&2 || true
-        status=1
-    else
-        echo "fuzz: $name: $runs executions in ${took} s, no finding" >&2
+        { echo "fuzz: $name: FINDING after $runs executions in ${took} s (exit $code); log: $log"
+          grep -E 'fuzz finding|ERROR: |Fatal error|SUMMARY|Test unit written|artifact_prefix' "$log" | head -20 || true; } >&2
+        return 1
     fi
+    echo "fuzz: $name: $runs executions in ${took} s, no finding" >&2
+}
+
+status=0
+running=0
+for name in "${targets[@]}"; do
+    [ -d "Fuzz/Corpus/$name" ] || { echo "fuzz: no seed corpus Fuzz/Corpus/$name" >&2; exit 1; }
+    echo "fuzz: $name for ${seconds}s" >&2
+    fuzz_one "$name" &
+    running=$((running + 1))
+    if [ "$running" -ge "$parallel_targets" ]; then
+        wait -n || status=1
+        running=$((running - 1))
+    fi
+done
+while [ "$running" -gt 0 ]; do
+    wait -n || status=1
+    running=$((running - 1))
 done
 exit "$status"

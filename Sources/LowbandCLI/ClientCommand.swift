@@ -26,7 +26,7 @@ struct ClientCommand: AsyncParsableCommand {
             resumes it: every stored message reaches the server exactly once. Lines on stdout: \
             stored, sending, sent, retry, failed, synced, disconnected, done.
             """,
-        subcommands: [Send.self, Flush.self]
+        subcommands: [Send.self, Flush.self, Listen.self]
     )
 
     @Option(help: "The server, host:port (loopback only in tests).")
@@ -46,6 +46,11 @@ struct ClientCommand: AsyncParsableCommand {
 
     @Flag(help: "Print the engine's log on stderr.")
     var verbose = false
+
+    @Option(help: ArgumentHelp(
+        "Also print the engine's moments as app events under this device name (`LOWBAND_EVENT {…}` lines), for `lowband explore --exec` (docs/APP-EVENTS.md).",
+        valueName: "device"))
+    var appEvents: String?
 
     init() {}
 
@@ -91,6 +96,34 @@ struct ClientCommand: AsyncParsableCommand {
         }
     }
 
+    /// `lowband client … listen`: stays connected for a while, receiving what is pushed.
+    struct Listen: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "listen",
+            abstract: "Stay connected for --for, delivering anything stored and receiving pushed messages (with --app-events: `received`)."
+        )
+
+        @ParentCommand var client: ClientCommand
+
+        @Option(name: .customLong("for"), help: "How long to listen (10s, 2m…).")
+        var duration: String = "30s"
+
+        @Option(name: .customLong("open"), help: "Keep this chat's screen open (repeatable): it catches up after every reconnect, and with --app-events each message entering it is `shown`.")
+        var openChats: [Int64] = []
+
+        init() {}
+
+        func validate() throws {
+            guard let value = try? DurationText.parse(duration), value > .zero, value <= .seconds(86_400) else {
+                throw ValidationError("--for must be a duration from 1ms to 24h such as 30s, not '\(duration)'")
+            }
+        }
+
+        func run() async throws {
+            try await client.runEngine(sending: [], command: "lowband client listen", listenFor: try DurationText.parse(duration), open: openChats)
+        }
+    }
+
     /// `lowband client … flush`: delivers what an earlier run left in the outbox.
     struct Flush: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -107,14 +140,15 @@ struct ClientCommand: AsyncParsableCommand {
         }
     }
 
-    func runEngine(sending messages: [(chat: Int64, text: String)], command: String) async throws {
+    func runEngine(sending messages: [(chat: Int64, text: String)], command: String, listenFor: Duration? = nil, open: [Int64] = []) async throws {
         guard let endpoint else { throw CommandIO.failure("--server must be host:port", command: command) }
         let seed = self.seed ?? UInt64.random(in: 1 ... .max)
         try CommandIO.write("seed=\(seed)\n")
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let box = NIOLoopBoundBox.makeEmptyBox(valueType: ClientRun.self, eventLoop: loop)
+        let limit = try listenFor ?? DurationText.parse(timeout)
         let settings = ClientRun.Settings(
-            timeout: try DurationText.parse(timeout), verbose: verbose, messages: messages)
+            timeout: limit, verbose: verbose, messages: messages, listening: listenFor != nil, device: appEvents, open: open)
         let configuration = ClientConfiguration(token: token, databasePath: database, seed: seed)
         let host: ClientEngineHost
         let outcome: ClientRun.Outcome
@@ -154,6 +188,12 @@ private final class ClientRun: ClientEngineObserver {
         var timeout: Duration
         var verbose: Bool
         var messages: [(chat: Int64, text: String)]
+        /// Run to the deadline and succeed there, rather than when the outbox is empty.
+        var listening = false
+        /// The device name app events are printed under; nil: none.
+        var device: String?
+        /// Chats whose screens stay open from the first sync on.
+        var open: [Int64] = []
     }
 
     struct Outcome: Sendable {
@@ -169,6 +209,8 @@ private final class ClientRun: ClientEngineObserver {
     private var failed = 0
     private var synced = false
     private var lastDisconnect: String?
+    /// The open screens (the engine holds them weakly).
+    private var screens: [ChatScreenModel] = []
 
     init(settings: Settings, engine: ClientEngine, finish: @escaping (Outcome) -> Void) {
         self.settings = settings
@@ -188,6 +230,10 @@ private final class ClientRun: ClientEngineObserver {
         }
         engine.scheduler.schedule(after: settings.timeout) { [weak self] in
             guard let self else { return }
+            if self.settings.listening {
+                self.complete(succeeded: true, "")
+                return
+            }
             var problem = "gave up after \(DurationText.format(self.settings.timeout)) (--timeout) with \(self.pendingCount) task(s) still in the outbox; they stay there for the next run"
             if let reason = self.lastDisconnect { problem += "; last connection error: \(reason)" }
             self.complete(succeeded: false, problem)
@@ -205,10 +251,12 @@ private final class ClientRun: ClientEngineObserver {
     }
 
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
+        if let device = settings.device { appEvents(for: event, device: device) }
         switch event {
         case .outbox(let event):
             print(event)
         case .synced(let outcome):
+            if !synced { openScreens() }
             synced = true
             line("synced full=\(outcome.wasFullSync) chats=\(outcome.chatsChanged) contacts=\(outcome.contactsChanged)")
         case .disconnected(let error):
@@ -219,8 +267,54 @@ private final class ClientRun: ClientEngineObserver {
         case .messageArrived:
             break
         }
-        if synced, pendingCount == 0 {
+        if synced, pendingCount == 0, !settings.listening {
             complete(succeeded: true, "")
+        }
+    }
+
+    /// Opens the chats of `--open`; each message entering a screen is `shown`.
+    private func openScreens() {
+        for chat in settings.open {
+            let screen = engine.openChat(chat)
+            screens.append(screen)
+            if let device = settings.device {
+                screen.onVisible = { [weak self, weak screen] event in
+                    guard let self, let screen, case .message(let id) = event.row,
+                          let message = screen.rows.first(where: { $0.id == event.row })?.message else { return }
+                    self.emitEvent(device: device, kind: "shown", message: message.clientID.map { "c\($0)" } ?? "m\(id)", chat: chat)
+                }
+            }
+            screen.open()
+        }
+    }
+
+    private func emitEvent(device: String, kind: String, message: String? = nil, chat: Int64? = nil) {
+        var fields = ["\"device\":\(JSONString.quoted(device))", "\"kind\":\"\(kind)\""]
+        if let message { fields.append("\"message\":\"\(message)\"") }
+        if let chat { fields.append("\"chat\":\"\(chat)\"") }
+        line("LOWBAND_EVENT {" + fields.joined(separator: ",") + "}")
+    }
+
+    /// The engine's moments as app events: a message is `c<client id>` on every device (the
+    /// sender's idempotency key travels with it), a chat its server id.
+    private func appEvents(for event: ClientEvent, device: String) {
+        func emit(_ kind: String, message: String? = nil, chat: Int64? = nil) {
+            emitEvent(device: device, kind: kind, message: message, chat: chat)
+        }
+        switch event {
+        case .synced:
+            // One line per chat: naming a chat makes the device a member of it.
+            for chat in (try? engine.sync.chats()) ?? [] { emit("connected", chat: chat.id) }
+        case .disconnected, .stopped:
+            emit("disconnected")
+        case .outbox(.stored(let task)) where task.kind == .send:
+            if let clientID = task.clientID { emit("sent", message: "c\(clientID)", chat: task.chatID) }
+        case .outbox(.sent(_, let message)):
+            emit("acked", message: message.clientID.map { "c\($0)" } ?? "m\(message.id)", chat: message.chatID)
+        case .messageArrived(let message):
+            emit("received", message: message.clientID.map { "c\($0)" } ?? "m\(message.id)", chat: message.chatID)
+        default:
+            break
         }
     }
 

@@ -36,7 +36,7 @@ import Testing
     }
 
     private func chat(qos: Int) -> String {
-        "python3 \(Self.example)/chat.py --qos \(qos) --messages 8 --interval 0.2 --linger 5 --ack-wait 8"
+        "python3 \(Self.example)/chat.py --qos \(qos) --messages 6 --interval 0.15 --linger 3 --ack-wait 5"
     }
 
     @Test func qos0LosesMessagesWhenTheLinkDiesUnderAPublish() async throws {
@@ -44,7 +44,7 @@ import Testing
         try await withBroker { port in
             let result = try await explore([
                 "--upstream", "mqtt=127.0.0.1:\(port)", "--exec", chat(qos: 0), "--profile", "3g", "--seeds", "1..3", "--jobs", "3",
-                "--faults", "after:acked=reset", "--bound", "settle=4s", "--out", directory.file("qos0"),
+                "--faults", "after:acked=reset", "--bound", "settle=2s", "--out", directory.file("qos0"),
             ])
             #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("acknowledged_lost in"), "\(result.stdout)")
@@ -59,7 +59,7 @@ import Testing
         try await withBroker { port in
             let result = try await explore([
                 "--upstream", "mqtt=127.0.0.1:\(port)", "--exec", chat(qos: 1), "--profile", "3g", "--seeds", "1..3", "--jobs", "3",
-                "--faults", "toxic-latency,after:sent=reset", "--bound", "settle=4s", "--shrink", "--out", directory.file("qos1"),
+                "--faults", "partition,after:sent=reset", "--duration", "4s", "--bound", "settle=2s", "--shrink", "--out", directory.file("qos1"),
             ])
             #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("duplicated in"), "\(result.stdout)")

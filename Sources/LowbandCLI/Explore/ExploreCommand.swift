@@ -87,6 +87,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Option(help: "With --exec: a file your app appends its events to (JSON lines), followed as it grows; {seed} stands for the seed (LOWBAND_EVENTS_FILE).")
     var events: String?
 
+    @Flag(name: .customLong("keep-sessions"), help: "With --exec: keep every seed's session folder, not only the failing ones'.")
+    var keepSessions = false
+
     @Flag(name: .customLong("virtual-time"), help: "Explore in virtual time (what the scenarios always do; refused with --exec, whose app runs in real time).")
     var virtualTime = false
 
@@ -99,8 +102,8 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             try await ExploreExec(command: self, exec: exec).run()
             return
         }
-        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil {
-            throw CommandIO.failure("--upstream, --bound, --events and --repeat go with --exec (exploring your own app); the scenarios need none of them", command: Self.name)
+        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions {
+            throw CommandIO.failure("--upstream, --bound, --events, --keep-sessions and --repeat go with --exec (exploring your own app); the scenarios need none of them", command: Self.name)
         }
         let options: ExploreOptions
         do {

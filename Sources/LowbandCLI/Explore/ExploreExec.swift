@@ -127,7 +127,7 @@ struct ExploreExec {
             upstreams: upstreams, command: exec, profile: profile, profileName: command.profile, seeds: SeedSelection(range: range, shard: shard),
             faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
             bounds: bounds, boundOptions: command.bound, directory: command.out ?? "reports/explore-exec-\(RunOutputs.fileSafe(command.profile))",
-            eventsFile: command.events)
+            eventsFile: command.events, keepSessions: command.keepSessions)
     }
 
     /// One error line before any seed runs when an upstream does not answer.

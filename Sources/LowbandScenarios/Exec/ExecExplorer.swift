@@ -54,7 +54,7 @@ public enum ExecExplorer {
         var repeatText = ""
         var shrunk = ""
         if result.broken.isEmpty {
-            try? FileManager.default.removeItem(atPath: folder)
+            if !options.keepSessions { try? FileManager.default.removeItem(atPath: folder) }
         } else {
             if options.repeats > 0 {
                 var same = 1

@@ -56,14 +56,17 @@ public struct ExecOptions: Sendable {
     public var directory: String
     /// A file the app appends its events to, `{seed}` standing for the seed; nil: none.
     public var eventsFile: String?
+    /// Keep the session folder of every seed, not only of the failing ones.
+    public var keepSessions: Bool
 
     /// Options with every field given.
     public init(
         upstreams: [Upstream], command: String, profile: NetworkProfile, profileName: String, seeds: SeedSelection, faults: ExecFaultPlan,
         window: Duration, timeout: Duration, jobs: Int, repeats: Int, shrink: Bool, bounds: EventBounds, boundOptions: [String], directory: String,
-        eventsFile: String? = nil
+        eventsFile: String? = nil, keepSessions: Bool = false
     ) {
         self.eventsFile = eventsFile
+        self.keepSessions = keepSessions
         self.upstreams = upstreams
         self.command = command
         self.profile = profile
