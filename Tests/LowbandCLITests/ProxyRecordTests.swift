@@ -7,7 +7,8 @@ import Testing
 
 /// `lowband proxy --record DIR`: a recording proxy whose record carries the verdict judged
 /// from the app's events.
-@Suite struct ProxyRecordTests {
+// Real time: a recorded session of seconds on sockets; the serial pass keeps it from starving.
+@Suite(.tags(.wallClock)) struct ProxyRecordTests {
     @Test func recordOptionsAreCheckedBeforeAnythingStarts() {
         #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--record", "r"]) }
         #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--upstream", "127.0.0.1:1", "--bound", "settle=1s"]) }
