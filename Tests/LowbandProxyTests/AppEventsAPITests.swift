@@ -7,20 +7,7 @@ import Testing
 /// answered with what was wrong while the session keeps what it had.
 @Suite(.timeLimit(.minutes(1))) struct AppEventsAPITests {
     private func withServer(events: AppEventLog?, maximumBody: Int = 1024 * 1024, _ body: (Int) async throws -> Void) async throws {
-        let server = ControlServer(
-            registry: ProxyRegistry(),
-            configuration: .init(listen: ProxyEndpoint(host: "127.0.0.1", port: 0), maximumBodyBytes: maximumBody, events: events))
-        let port = try #require(try await server.start().port)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            do {
-                try await body(port)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-        }
+        try await ControlServerHarness.withServer(.init(maximumBodyBytes: maximumBody, events: events), body)
     }
 
     @Test func eventsAreTakenStampedAndReadBack() async throws {

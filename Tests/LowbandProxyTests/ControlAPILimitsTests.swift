@@ -20,20 +20,7 @@ import Testing
         registry: ProxyRegistry = ProxyRegistry(),
         _ body: (Int) async throws -> Void
     ) async throws {
-        var configuration = configuration
-        configuration.listen = ProxyEndpoint(host: "127.0.0.1", port: 0)
-        let server = ControlServer(registry: registry, configuration: configuration)
-        let port = try #require(try await server.start().port)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            do {
-                try await body(port)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-        }
+        try await ControlServerHarness.withServer(configuration, registry: registry, body)
     }
 
     /// Writes `secret.yaml` (not a profile: a file with secrets in it) and `allowed/fast.yaml`

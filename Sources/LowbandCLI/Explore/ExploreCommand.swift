@@ -153,45 +153,19 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
 
             """)
 
-        let status = ExploreStatus()
-        let started = ContinuousClock.now
-        let work = StoppableWork { stop in
-            try await Explorer.run(
-                options,
-                progress: { status.update($0) },
-                onOutcome: { outcome in
-                    guard outcome.failed else { return }
-                    status.interrupt()
-                    var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n  reproduce: \(outcome.command)\n"
-                    if outcome.determinism.hasPrefix("differs") { line += "  not deterministic: \(outcome.determinism)\n" }
-                    if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
-                    try? CommandIO.write(line)
-                },
-                stop: stop)
+        try await ExploreSweep.run(
+            command: Self.name, shutdown: shutdown, directory: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)",
+            suite: "explore.\(options.scenario.rawValue)", benchmark: profile, total: total, allowViolations: allowViolations,
+            files: "explore.csv, explore.html, results.csv",
+            failure: { outcome in
+                var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n  reproduce: \(outcome.command)\n"
+                if outcome.determinism.hasPrefix("differs") { line += "  not deterministic: \(outcome.determinism)\n" }
+                if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
+                return line
+            }
+        ) { stop, progress, onOutcome in
+            try await Explorer.run(options, progress: progress, onOutcome: onOutcome, stop: stop)
         }
-        do {
-            try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
-        } catch {
-            status.finish()
-            throw CommandIO.failure(error, command: Self.name)
-        }
-        let stop = work.stop
-        let outcomes = work.output ?? []
-        status.finish()
-        do {
-            try ExploreOutputs.write(
-                outcomes, to: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)", suite: "explore.\(options.scenario.rawValue)",
-                benchmark: profile, elapsed: ContinuousClock.now - started)
-        } catch {
-            throw CommandIO.failure("cannot write the results into \(directory): \(SystemErrorText.describe(error))", command: Self.name)
-        }
-        let failed = outcomes.filter(\.failed)
-        let elapsed = (ContinuousClock.now - started) / .seconds(1)
-        try CommandIO.write(ExploreOutputs.summary(outcomes, total: total)
-            + String(format: "%.1f s of wall time, %.2f s per seed, %.0f s per 1,000 seeds\n", elapsed, elapsed / Double(max(1, outcomes.count)), elapsed / Double(max(1, outcomes.count)) * 1000)
-            + "results in \(directory)/: explore.csv, explore.html, results.csv\n")
-        if stop.isStopped { throw ExitCode(130) }
-        if !failed.isEmpty, !allowViolations { throw ExitCode(RunCommand.violationExitCode) }
     }
 }
 

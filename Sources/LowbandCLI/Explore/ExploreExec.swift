@@ -38,47 +38,25 @@ struct ExploreExec {
             bounds: \(options.bounds)
 
             """)
-        let status = ExploreStatus()
-        let started = ContinuousClock.now
         try await CommandShutdown.watching(
             command: Self.name, gracePeriod: RunCommand.stopGracePeriod,
             announce: { signal in RunCommand.log("\n\(signal): stopping after the seeds under way, writing what was explored so far") }
         ) { shutdown in
-            let work = StoppableWork { stop in
-                try await ExecExplorer.run(
-                    options,
-                    progress: { status.update($0) },
-                    onOutcome: { outcome in
-                        guard outcome.failed else { return }
-                        status.interrupt()
-                        var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n"
-                        line += "  session:   \(ExecExplorer.folder(options, seed: outcome.seed))/\n  reproduce: \(outcome.command)\n"
-                        if !outcome.determinism.isEmpty { line += "  repeated:  \(outcome.determinism)\n" }
-                        if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
-                        try? CommandIO.write(line)
-                    },
-                    stop: stop)
+            try await ExploreSweep.run(
+                command: Self.name, shutdown: shutdown, directory: options.directory,
+                title: "lowband explore --exec on \(options.profileName), seeds \(command.seeds)", suite: "explore.exec", benchmark: options.profileName,
+                total: total, allowViolations: command.allowViolations, files: "explore.csv, explore.html, results.csv, sessions/ (failing seeds)",
+                summaryFormat: "%.1f s of wall time, %.1f s per seed\n",
+                failure: { outcome in
+                    var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n"
+                    line += "  session:   \(ExecExplorer.folder(options, seed: outcome.seed))/\n  reproduce: \(outcome.command)\n"
+                    if !outcome.determinism.isEmpty { line += "  repeated:  \(outcome.determinism)\n" }
+                    if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
+                    return line
+                }
+            ) { stop, progress, onOutcome in
+                try await ExecExplorer.run(options, progress: progress, onOutcome: onOutcome, stop: stop)
             }
-            do {
-                try await shutdown.run([.init(service: work, successTerminationBehavior: .gracefullyShutdownGroup)])
-            } catch {
-                status.finish()
-                throw CommandIO.failure(error, command: Self.name)
-            }
-            status.finish()
-            let outcomes = work.output ?? []
-            let title = "lowband explore --exec on \(options.profileName), seeds \(command.seeds)"
-            do {
-                try ExploreOutputs.write(outcomes, to: options.directory, title: title, suite: "explore.exec", benchmark: options.profileName, elapsed: ContinuousClock.now - started)
-            } catch {
-                throw CommandIO.failure("cannot write the results into \(options.directory): \(SystemErrorText.describe(error))", command: Self.name)
-            }
-            let elapsed = (ContinuousClock.now - started) / .seconds(1)
-            try CommandIO.write(ExploreOutputs.summary(outcomes, total: total)
-                + String(format: "%.1f s of wall time, %.1f s per seed\n", elapsed, elapsed / Double(max(1, outcomes.count)))
-                + "results in \(options.directory)/: explore.csv, explore.html, results.csv, sessions/ (failing seeds)\n")
-            if work.stop.isStopped { throw ExitCode(130) }
-            if outcomes.contains(where: \.failed), !command.allowViolations { throw ExitCode(RunCommand.violationExitCode) }
         }
     }
 

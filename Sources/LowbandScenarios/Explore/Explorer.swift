@@ -97,28 +97,9 @@ public enum Explorer {
         stop: StopSignal = StopSignal()
     ) async throws -> [SeedOutcome] {
         try options.validate()
-        let seeds = options.seeds.seeds
-        let started = ContinuousClock.now
-        var outcomes: [SeedOutcome] = []
-        var failed = 0
-        try await withThrowingTaskGroup(of: SeedOutcome.self) { group in
-            var next = 0
-            func launch() {
-                guard next < seeds.count, !stop.isStopped else { return }
-                let seed = seeds[next]
-                next += 1
-                group.addTask { try await explore(seed: seed, options) }
-            }
-            for _ in 0 ..< min(options.jobs, seeds.count) { launch() }
-            while let outcome = try await group.next() {
-                outcomes.append(outcome)
-                if outcome.failed { failed += 1 }
-                onOutcome(outcome)
-                progress(ExploreProgress(done: outcomes.count, failed: failed, total: seeds.count, elapsed: ContinuousClock.now - started))
-                launch()
-            }
+        return try await SeedSweep.run(options.seeds.seeds, jobs: options.jobs, stop: stop, progress: progress, onOutcome: onOutcome) { seed in
+            try await explore(seed: seed, options)
         }
-        return outcomes.sorted { $0.seed < $1.seed }
     }
 
     /// One seed: its run (twice with determinism checking), its verdict, and its shrinking.
