@@ -32,6 +32,8 @@ public final class AppEventLog: Sendable {
 
     private struct State {
         var events: [AppEvent] = []
+        /// Per kind, the arrival of each event kept, in order.
+        var arrivals: [AppEvent.Kind: [Duration]] = [:]
         var chats: [String: String] = [:]
         var second: Int64 = -1
         var inSecond = 0
@@ -97,6 +99,7 @@ public final class AppEventLog: Sendable {
                 }
                 state.inSecond += 1
                 state.events.append(event)
+                state.arrivals[event.kind, default: []].append(event.arrival)
                 if let message = event.message, let chat = event.chat, state.chats[message] == nil { state.chats[message] = chat }
                 outcome.accepted += 1
             }
@@ -107,6 +110,15 @@ public final class AppEventLog: Sendable {
 
     /// Every event kept, in arrival order.
     public var events: [AppEvent] { state.withLock { $0.events } }
+
+    /// When the `occurrence`-th (1-based) event of `kind` arrived; nil while fewer have. Cheap:
+    /// what an aimed fault polls while it waits for the app's moment.
+    public func arrival(of kind: AppEvent.Kind, occurrence: Int) -> Duration? {
+        state.withLock { state in
+            guard occurrence >= 1, let list = state.arrivals[kind], list.count >= occurrence else { return nil }
+            return list[occurrence - 1]
+        }
+    }
 
     /// Events dropped for being over a cap.
     public var dropped: Int { state.withLock { $0.dropped } }

@@ -72,6 +72,18 @@ import Testing
         #expect(log.events.count == 1)
     }
 
+    @Test func theNthEventOfAKindIsFoundByItsArrival() throws {
+        let clock = ManualClock()
+        let log = AppEventLog { clock.now }
+        try log.append(lines: #"{"device":"a","kind":"sent","message":"m-1","chat":"c"}"#)
+        clock.now = .seconds(2)
+        try log.append(lines: #"{"device":"a","kind":"acked","message":"m-1","chat":"c"}"# + "\n" + #"{"device":"a","kind":"sent","message":"m-2","chat":"c"}"#)
+        #expect(log.arrival(of: .sent, occurrence: 1) == .zero)
+        #expect(log.arrival(of: .sent, occurrence: 2) == .seconds(2))
+        #expect(log.arrival(of: .sent, occurrence: 3) == nil)
+        #expect(log.arrival(of: .shown, occurrence: 1) == nil)
+    }
+
     @Test func aFloodIsCappedPerSecondAndCounted() throws {
         let log = AppEventLog(limits: .init(perSecond: 10, total: 100)) { .milliseconds(1500) }
         let lines = (0 ..< 25).map { #"{"device":"a","kind":"sent","message":"m-\#($0)","chat":"c"}"# }.joined(separator: "\n")
@@ -81,4 +93,9 @@ import Testing
         #expect(log.dropped == 15)
         #expect(log.events.map(\.message) == (0 ..< 10).map { "m-\($0)" })
     }
+}
+
+/// A clock a test sets by hand.
+final class ManualClock: @unchecked Sendable {
+    var now: Duration = .zero
 }

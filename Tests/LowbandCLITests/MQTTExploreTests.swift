@@ -36,7 +36,7 @@ import Testing
     }
 
     private func chat(qos: Int) -> String {
-        "python3 \(Self.example)/chat.py --qos \(qos) --messages 6 --interval 0.15 --linger 3 --ack-wait 5"
+        "python3 \(Self.example)/chat.py --qos \(qos) --messages 5 --interval 0.1 --linger 2.5 --ack-wait 4"
     }
 
     @Test func qos0LosesMessagesWhenTheLinkDiesUnderAPublish() async throws {

@@ -27,7 +27,7 @@ import Testing
         let lowband = LowbandBinary.path
         let command = """
             "\(lowband)" client --server "$LOWBAND_PROXY" --token \(bob.token) --database "\(directory.path)/bob-$LOWBAND_SEED.sqlite" --seed 2 \
-            --app-events bob listen --for 14s --open \(chat.id) &
+            --app-events bob listen --for 11s --open \(chat.id) &
             sleep 2
             "\(lowband)" client --server "$LOWBAND_PROXY" --token \(alice.token) --database "\(directory.path)/alice-$LOWBAND_SEED.sqlite" --seed 1 \
             --app-events alice --timeout 60s send --chat \(chat.id) --count 5
@@ -37,7 +37,7 @@ import Testing
         for (faults, out) in [("after:sent=reset", "reset")] {
             let result = try await LowbandBinary.run([
                 "explore", "--upstream", "chat=127.0.0.1:\(port)", "--exec", command, "--profile", "edge", "--seeds", "1",
-                "--faults", faults, "--bound", "settle=4s", "--keep-sessions", "--out", directory.file(out),
+                "--faults", faults, "--bound", "settle=3s", "--keep-sessions", "--out", directory.file(out),
             ])
             #expect(result.status == 0, "\(faults): \(result.stdoutText)\(result.stderrText)")
             let verdict = try String(contentsOfFile: directory.file("\(out)/sessions/seed-1/verdict.txt"), encoding: .utf8)

@@ -7,6 +7,7 @@ import LowbandProxy
 import LowbandProxyCore
 import LowbandRunReport
 import LowbandShaper
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -134,7 +135,9 @@ enum ExecSession {
         // Whatever the command left behind goes with it.
         child.sendToGroup(SIGKILL)
         let status = (try? await child.exitStatus(timeout: .seconds(10))) ?? -1
-        var (stdout, problems) = await output.value
+        // The command's whole group is gone, so its stdout ends; a daemon that left the group
+        // may hold it open, so the reader gets 5 s, then the session goes on without the rest.
+        var (stdout, problems) = await Self.value(of: output, within: .seconds(5)) ?? (["(stdout still open 5 s after the command ended: a process outside its group holds it)"], [])
         following.cancel()
         await following.value
         problems += follower?.problems ?? []
@@ -157,5 +160,31 @@ enum ExecSession {
         try ("planned:\n" + result.plan.map { "  \($0)\n" }.joined() + "played:\n" + record.played.map { "  \($0)\n" }.joined())
             .write(toFile: "\(folder)/faults.txt", atomically: true, encoding: .utf8)
         return result
+    }
+
+    /// `task`'s value if it finishes within `limit`, else nil (the task is left to finish).
+    static func value<Value: Sendable>(of task: Task<Value, Never>, within limit: Duration) async -> Value? {
+        let once = ResumeOnce<Value?>()
+        return await withCheckedContinuation { continuation in
+            once.set(continuation)
+            Task { once.resume(returning: await task.value) }
+            Task {
+                try? await Task.sleep(for: limit)
+                once.resume(returning: nil)
+            }
+        }
+    }
+}
+
+/// A continuation resumed by whichever caller comes first; the others do nothing.
+private final class ResumeOnce<Value: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Value, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Value, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(returning value: Value) {
+        continuation.withLock { $0.take() }?.resume(returning: value)
     }
 }

@@ -29,14 +29,14 @@ struct FaultDriver: Sendable {
         var start = fault.at
         if let after = fault.after {
             // Wait for the app's event, then the delay.
-            var seen = 0
-            var arrival = Duration.zero
-            while seen < after.occurrence {
+            guard let kind = AppEvent.Kind(rawValue: after.kind) else { return }
+            var arrival: Duration?
+            while arrival == nil {
                 guard !Task.isCancelled else { return }
-                let matching = log.events.filter { $0.kind.rawValue == after.kind }
-                seen = matching.count
-                if seen >= after.occurrence { arrival = matching[after.occurrence - 1].arrival } else { try? await Task.sleep(for: .milliseconds(5)) }
+                arrival = log.arrival(of: kind, occurrence: after.occurrence)
+                if arrival == nil { try? await Task.sleep(for: .milliseconds(5)) }
             }
+            guard let arrival else { return }
             start = arrival + fault.at
         }
         guard await sleep(until: start) else { return }
