@@ -231,6 +231,8 @@ struct ProxyCommand: AsyncParsableCommand {
             Self.log("recording into \(record)/: POST events to http://\(apiAddress.ipAddress ?? "127.0.0.1"):\(apiAddress.port ?? 0)/events\(events.map { " or append them to \($0)" } ?? ""); the verdict is written when the proxy stops")
         } else if let record, let events {
             Self.log("recording into \(record)/: append events to \(events); the verdict is written when the proxy stops")
+        } else if let record {
+            Self.log("warning: recording into \(record)/ without a control API or --events: the record will hold the proxy's decisions but no app events")
         }
         try await shutdown.run(services)
         following.cancel()
