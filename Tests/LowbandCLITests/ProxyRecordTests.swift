@@ -36,9 +36,11 @@ import Testing
         try #require(answered, "\(proxy.stderrText)")
         // One device posts, the other appends to the file; bob never gets m-1.
         let post = """
-            import urllib.request as u
-            body = b'{"device":"alice","kind":"sent","message":"m-1","chat":"c"}\\n{"device":"alice","kind":"acked","message":"m-1","chat":"c"}'
-            u.urlopen(u.Request('http://127.0.0.1:\(ports.1)/events', data=body, method='POST')).read()
+            import time, urllib.request as u
+            def post(body): u.urlopen(u.Request('http://127.0.0.1:\(ports.1)/events', data=body, method='POST')).read()
+            post(b'{"device":"alice","kind":"sent","message":"m-1","chat":"c"}')
+            time.sleep(0.3)
+            post(b'{"device":"alice","kind":"acked","message":"m-1","chat":"c"}')
             """
         try #"{"device":"bob","kind":"connected","chat":"c"}"#.appending("\n").write(toFile: events, atomically: true, encoding: .utf8)
         let posted = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", post])
@@ -54,5 +56,18 @@ import Testing
         let report = try String(contentsOfFile: "\(record)/report.html", encoding: .utf8)
         #expect(report.contains("<h2 id=\"promises\">Promises</h2>"))
         #expect(report.contains("acknowledged_lost"))
+        // A browser reads the page as written: headless Chromium's DOM has the promises, the
+        // broken case and alice's acknowledgement leg as an SVG bar.
+        let browser = try #require(
+            ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap(ExecutableSearch.which).first, "no Chromium: run scripts/setup.sh")
+        let dom = try await ExternalProcess.run(browser, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+            "--user-data-dir=\(directory.file("chromium-profile"))", "--dump-dom", URL(fileURLWithPath: "\(record)/report.html").absoluteString,
+        ])
+        #expect(dom.status == 0, "\(dom.stderrText)")
+        #expect(dom.stdoutText.contains("<td><code>acknowledged_lost</code></td><td>broken once in 1 case</td>"), "\(dom.stdoutText)")
+        #expect(dom.stdoutText.contains("<h3>Broken cases</h3>"))
+        #expect(dom.stdoutText.contains("<rect x=\"0.0\" y=\"0\""))
+        #expect(dom.stdoutText.contains("<td>m-1</td><td>acked</td>"))
     }
 }
