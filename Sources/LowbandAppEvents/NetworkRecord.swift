@@ -53,7 +53,13 @@ public struct NetworkRecord: Sendable {
     public private(set) var instants: [Instant] = []
     /// Loss stalls: proxy, start and end (seconds).
     public private(set) var stalls: [(proxy: String, start: Double, end: Double)] = []
-    private var open: [String: (kind: String, start: Double)] = [:]
+    /// Stretches begun and not yet ended: an outage, or a partition of one direction, per proxy.
+    private var open: [OpenKey: (kind: String, start: Double)] = [:]
+
+    private struct OpenKey: Hashable {
+        var what: String
+        var proxy: String
+    }
 
     /// An empty record.
     public init() {}
@@ -64,16 +70,16 @@ public struct NetworkRecord: Sendable {
         switch event.kind {
         case .outageStart:
             let kind = event.detail.map { $0.contains("handover") ? "handover" : "outage" } ?? "outage"
-            open["outage \(proxy)"] = (kind, at)
+            open[OpenKey(what: "outage", proxy: proxy)] = (kind, at)
         case .outageEnd:
-            if let started = open.removeValue(forKey: "outage \(proxy)") {
+            if let started = open.removeValue(forKey: OpenKey(what: "outage", proxy: proxy)) {
                 spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true))
             }
         case .partition:
             let direction = event.direction.map { "\($0)" } ?? ""
-            open["partition \(direction) \(proxy)"] = ("partition \(direction)", at)
+            open[OpenKey(what: "partition \(direction)", proxy: proxy)] = ("partition \(direction)", at)
         case .heal:
-            for key in open.keys where key.hasPrefix("partition ") && key.hasSuffix(" \(proxy)") {
+            for key in open.keys where key.what.hasPrefix("partition ") && key.proxy == proxy {
                 if let started = open.removeValue(forKey: key) {
                     spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true))
                 }
@@ -95,8 +101,7 @@ public struct NetworkRecord: Sendable {
     /// Closes every stretch still open at `end` (the session ended inside it).
     public mutating func finish(at end: Double) {
         for (key, started) in open {
-            let proxy = String(key.split(separator: " ").last ?? "")
-            spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: end, down: true))
+            spans.append(Span(kind: started.kind, proxy: key.proxy, start: started.start, end: end, down: true))
         }
         open = [:]
         spans.sort { ($0.start, $0.kind) < ($1.start, $1.kind) }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 
 /// A system error in words: `Address already in use`, not NIO's
 /// `bind(descriptor:ptr:bytes:): Address already in use) (errno: 98)` or Foundation's
@@ -8,6 +9,13 @@ enum SystemErrorText {
     static func describe(_ error: any Error) -> String {
         if let error = error as? IOError {
             return String(cString: strerror(error.errnoCode))
+        }
+        // A failed connect: the first address's reason, as the proxy words it too.
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.first.map { describe($0.error) } ?? "cannot connect to \(error.host):\(error.port)"
+        }
+        if case ChannelError.connectTimeout = error {
+            return "connect timed out"
         }
         if let error = error as? CocoaError {
             let path = error.filePath.map { "\($0): " } ?? ""

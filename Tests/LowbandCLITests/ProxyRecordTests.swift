@@ -45,7 +45,15 @@ import Testing
         try #"{"device":"bob","kind":"connected","chat":"c"}"#.appending("\n").write(toFile: events, atomically: true, encoding: .utf8)
         let posted = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", post])
         #expect(posted.status == 0, "\(posted.stderrText)")
-        try await Task.sleep(for: .seconds(2))
+        // All three events are in once GET /events shows them (the file is followed every 50 ms);
+        // then bob stays connected past the 1 s settle bound, so m-1 is judged.
+        let count = "import urllib.request as u; print(len(u.urlopen('http://127.0.0.1:\(ports.1)/events').read().splitlines()))"
+        var seen = 0
+        for _ in 0 ..< 100 where seen < 3 {
+            seen = Int(try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", count]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        #expect(seen == 3)
+        try await Task.sleep(for: .milliseconds(1_200))
         proxy.send(SIGINT)
         #expect(try await proxy.exitStatus(timeout: .seconds(30)) == 0, "\(proxy.stderrText)")
         #expect(proxy.stderrText.contains("recorded 3 events from 2 device(s); promises: 1 of 4 broken"), "\(proxy.stderrText)")

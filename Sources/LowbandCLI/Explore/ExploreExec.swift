@@ -117,7 +117,7 @@ struct ExploreExec {
                     .connect(host: upstream.host, port: upstream.port).get()
                 try? await channel.close()
             } catch {
-                throw CommandIO.IOError(description: "--upstream \(upstream.spelled) cannot be reached (\(error)); start it first, no seed was run")
+                throw CommandIO.IOError(description: "--upstream \(upstream.spelled) cannot be reached (\(SystemErrorText.describe(error))); start it first, no seed was run")
             }
         }
     }

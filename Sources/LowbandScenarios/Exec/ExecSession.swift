@@ -25,12 +25,9 @@ struct ExecSessionResult: Sendable {
     var book: PromiseBook
     /// Devices that posted events.
     var devices: Int
-    var events: Int
-    var droppedEvents: Int
-    /// Bad event lines on stdout, in words (the POSTs got their errors as answers).
-    var eventProblems: [String]
     /// The planned faults, in words: the same for every run of a seed.
     var plan: [String]
+    /// How long the session lasted.
     var elapsed: Duration
 
     /// What broke: promises by name, then `exit` or `timeout`.
@@ -148,8 +145,8 @@ enum ExecSession {
         _ = await driver.value
         let record = recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
         let result = ExecSessionResult(
-            exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices, events: record.events.count,
-            droppedEvents: record.dropped, eventProblems: problems, plan: schedule.map(\.description), elapsed: record.elapsed)
+            exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
+            plan: schedule.map(\.description), elapsed: record.elapsed)
         var header = ["seed \(seed) on \(options.profileName), faults \(plan)"]
         header.append("command: exit status \(status)\(exited ? "" : " (killed after --timeout \(DurationText.format(options.timeout)))"), \(String(format: "%.1f", record.elapsed.seconds)) s")
         header.append("faults planned: " + (result.plan.isEmpty ? "none" : result.plan.joined(separator: "; ")))
