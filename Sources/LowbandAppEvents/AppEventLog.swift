@@ -15,7 +15,8 @@ public final class AppEventLog: Sendable {
         /// Events kept in all.
         public var total: Int
 
-        /// 2,000 a second, 200,000 in all (about 40 MB at most).
+        /// 2,000 a second, 200,000 in all; with ids capped at 200 characters each event is bounded,
+        /// so the log is too (not measured: a few hundred bytes an event is the expectation).
         public init(perSecond: Int = 2_000, total: Int = 200_000) {
             self.perSecond = perSecond
             self.total = total
