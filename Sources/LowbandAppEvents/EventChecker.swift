@@ -52,42 +52,38 @@ public struct EventChecker: Sendable {
         return book
     }
 
-    // MARK: The checks
+    // MARK: The checks (judged by PromiseBook's shared judges, as `lowband run`'s are)
+
+    private var networkWords: PromiseBook.NetworkWords {
+        let network = self.network
+        return { network.describe(from: $0, to: $1) }
+    }
 
     private func checkLost(_ model: Model, _ book: inout PromiseBook) {
-        var checked = 0
-        var broken = 0
-        let settle = Self.seconds(bounds.settle)
+        var deliveries: [PromiseBook.Delivery] = []
         for message in model.messageOrder {
             guard let info = model.messages[message], let acked = info.acked, let chat = info.chat else { continue }
-            for device in model.members[chat, default: []].sorted() where device != info.sender {
-                // Judged when the device was connected for the settle bound after the acknowledgement.
-                guard let window = model.sessions(of: device, end: end).first(where: { max($0.start, acked) + settle <= min($0.end, end) }) else { continue }
-                checked += 1
-                guard model.arrivals[Pair(device: device, message: message)] == nil else { continue }
-                broken += 1
-                let from = max(window.start, acked)
-                book.violate(
-                    "acknowledged_lost", seconds: from + settle,
-                    detail: "\(device) never got message \(message) of chat \(chat) (sent by \(info.sender ?? "?") at \(Self.format(info.sent ?? acked)) s, acknowledged at \(Self.format(acked)) s), though \(device) was connected from \(Self.format(from)) s to \(Self.format(from + settle)) s (settle \(Self.format(settle)) s); network around the send: \(network.describe(from: (info.sent ?? acked) - 2, to: acked + 2))")
+            let recipients = model.members[chat, default: []].sorted().filter { $0 != info.sender }.map { device in
+                PromiseBook.Recipient(device: device, connected: Stretches(model.sessions(of: device, end: end)), has: model.arrivals[Pair(device: device, message: message)] != nil)
             }
+            deliveries.append(PromiseBook.Delivery(
+                message: "message \(message)", chat: "chat \(chat)", confirmed: acked, confirmedHow: "acknowledged to \(info.sender ?? "?")",
+                place: PromiseBook.Place(), recipients: recipients))
         }
-        book.record("acknowledged_lost", checked: checked, violations: broken, promise: Self.promise("acknowledged_lost"))
+        book.checkDelivered(deliveries, settle: Self.seconds(bounds.settle), end: end, promise: Self.promise("acknowledged_lost"), network: networkWords)
     }
 
     private func checkDuplicates(_ model: Model, _ book: inout PromiseBook) {
-        var checked = 0
-        var broken = 0
-        for (pair, times) in model.displays.sorted(by: { ($0.value.first ?? 0) < ($1.value.first ?? 0) }) {
-            checked += 1
-            guard times.count > 1 else { continue }
-            broken += 1
-            let word = model.showsOn.contains(pair.device) ? "was shown" : "received"
-            book.violate(
-                "duplicated", seconds: times[1],
-                detail: "\(pair.device) \(word) message \(pair.message) of chat \(model.messages[pair.message]?.chat ?? "?") \(times.count) times: at \(times.prefix(4).map { Self.format($0) + " s" }.joined(separator: ", ")); network from its send to the second: \(network.describe(from: (model.messages[pair.message]?.sent ?? times[0]) - 1, to: times[1]))")
+        var holdings: [String: PromiseBook.Holding] = [:]
+        for event in events {
+            guard let message = event.message, event.kind == model.displayKind(of: event.device) else { continue }
+            let chat = model.messages[message]?.chat ?? "?"
+            let verb = event.kind == .shown ? " showed" : " received"
+            holdings[event.device, default: PromiseBook.Holding(device: event.device, verb: verb, items: [])].items
+                .append((message, "message \(message) of chat \(chat)", event.seconds, PromiseBook.Place()))
         }
-        book.record("duplicated", checked: checked, violations: broken, promise: Self.promise("duplicated"))
+        let tally = book.checkHeldOnce(holdings.keys.sorted().compactMap { holdings[$0] }, network: networkWords)
+        book.record("duplicated", checked: tally.checked, violations: tally.broken, promise: Self.promise("duplicated"))
     }
 
     private func checkOrder(_ model: Model, _ book: inout PromiseBook) {
@@ -97,54 +93,25 @@ public struct EventChecker: Sendable {
             let sequences = model.sequences[chat, default: [:]]
             // The device with the most of the chat's messages is the reference.
             guard let reference = sequences.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }) else { continue }
-            let position = Dictionary(reference.value.enumerated().map { ($1.message, $0) }, uniquingKeysWith: { first, _ in first })
-            for (device, sequence) in sequences.sorted(by: { $0.key < $1.key }) where device != reference.key {
-                let common = sequence.filter { position[$0.message] != nil }
-                guard common.count > 1 else { continue }
-                checked += 1
-                guard let index = common.indices.dropFirst().first(where: { position[common[$0].message]! < position[common[$0 - 1].message]! }) else { continue }
-                broken += 1
-                let later = common[index]
-                let earlier = common[index - 1]
-                book.violate(
-                    "order", seconds: later.at,
-                    detail: "\(device) has message \(later.message) after \(earlier.message) in chat \(chat) (at \(Self.format(later.at)) s); \(reference.key) has them the other way round; network before: \(network.describe(from: earlier.at - 5, to: later.at))")
+            let others = sequences.sorted { $0.key < $1.key }.filter { $0.key != reference.key }.map { device, items in
+                PromiseBook.Sequence(device: device, chat: "chat \(chat)", items: items.map { ($0.message, "message \($0.message)", $0.at, PromiseBook.Place()) })
             }
+            let tally = book.checkSameOrder(others, reference: (reference.key, reference.value.map(\.message)), network: networkWords)
+            checked += tally.checked
+            broken += tally.broken
         }
         book.record("order", checked: checked, violations: broken, promise: Self.promise("order"))
     }
 
     private func checkLiveness(_ model: Model, _ book: inout PromiseBook) {
-        var checked = 0
-        var broken = 0
-        let bound = Self.seconds(bounds.liveness)
-        for message in model.messageOrder {
-            guard let info = model.messages[message], let sender = info.sender, let sent = info.sent else { continue }
-            let until = info.acked ?? end
-            let waited = deliveringTime(model, device: sender, from: sent, to: until)
-            // An unanswered send is judged once it has waited the bound.
-            guard info.acked != nil || waited > bound else { continue }
-            checked += 1
-            guard waited > bound else { continue }
-            broken += 1
-            let what = info.acked.map { "acknowledged only at \(Self.format($0)) s" } ?? "never acknowledged"
-            book.violate(
-                "liveness", seconds: sent + bound,
-                detail: "\(sender)'s message \(message) of chat \(info.chat ?? "?") (sent at \(Self.format(sent)) s) was \(what): \(Self.format(waited)) s connected on a delivering link, over the liveness bound of \(Self.format(bound)) s; network meanwhile: \(network.describe(from: sent, to: until))")
+        let down = Stretches(network.spans.filter(\.down).map { $0.start ..< max($0.start, $0.end) })
+        let sends = model.messageOrder.compactMap { message -> PromiseBook.Send? in
+            guard let info = model.messages[message], let sender = info.sender, let sent = info.sent else { return nil }
+            return PromiseBook.Send(
+                device: sender, message: "message \(message)", chat: "chat \(info.chat ?? "?")", sent: sent, acked: info.acked,
+                delivering: Stretches(model.sessions(of: sender, end: end)).subtracting(down), place: PromiseBook.Place())
         }
-        book.record("liveness", checked: checked, violations: broken, promise: Self.promise("liveness"))
-    }
-
-    /// Seconds of `from ..< to` in which `device` was connected and no link was down.
-    private func deliveringTime(_ model: Model, device: String, from: Double, to: Double) -> Double {
-        var total = 0.0
-        for session in model.sessions(of: device, end: end) {
-            let lower = max(session.start, from)
-            let upper = min(session.end, to)
-            guard upper > lower else { continue }
-            total += (upper - lower) - network.downTime(from: lower, to: upper)
-        }
-        return total
+        book.checkLiveness(sends, bound: Self.seconds(bounds.liveness), end: end, promise: Self.promise("liveness"), network: networkWords)
     }
 
     // MARK: The events, arranged
@@ -169,8 +136,6 @@ public struct EventChecker: Sendable {
         var members: [String: Set<String>] = [:]
         /// First arrival of a message at a device (received, shown or stored).
         var arrivals: [Pair: Double] = [:]
-        /// Every display of a message on a device: `shown` where the device reports shows, else `received`.
-        var displays: [Pair: [Double]] = [:]
         var showsOn: Set<String> = []
         /// Per chat and device: the messages in the order the device had them (its own sends included).
         var sequences: [String: [String: [(message: String, at: Double)]]] = [:]
@@ -212,36 +177,40 @@ public struct EventChecker: Sendable {
                     }
                 case .received, .shown, .stored:
                     if arrivals[pair] == nil { arrivals[pair] = at }
-                    let displayKind: AppEvent.Kind = showsOn.contains(event.device) ? .shown : .received
-                    if event.kind == displayKind { displays[pair, default: []].append(at) }
                 default:
                     break
                 }
                 messages[message] = info
                 // The order a device has a chat's messages in: its own sends, and what it displays.
-                let counts = event.kind == .sent || event.kind == (showsOn.contains(event.device) ? .shown : .received)
+                let counts = event.kind == .sent || event.kind == displayKind(of: event.device)
                 if counts, let chat = info.chat, placed.insert(pair).inserted {
                     sequences[chat, default: [:]][event.device, default: []].append((message, at))
                 }
             }
         }
 
+        /// What counts as displaying a message on `device`: `shown` where the device reports
+        /// shows, else `received`.
+        func displayKind(of device: String) -> AppEvent.Kind {
+            showsOn.contains(device) ? .shown : .received
+        }
+
         /// When `device` was connected, as stretches (seconds).
-        func sessions(of device: String, end: Double) -> [(start: Double, end: Double)] {
+        func sessions(of device: String, end: Double) -> [Range<Double>] {
             guard let marks = connections[device], !marks.isEmpty else {
-                return firstSeen[device].map { [($0, end)] } ?? []
+                return firstSeen[device].map { [$0 ..< max($0, end)] } ?? []
             }
-            var result: [(start: Double, end: Double)] = []
+            var result: [Range<Double>] = []
             var since: Double? = nil
             for mark in marks {
                 if mark.connected {
                     if since == nil { since = mark.at }
                 } else if let start = since {
-                    result.append((start, mark.at))
+                    result.append(start ..< max(start, mark.at))
                     since = nil
                 }
             }
-            if let start = since { result.append((start, end)) }
+            if let start = since { result.append(start ..< max(start, end)) }
             return result
         }
     }

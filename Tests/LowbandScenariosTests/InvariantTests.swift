@@ -25,7 +25,9 @@ import Testing
         let violation = try #require(output.record.violations.first)
         #expect(violation.client == 1)
         #expect(violation.message != nil && violation.chat != nil)
-        #expect(violation.detail.contains("not in client 1's cache"))
+        // The shared judge's words, the same an app's events get (EventCheckerTests).
+        #expect(violation.detail.hasPrefix("client 1 never got message \(violation.message!) of chat \(violation.chat!) (stored by the server at "))
+        #expect(violation.detail.contains("though it was connected from"))
         #expect(violation.traceLines.contains { $0.contains("\"client\":1,") })
     }
 

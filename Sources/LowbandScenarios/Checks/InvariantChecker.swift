@@ -60,16 +60,20 @@ struct InvariantChecker {
 
     /// Per client: when its session was up. A session that stays up through an outage is
     /// delivering again when it ends (the bytes wait, TCP-like); the settle time covers that.
-    private func sessionIntervals() -> [Int: Intervals] {
-        var result: [Int: Intervals] = [:]
+    private func sessionIntervals() -> [Int: Stretches] {
+        var result: [Int: Stretches] = [:]
         for client in context.clients {
-            result[client.index] = Intervals((context.ledger.sessions[client.index] ?? []).map { $0.start ..< min($0.end ?? end, end) })
+            result[client.index] = Stretches(sessions(of: client))
         }
         return result
     }
 
+    private func sessions(of client: ScenarioClient) -> [Range<Double>] {
+        (context.ledger.sessions[client.index] ?? []).map { seconds($0.start) ..< max(seconds($0.start), seconds(min($0.end ?? end, end))) }
+    }
+
     /// Per client: when its session was up and no outage or fault kept the network away.
-    private func healthyIntervals() -> [Int: Intervals] {
+    private func healthyIntervals() -> [Int: Stretches] {
         var outages: [Range<Duration>] = []
         var openedAt: Duration?
         for event in timeline {
@@ -81,46 +85,38 @@ struct InvariantChecker {
             }
         }
         if let start = openedAt { outages.append(start ..< end) }
-        var result: [Int: Intervals] = [:]
+        var result: [Int: Stretches] = [:]
         for client in context.clients {
-            let sessions = (context.ledger.sessions[client.index] ?? []).map { $0.start ..< min($0.end ?? end, end) }
             let down = outages + context.ledger.networkDown.filter { $0.client == nil || $0.client == client.index }.map(\.span)
-            result[client.index] = Intervals(sessions).subtracting(Intervals(down))
+            result[client.index] = Stretches(sessions(of: client)).subtracting(Stretches(down.map { seconds($0.lowerBound) ..< seconds($0.upperBound) }))
         }
         return result
     }
 
     // MARK: The checks
 
-    private mutating func checkLost(online: [Int: Intervals]) {
-        var checked = 0
-        var broken = 0
-        let ledger = context.ledger
+    /// `acknowledged_lost`, judged by the shared judge over the server's store times, the
+    /// sessions and every engine's cache (a member that logged in later may lack a message by
+    /// design as long as its engine knows of the gap: the delta sync brings each chat's last
+    /// message, the rest is fetched when the chat is opened).
+    private mutating func checkLost(online: [Int: Stretches]) {
+        var deliveries: [PromiseBook.Delivery] = []
         for message in newMessages() {
             guard let storedAt = serverStoreTime(of: message), let members = context.server.core.memberIDs(of: message.chatID) else { continue }
+            var recipients: [PromiseBook.Recipient] = []
             for client in context.clients where !client.isDead && client.userID != message.senderID && members.contains(client.userID) {
-                let loggedInAfter = (ledger.logins[client.index] ?? []).first { $0.requestArrivedAt >= storedAt && $0.applied }
-                let settled = storedAt + bounds.settle
-                let stayedOnline = settled <= end && (online[client.index]?.covers(storedAt ..< settled) ?? false)
-                guard loggedInAfter != nil || stayedOnline else { continue }
-                checked += 1
-                guard !cached(client: client.index, chat: message.chatID).contains(where: { $0.id == message.id }) else { continue }
-                // After a login the cache may lack a message by design (the delta sync brings
-                // each chat's last message; the gap is fetched when the chat is opened), as long
-                // as the engine knows of the gap: the message is in no range the cache holds as
-                // complete, and the chat list knows the chat has something at least as new.
-                // A session that stayed up must have received it.
-                if !stayedOnline, knowsOfGap(client: client, message: message) { continue }
-                broken += 1
-                let at = stayedOnline ? settled : loggedInAfter?.replyArrivedAt ?? settled
-                let why = stayedOnline
-                    ? "its session stayed up from then until \(format(settled)) s (the settle time, \(format(bounds.settle)) s)"
-                    : "it logged in at \(format(at)) s, after the message was stored, and the engine does not know it is missing"
-                violate("acknowledged_lost", at: at, client: client.index, chat: message.chatID, message: message.id, clientID: message.clientID,
-                        "message \(message.id) (stored by the server at \(format(storedAt)) s) is not in client \(client.index)'s cache, though \(why)")
+                let has = cached(client: client.index, chat: message.chatID).contains { $0.id == message.id }
+                // A login the server answered after storing the message, applied: its delta sync caught up.
+                let caughtUp = (context.ledger.logins[client.index] ?? []).first { $0.requestArrivedAt >= storedAt && $0.applied }
+                recipients.append(PromiseBook.Recipient(
+                    device: "client \(client.index)", client: client.index, connected: online[client.index] ?? Stretches(), has: has,
+                    knowsOfGap: !has && knowsOfGap(client: client, message: message), caughtUp: caughtUp.map { seconds($0.replyArrivedAt ?? $0.requestArrivedAt) }))
             }
+            deliveries.append(PromiseBook.Delivery(
+                message: "message \(message.id)", chat: "chat \(message.chatID)", confirmed: seconds(storedAt), confirmedHow: "stored by the server",
+                place: PromiseBook.Place(chat: message.chatID, message: message.id, clientID: message.clientID), recipients: recipients))
         }
-        record("acknowledged_lost", checked: checked, violations: broken)
+        book.checkDelivered(deliveries, settle: seconds(bounds.settle), end: seconds(end), traceLines: excerpt)
     }
 
     private mutating func checkDuplicates() {
@@ -136,49 +132,36 @@ struct InvariantChecker {
         let server = book.checkServerDuplicates(stored, traceLines: excerpt)
         checked += server.checked
         broken += server.broken
+        var holdings: [PromiseBook.Holding] = []
         for client in context.clients {
             for chat in chats(of: client) {
-                var seen: [Key: Int64] = [:]
-                for message in cached(client: client.index, chat: chat) {
-                    guard let clientID = message.clientID else { continue }
-                    checked += 1
-                    let key = Key(sender: message.senderID, clientID: clientID)
-                    if let first = seen[key] {
-                        broken += 1
-                        violate("duplicated", at: end, client: client.index, chat: chat, message: message.id, clientID: clientID,
-                                "client \(client.index)'s cache holds client id \(clientID) of user \(message.senderID) twice: messages \(first) and \(message.id)")
-                    } else {
-                        seen[key] = message.id
-                    }
+                let items = cached(client: client.index, chat: chat).compactMap { message -> (String, String, Double, PromiseBook.Place)? in
+                    guard let clientID = message.clientID else { return nil }
+                    return ("\(message.senderID)/\(clientID)", "client id \(clientID) of user \(message.senderID) (message \(message.id))", seconds(end),
+                            PromiseBook.Place(client: client.index, chat: chat, message: message.id, clientID: clientID))
                 }
+                holdings.append(PromiseBook.Holding(device: "client \(client.index)", verb: "'s cache of chat \(chat) holds", items: items))
             }
         }
         for (client, screen) in liveScreens() {
-            var ids: Set<Int64> = []
-            let storedClientIDs = Set(screen.rows.compactMap { row -> UInt64? in if case .message = row.id { row.message.clientID } else { nil } })
-            for row in screen.rows {
-                checked += 1
+            // A row is the same message as another when it has its id, or (a local echo against
+            // the stored message) its sender and client id.
+            let me = context.clients.first { $0.index == client }?.userID ?? -1
+            let items = screen.rows.map { row -> (String, String, Double, PromiseBook.Place) in
                 switch row.id {
                 case .message(let id):
-                    if !ids.insert(id).inserted {
-                        broken += 1
-                        violate("duplicated", at: end, client: client, chat: screen.chatID, message: id, "client \(client)'s screen of chat \(screen.chatID) shows message \(id) twice")
-                    }
+                    let key = row.message.clientID.map { "\(row.message.senderID)/\($0)" } ?? "m\(id)"
+                    return (key, "message \(id)", seconds(end), PromiseBook.Place(client: client, chat: screen.chatID, message: id, clientID: row.message.clientID))
                 case .outgoing(let clientID):
-                    if storedClientIDs.contains(clientID) {
-                        broken += 1
-                        violate("duplicated", at: end, client: client, chat: screen.chatID, clientID: clientID,
-                                "client \(client)'s screen of chat \(screen.chatID) shows client id \(clientID) both as the local echo and as the stored message")
-                    }
+                    return ("\(me)/\(clientID)", "client id \(clientID) (as its local echo)", seconds(end), PromiseBook.Place(client: client, chat: screen.chatID, clientID: clientID))
                 }
             }
+            holdings.append(PromiseBook.Holding(device: "client \(client)", verb: "'s screen of chat \(screen.chatID) shows", items: items))
         }
+        let held = book.checkHeldOnce(holdings, traceLines: excerpt)
+        checked += held.checked
+        broken += held.broken
         record("duplicated", checked: checked, violations: broken)
-    }
-
-    private struct Key: Hashable {
-        var sender: Int64
-        var clientID: UInt64
     }
 
     private mutating func checkOrder() {
@@ -198,22 +181,25 @@ struct InvariantChecker {
             broken += writer.broken
         }
         for (client, screen) in liveScreens() {
-            checked += 1
-            let ids = screen.rows.compactMap { row -> Int64? in if case .message(let id) = row.id { id } else { nil } }
-            if let index = ids.indices.dropFirst().first(where: { ids[$0] < ids[$0 - 1] }) {
-                broken += 1
-                violate("order", at: end, client: client, chat: screen.chatID, message: ids[index],
-                        "client \(client)'s screen of chat \(screen.chatID) shows message \(ids[index]) after \(ids[index - 1]); the server's order is by id")
+            let reference = (core.messages(in: screen.chatID) ?? []).map { "m\($0.id)" }
+            let items = screen.rows.compactMap { row -> (String, String, Double, PromiseBook.Place)? in
+                guard case .message(let id) = row.id else { return nil }
+                return ("m\(id)", "message \(id)", seconds(end), PromiseBook.Place(client: client, chat: screen.chatID, message: id))
             }
+            let screens = book.checkSameOrder(
+                [PromiseBook.Sequence(device: "client \(client)'s screen", chat: "chat \(screen.chatID)", items: items)],
+                reference: ("the server", reference), traceLines: excerpt)
+            checked += screens.checked
+            broken += screens.broken
         }
         record("order", checked: checked, violations: broken)
     }
 
-    private mutating func checkOutbox(online: [Int: Intervals]) {
+    private mutating func checkOutbox(online: [Int: Stretches]) {
         var checked = 0
         var broken = 0
         let since = end - bounds.settle
-        for client in context.clients where !client.isDead && since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
+        for client in context.clients where !client.isDead && since > .zero && (online[client.index]?.covers(seconds(since) ..< seconds(end)) ?? false) {
             checked += 1
             let pending = (try? client.engine.outbox.store.pendingTasks()) ?? []
             for task in pending where task.kind == .send {
@@ -227,12 +213,12 @@ struct InvariantChecker {
         record("outbox_not_drained", checked: checked, violations: broken)
     }
 
-    private mutating func checkChatList(online: [Int: Intervals]) {
+    private mutating func checkChatList(online: [Int: Stretches]) {
         var checked = 0
         var broken = 0
         let since = end - bounds.settle
         let core = context.server.core
-        for client in context.clients where !client.isDead && since > .zero && (online[client.index]?.covers(since ..< end) ?? false) {
+        for client in context.clients where !client.isDead && since > .zero && (online[client.index]?.covers(seconds(since) ..< seconds(end)) ?? false) {
             guard let list = try? client.engine.sync.chats() else { continue }
             for chat in list {
                 let cachedMessages = cached(client: client.index, chat: chat.id)
@@ -282,21 +268,15 @@ struct InvariantChecker {
         record("cache_lost_after_kill", checked: checked, violations: broken)
     }
 
-    private mutating func checkLiveness(healthy: [Int: Intervals]) {
-        var checked = 0
-        var broken = 0
+    private mutating func checkLiveness(healthy: [Int: Stretches]) {
         let ledger = context.ledger
-        for (key, stored) in ledger.stored.sorted(by: { ($0.key.client, $0.value.order) < ($1.key.client, $1.value.order) }) {
-            guard let intervals = healthy[key.client] else { continue }
-            checked += 1
-            let doneAt = ledger.acknowledged[key] ?? end
-            guard let late = intervals.instant(accumulating: bounds.liveness, from: stored.time, before: doneAt) else { continue }
-            broken += 1
-            let outcome = ledger.acknowledged[key].map { "acknowledged at \(format($0)) s, \(format($0 - stored.time)) s after it was stored" } ?? "not acknowledged by the end"
-            violate("liveness", at: late, client: key.client, chat: stored.chat, clientID: key.clientID,
-                    "client \(key.client)'s send of client id \(key.clientID) (stored at \(format(stored.time)) s) waited more than \(format(bounds.liveness)) s while its session was up and the network delivered; \(outcome)")
+        let sends = ledger.stored.sorted(by: { ($0.key.client, $0.value.order) < ($1.key.client, $1.value.order) }).compactMap { key, stored -> PromiseBook.Send? in
+            guard let delivering = healthy[key.client] else { return nil }
+            return PromiseBook.Send(
+                device: "client \(key.client)", message: "client id \(key.clientID)", chat: "chat \(stored.chat)", sent: seconds(stored.time),
+                acked: ledger.acknowledged[key].map(seconds), delivering: delivering, place: PromiseBook.Place(client: key.client, chat: stored.chat, clientID: key.clientID))
         }
-        record("liveness", checked: checked, violations: broken)
+        book.checkLiveness(sends, bound: seconds(bounds.liveness), end: seconds(end), traceLines: excerpt)
     }
 
     private mutating func checkResources(_ readings: [ResourceProbe.Reading]) {

@@ -1,9 +1,11 @@
-/// Disjoint, sorted time intervals (half-open), for "while the session was up and the network
-/// delivered".
-struct Intervals {
-    private(set) var spans: [Range<Duration>] = []
+/// Disjoint, sorted stretches of time in seconds (half-open): when a device was connected, when
+/// its link delivered. The promise checks judge over them, whoever produced them.
+public struct Stretches: Sendable, Hashable {
+    /// The stretches, sorted and merged where they touch.
+    public private(set) var spans: [Range<Double>] = []
 
-    init(_ spans: [Range<Duration>] = []) {
+    /// `spans` sorted and merged (empty ones dropped).
+    public init(_ spans: [Range<Double>] = []) {
         for span in spans.sorted(by: { $0.lowerBound < $1.lowerBound }) where !span.isEmpty {
             if let last = self.spans.last, span.lowerBound <= last.upperBound {
                 self.spans[self.spans.count - 1] = last.lowerBound ..< max(last.upperBound, span.upperBound)
@@ -13,9 +15,9 @@ struct Intervals {
         }
     }
 
-    /// These intervals less `other`'s.
-    func subtracting(_ other: Intervals) -> Intervals {
-        var result: [Range<Duration>] = []
+    /// These stretches less `other`'s.
+    public func subtracting(_ other: Stretches) -> Stretches {
+        var result: [Range<Double>] = []
         for span in spans {
             var start = span.lowerBound
             for cut in other.spans where cut.upperBound > start && cut.lowerBound < span.upperBound {
@@ -24,27 +26,17 @@ struct Intervals {
             }
             if start < span.upperBound { result.append(start ..< span.upperBound) }
         }
-        return Intervals(result)
-    }
-
-    /// How much of `window` the intervals cover.
-    func covered(_ window: Range<Duration>) -> Duration {
-        var total: Duration = .zero
-        for span in spans where span.upperBound > window.lowerBound {
-            if span.lowerBound >= window.upperBound { break }
-            total += min(span.upperBound, window.upperBound) - max(span.lowerBound, window.lowerBound)
-        }
-        return total
+        return Stretches(result)
     }
 
     /// Whether `window` is covered without a gap.
-    func covers(_ window: Range<Duration>) -> Bool {
+    public func covers(_ window: Range<Double>) -> Bool {
         spans.contains { $0.lowerBound <= window.lowerBound && $0.upperBound >= window.upperBound }
     }
 
-    /// The instant at which `amount` of coverage has accumulated from `start` on; nil if it
-    /// never does before `end`.
-    func instant(accumulating amount: Duration, from start: Duration, before end: Duration) -> Duration? {
+    /// The instant at which `amount` seconds of coverage have accumulated from `start` on; nil
+    /// if they do not before `end`.
+    public func instant(accumulating amount: Double, from start: Double, before end: Double) -> Double? {
         var left = amount
         for span in spans where span.upperBound > start {
             let from = max(span.lowerBound, start)
@@ -54,5 +46,12 @@ struct Intervals {
             left -= to - from
         }
         return nil
+    }
+
+    /// Seconds of `window` covered.
+    public func covered(_ window: Range<Double>) -> Double {
+        spans.reduce(0) { total, span in
+            total + max(0, min(span.upperBound, window.upperBound) - max(span.lowerBound, window.lowerBound))
+        }
     }
 }
