@@ -109,6 +109,7 @@ def main():
     parser.add_argument("--interval", type=float, default=0.25, help="seconds between alice's messages")
     parser.add_argument("--linger", type=float, default=8, help="seconds bob stays after the last acknowledgement")
     parser.add_argument("--ack-wait", type=float, default=15, help="seconds alice waits for outstanding acknowledgements")
+    parser.add_argument("--size", type=int, default=0, help="bytes of padding per message (a photo rather than a line of text)")
     parser.add_argument("--deadline", type=float, default=60, help="seconds before the script gives up waiting")
     args = parser.parse_args()
 
@@ -148,7 +149,7 @@ def main():
         message = f"m-{index}"
         events.post("alice", "sent", message)
         with lock:
-            info = alice.publish(TOPIC, json.dumps({"id": message, "text": f"hello {index}"}), qos=args.qos)
+            info = alice.publish(TOPIC, json.dumps({"id": message, "text": f"hello {index}", "padding": "x" * args.size}), qos=args.qos)
             ids[info.mid] = message
         time.sleep(args.interval)
 

@@ -9,8 +9,12 @@ import LowbandBasics
 /// - link down: some upstream was in an outage, handover, partition or blackhole;
 /// - loss stalls: a link stalled on a lost piece (outside the down time);
 /// - transit: the profile's round trip (its one-way delays both ways), at most what is left;
-/// - app: the rest — the app's own code, its reconnects and retries, and the queueing the
-///   proxies cannot attribute to one message (they see the app's bytes, not its messages).
+/// - queueing: bytes waited in a link's queue for the link, at the profile's rate (the
+///   message's own earlier pieces or other traffic), at most what is left;
+/// - app: the rest — the app's own code, its reconnects and retries.
+///
+/// The proxies see an app's bytes, not its messages: each part is what the links did during the
+/// leg, which is this message's share when the app sent little else meanwhile.
 ///
 /// The parts add up to the total exactly.
 public struct EventBreakdown: Sendable, Hashable {
@@ -28,6 +32,8 @@ public struct EventBreakdown: Sendable, Hashable {
     public var linkDownMilliseconds: Double
     /// Of it, a link stalled on a loss.
     public var lossStallMilliseconds: Double
+    /// Of it, bytes waited in a link's queue.
+    public var queueingMilliseconds: Double
     /// Of it, the profile's round trip.
     public var transitMilliseconds: Double
     /// The rest: the app's own time.
@@ -35,7 +41,7 @@ public struct EventBreakdown: Sendable, Hashable {
 
     /// The parts in the order they are printed.
     public var parts: [(name: String, milliseconds: Double)] {
-        [("link down", linkDownMilliseconds), ("loss stalls", lossStallMilliseconds), ("transit", transitMilliseconds), ("app", appMilliseconds)]
+        [("link down", linkDownMilliseconds), ("loss stalls", lossStallMilliseconds), ("queueing", queueingMilliseconds), ("transit", transitMilliseconds), ("app", appMilliseconds)]
     }
 
     /// Every leg of every message of `events`, in sending order; `roundTrip` is the profile's
@@ -74,22 +80,24 @@ public struct EventBreakdown: Sendable, Hashable {
                 let down = min(total, network.downTime(from: origin.at, to: leg.at))
                 let stalls = min(total - down, network.stallTime(from: origin.at, to: leg.at))
                 let carried = min(total - down - stalls, transit)
-                let app = total - down - stalls - carried
+                let queued = min(total - down - stalls - carried, network.queueTime(from: origin.at, to: leg.at))
+                let app = total - down - stalls - queued - carried
                 result.append(EventBreakdown(
                     message: message, chat: origin.chat, leg: leg.leg, sentSeconds: origin.at, totalMilliseconds: total * 1000,
-                    linkDownMilliseconds: down * 1000, lossStallMilliseconds: stalls * 1000, transitMilliseconds: carried * 1000, appMilliseconds: app * 1000))
+                    linkDownMilliseconds: down * 1000, lossStallMilliseconds: stalls * 1000, queueingMilliseconds: queued * 1000,
+                    transitMilliseconds: carried * 1000, appMilliseconds: app * 1000))
             }
         }
         return result
     }
 
     /// The CSV header of ``csvLine``.
-    public static let csvHeader = "message,chat,leg,sent_s,total_ms,link_down_ms,loss_stalls_ms,transit_ms,app_ms"
+    public static let csvHeader = "message,chat,leg,sent_s,total_ms,link_down_ms,loss_stalls_ms,queueing_ms,transit_ms,app_ms"
 
     /// One row of `breakdown.csv` (without its line feed).
     public var csvLine: String {
         String(CSVWriter.line([message, chat, leg, String(format: "%.3f", sentSeconds)]
-            + [totalMilliseconds, linkDownMilliseconds, lossStallMilliseconds, transitMilliseconds, appMilliseconds].map { String(format: "%.1f", $0) }).dropLast())
+            + [totalMilliseconds, linkDownMilliseconds, lossStallMilliseconds, queueingMilliseconds, transitMilliseconds, appMilliseconds].map { String(format: "%.1f", $0) }).dropLast())
     }
 
     /// Reads `breakdown.csv` back.
@@ -101,13 +109,14 @@ public struct EventBreakdown: Sendable, Hashable {
             try CSVReader.forEachRecord(in: Array(text.utf8), maximumLineBytes: 4096) { record in
                 guard record.line > 1 else { return }
                 let fields = record.fields
-                let numbers = fields.count == 9 ? fields[3...].compactMap(Double.init) : []
-                guard numbers.count == 6 else {
+                let numbers = fields.count == 10 ? fields[3...].compactMap(Double.init) : []
+                guard numbers.count == 7 else {
                     throw ParseFailure(description: "\(file): line \(record.line): expected \(csvHeader)")
                 }
                 rows.append(EventBreakdown(
                     message: fields[0], chat: fields[1], leg: fields[2], sentSeconds: numbers[0], totalMilliseconds: numbers[1],
-                    linkDownMilliseconds: numbers[2], lossStallMilliseconds: numbers[3], transitMilliseconds: numbers[4], appMilliseconds: numbers[5]))
+                    linkDownMilliseconds: numbers[2], lossStallMilliseconds: numbers[3], queueingMilliseconds: numbers[4], transitMilliseconds: numbers[5],
+                    appMilliseconds: numbers[6]))
             }
         } catch let failure as ParseFailure {
             throw failure

@@ -2,7 +2,8 @@ import Foundation
 public import LowbandProxyCore
 
 /// What the network did during a session, from the proxies' own decisions (their events) and
-/// the faults put on them: when each link was down and why, its loss stalls, its resets. The
+/// the faults put on them: when each link was down and why, its loss stalls, when bytes waited in
+/// its queue, its resets. The
 /// checker reads it to say what the network was doing when a promise broke, and the breakdown to
 /// split a message's time.
 ///
@@ -53,6 +54,8 @@ public struct NetworkRecord: Sendable {
     public private(set) var instants: [Instant] = []
     /// Loss stalls: proxy, start and end (seconds).
     public private(set) var stalls: [(proxy: String, start: Double, end: Double)] = []
+    /// Stretches in which bytes waited in a link's queue behind others: proxy, start and end (seconds).
+    public private(set) var queues: [(proxy: String, start: Double, end: Double)] = []
     /// Stretches begun and not yet ended: an outage, or a partition of one direction, per proxy.
     private var open: [OpenKey: (kind: String, start: Double)] = [:]
 
@@ -86,6 +89,8 @@ public struct NetworkRecord: Sendable {
             }
         case .lossStall:
             stalls.append((proxy, at, at + Self.seconds(event.duration ?? .zero)))
+        case .queue:
+            queues.append((proxy, at - Self.seconds(event.duration ?? .zero), at))
         case .reset, .open, .close, .refused:
             instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail))
         default:
@@ -106,21 +111,35 @@ public struct NetworkRecord: Sendable {
         open = [:]
         spans.sort { ($0.start, $0.kind) < ($1.start, $1.kind) }
         stalls.sort { $0.start < $1.start }
+        queues.sort { $0.start < $1.start }
     }
 
     /// Seconds of `from ..< to` in which some link was down (overlaps counted once).
     public func downTime(from: Double, to: Double) -> Double {
-        covered(spans.filter(\.down).map { ($0.start, $0.end) }, from: from, to: to)
+        covered(downRanges, from: from, to: to)
     }
 
     /// Seconds of `from ..< to` in which some link stalled on a loss, outside its down time.
     public func stallTime(from: Double, to: Double) -> Double {
-        let both = covered(spans.filter(\.down).map { ($0.start, $0.end) } + stalls.map { ($0.start, $0.end) }, from: from, to: to)
+        let both = covered(downRanges + stalls.map { ($0.start, $0.end) }, from: from, to: to)
         return max(0, both - downTime(from: from, to: to))
     }
 
+    /// Seconds of `from ..< to` in which bytes waited in some link's queue, outside its down
+    /// time and loss stalls.
+    public func queueTime(from: Double, to: Double) -> Double {
+        let before = downRanges + stalls.map { ($0.start, $0.end) }
+        let all = covered(before + queues.map { ($0.start, $0.end) }, from: from, to: to)
+        return max(0, all - covered(before, from: from, to: to))
+    }
+
+    private var downRanges: [(Double, Double)] {
+        spans.filter(\.down).map { ($0.start, $0.end) }
+    }
+
     /// What the network did in `from ... to`, in words: `outage 12.0–15.3 s on mqtt; 2 loss
-    /// stalls (0.8 s); reset at 14.1 s (connection 3)`, or `nothing: the links delivered`.
+    /// stalls (0.8 s); bytes waited for the link for 1.2 s; reset at 14.1 s (connection 3)`, or
+    /// `nothing: the links delivered`.
     public func describe(from: Double, to: Double) -> String {
         var parts: [String] = []
         for span in spans where span.end >= from && span.start <= to {
@@ -130,6 +149,10 @@ public struct NetworkRecord: Sendable {
         if !inWindow.isEmpty {
             let total = inWindow.reduce(0) { $0 + ($1.end - $1.start) }
             parts.append("\(inWindow.count) loss stall\(inWindow.count == 1 ? "" : "s") (\(Self.format(total)) s)")
+        }
+        let queued = covered(queues.map { ($0.start, $0.end) }, from: from, to: to)
+        if queued >= 0.05 {
+            parts.append("bytes waited for the link for \(Self.format(queued)) s")
         }
         let resets = instants.filter { $0.kind == "reset" && $0.at >= from && $0.at <= to }
         for reset in resets.prefix(5) {

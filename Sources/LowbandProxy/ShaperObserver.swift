@@ -1,8 +1,9 @@
 import LowbandShaper
 import Synchronization
 
-/// Collects the shaper decisions worth showing live — loss stalls, outages, radio wake-ups —
-/// while somebody watches the proxy's events, and counts stalls and outages always. The shaper calls it inside its own calls, so it
+/// Collects the shaper decisions worth showing live — loss stalls, outages, radio wake-ups, and
+/// the `queue` stretches ``QueueWatch`` works out from enqueues and deliveries — while somebody
+/// watches the proxy's events, and counts stalls and outages always. The shaper calls it inside its own calls, so it
 /// only stores; the engine drains it afterwards and publishes the events.
 final class ShaperObserver: ShaperTraceSink {
     /// Kinds the proxy's own events do not already show.
@@ -22,6 +23,10 @@ final class ShaperObserver: ShaperTraceSink {
     private let broadcast: ProxyEventBroadcast
     private let pending = Mutex<[ShaperEvent]>([])
     private let counted = Mutex(Counts())
+    /// How long bytes wait in the link's queue, worked out while somebody watches.
+    private let queues = Mutex(QueueWatch())
+    /// Kinds the queue watch reads.
+    static let queueKinds: [ShaperEvent.Kind] = [.enqueue, .deliver, .close, .reset, .link]
 
     /// What the link has done so far, across profile switches (the new shaper reports here too).
     var counts: Counts { counted.withLock { $0 } }
@@ -31,6 +36,10 @@ final class ShaperObserver: ShaperTraceSink {
     }
 
     func record(_ event: ShaperEvent) {
+        if Self.queueKinds.contains(event.kind) {
+            watchQueues(event)
+            return
+        }
         guard Self.forwarded.contains(event.kind) else { return }
         if event.kind == .lossStall || event.kind == .outageStart {
             counted.withLock { counts in
@@ -45,6 +54,21 @@ final class ShaperObserver: ShaperTraceSink {
         guard broadcast.hasSubscribers else { return }
         pending.withLock { pending in
             if pending.count < Self.capacity { pending.append(event) }
+        }
+    }
+
+    private func watchQueues(_ event: ShaperEvent) {
+        let watching = broadcast.hasSubscribers
+        let done = queues.withLock { watch -> [ShaperEvent] in
+            guard watching else {
+                watch.reset()
+                return []
+            }
+            return watch.note(event)
+        }
+        guard !done.isEmpty else { return }
+        pending.withLock { pending in
+            for event in done where pending.count < Self.capacity { pending.append(event) }
         }
     }
 

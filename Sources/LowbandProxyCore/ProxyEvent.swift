@@ -44,6 +44,9 @@ public struct ProxyEvent: Hashable, Sendable {
         public static let partition = Kind(rawValue: "partition")
         /// The partition of `direction` is over; the held bytes go on.
         public static let heal = Kind(rawValue: "heal")
+        /// Bytes of `direction` waited in the link's queue behind others for `duration`, ending
+        /// at `time` (when the last of them went onto the link); reported while somebody watches.
+        public static let queue = Kind(rawValue: "queue")
     }
 
     /// Time since the proxy started.

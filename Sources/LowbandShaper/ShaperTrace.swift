@@ -36,6 +36,11 @@ public struct ShaperEvent: Hashable, Sendable {
         /// decisions follow, on the same timeline and connection numbers (``ShaperTraceFrame``).
         /// Written by the owner, never by a shaper.
         public static let link = Kind("link")
+        /// Bytes of `direction` waited in the link's queue behind others: `delay` is how long,
+        /// ending at the event's time (when the last of them went onto the link). Worked out by a
+        /// live proxy from the shaper's enqueues and deliveries while somebody watches its
+        /// events, never written by a shaper.
+        public static let queue = Kind("queue")
     }
 
     /// When it happened, on the shaper's (or, framed, the owner's) timeline.

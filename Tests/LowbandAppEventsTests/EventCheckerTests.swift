@@ -96,12 +96,15 @@ import Testing
 
 /// Where a message's time went, from the events and the proxies' decisions.
 @Suite struct EventBreakdownTests {
-    @Test func thePartsAddUpAndNameTheOutage() throws {
+    @Test func thePartsAddUpAndNameTheOutageTheStallAndTheQueue() throws {
         var network = NetworkRecord()
         network.record(ProxyEvent(time: .seconds(2), kind: .outageStart, detail: "blackout"), proxy: "p", offset: .zero)
         network.record(ProxyEvent(time: .seconds(5), kind: .outageEnd), proxy: "p", offset: .zero)
         network.record(ProxyEvent(time: .seconds(6), kind: .lossStall, duration: .milliseconds(500)), proxy: "p", offset: .zero)
+        // Bytes waited 1.5 s, ending at 7 s: 0.5 s of it inside the stall counts as the stall.
+        network.record(ProxyEvent(time: .seconds(7), kind: .queue, connection: 1, direction: .downstream, duration: .milliseconds(1500)), proxy: "p", offset: .zero)
         network.finish(at: 60)
+        #expect(network.describe(from: 5, to: 8).contains("bytes waited for the link for 1.5 s"))
         let events = [
             AppEvent(device: "alice", kind: .sent, message: "m-1", chat: "c", arrival: .seconds(1)),
             AppEvent(device: "alice", kind: .acked, message: "m-1", chat: "c", arrival: .milliseconds(1100)),
@@ -114,12 +117,16 @@ import Testing
         #expect(bob.totalMilliseconds == 7000)
         #expect(bob.linkDownMilliseconds == 3000)
         #expect(bob.lossStallMilliseconds == 500)
+        #expect(abs(bob.queueingMilliseconds - 1000) < 0.001)
         #expect(bob.transitMilliseconds == 400)
-        #expect(abs(bob.appMilliseconds - 3100) < 0.001)
+        #expect(abs(bob.appMilliseconds - 2100) < 0.001)
         // The acknowledgement came before the outage: transit and app only.
         #expect(abs(rows[0].transitMilliseconds - 100) < 0.001 && rows[0].appMilliseconds < 0.001)
         let text = ([EventBreakdown.csvHeader] + rows.map(\.csvLine)).joined(separator: "\n") + "\n"
-        #expect(try EventBreakdown.parse(text, file: "b.csv").map(\.leg) == ["acked", "bob"])
+        let parsed = try EventBreakdown.parse(text, file: "b.csv")
+        #expect(parsed.map(\.leg) == ["acked", "bob"])
+        #expect(parsed[1].parts.map(\.name) == ["link down", "loss stalls", "queueing", "transit", "app"])
+        #expect(zip(parsed[1].parts, bob.parts).allSatisfy { abs($0.milliseconds - $1.milliseconds) < 0.05 })
         #expect(throws: EventBreakdown.ParseFailure.self) { try EventBreakdown.parse("h\nx,y\n", file: "b.csv") }
     }
 }

@@ -183,6 +183,48 @@ import Testing
         #expect(trace.events.contains { $0.kind == .outageEnd })
     }
 
+    @Test func bytesWaitingBehindOthersAreReportedAsQueueStretches() async throws {
+        let (sink, arrivals) = try await TestPeers.sinkServer()
+        let rate: Int64 = 1_000_000
+        let count = 125_000  // 1 s at 1 Mbit/s
+        let link = ProxyLink.network(ProxyHarness.steadyProfile(downRate: rate, upRate: rate, downDelay: .milliseconds(20), upDelay: .milliseconds(20)))
+        let stretches = try await sink.serving {
+            try await ProxyHarness.withProxy(upstreamPort: sink.port, link: link) { proxy, port in
+                let events = proxy.events()
+                let client = try await TestPeers.connect(port: port)
+                try await client.executeThenClose { _, outbound in
+                    // One small write onto an idle link waits for nothing.
+                    try await outbound.write(TestPeers.pattern(100))
+                    _ = await collect(100, from: arrivals)
+                    try await outbound.write(TestPeers.pattern(count))
+                    _ = await collect(count, from: arrivals)
+                }
+                var queued: [ProxyEvent] = []
+                for await event in events {
+                    if event.kind == .queue { queued.append(event) }
+                    if event.kind == .close { break }
+                }
+                return queued
+            }
+        }
+        // The burst's bytes waited from its first piece until its last went onto the link: the
+        // transfer's time at the rate less that last piece's.
+        func seconds(_ duration: Duration) -> Double { Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18 }
+        let spans = stretches.map { (seconds($0.time - ($0.duration ?? .zero)), seconds($0.time)) }.sorted { $0.0 < $1.0 }
+        var union = 0.0
+        var reach = -Double.infinity
+        for (start, end) in spans where end > reach {
+            union += end - max(start, reach)
+            reach = end
+        }
+        let piece = Double(1500 * 8) / Double(rate)
+        let expected = Double(count * 8) / Double(rate) - piece
+        print("fidelity: a \(count) B burst at \(rate) bit/s waited \(String(format: "%.3f", union)) s in the link's queue (expected \(String(format: "%.3f", expected)) s), \(stretches.count) queue events")
+        #expect(stretches.allSatisfy { $0.direction == .upstream && $0.connection == 1 })
+        #expect(stretches.allSatisfy { ($0.duration ?? .zero) <= .seconds(1) + .milliseconds(20) }, "stretches are cut at a second")
+        #expect(abs(union - expected) <= 0.002 + 0.02 * expected + piece)
+    }
+
     @Test func twoConnectionsShareTheDevicesRate() async throws {
         let (sink, arrivals) = try await TestPeers.sinkServer()
         let link = ProxyLink.network(ProxyHarness.steadyProfile(downRate: Self.rate, upRate: Self.rate, downDelay: .milliseconds(10), upDelay: .milliseconds(10)))

@@ -10,7 +10,7 @@ struct ExplainCommand: AsyncParsableCommand {
             Reads record.json and breakdown.csv from a folder written by `lowband run`. Without --message it \
             prints the stages of all deliveries and the slowest ones with what held each up; with --message ID \
             it prints that message's waterfall for every receiver. On a session folder of `lowband explore --exec` \
-            (events.jsonl, breakdown.csv) it splits each message's legs into link down, loss stalls, transit \
+            (events.jsonl, breakdown.csv) it splits each message's legs into link down, loss stalls, queueing, transit \
             and the app's own time.
             """
     )

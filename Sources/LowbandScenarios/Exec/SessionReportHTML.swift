@@ -3,7 +3,7 @@ import LowbandAppEvents
 import LowbandRunReport
 
 /// report.html of a session folder: the verdict, the promises with their broken cases, and
-/// every message's legs as a stacked bar of link down, loss stalls, transit and app time.
+/// every message's legs as a stacked bar of link down, loss stalls, queueing, transit and app time.
 enum SessionReportHTML {
     static func render(_ record: SessionRecord, title: String, verdict: String) -> String {
         var body = "<h1>\(HTMLPage.escape(title))</h1>\n"
@@ -23,7 +23,7 @@ enum SessionReportHTML {
         if record.breakdown.isEmpty {
             body += "<p>No message was acknowledged or delivered.</p>\n"
         } else {
-            let colors = ["#c0392b", "#e67e22", "#2980b9", "#7f8c8d"]
+            let colors = ["#c0392b", "#e67e22", "#8e44ad", "#2980b9", "#7f8c8d"]
             let longest = max(1, record.breakdown.map(\.totalMilliseconds).max() ?? 1)
             body += "<p>" + zip(record.breakdown[0].parts, colors).map { "<span style=\"color:\($1)\">■</span> \($0.name)" }.joined(separator: " &nbsp; ") + "</p>\n"
             body += "<table><thead><tr><th>message</th><th>leg</th><th>ms</th><th></th></tr></thead><tbody>\n"
