@@ -2,8 +2,10 @@
 """A two-device chat over MQTT (paho-mqtt) that tells Lowband what it did.
 
 alice publishes --messages messages to chat/c-1 with --qos; bob is subscribed with the same QoS.
-Both connect through the proxy Lowband gives in LOWBAND_PROXY and post their events (JSON lines,
-docs/APP-EVENTS.md) to LOWBAND_EVENTS:
+Each connects through the proxy Lowband gives in LOWBAND_PROXY_ALICE / LOWBAND_PROXY_BOB when
+there is one per device (`--upstream alice=HOST:PORT --upstream bob=HOST:PORT`: each device its
+own link, and the verdicts say what the network did on each), else in LOWBAND_PROXY; both post
+their events (JSON lines, docs/APP-EVENTS.md) to LOWBAND_EVENTS:
 
   connected / disconnected   each device's session (naming the chat makes it a member)
   sent                       alice called publish()
@@ -72,7 +74,14 @@ class Events:
         self.thread.join(timeout=10)
 
 
-def device(name, host, port, events, on_message=None):
+def proxy_of(name):
+    """The device's own proxy if Lowband gave one, else the shared one, as (host, port)."""
+    address = os.environ.get(f"LOWBAND_PROXY_{name.upper()}") or os.environ["LOWBAND_PROXY"]
+    host, port = address.rsplit(":", 1)
+    return host, int(port)
+
+
+def device(name, events, on_message=None):
     # One client id per run: seeds run side by side against one broker, and a broker ends the
     # older session of a client id that connects twice.
     client_id = f"lowband-{name}-{os.environ.get('LOWBAND_SEED', '0')}-{os.getpid()}"
@@ -97,6 +106,7 @@ def device(name, host, port, events, on_message=None):
     client.on_disconnect = on_disconnect
     if on_message is not None:
         client.on_message = on_message
+    host, port = proxy_of(name)
     client.connect_async(host, port, keepalive=5)
     client.loop_start()
     return client, state
@@ -113,7 +123,6 @@ def main():
     parser.add_argument("--deadline", type=float, default=60, help="seconds before the script gives up waiting")
     args = parser.parse_args()
 
-    host, port = os.environ["LOWBAND_PROXY"].rsplit(":", 1)
     events = Events(os.environ["LOWBAND_EVENTS"])
     started = time.monotonic()
 
@@ -124,12 +133,12 @@ def main():
             return
         events.post("bob", "received", body["id"])
 
-    bob, bob_state = device("bob", host, int(port), events, on_message)
+    bob, bob_state = device("bob", events, on_message)
     bob.user_data_set(args.qos)
     while not bob_state["connected"] and time.monotonic() - started < args.deadline:
         time.sleep(0.05)
 
-    alice, alice_state = device("alice", host, int(port), events)
+    alice, alice_state = device("alice", events)
     acked = set()
     lock = threading.Lock()
     ids = {}

@@ -34,7 +34,7 @@ public final class AppEventLog: Sendable {
     private struct State {
         var events: [AppEvent] = []
         /// Per kind, the arrival of each event kept, in order.
-        var arrivals: [AppEvent.Kind: [Duration]] = [:]
+        var arrivals: [AppEvent.Kind: [(at: Duration, device: String)]] = [:]
         var chats: [String: String] = [:]
         var second: Int64 = -1
         var inSecond = 0
@@ -100,7 +100,7 @@ public final class AppEventLog: Sendable {
                 }
                 state.inSecond += 1
                 state.events.append(event)
-                state.arrivals[event.kind, default: []].append(event.arrival)
+                state.arrivals[event.kind, default: []].append((event.arrival, event.device))
                 if let message = event.message, let chat = event.chat, state.chats[message] == nil { state.chats[message] = chat }
                 outcome.accepted += 1
             }
@@ -115,6 +115,12 @@ public final class AppEventLog: Sendable {
     /// When the `occurrence`-th (1-based) event of `kind` arrived; nil while fewer have. Cheap:
     /// what an aimed fault polls while it waits for the app's moment.
     public func arrival(of kind: AppEvent.Kind, occurrence: Int) -> Duration? {
+        moment(of: kind, occurrence: occurrence)?.at
+    }
+
+    /// When the `occurrence`-th event of `kind` (from 1) arrived, and from which device; nil
+    /// until it has.
+    public func moment(of kind: AppEvent.Kind, occurrence: Int) -> (at: Duration, device: String)? {
         state.withLock { state in
             guard occurrence >= 1, let list = state.arrivals[kind], list.count >= occurrence else { return nil }
             return list[occurrence - 1]

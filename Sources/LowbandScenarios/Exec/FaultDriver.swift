@@ -27,21 +27,26 @@ struct FaultDriver: Sendable {
 
     private func play(_ fault: ExecFault, number: Int) async {
         var start = fault.at
+        var upstream = fault.upstream
         if let after = fault.after {
             // Wait for the app's event, then the delay.
             guard let kind = AppEvent.Kind(rawValue: after.kind) else { return }
-            var arrival: Duration?
-            while arrival == nil {
+            var moment: (at: Duration, device: String)?
+            while moment == nil {
                 guard !Task.isCancelled else { return }
-                arrival = log.arrival(of: kind, occurrence: after.occurrence)
-                if arrival == nil { try? await Task.sleep(for: .milliseconds(5)) }
+                moment = log.moment(of: kind, occurrence: after.occurrence)
+                if moment == nil { try? await Task.sleep(for: .milliseconds(5)) }
             }
-            guard let arrival else { return }
-            start = arrival + fault.at
+            guard let moment else { return }
+            start = moment.at + fault.at
+            // Aimed at the device that said it, where an upstream is that device's own link.
+            if let own = names.firstIndex(where: { $0.lowercased() == moment.device.lowercased() }) { upstream = own }
         }
         guard await sleep(until: start) else { return }
-        let proxy = proxies[fault.upstream]
-        let name = names[fault.upstream]
+        var fault = fault
+        fault.upstream = upstream
+        let proxy = proxies[upstream]
+        let name = names[upstream]
         let began = clock()
         var span: NetworkRecord.Span?
         var toxicName: String?
