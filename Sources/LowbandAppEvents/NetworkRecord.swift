@@ -3,7 +3,8 @@ public import LowbandProxyCore
 
 /// What the network did during a session, from the proxies' own decisions (their events) and
 /// the faults put on them: when each link was down and why, its loss stalls, when bytes waited in
-/// its queue, its resets. The
+/// its queue, the toxics on it (whoever added them: a fault driver or a user of the control
+/// API), its resets. The
 /// checker reads it to say what the network was doing when a promise broke, and the breakdown to
 /// split a message's time.
 ///
@@ -91,6 +92,19 @@ public struct NetworkRecord: Sendable {
             stalls.append((proxy, at, at + Self.seconds(event.duration ?? .zero)))
         case .queue:
             queues.append((proxy, at - Self.seconds(event.duration ?? .zero), at))
+        case .toxicAdded, .toxicUpdated, .toxicRemoved:
+            guard let detail = event.detail, let colon = detail.range(of: ": ") else { break }
+            let name = String(detail[..<colon.lowerBound])
+            let words = detail[colon.upperBound...].split(separator: " ")
+            let key = OpenKey(what: "toxic \(name)", proxy: proxy)
+            if let started = open.removeValue(forKey: key) {
+                spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: started.kind.hasPrefix("blackhole")))
+            }
+            guard event.kind != .toxicRemoved, let type = words.first else { break }
+            let direction = event.direction.map { " \($0)" } ?? ""
+            // toxiproxy's timeout toxic at 0 holds everything and closes nothing: a blackhole.
+            let blackhole = type == "timeout" && words.contains("timeout=0")
+            open[key] = (blackhole ? "blackhole\(direction)" : "toxic \(type)\(direction)", at)
         case .reset, .open, .close, .refused:
             instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail))
         default:
@@ -98,15 +112,11 @@ public struct NetworkRecord: Sendable {
         }
     }
 
-    /// Notes a stretch a fault driver caused (a blackhole, a toxic).
-    public mutating func note(_ span: Span) {
-        spans.append(span)
-    }
-
     /// Closes every stretch still open at `end` (the session ended inside it).
     public mutating func finish(at end: Double) {
         for (key, started) in open {
-            spans.append(Span(kind: started.kind, proxy: key.proxy, start: started.start, end: end, down: true))
+            let down = !key.what.hasPrefix("toxic ") || started.kind.hasPrefix("blackhole")
+            spans.append(Span(kind: started.kind, proxy: key.proxy, start: started.start, end: end, down: down))
         }
         open = [:]
         spans.sort { ($0.start, $0.kind) < ($1.start, $1.kind) }

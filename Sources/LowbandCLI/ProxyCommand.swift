@@ -170,6 +170,8 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         // Fails early, with the profile loader's message, on a profile that does not exist.
         _ = try makeLink("", profile, seed)
+        // Every proxy is recorded from its first moment: this one and any made through the API.
+        let recorder = record.map { _ in SessionRecorder() }
         let registry = ProxyRegistry(
             configuration: ProxyRegistry.Configuration(
                 defaultProfile: profile,
@@ -177,12 +179,12 @@ struct ProxyCommand: AsyncParsableCommand {
                 makeLink: makeLink,
                 statusHandler: { proxy, line in
                     Self.log(proxy == mainProxy ? line : "\(proxy): \(line)")
-                }
+                },
+                onCreate: watching(recorder)
             )
         )
         // Every address is bound before anything says "listening", so a taken port is the
         // only line a failed start prints.
-        let recorder = record.map { _ in SessionRecorder() }
         var control = try apiEndpoint.map { endpoint in
             ControlServer(
                 registry: registry,
@@ -202,9 +204,7 @@ struct ProxyCommand: AsyncParsableCommand {
         var created: ProxyDescription?
         if let upstream {
             do {
-                let offset = recorder?.clock() ?? .zero
                 created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
-                if let recorder { recorder.watch(try await registry.proxy(named: name), name: name, offset: offset) }
             } catch {
                 guard error.code == .listenFailed else { throw error }
                 throw CommandIO.IOError(description: "--listen: \(error.message)")
@@ -240,6 +240,12 @@ struct ProxyCommand: AsyncParsableCommand {
         if let recorder, let record {
             try writeRecord(recorder, to: record, problems: follower?.problems ?? [])
         }
+    }
+
+    /// What the registry calls with each proxy it makes: the recorder's watch, when recording.
+    private func watching(_ recorder: SessionRecorder?) -> (@Sendable (String, ShapingProxy) -> Void)? {
+        guard let recorder else { return nil }
+        return { name, proxy in recorder.watch(proxy, name: name, offset: recorder.clock()) }
     }
 
     /// Judges the recorded session and writes its folder; one line on stderr says the verdict.

@@ -193,21 +193,27 @@ final class ProxyEngine {
     func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic {
         let (added, actions) = try machine.addToxic(toxic, at: now())
         perform(actions)
+        publish(ProxyEvent(toxic: added, kind: .toxicAdded, time: now() - .zero))
         return added
     }
 
     func updateToxic(named name: String, attributes: [String: Int64], toxicity: Double?) throws(ProxyError) -> Toxic {
         let (updated, actions) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now())
         perform(actions)
+        publish(ProxyEvent(toxic: updated, kind: .toxicUpdated, time: now() - .zero))
         return updated
     }
 
     func removeToxic(named name: String) throws(ProxyError) {
+        let removed = machine.toxics.first { $0.name == name }
         perform(try machine.removeToxic(named: name, at: now()))
+        if let removed { publish(ProxyEvent(toxic: removed, kind: .toxicRemoved, time: now() - .zero)) }
     }
 
     func removeAllToxics() {
+        let removed = machine.toxics
         perform(machine.removeAllToxics(at: now()))
+        for toxic in removed.reversed() { publish(ProxyEvent(toxic: toxic, kind: .toxicRemoved, time: now() - .zero)) }
     }
 
     func resetAll(reason: String) {

@@ -27,6 +27,10 @@ public actor ProxyRegistry {
         public var maximumProxies: Int
         /// Receives each proxy's status lines with the proxy's name.
         public var statusHandler: (@Sendable (_ proxy: String, _ line: String) -> Void)?
+        /// Called with every proxy made, as soon as it exists (its clock has started, it does not
+        /// listen yet): a recorder subscribes to its events here, so it misses none, whether the
+        /// proxy came from the command line or a client of the control API.
+        public var onCreate: (@Sendable (_ name: String, _ proxy: ShapingProxy) -> Void)?
 
         /// The defaults: `perfect` with seed 0, profiles by name, at most 100 proxies.
         public init(
@@ -38,8 +42,10 @@ public actor ProxyRegistry {
             availableProfiles: @escaping @Sendable () -> [String] = ProxyRegistry.profileNames,
             limits: ShapingProxy.Limits = ShapingProxy.Limits(),
             maximumProxies: Int = 100,
-            statusHandler: (@Sendable (_ proxy: String, _ line: String) -> Void)? = nil
+            statusHandler: (@Sendable (_ proxy: String, _ line: String) -> Void)? = nil,
+            onCreate: (@Sendable (_ name: String, _ proxy: ShapingProxy) -> Void)? = nil
         ) {
+            self.onCreate = onCreate
             self.maximumProxies = maximumProxies
             self.defaultProfile = defaultProfile
             self.defaultSeed = defaultSeed
@@ -123,6 +129,7 @@ public actor ProxyRegistry {
             ),
             group: group
         )
+        configuration.onCreate?(name, proxy)
         let enabled = specification.enabled ?? true
         entries[name] = Entry(proxy: proxy, enabled: enabled)
         if enabled {

@@ -47,6 +47,12 @@ public struct ProxyEvent: Hashable, Sendable {
         /// Bytes of `direction` waited in the link's queue behind others for `duration`, ending
         /// at `time` (when the last of them went onto the link); reported while somebody watches.
         public static let queue = Kind(rawValue: "queue")
+        /// A toxic was added (`detail`: `NAME: TYPE key=value…`, `direction`: its stream).
+        public static let toxicAdded = Kind(rawValue: "toxic-added")
+        /// A toxic's attributes or toxicity changed (`detail` as for ``toxicAdded``).
+        public static let toxicUpdated = Kind(rawValue: "toxic-updated")
+        /// A toxic was removed (`detail`: as it was).
+        public static let toxicRemoved = Kind(rawValue: "toxic-removed")
     }
 
     /// Time since the proxy started.
@@ -90,6 +96,15 @@ public struct ProxyEvent: Hashable, Sendable {
         self.downstreamBytes = downstreamBytes
         self.duration = duration
         self.detail = detail
+    }
+
+    /// `toxic` added, updated or removed at `time`: its stream as the direction, `NAME: TYPE
+    /// key=value… [toxicity T]` as the detail.
+    public init(toxic: Toxic, kind: Kind, time: Duration) {
+        var words = "\(toxic.name): \(toxic.type.rawValue)"
+        for (key, value) in toxic.attributes.sorted(by: { $0.key < $1.key }) { words += " \(key)=\(value)" }
+        if toxic.toxicity < 1 { words += " toxicity \(toxic.toxicity)" }
+        self.init(time: time, kind: kind, direction: toxic.stream, detail: words)
     }
 
     /// A shaper decision already placed on the proxy's timeline and numbering (a

@@ -34,10 +34,19 @@ import Testing
             if !answered { try await Task.sleep(for: .milliseconds(100)) }
         }
         try #require(answered, "\(proxy.stderrText)")
-        // One device posts, the other appends to the file; bob never gets m-1.
+        // A user adds a toxic through the toxiproxy API; one device posts, the other appends to
+        // the file; bob never gets m-1.
         let post = """
-            import time, urllib.request as u
-            def post(body): u.urlopen(u.Request('http://127.0.0.1:\(ports.1)/events', data=body, method='POST')).read()
+            import json, time, urllib.request as u
+            api = 'http://127.0.0.1:\(ports.1)'
+            def post(body, path='/events'): u.urlopen(u.Request(api + path, data=body, method='POST')).read()
+            name = list(json.load(u.urlopen(api + '/proxies')).keys())[0]
+            post(json.dumps({"name": "slow", "type": "latency", "stream": "downstream", "attributes": {"latency": 500}}).encode(), f'/proxies/{name}/toxics')
+            # A proxy made through the API later is recorded too: a device's connection through it.
+            made = json.loads(u.urlopen(u.Request(api + '/proxies', data=json.dumps({"name": "second", "listen": "127.0.0.1:0", "upstream": "127.0.0.1:\(upstream.port)"}).encode(), method='POST')).read())
+            import socket
+            host, port = made["listen"].rsplit(":", 1)
+            socket.create_connection((host, int(port)), timeout=5).close()
             post(b'{"device":"alice","kind":"sent","message":"m-1","chat":"c"}')
             time.sleep(0.3)
             post(b'{"device":"alice","kind":"acked","message":"m-1","chat":"c"}')
@@ -59,6 +68,11 @@ import Testing
         #expect(proxy.stderrText.contains("recorded 3 events from 2 device(s); promises: 1 of 4 broken"), "\(proxy.stderrText)")
         let verdict = try String(contentsOfFile: "\(record)/verdict.txt", encoding: .utf8)
         #expect(verdict.contains("bob never got message m-1 of chat c"))
+        // The toxic the user added is in what the network did, from the proxy's own events.
+        #expect(verdict.contains("toxic latency downstream"), "\(verdict)")
+        let network = try String(contentsOfFile: "\(record)/network.jsonl", encoding: .utf8)
+        #expect(network.contains(#""event":"toxic-added","direction":"downstream","detail":"slow: latency jitter=0 latency=500""#), "\(network)")
+        #expect(network.contains(#"{"proxy":"second","at_ns":"#) && network.contains(#""event":"open","connection":1"#), "\(network)")
         let results = try String(contentsOfFile: "\(record)/results.csv", encoding: .utf8)
         #expect(results.contains("proxy.record,3g,invariant.acknowledged_lost,count,1,"))
         let report = try String(contentsOfFile: "\(record)/report.html", encoding: .utf8)

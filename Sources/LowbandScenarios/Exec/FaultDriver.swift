@@ -8,8 +8,8 @@ import LowbandShaper
 /// Plays a seed's faults on the real proxies, on the session's clock: the timed ones at their
 /// instants, the aimed ones just after the app's event they follow. Outages and handovers at
 /// fixed instants are in the link's profile already (the shaper plays them). Every fault played
-/// is noted with its real time, and the stretches the shaper does not report itself (blackholes,
-/// toxics) go into the network record.
+/// is noted with its real time; the proxies report what each did (resets, partitions, toxics and
+/// blackholes) in their own events, which the network record reads.
 struct FaultDriver: Sendable {
     let proxies: [ShapingProxy]
     let names: [String]
@@ -46,9 +46,7 @@ struct FaultDriver: Sendable {
         var fault = fault
         fault.upstream = upstream
         let proxy = proxies[upstream]
-        let name = names[upstream]
         let began = clock()
-        var span: NetworkRecord.Span?
         var toxicName: String?
         do {
             switch fault.kind {
@@ -66,7 +64,6 @@ struct FaultDriver: Sendable {
                 for direction in [Direction.upstream, .downstream] {
                     try await proxy.addToxic(Toxic(name: "fault-\(number)-blackhole-\(direction)", type: .timeout, stream: direction, attributes: ["timeout": 0]))
                 }
-                span = .init(kind: "blackhole", proxy: name, start: 0, end: 0, down: true)
             case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicResetPeer:
                 let type: ToxicType = switch fault.kind {
                 case .toxicLatency: .latency
@@ -76,7 +73,6 @@ struct FaultDriver: Sendable {
                 }
                 toxicName = "fault-\(number)-\(type.rawValue)"
                 try await proxy.addToxic(Toxic(name: toxicName!, type: type, stream: fault.direction, attributes: fault.attributes))
-                span = .init(kind: "toxic \(type.rawValue) \(fault.direction)", proxy: name, start: 0, end: 0, down: false)
             }
         } catch {
             note("\(format(began)) \(fault): refused: \(error)")
@@ -96,11 +92,6 @@ struct FaultDriver: Sendable {
             if let toxicName { try? await proxy.removeToxic(named: toxicName) }
         case .reset:
             break
-        }
-        if var span {
-            span.start = began.seconds
-            span.end = ended.seconds
-            state.network.withLock { $0.note(span) }
         }
         note("\(format(ended)) fault \(number) over")
     }
