@@ -152,6 +152,25 @@ final class ListeningPort: Sendable {
         #expect(stat == nil || state == "Z", "the background sleep \(pid) outlived the timeout: \(stat ?? "")")
     }
 
+    @Test func shardsOfASweepMergeIntoOne() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let common = ["--upstream", "app=127.0.0.1:\(upstream.port)", "--exec", "true", "--profile", "perfect", "--seeds", "1..4", "--faults", "none"]
+        for shard in ["1/2", "2/2"] {
+            let result = try await explore(common + ["--shard", shard], out: directory.file("shard-\(shard.prefix(1))"))
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        }
+        let merged = try await LowbandBinary.run(["explore", "merge", directory.file("shard-1"), directory.file("shard-2"), "--out", directory.file("merged")])
+        #expect(merged.status == 0, "\(merged.stderrText)")
+        let table = try String(contentsOfFile: directory.file("merged/explore.csv"), encoding: .utf8)
+        #expect(table.split(separator: "\n").dropFirst().map { $0.prefix(2) } == ["1,", "2,", "3,", "4,"])
+        // Titled and filed as a sweep of an outside app, not of a scenario.
+        let page = try String(contentsOfFile: directory.file("merged/explore.html"), encoding: .utf8)
+        #expect(page.contains("lowband explore --exec on perfect, 2 folders merged"))
+        let results = try String(contentsOfFile: directory.file("merged/results.csv"), encoding: .utf8)
+        #expect(results.contains("\nexplore.exec,perfect,"), "\(results)")
+    }
+
     @Test func aFailingCommandFailsItsSeed() async throws {
         let upstream = try ListeningPort()
         let directory = try TemporaryDirectory(prefix: "lowband-exec-test")

@@ -210,10 +210,14 @@ struct ExploreMergeCommand: AsyncParsableCommand {
             }
         }
         let outcomes = bySeed.values.sorted { $0.seed < $1.seed }
-        let scenario = ExploreOutputs.option("--scenario", in: suites.first ?? "") ?? "scenario"
-        let profile = ExploreOutputs.option("--profile", in: suites.first ?? "") ?? "profile"
+        let first = suites.first ?? ""
+        let profile = ExploreOutputs.option("--profile", in: first) ?? "profile"
+        // A sweep of an outside app (`--exec`) has no scenario: it is titled and filed as one.
+        let exec = ExploreOutputs.option("--exec", in: first) != nil
+        let scenario = exec ? "exec" : ExploreOutputs.option("--scenario", in: first) ?? "scenario"
+        let what = exec ? "lowband explore --exec on \(profile)" : "lowband explore: \(scenario) on \(profile)"
         do {
-            try ExploreOutputs.write(outcomes, to: out, title: "lowband explore: \(scenario) on \(profile), \(directories.count) folders merged", suite: "explore.\(scenario)", benchmark: profile)
+            try ExploreOutputs.write(outcomes, to: out, title: "\(what), \(directories.count) folders merged", suite: "explore.\(scenario)", benchmark: profile)
         } catch {
             throw CommandIO.failure("cannot write the results into \(out): \(SystemErrorText.describe(error))", command: Self.name)
         }
