@@ -1,6 +1,7 @@
 /// The slowest deliveries of one profile drawn the way a browser's network panel draws
 /// requests: one row per delivery, its stages as bars end to end from the moment the message was
-/// stored, every row on one time axis, so what made each of them slow reads at a glance.
+/// stored, every row on one time axis, so what made each of them slow reads at a glance. The
+/// same chart draws a session's legs (``SessionWaterfall``), with its parts as the stages.
 enum WaterfallChart {
     static func figureID(slug: String) -> String { "chart-waterfall-\(slug)" }
 
@@ -18,16 +19,30 @@ enum WaterfallChart {
         let shown = rows.count == 1 ? "slowest delivery" : "\(rows.count) slowest deliveries"
         let caption = "The \(shown) on \(record.profile), slowest first: each bar is a stage, starting where the previous one ended, "
             + "on one time axis from the moment the message was stored; the figure after a row is its total. Hover a bar for its stage and time."
-        let drawn = LatencyStage.allCases.filter { stage in rows.contains { row in row.stages.contains { $0.stage == stage } } }
-        return "<figure id=\"\(id)\" class=\"chart\">\(chart(rows, profile: record.profile, id: id))"
+        let drawn = LatencyStage.allCases.filter { stage in rows.contains { row in row.stages.contains { $0.key == stage.rawValue } } }
+        let chart = chart(
+            rows, legend: StageLegend.entries(), id: id, title: "Slowest deliveries on \(record.profile), stage by stage",
+            axisTitle: "time since the message was stored (ms / s)", what: "deliveries")
+        return "<figure id=\"\(id)\" class=\"chart\">\(chart)"
             + "<figcaption>\(HTMLEscaping.escape(caption))\(StageLegend.glossary(drawn))</figcaption></figure>"
+    }
+
+    /// A part of a row: a stage of a delivery, or a part of a session's leg.
+    struct Segment {
+        /// `data-stage` of its bar.
+        var key: String
+        var label: String
+        var fill: String
+        /// `on-light` or `on-dark`: the class of text drawn on it.
+        var textClass: String
+        var milliseconds: Double
     }
 
     /// One delivery as the chart draws it.
     struct Row {
         var label: String
-        /// The stages with time in them, in order, each in milliseconds.
-        var stages: [(stage: LatencyStage, milliseconds: Double)]
+        /// The stages with time in them, in order.
+        var stages: [Segment]
         var total: Double
         /// The text after the bars: the total, and how the message came when that is unusual.
         var ending: String
@@ -38,7 +53,8 @@ enum WaterfallChart {
             // A stage that is not a finite, non-negative number is drawn as no time at all.
             stages = LatencyStage.allCases.compactMap { stage in
                 let value = breakdown.milliseconds(stage)
-                return value.isFinite && value > 0 ? (stage, value) : nil
+                let color = ChartPalette.stage(stage)
+                return value.isFinite && value > 0 ? Segment(key: stage.rawValue, label: stage.label, fill: color.fill, textClass: color.textClass, milliseconds: value) : nil
             }
             total = stages.reduce(0) { $0 + $1.milliseconds }
             var ending = NumberFormatting.duration(milliseconds: total)
@@ -47,16 +63,25 @@ enum WaterfallChart {
             self.ending = ending
             let sender = breakdown.sender.map { "client \($0)" } ?? "the server"
             let sends = breakdown.attempts == 1 ? "1 send" : "\(breakdown.attempts) sends"
-            let parts = stages.map { "\($0.stage.label) \(NumberFormatting.duration(milliseconds: $0.milliseconds))" }.joined(separator: ", ")
+            let parts = stages.map { "\($0.label) \(NumberFormatting.duration(milliseconds: $0.milliseconds))" }.joined(separator: ", ")
             tooltip = "message \(breakdown.message) in chat \(breakdown.chat), from \(sender) to client \(breakdown.receiver), "
                 + "stored at \(NumberFormatting.number(breakdown.startSeconds)) s, via \(breakdown.carrier), \(sends): "
                 + "\(NumberFormatting.duration(milliseconds: total))\(parts.isEmpty ? "" : " — \(parts)")"
         }
+
+        /// A row with every field given.
+        init(label: String, stages: [Segment], ending: String, tooltip: String) {
+            self.label = label
+            self.stages = stages.filter { $0.milliseconds.isFinite && $0.milliseconds > 0 }
+            total = self.stages.reduce(0) { $0 + $1.milliseconds }
+            self.ending = ending
+            self.tooltip = tooltip
+        }
     }
 
-    private static func chart(_ rows: [Row], profile: String, id: String) -> String {
+    static func chart(_ rows: [Row], legend entries: [ChartLegend.Entry], id: String, title: String, axisTitle: String, what: String) -> String {
         let width = 960.0
-        let legend = ChartLegend.render(StageLegend.entries(), x: 24, y: 16, maxWidth: width - 48)
+        let legend = ChartLegend.render(entries, x: 24, y: 16, maxWidth: width - 48)
         // Margins sized to the widest row label and ending, so neither reaches the bars.
         let left = Swift.max(110, (rows.map { TextWidth.estimate($0.label, fontSize: fontSize) }.max() ?? 0) + 24)
         let right = (rows.map { TextWidth.estimate($0.ending, fontSize: fontSize) }.max() ?? 0) + 16
@@ -73,14 +98,14 @@ enum WaterfallChart {
         body.append(SVG.group(stripes, attributes: ["class": "stripes"]))
         body.append(ChartAxes.bottom(
             area: area, ticks: time.ticks(count: 8), position: { time($0) },
-            label: { NumberFormatting.duration(milliseconds: $0) }, title: "time since the message was stored (ms / s)"
+            label: { NumberFormatting.duration(milliseconds: $0) }, title: axisTitle
         ))
         for (index, row) in rows.enumerated() {
             body.append(rowMarkup(row, top: area.top + Double(index) * rowHeight, area: area, time: time))
         }
-        let description = "\(rows.count) deliveries, the slowest \(NumberFormatting.duration(milliseconds: longest)); longest stage of the slowest: "
-            + (rows[0].stages.max { $0.milliseconds < $1.milliseconds }.map { $0.stage.label } ?? "none") + "."
-        return SVG.document(id: id, width: width, height: height, title: "Slowest deliveries on \(profile), stage by stage", description: description, body: body)
+        let description = "\(rows.count) \(what), the slowest \(NumberFormatting.duration(milliseconds: longest)); longest stage of the slowest: "
+            + (rows[0].stages.max { $0.milliseconds < $1.milliseconds }.map(\.label) ?? "none") + "."
+        return SVG.document(id: id, width: width, height: height, title: title, description: description, body: body)
     }
 
     private static func rowMarkup(_ row: Row, top: Double, area: PlotArea, time: LinearScale) -> String {
@@ -94,15 +119,16 @@ enum WaterfallChart {
             attributes: ["class": "waterfall-span", "stroke": "#888888", "stroke-width": "1.5"]
         ))
         var start = 0.0
-        for (stage, milliseconds) in row.stages {
+        for segment in row.stages {
+            let milliseconds = segment.milliseconds
             let x = time(start)
             let barWidth = time(start + milliseconds) - x
             let duration = NumberFormatting.duration(milliseconds: milliseconds)
-            var bar = [SVG.rect(x: x, y: barTop, width: barWidth, height: barHeight, attributes: ["class": "waterfall-bar", "fill": ChartPalette.stage(stage).fill])]
-            if let label = TextWidth.fitting(["\(stage.label) \(duration)", duration], in: barWidth, fontSize: fontSize) {
-                bar.append(SVG.text(label, x: x + barWidth / 2, y: middle, anchor: "middle", attributes: ["class": "bar-label \(ChartPalette.stage(stage).textClass)"]))
+            var bar = [SVG.rect(x: x, y: barTop, width: barWidth, height: barHeight, attributes: ["class": "waterfall-bar", "fill": segment.fill])]
+            if let label = TextWidth.fitting(["\(segment.label) \(duration)", duration], in: barWidth, fontSize: fontSize) {
+                bar.append(SVG.text(label, x: x + barWidth / 2, y: middle, anchor: "middle", attributes: ["class": "bar-label \(segment.textClass)"]))
             }
-            parts.append(SVG.group(bar, attributes: ["class": "waterfall-stage", "data-stage": stage.rawValue], title: "\(stage.label): \(duration)"))
+            parts.append(SVG.group(bar, attributes: ["class": "waterfall-stage", "data-stage": segment.key], title: "\(segment.label): \(duration)"))
             start += milliseconds
         }
         parts.append(SVG.text(row.ending, x: time(row.total) + 6, y: middle, attributes: ["class": "total-label"]))

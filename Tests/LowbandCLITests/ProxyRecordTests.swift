@@ -89,7 +89,10 @@ import Testing
         #expect(dom.status == 0, "\(dom.stderrText)")
         #expect(dom.stdoutText.contains("<td><code>acknowledged_lost</code></td><td>broken once in 1 case</td>"), "\(dom.stdoutText)")
         #expect(dom.stdoutText.contains("<h3>Broken cases</h3>"))
-        #expect(dom.stdoutText.contains("<rect x=\"0.0\" y=\"0\""))
+        // The waterfall of the run report, drawing alice's acknowledgement leg part by part.
+        #expect(dom.stdoutText.contains("id=\"chart-waterfall-session\""), "\(dom.stdoutText)")
+        #expect(dom.stdoutText.contains("m-1 → acked"))
+        #expect(dom.stdoutText.contains("data-stage=\"transit\""))
         #expect(dom.stdoutText.contains("<td>m-1</td><td>acked</td>"))
     }
 }

@@ -150,6 +150,8 @@ enum ExecSession {
         var header = ["seed \(seed) on \(options.profileName), faults \(plan)"]
         header.append("command: exit status \(status)\(exited ? "" : " (killed after --timeout \(DurationText.format(options.timeout)))"), \(String(format: "%.1f", record.elapsed.seconds)) s")
         header.append("faults planned: " + (result.plan.isEmpty ? "none" : result.plan.joined(separator: "; ")))
+        // An aimed fault is played on the link of the device that said the event, when it has one.
+        if !record.played.isEmpty { header.append("faults played: " + record.played.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")) }
         header.append("run it again: \(options.command(seed: seed, faults: plan, window: window))")
         try record.write(to: folder, header: header, problems: problems, suite: "explore.exec", benchmark: options.profileName)
         try (stdout.map { $0 + "\n" }.joined()).write(toFile: "\(folder)/stdout.log", atomically: true, encoding: .utf8)

@@ -78,7 +78,7 @@ struct FaultDriver: Sendable {
             note("\(format(began)) \(fault): refused: \(error)")
             return
         }
-        note("\(format(began)) \(fault)")
+        note("\(format(began)) \(fault) (\(names[upstream]))")
         guard fault.length > .zero else { return }
         // The end is played even when the session is ending, so nothing stays held.
         _ = await sleep(until: began + fault.length)

@@ -3,7 +3,8 @@ import LowbandAppEvents
 import LowbandRunReport
 
 /// report.html of a session folder: the verdict, the promises with their broken cases, and
-/// every message's legs as a stacked bar of link down, loss stalls, queueing, transit and app time.
+/// the slowest legs as the run report's waterfall (link down, loss stalls, queueing, transit, app),
+/// and every leg's parts in a table.
 enum SessionReportHTML {
     static func render(_ record: SessionRecord, title: String, verdict: String) -> String {
         var body = "<h1>\(HTMLPage.escape(title))</h1>\n"
@@ -23,20 +24,17 @@ enum SessionReportHTML {
         if record.breakdown.isEmpty {
             body += "<p>No message was acknowledged or delivered.</p>\n"
         } else {
-            let colors = ["#c0392b", "#e67e22", "#8e44ad", "#2980b9", "#7f8c8d"]
-            let longest = max(1, record.breakdown.map(\.totalMilliseconds).max() ?? 1)
-            body += "<p>" + zip(record.breakdown[0].parts, colors).map { "<span style=\"color:\($1)\">■</span> \($0.name)" }.joined(separator: " &nbsp; ") + "</p>\n"
-            body += "<table><thead><tr><th>message</th><th>leg</th><th>ms</th><th></th></tr></thead><tbody>\n"
+            let legs = record.breakdown.map { row in
+                SessionWaterfall.Leg(
+                    label: "\(row.message) → \(row.leg)", parts: row.parts,
+                    tooltip: "message \(row.message) of chat \(row.chat), sent at \(String(format: "%.3f", row.sentSeconds)) s, to \(row.leg): \(String(format: "%.1f", row.totalMilliseconds)) ms")
+            }
+            body += SessionWaterfall.figure(legs, title: "Slowest legs, part by part")
+            let names = record.breakdown[0].parts.map(\.name)
+            body += "<table><thead><tr><th>message</th><th>leg</th><th>total ms</th>" + names.map { "<th>\(HTMLPage.escape($0)) ms</th>" }.joined() + "</tr></thead><tbody>\n"
             for row in record.breakdown.prefix(2_000) {
-                var bar = "<svg width=\"400\" height=\"12\" role=\"img\">"
-                var x = 0.0
-                for (part, color) in zip(row.parts, colors) where part.milliseconds > 0 {
-                    let width = part.milliseconds / longest * 400
-                    bar += String(format: "<rect x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"12\" fill=\"%@\"><title>%@ %.1f ms</title></rect>", x, width, color, part.name, part.milliseconds)
-                    x += width
-                }
-                bar += "</svg>"
-                body += "<tr><td>\(HTMLPage.escape(row.message))</td><td>\(HTMLPage.escape(row.leg))</td><td>\(String(format: "%.1f", row.totalMilliseconds))</td><td>\(bar)</td></tr>\n"
+                body += "<tr><td>\(HTMLPage.escape(row.message))</td><td>\(HTMLPage.escape(row.leg))</td><td>\(String(format: "%.1f", row.totalMilliseconds))</td>"
+                    + row.parts.map { "<td>\(String(format: "%.1f", $0.milliseconds))</td>" }.joined() + "</tr>\n"
             }
             body += "</tbody></table>\n"
         }
