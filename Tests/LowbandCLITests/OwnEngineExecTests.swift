@@ -6,8 +6,9 @@ import Testing
 
 /// Lowband's own engine driven the way any app is: `lowband client` processes print their
 /// moments as app events, `lowband explore --exec` runs them against the real `lowband server`
-/// behind its proxies, and the one event checker judges them — the verdict `lowband run` gives
-/// the engine on the same profile and seed (every promise held), with the cases counted.
+/// behind its proxies, and the event checker judges them with the judges `lowband run`'s checker
+/// hands its own facts to (PromiseJudges) — the verdict `lowband run` gives the engine on the same
+/// profile and seed (every promise held), with the cases counted.
 @Suite(.serialized, .tags(.wallClock), .timeLimit(.minutes(5))) struct OwnEngineExecTests {
     // Real processes on sockets and the wall clock: the serial pass keeps them from starving.
     private let shape = MessengerWorld.Shape(users: 6, chatsPerUser: 3, messagesPerChat: 5)
@@ -47,7 +48,7 @@ import Testing
             #expect(verdict.contains("duplicated: held on"))
             #expect(verdict.contains("liveness: held on 5 cases"))
         }
-        // lowband run's own checker on the same profile and seed: every promise it judges held.
+        // lowband run on the same profile and seed: every promise it judges held.
         let run = try await LowbandBinary.run([
             "run", "--scenario", "push-to-visible", "--profile", "edge", "--seed", "1", "--virtual-time", "--out", directory.file("run"),
         ])
