@@ -109,6 +109,8 @@ struct StatisticsJSON: Encodable {
     var peakBufferedBytes: Int
     var receivedUpstreamBytes: Int
     var receivedDownstreamBytes: Int
+    var droppedUpstreamBytes: Int
+    var droppedDownstreamBytes: Int
     var lossStalls: Int
     var lossStallSeconds: Double
     var outages: [String: Int]
@@ -124,6 +126,8 @@ struct StatisticsJSON: Encodable {
         peakBufferedBytes = statistics.peakBufferedBytes
         receivedUpstreamBytes = statistics.receivedUpstreamBytes
         receivedDownstreamBytes = statistics.receivedDownstreamBytes
+        droppedUpstreamBytes = statistics.droppedUpstreamBytes
+        droppedDownstreamBytes = statistics.droppedDownstreamBytes
         lossStalls = statistics.lossStalls
         lossStallSeconds = Double(statistics.lossStallTime.nanosecondsClamped) / 1e9
         outages = statistics.outages
@@ -140,6 +144,8 @@ struct StatisticsJSON: Encodable {
         case peakBufferedBytes = "peak_buffered_bytes"
         case receivedUpstreamBytes = "received_upstream_bytes"
         case receivedDownstreamBytes = "received_downstream_bytes"
+        case droppedUpstreamBytes = "dropped_upstream_bytes"
+        case droppedDownstreamBytes = "dropped_downstream_bytes"
         case lossStalls = "loss_stalls"
         case lossStallSeconds = "loss_stall_seconds"
         case outages

@@ -193,27 +193,27 @@ final class ProxyEngine {
     func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic {
         let (added, actions) = try machine.addToxic(toxic, at: now())
         perform(actions)
-        publish(ProxyEvent(toxic: added, kind: .toxicAdded, time: now() - .zero))
+        announce(ProxyEvent(toxic: added, kind: .toxicAdded, time: now() - .zero))
         return added
     }
 
     func updateToxic(named name: String, attributes: [String: Int64], toxicity: Double?) throws(ProxyError) -> Toxic {
         let (updated, actions) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now())
         perform(actions)
-        publish(ProxyEvent(toxic: updated, kind: .toxicUpdated, time: now() - .zero))
+        announce(ProxyEvent(toxic: updated, kind: .toxicUpdated, time: now() - .zero))
         return updated
     }
 
     func removeToxic(named name: String) throws(ProxyError) {
         let removed = machine.toxics.first { $0.name == name }
         perform(try machine.removeToxic(named: name, at: now()))
-        if let removed { publish(ProxyEvent(toxic: removed, kind: .toxicRemoved, time: now() - .zero)) }
+        if let removed { announce(ProxyEvent(toxic: removed, kind: .toxicRemoved, time: now() - .zero)) }
     }
 
     func removeAllToxics() {
         let removed = machine.toxics
         perform(machine.removeAllToxics(at: now()))
-        for toxic in removed.reversed() { publish(ProxyEvent(toxic: toxic, kind: .toxicRemoved, time: now() - .zero)) }
+        for toxic in removed.reversed() { announce(ProxyEvent(toxic: toxic, kind: .toxicRemoved, time: now() - .zero)) }
     }
 
     func resetAll(reason: String) {
@@ -340,7 +340,7 @@ final class ProxyEngine {
             case .forget(let number):
                 sockets[number]?.released = true
             case .event(let event):
-                publish(event)
+                announce(event)
             }
         }
         writeBatches(of: nil)
@@ -442,6 +442,26 @@ final class ProxyEngine {
         case .failure(let error):
             perform(machine.upstreamFailed(number, reason: "\(configuration.upstream): \(Self.describe(error))", at: now()))
         }
+    }
+
+    /// Publishes `event`, and writes the proxy's own decisions the shaper does not see — toxics
+    /// changed, bytes discarded — into the link's trace, on the proxy's timeline and numbers.
+    private func announce(_ event: ProxyEvent) {
+        if let trace = configuration.link.trace {
+            let time = ShaperInstant(nanoseconds: event.time.nanosecondsClamped)
+            switch event.kind {
+            case .drop:
+                trace.record(ShaperEvent(
+                    time: time, kind: .drop, connection: event.connection.map { ConnectionID(index: $0) }, direction: event.direction,
+                    bytes: event.bytes, detail: event.detail))
+            case .toxicAdded, .toxicUpdated, .toxicRemoved:
+                let verb = event.kind == .toxicAdded ? "added" : event.kind == .toxicUpdated ? "updated" : "removed"
+                trace.record(ShaperEvent(time: time, kind: .toxic, direction: event.direction, detail: "\(verb) \(event.detail ?? "")"))
+            default:
+                break
+            }
+        }
+        publish(event)
     }
 
     private func publish(_ event: ProxyEvent) {

@@ -60,6 +60,10 @@ enum ProxyMetrics {
             let sent = direction == .upstream ? statistics.upstreamBytes : statistics.downstreamBytes
             counter("toxiproxy_proxy_received_bytes_total", labels, "Bytes read from the side a direction starts at.", received, registry)
             counter("toxiproxy_proxy_sent_bytes_total", labels, "Bytes delivered to the side a direction ends at.", sent, registry)
+            let dropped = direction == .upstream ? statistics.droppedUpstreamBytes : statistics.droppedDownstreamBytes
+            counter(
+                "lowband_proxy_dropped_bytes_total", [("direction", direction.rawValue), ("proxy", name)],
+                "Bytes read and then discarded: swallowed by a toxic, or held when a reset or close ended their connection.", dropped, registry)
         }
         gauge("lowband_proxy_enabled", proxy, "1 while the proxy listens, 0 while it is disabled.", sample.description.enabled ? 1 : 0, registry)
         gauge(

@@ -47,6 +47,9 @@ public struct ProxyEvent: Hashable, Sendable {
         /// Bytes of `direction` waited in the link's queue behind others for `duration`, ending
         /// at `time` (when the last of them went onto the link); reported while somebody watches.
         public static let queue = Kind(rawValue: "queue")
+        /// `bytes` of `direction` were read and then discarded (`detail`: by what — a toxic, or
+        /// the reset or close that ended the connection while they were held).
+        public static let drop = Kind(rawValue: "drop")
         /// A toxic was added (`detail`: `NAME: TYPE key=value…`, `direction`: its stream).
         public static let toxicAdded = Kind(rawValue: "toxic-added")
         /// A toxic's attributes or toxicity changed (`detail` as for ``toxicAdded``).

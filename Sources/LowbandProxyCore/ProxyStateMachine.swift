@@ -399,7 +399,12 @@ package struct ProxyStateMachine {
             case .item(.drop(let count)):
                 let before = connections.values[index][direction].held.count
                 connections.values[index][direction].held.discard(count)
-                statistics.bufferedBytes -= before - connections.values[index][direction].held.count
+                let discarded = before - connections.values[index][direction].held.count
+                statistics.bufferedBytes -= discarded
+                if discarded > 0 {
+                    countDropped(discarded, direction)
+                    emit(.drop, now, connection: number, direction: direction, bytes: discarded, detail: "a toxic")
+                }
             case .item(.end):
                 connections.values[index][direction].endReleased = true
             case .item(.close):
@@ -508,8 +513,13 @@ package struct ProxyStateMachine {
         if let position = order.firstIndex(of: number) { order.remove(at: position) }
         numberByShaperID[connection.shaperID] = nil
         if case .waiting = connection.phase { waiting.removeAll { $0.number == number } }
-        shaper.close(connection.shaperID, at: local(now))
+        shaper.close(connection.shaperID, at: local(now), reason: reason)
         statistics.bufferedBytes -= connection.bufferedBytes
+        // What the connection still held is lost with it.
+        for direction in Direction.allCases where connection[direction].bufferedBytes > 0 {
+            countDropped(connection[direction].bufferedBytes, direction)
+            emit(.drop, now, connection: number, direction: direction, bytes: connection[direction].bufferedBytes, detail: reason ?? "closed")
+        }
         statistics.openConnections -= 1
         if let reset {
             actions.append(.close(number, reset: reset, reason: reason ?? (reset ? "reset" : "closed")))
@@ -532,6 +542,14 @@ package struct ProxyStateMachine {
     }
 
     // MARK: Helpers
+
+    private mutating func countDropped(_ bytes: Int, _ direction: Direction) {
+        if direction == .upstream {
+            statistics.droppedUpstreamBytes += bytes
+        } else {
+            statistics.droppedDownstreamBytes += bytes
+        }
+    }
 
     /// Reads a connection where it is stored. The dictionary's getter would copy the whole
     /// `ConnectionState` (retaining every queue it holds) just to read a field; the hot paths

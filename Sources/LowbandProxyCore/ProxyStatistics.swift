@@ -12,6 +12,11 @@ public struct ProxyStatistics: Hashable, Sendable {
     public var receivedUpstreamBytes = 0
     /// Bytes read from upstreams (server → client), delivered or not.
     public var receivedDownstreamBytes = 0
+    /// Bytes read client → server and then discarded: swallowed by a toxic, or held when a
+    /// reset or close ended their connection.
+    public var droppedUpstreamBytes = 0
+    /// Bytes read server → client and then discarded.
+    public var droppedDownstreamBytes = 0
     /// Bytes delivered client → server.
     public var upstreamBytes = 0
     /// Bytes delivered server → client.

@@ -176,12 +176,12 @@ extension NetworkShaper {
     /// shaper for the call (a copy retains every array and string it holds).
     mutating func record(
         _ kind: ShaperEvent.Kind, _ id: ConnectionID? = nil, _ direction: Direction? = nil,
-        bytes: Int? = nil, delay: Int64? = nil, queued: Int? = nil
+        bytes: Int? = nil, delay: Int64? = nil, queued: Int? = nil, detail: String? = nil
     ) {
         guard let trace else { return }
         trace.record(ShaperEvent(
             time: ShaperInstant(nanoseconds: now), kind: kind, connection: id, direction: direction,
-            bytes: bytes, delay: delay.map { .nanoseconds($0) }, queued: queued
+            bytes: bytes, delay: delay.map { .nanoseconds($0) }, queued: queued, detail: detail
         ))
     }
 }

@@ -115,10 +115,14 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     }
 
     public mutating func close(_ id: ConnectionID, at now: ShaperInstant) {
+        close(id, at: now, reason: nil)
+    }
+
+    public mutating func close(_ id: ConnectionID, at now: ShaperInstant, reason: String?) {
         run(until: now.nanoseconds)
         guard connections[id] != nil else { return }
         remove(id)
-        record(.close, id)
+        record(.close, id, detail: reason)
     }
 
     // MARK: Inspection

@@ -41,6 +41,12 @@ public struct ShaperEvent: Hashable, Sendable {
         /// live proxy from the shaper's enqueues and deliveries while somebody watches its
         /// events, never written by a shaper.
         public static let queue = Kind("queue")
+        /// Bytes of `direction` the proxy discarded (`bytes`; `detail`: why — a toxic, a reset, a
+        /// close). Written by a proxy, never by a shaper.
+        public static let drop = Kind("drop")
+        /// A toxic was added, updated or removed (`detail`: `added NAME: TYPE key=value…`).
+        /// Written by a proxy, never by a shaper.
+        public static let toxic = Kind("toxic")
     }
 
     /// When it happened, on the shaper's (or, framed, the owner's) timeline.

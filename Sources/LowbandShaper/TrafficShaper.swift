@@ -86,6 +86,10 @@ public protocol TrafficShaper {
     /// Forgets a connection; its undelivered bytes are discarded.
     mutating func close(_ id: ConnectionID, at now: ShaperInstant)
 
+    /// Forgets a connection for `reason` (a reset, a toxic, the proxy stopping), which a shaper
+    /// that traces writes on its `close` line. Defaults to ``close(_:at:)``.
+    mutating func close(_ id: ConnectionID, at now: ShaperInstant, reason: String?)
+
     /// Whether a new connection's handshake would cross the link at `now`, and until when that
     /// holds. The socket proxy stops completing handshakes while the link is down. Defaults to
     /// always up.
@@ -102,6 +106,11 @@ public enum ShaperReachability: Hashable, Sendable {
 }
 
 extension TrafficShaper {
+    /// Closes without a reason.
+    public mutating func close(_ id: ConnectionID, at now: ShaperInstant, reason: String?) {
+        close(id, at: now)
+    }
+
     /// A link that is always up: handshakes always get through.
     public mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
         .up(until: nil)

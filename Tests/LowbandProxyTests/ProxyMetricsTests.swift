@@ -114,7 +114,11 @@ import Testing
                 // Families come out sorted by name, so two scrapes of the same state are equal.
                 let families = lines.filter { $0.hasPrefix("# TYPE ") }
                 #expect(families == families.sorted())
-                #expect(families.count == 13)
+                #expect(families.count == 14)
+                // An echo that read everything: nothing was discarded in either direction.
+                for direction in ["upstream", "downstream"] {
+                    #expect(lines.contains(#"lowband_proxy_dropped_bytes_total{direction="\#(direction)",proxy="shaped"} 0"#), "\(metrics.text)")
+                }
 
                 // Prometheus's own parser reads the same text and finds the same figures.
                 let arguments = ["-c", Self.parser, String(apiPort)]
@@ -134,7 +138,8 @@ import Testing
                 #expect(received.samples.allSatisfy { $0.labels["listener"] == listen && $0.labels["proxy"] == "shaped" })
                 #expect(parsed.families["lowband_proxy_loss_stalls"]?.samples.first?.value == Double(statistics.lossStalls))
                 #expect(parsed.families["lowband_proxy_connections_open"]?.type == "gauge")
-                #expect(parsed.families.count == 13)
+                #expect(parsed.families["lowband_proxy_dropped_bytes"]?.type == "counter")
+                #expect(parsed.families.count == 14)
             }
         }
     }

@@ -39,6 +39,22 @@ import Testing
         #expect(TraceDiff.report(short, "a", "b").hasPrefix("first divergence at decision 2: a ends after 1 decisions; b goes on at line 2"))
     }
 
+    @Test func decisionsOfOneInstantInAnotherOrderAreTheSameDecisions() throws {
+        // One seed, two runs: an outage began in the very nanosecond a piece was delivered, and
+        // the two were written the other way round.
+        let outage = #"{"t_ns":200,"event":"outage-start","conn":null,"dir":null,"bytes":null,"delay_ns":1000,"queued":null,"detail":"handover"}"#
+        for keepTime in [false, true] {
+            #expect(try compare([Self.line1, outage, Self.line2], [Self.line1, Self.line2, outage], keepTime: keepTime) == .identical(decisions: 3))
+        }
+        // A real difference inside the instant is still named, with the line it is on.
+        let other = Self.line2.replacingOccurrences(of: "\"bytes\":52", with: "\"bytes\":99")
+        guard case .diverged(let divergence) = try compare([Self.line1, outage, Self.line2], [Self.line1, other, outage], keepTime: true) else {
+            Issue.record("a changed decision went unnoticed")
+            return
+        }
+        #expect(divergence.field == "bytes" && divergence.lineA == 3 && divergence.lineB == 2)
+    }
+
     @Test func aLineThatIsNoJSONObjectNamesItsFileAndLine() throws {
         #expect(throws: TraceDiffError.self) { try compare([Self.line1, "not json"], [Self.line1, Self.line2]) }
     }
