@@ -62,6 +62,12 @@ enum CommandIO {
         }
     }
 
+    /// Prints `<command>: warning: <text>` as one line on stderr.
+    static func warn(_ text: String, command: String) {
+        let line = Array("\(command): warning: \(text)\n".utf8)
+        line.withUnsafeBytes { _ = try? write($0, to: STDERR_FILENO) }
+    }
+
     /// Prints `<command>: error: <error>` as one line on stderr.
     static func reportError(_ error: any Error, command: String) {
         let text = "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")

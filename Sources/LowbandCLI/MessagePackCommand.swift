@@ -33,9 +33,21 @@ struct MessagePackCommand: ParsableCommand {
 
         init() {}
 
+        /// Whether `input` opens with a whole JSON document.
+        static func startsWithJSON(_ input: [UInt8]) -> Bool {
+            var parser = MessagePackJSONParser(input, maxDepth: 64)
+            return ((try? parser.next()) ?? nil) != nil
+        }
+
         func run() throws {
             let name = "lowband msgpack to-json"
             let input = try readInput(command: name)
+            // Every ASCII byte is a MessagePack integer, so JSON text "decodes" into a column of
+            // numbers: say what it looks like.
+            if let first = input.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+               Self.startsWithJSON(input) {
+                CommandIO.warn("the input looks like JSON text, not MessagePack (it starts with '\(Character(UnicodeScalar(first)))'); for JSON → MessagePack use `lowband msgpack from-json`", command: name)
+            }
             var reader = MessagePackReader(input)
             var output: [UInt8] = []
             var count = 0

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandBasics
 public import LowbandShaper
 
 extension NetworkProfile {
@@ -41,7 +42,9 @@ extension NetworkProfile {
         }
         let known = available(in: searchPath).map(\.name)
         let looked = searchPath.isEmpty ? "the shipped profiles" : "\(searchPath.joined(separator: ", ")) and the shipped profiles"
-        throw ProfileError(.profileNotFound, file: nameOrPath, reason: "no profile named '\(nameOrPath)' (looked in \(looked)); known profiles: \(known.joined(separator: ", "))")
+        let guess = NearestName.suggestion(for: nameOrPath, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        throw ProfileError(
+            .profileNotFound, file: nameOrPath, reason: "no profile named '\(nameOrPath)'\(guess) (looked in \(looked)); known profiles: \(known.joined(separator: ", "))")
     }
 
     /// The profile files on `searchPath` and the shipped profiles, sorted by name; a name in an

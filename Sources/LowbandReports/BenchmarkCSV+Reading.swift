@@ -64,7 +64,9 @@ extension BenchmarkCSV {
             var headerOnly = BenchmarkCSVErrors()
             headerOnly.append(BenchmarkCSVError(
                 code: .badHeader, file: file, line: header.line,
-                message: "header is \"\(header.fields.joined(separator: ","))\", expected \"\(columns.joined(separator: ","))\""
+                message: Self.looksLikeCSVHeader(header.fields)
+                    ? "header is \"\(header.fields.joined(separator: ","))\", expected \"\(columns.joined(separator: ","))\""
+                    : "not a benchmark CSV: its first line is \"\(String(header.fields.joined(separator: ",").prefix(60)))\"; a benchmark CSV starts with the header \(columns.prefix(4).joined(separator: ",")),…"
             ))
             return BenchmarkCSVReading(rows: [], errors: headerOnly)
         }
@@ -136,5 +138,11 @@ extension BenchmarkCSV {
             commit: text(10), swiftVersion: text(11), host: text(12), timestamp: timestamp,
             command: columns.count > 14 ? text(14) : ""
         )
+    }
+
+    /// Whether a first line is a benchmark CSV header gone wrong (some of the columns, in
+    /// another order or version) rather than some other file.
+    static func looksLikeCSVHeader(_ fields: [String]) -> Bool {
+        Set(fields).intersection(columns).count >= 3
     }
 }

@@ -82,6 +82,15 @@ import Testing
         #expect(result.stderrText.hasPrefix("lowband compare: error: "), "\(result.stderrText)")
     }
 
+    @Test func aFileThatIsNoBenchmarkCSVIsSaidSoInOneLine() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-compare")
+        let path = directory.file("notes.txt")
+        try "hello world\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try await LowbandBinary.run(["compare", path, path])
+        #expect(result.status == 2)
+        #expect(result.stderrText.hasPrefix("lowband compare: error: \(path):1: not a benchmark CSV: its first line is \"hello world\"; a benchmark CSV starts with the header suite,benchmark,metric,unit,…\n"), "\(result.stderrText)")
+    }
+
     @Test func helpIsStillHelpWithStatus0() async throws {
         let result = try await LowbandBinary.run(["proxy", "--help"])
         #expect(result.status == 0)

@@ -65,6 +65,18 @@ struct MessagePackCommandTests {
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
     }
 
+    @Test("JSON text fed to to-json is decoded as MessagePack, and a warning says what it looks like")
+    func jsonTextIsNamed() async throws {
+        let result = try await lowband(["to-json"], stdin: Array("{\"a\":1}\n".utf8))
+        #expect(result.status == 0)
+        // Every ASCII byte is a positive fixint: 123 is '{'.
+        #expect(result.stdoutText.hasPrefix("123\n34\n97\n"))
+        #expect(result.stderrText == "lowband msgpack to-json: warning: the input looks like JSON text, not MessagePack (it starts with '{'); for JSON → MessagePack use `lowband msgpack from-json`\n")
+        // Real MessagePack of the same document says nothing.
+        let real = try await lowband(["to-json"], stdin: [0x81, 0xa1, 0x61, 0x01])
+        #expect(real.stdoutText == "{\"a\":1}\n" && real.stderr.isEmpty)
+    }
+
     @Test("bad MessagePack: the values before it are printed, then one error line")
     func badMessagePack() async throws {
         for (bytes, offset) in [(try stream([1, "a"]) + [0xc1], 3), (try stream([[1, 2]]) + [0xcd, 0x01], 3)] {

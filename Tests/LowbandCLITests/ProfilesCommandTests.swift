@@ -166,7 +166,7 @@ import Testing
     @Test func unknownNameListsTheKnownOnes() async throws {
         let result = try await LowbandBinary.run(["profiles", "show", "edgy"], environment: environment(profiles: nil))
         #expect(result.status == 1)
-        #expect(result.stderrText.hasPrefix("lowband profiles show: error: edgy: no profile named 'edgy'"))
+        #expect(result.stderrText.hasPrefix("lowband profiles show: error: edgy: no profile named 'edgy'; did you mean 'edge'?"))
         #expect(result.stderrText.contains("known profiles: 3g, atc-2g-rural, atc-2g-urban"))
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
