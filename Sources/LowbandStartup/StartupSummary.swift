@@ -7,17 +7,20 @@ package enum StartupSummary {
     package static let suite = "startup"
 
     package static func rows(benchmark: String, samples: [ProgramLaunch.Sample], environment: RunEnvironment) -> [BenchmarkRow] {
-        var rows = [
-            BenchmarkRow(
-                suite: suite, benchmark: benchmark, metric: "time_to_marker", unit: "ms",
-                samples: samples.map { milliseconds($0.timeToMarker) },
-                environment: environment
-            )
-        ]
+        // Every run's value goes with its row (REPORT.samples.csv), so `compare` tests them.
+        var times = BenchmarkRow(
+            suite: suite, benchmark: benchmark, metric: "time_to_marker", unit: "ms",
+            samples: samples.map { milliseconds($0.timeToMarker) },
+            environment: environment
+        )
+        times.sampleValues = samples.map { milliseconds($0.timeToMarker) }
+        var rows = [times]
         // Only when every run could read it: a partial column would summarise other runs.
         let peaks = samples.compactMap(\.peakResidentBytes)
         if peaks.count == samples.count {
-            rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "peak_rss_at_marker", unit: "bytes", samples: peaks.map(Double.init), environment: environment))
+            var peak = BenchmarkRow(suite: suite, benchmark: benchmark, metric: "peak_rss_at_marker", unit: "bytes", samples: peaks.map(Double.init), environment: environment)
+            peak.sampleValues = peaks.map(Double.init)
+            rows.append(peak)
         }
         return rows
     }

@@ -29,6 +29,18 @@ import Testing
         #expect(compared.status == 0, "\(compared.stdoutText)\(compared.stderrText)")
     }
 
+    /// An option the command does not know is refused as an option, with the one meant, whether
+    /// or not `--` follows — never run as the program to time.
+    @Test(arguments: [
+        ["--run", "3", "--until", "ready", "--", "/bin/true"], ["--until", "ready", "--run", "3", "/bin/true"], ["--run=3", "--until", "ready", "/bin/true"],
+    ])
+    func anUnknownOptionIsNamedWithTheOneMeant(arguments: [String]) async throws {
+        let result = try await LowbandBinary.run(["startup"] + arguments)
+        #expect(result.status != 0)
+        #expect(result.stderrText.hasPrefix("lowband startup: error: unknown option '--run'; did you mean '--runs'?"), "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+    }
+
     /// The clock runs from launch to the marker: a program that sleeps 300 ms before it is ready
     /// is never measured under 300 ms; the stop takes its whole process group.
     @Test func theTimeIncludesTheWaitAndTheStopTakesTheWholeGroup() async throws {
