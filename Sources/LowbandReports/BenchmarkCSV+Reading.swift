@@ -143,6 +143,6 @@ extension BenchmarkCSV {
     /// Whether a first line is a benchmark CSV header gone wrong (some of the columns, in
     /// another order or version) rather than some other file.
     static func looksLikeCSVHeader(_ fields: [String]) -> Bool {
-        Set(fields).intersection(columns).count >= 3
+        Set(fields).intersection(columns).count >= 2
     }
 }

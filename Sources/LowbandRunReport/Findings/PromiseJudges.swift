@@ -95,9 +95,10 @@ extension PromiseBook {
     }
 
     /// `acknowledged_lost`: every recipient connected for `settle` seconds after the message was
-    /// confirmed has it. A recipient connected at the confirmation that stays for the settle time
-    /// must have received it; one that connects later for the settle time, or catches up later,
-    /// must have it or know of the gap. A recipient never connected that long is not judged.
+    /// confirmed has it. A recipient that has it is a case that held, however short the run; one
+    /// connected at the confirmation that stays for the settle time must have received it; one
+    /// that connects later for the settle time, or catches up later, must have it or know of the
+    /// gap. A recipient without it that was never connected that long is not judged.
     public mutating func checkDelivered(
         _ deliveries: [Delivery], settle: Double, end: Double, promise: String? = nil,
         network: NetworkWords = { _, _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
@@ -108,7 +109,7 @@ extension PromiseBook {
             for recipient in delivery.recipients {
                 let window = recipient.connected.spans.first { max($0.lowerBound, delivery.confirmed) + settle <= min($0.upperBound, end) }
                 let caughtUp = recipient.caughtUp.flatMap { $0 >= delivery.confirmed && $0 <= end ? $0 : nil }
-                guard window != nil || caughtUp != nil else { continue }
+                guard recipient.has || window != nil || caughtUp != nil else { continue }
                 checked += 1
                 let stayed = window.map { $0.lowerBound <= delivery.confirmed } ?? false
                 guard !recipient.has, stayed || recipient.knowsOfGap != true else { continue }
