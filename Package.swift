@@ -80,6 +80,18 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // zlib, a row of `lowband codecs compare` (what HTTP's gzip does to JSON).
+        .systemLibrary(
+            name: "CLowbandZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // `lowband codecs compare`: a user's own payloads sized and timed in each format.
+        .target(
+            name: "LowbandCodecs",
+            dependencies: ["LowbandMessagePack", "LowbandLZ4", "LowbandReports", "CLowbandZlib"],
+            swiftSettings: strict
+        ),
         // The small jobs every other target shares (hashes, CSV, JSON text, durations,
         // percentiles): standard library only, so any target may use it.
         .target(
@@ -262,6 +274,7 @@ let package = Package(
                 "LowbandSoak",
                 "LowbandProcess",
                 "LowbandStartup",
+                "LowbandCodecs",
                 "LowbandProfiles",
                 "LowbandTransportSockets",
                 "LowbandProxyCore",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
-# System: liblz4-dev, libsqlite3-dev and zlib1g-dev (linked; zlib by the compression benchmark), lz4 (interop peer in tests), pkg-config,
+# System: liblz4-dev, libsqlite3-dev and zlib1g-dev (linked; zlib by `lowband codecs compare` and the compression benchmark), lz4 (interop peer in tests), pkg-config,
 #   chromium (renders `lowband run`'s HTML report in the report tests; large, ~100 MB download).
 #   socat (the relay benchmark compares the proxy with it), mosquitto (the MQTT broker the own-app example explores).
 # Python: msgpack, lz4, toxiproxy-python, prometheus-client and scipy (reference peers, clients,

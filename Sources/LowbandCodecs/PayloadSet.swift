@@ -1,0 +1,96 @@
+import Foundation
+public import LowbandMessagePack
+
+/// A user's payloads, read from files: JSON documents (one per file, or many separated by
+/// whitespace or line breaks) or MessagePack values (a file that does not open with JSON), each
+/// kept as the MessagePack value it is.
+///
+/// Bounded: at most ``maximumFileBytes`` per file and ``maximumPayloads`` in all.
+public struct PayloadSet: Sendable {
+    /// The largest file read.
+    public static let maximumFileBytes = 64 * 1024 * 1024
+    /// The most payloads kept.
+    public static let maximumPayloads = 100_000
+
+    /// One payload and where it came from.
+    public struct Payload: Sendable {
+        /// The file and the document's number in it (`a.json#3`).
+        public var origin: String
+        /// The value.
+        public var value: MessagePackValue
+    }
+
+    /// A file that cannot be read as payloads: the file, where, and what was wrong.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// `file: document N: …` or `file: …`.
+        public var description: String
+    }
+
+    /// The payloads, in file order.
+    public private(set) var payloads: [Payload] = []
+    /// How many files they came from.
+    public private(set) var files = 0
+
+    /// An empty set.
+    public init() {}
+
+    /// Reads every payload of `path`.
+    ///
+    /// - Throws: ``Failure`` naming the file and the document that is neither JSON nor
+    ///   MessagePack, a file that cannot be read or is too large, or too many payloads.
+    public mutating func add(file path: String) throws(Failure) {
+        let bytes: [UInt8]
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            let data = try handle.read(upToCount: Self.maximumFileBytes + 1) ?? Data()
+            guard data.count <= Self.maximumFileBytes else {
+                throw Failure(description: "\(path): larger than \(Self.maximumFileBytes / (1024 * 1024)) MiB")
+            }
+            bytes = Array(data)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure(description: "\(path): cannot read: \((error as NSError).localizedDescription)")
+        }
+        files += 1
+        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let isJSON = first.map { "{[\"".utf8.contains($0) } ?? true
+        var count = 0
+        if isJSON {
+            var parser = MessagePackJSONParser(bytes)
+            while true {
+                let next: MessagePackValue?
+                do {
+                    next = try parser.next()
+                } catch {
+                    throw Failure(description: "\(path): document \(count + 1) is not JSON: \(error)")
+                }
+                guard let value = next else { break }
+                count += 1
+                try append(Payload(origin: "\(path)#\(count)", value: value))
+            }
+        } else {
+            var reader = MessagePackReader(bytes)
+            while !reader.isAtEnd {
+                do {
+                    let value = try reader.readValue()
+                    count += 1
+                    try append(Payload(origin: "\(path)#\(count)", value: value))
+                } catch let failure as Failure {
+                    throw failure
+                } catch {
+                    throw Failure(description: "\(path): value \(count + 1) is neither JSON nor MessagePack: \(error)")
+                }
+            }
+        }
+        guard count > 0 else { throw Failure(description: "\(path): no payload in it (an empty file)") }
+    }
+
+    private mutating func append(_ payload: Payload) throws(Failure) {
+        guard payloads.count < Self.maximumPayloads else {
+            throw Failure(description: "\(payload.origin): more than \(Self.maximumPayloads) payloads; compare a sample of them")
+        }
+        payloads.append(payload)
+    }
+}
