@@ -128,6 +128,7 @@ extension MessageBreakdown {
         writer.key("carrier"); writer.string(carrier)
         writer.key("chat"); writer.number(chat)
         writer.key("message"); writer.number(message)
+        if let note { writer.key("note"); writer.string(note) }
         writer.key("receiver"); writer.number(receiver)
         if let sender { writer.key("sender"); writer.number(sender) }
         writer.key("stages"); writer.numbers(stages)

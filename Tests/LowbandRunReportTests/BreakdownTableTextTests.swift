@@ -8,7 +8,12 @@ import Testing
 /// `breakdown.csv` is written byte by byte; its text must stay what the field-by-field
 /// `String` version wrote (`lowband explain` and the byte-identical virtual runs read it).
 @Suite struct BreakdownTableTextTests {
-    /// The writer before it wrote bytes: one `String` per field, joined.
+    /// A CSV field as RFC 4180 quotes it.
+    private static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    /// The writer before it wrote bytes: one `String` per field, joined (and the `note` since).
     private static func reference(_ rows: [MessageBreakdown]) -> String {
         func fixed(_ value: Double, _ digits: Int) -> String {
             var scale = 1.0
@@ -33,6 +38,7 @@ import Testing
             fields.append(String(row.attempts))
             fields.append(fixed(row.totalMilliseconds, 3))
             fields += row.stages.map { fixed($0, 3) }
+            fields.append(row.note.map(csvField) ?? "")
             text += fields.joined(separator: ",") + "\n"
         }
         return text
@@ -49,10 +55,12 @@ import Testing
             }
             let sender: Int? = index % 3 == 0 ? nil : index * 7
             let start = index < edges.count ? edges[index] : Double.random(in: 0...3_600, using: &random)
-            rows.append(MessageBreakdown(
+            var row = MessageBreakdown(
                 message: index == 1 ? Int64.max : (index == 2 ? Int64.min : Int64(index) * 1_000_003), chat: Int64(index % 9) - 4,
                 sender: sender, receiver: index % 100, startSeconds: start, stages: index == 3 ? [] : stages,
-                carrier: index % 2 == 0 ? "push" : "login", attempts: index % 4))
+                carrier: index % 2 == 0 ? "push" : "login", attempts: index % 4)
+            if index % 5 == 1 { row.note = index % 10 == 1 ? "its push waited on connection 7, then \"timed out\"" : "plain note" }
+            rows.append(row)
         }
         #expect(BreakdownTable.render(rows) == Self.reference(rows))
         let sameBytes = BreakdownTable.renderUTF8(rows) == Array(Self.reference(rows).utf8)
@@ -69,6 +77,6 @@ import Testing
             stages: [-0.5, 12.5, 0.0625, -0.0625, -0.0001, 0, 0, 0, 0, 0, 1_000_000], carrier: "push", attempts: 0)
         let lines = BreakdownTable.render([row]).split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines.last == "5,1,,2,2.500000,push,0,1000012.000,-0.500,12.500,0.063,-0.063,0.000,0.000,0.000,0.000,0.000,0.000,1000000.000")
+        #expect(lines.last == "5,1,,2,2.500000,push,0,1000012.000,-0.500,12.500,0.063,-0.063,0.000,0.000,0.000,0.000,0.000,0.000,1000000.000,")
     }
 }

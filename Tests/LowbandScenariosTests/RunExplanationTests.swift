@@ -24,6 +24,27 @@ import Testing
         #expect(one.contains("mostly "), "the waterfall names the stage that dominated")
     }
 
+    /// Regression (issue 26): message 198 of the 20-client crowd on edge, seed 1, reached
+    /// client 6 only by its next login, 27.5 s later. Its push had waited on connection 7, which
+    /// was up, behind downlink loss stalls of 1, 2, 4, 8 and 16 s from 113.4 s, until the engine
+    /// closed the link at 142.5 s: that is loss stalls, not "the receiver had no session".
+    @Test func aPushLostWithItsConnectionIsLossStallsThenResync() async throws {
+        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.crowd, seed: 1, clients: 20, seconds: 600))
+        let row = try #require(output.breakdowns.first { $0.message == 198 && $0.receiver == 6 })
+        let stage = { (stage: LatencyStage) in row.stages[LatencyStage.allCases.firstIndex(of: stage)!] }
+        #expect(row.carrier == "login")
+        #expect(abs(row.totalMilliseconds - 27_482) < 1, "\(row.totalMilliseconds)")
+        #expect(stage(.downlinkLossStalls) > 26_000, "\(row.stages)")
+        #expect(stage(.resyncWait) < 1_000, "only from the close to the login: \(row.stages)")
+        #expect(RunExplanation.dominant(row).0 == .downlinkLossStalls)
+        let note = try #require(row.note)
+        #expect(note.hasPrefix("its push waited on connection 7 from 116.249 s (26.2 s of it in loss stalls) until the session ended at 142.503 s (timed out"), "\(note)")
+        #expect(RunExplanation.waterfall(row).contains("mostly downlink loss stalls: its push waited on connection 7"))
+        // The note travels with the row through breakdown.csv.
+        let again = try BreakdownTable.parse(BreakdownTable.render([row]))
+        #expect(again.first?.note == row.note)
+    }
+
     @Test func aFolderThatIsNotARunIsOneClearError() throws {
         let temporary = try TemporaryDirectory(prefix: "lowband-explain")
         #expect(throws: RunExplanation.Failure.self) { try RunExplanation.report(directory: temporary.file("missing"), message: nil, top: 3) }

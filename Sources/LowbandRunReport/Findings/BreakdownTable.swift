@@ -2,10 +2,12 @@ import LowbandBasics
 /// `breakdown.csv` of a run folder: one row per delivered message and receiver, the time of
 /// each ``LatencyStage`` in milliseconds. `lowband explain` reads it back.
 ///
-///     message,chat,sender,receiver,start_s,carrier,attempts,total_ms,outbox_wait_ms,…,screen_queue_ms
-///     2051,67,3,12,2326.104,push,1,812.300,0.000,…
+///     message,chat,sender,receiver,start_s,carrier,attempts,total_ms,outbox_wait_ms,…,screen_queue_ms,note
+///     2051,67,3,12,2326.104,push,1,812.300,0.000,…,
 ///
-/// `sender` is empty when another user wrote the message through the server.
+/// `sender` is empty when another user wrote the message through the server; `note` says what the
+/// stages cannot (where a push lost with its connection waited), empty otherwise. A file without
+/// the `note` column (written before it existed) is read too.
 public enum BreakdownTable {
     /// A line of `breakdown.csv` that cannot be read.
     public struct ReadError: Error, CustomStringConvertible {
@@ -17,7 +19,10 @@ public enum BreakdownTable {
     }
 
     /// The header, in column order: the message's columns, then one `<stage>_ms` per ``LatencyStage``.
-    public static let columns: [String] = ["message", "chat", "sender", "receiver", "start_s", "carrier", "attempts", "total_ms"]
+    public static let columns: [String] = stageColumns + ["note"]
+
+    /// The columns before `note`: what a file written before it had.
+    static let stageColumns: [String] = ["message", "chat", "sender", "receiver", "start_s", "carrier", "attempts", "total_ms"]
         + LatencyStage.allCases.map { "\($0.rawValue)_ms" }
 
     /// The rows most a file may hold when read back (a day of a thousand clients stays under it).
@@ -58,6 +63,8 @@ public enum BreakdownTable {
                 out.append(comma)
                 appendFixed(stage, 3, to: &out)
             }
+            out.append(comma)
+            if let note = row.note { CSVWriter.append(note, to: &out) }
             out.append(UInt8(ascii: "\n"))
         }
         return out
@@ -69,19 +76,21 @@ public enum BreakdownTable {
     public static func parse(_ text: String, only message: Int64? = nil) throws(ReadError) -> [MessageBreakdown] {
         var rows: [MessageBreakdown] = []
         var sawHeader = false
+        var expected = columns
         do {
             try CSVReader.forEachRecord(in: Array(text.utf8), maximumLineBytes: maximumLineBytes) { record in
                 let lineNumber = record.line
                 let fields = record.fields
                 if !sawHeader {
-                    guard fields == columns else {
+                    guard fields == columns || fields == stageColumns else {
                         throw ReadError(line: lineNumber, message: "not a breakdown.csv header (expected \(columns.prefix(4).joined(separator: ","))…)")
                     }
+                    expected = fields
                     sawHeader = true
                     return
                 }
-                guard fields.count == columns.count else {
-                    throw ReadError(line: lineNumber, message: "\(fields.count) fields, expected \(columns.count)")
+                guard fields.count == expected.count else {
+                    throw ReadError(line: lineNumber, message: "\(fields.count) fields, expected \(expected.count)")
                 }
                 guard let id = Int64(fields[0]) else { throw ReadError(line: lineNumber, message: "message '\(fields[0])' is not an integer") }
                 if let message, id != message { return }
@@ -113,13 +122,15 @@ public enum BreakdownTable {
             throw ReadError(line: lineNumber, message: "sender '\(fields[2])' is not an integer")
         }
         var stages: [Double] = []
-        for (offset, field) in fields.dropFirst(8).enumerated() {
+        for (offset, field) in fields.dropFirst(8).prefix(LatencyStage.allCases.count).enumerated() {
             guard let value = Double(field), value.isFinite, value >= 0 else {
                 throw ReadError(line: lineNumber, message: "\(columns[8 + offset]) '\(field)' is not a non-negative number")
             }
             stages.append(value)
         }
-        return MessageBreakdown(message: id, chat: chat, sender: sender, receiver: receiver, startSeconds: start, stages: stages, carrier: fields[5], attempts: attempts)
+        var row = MessageBreakdown(message: id, chat: chat, sender: sender, receiver: receiver, startSeconds: start, stages: stages, carrier: fields[5], attempts: attempts)
+        if fields.count > stageColumns.count, !fields[stageColumns.count].isEmpty { row.note = fields[stageColumns.count] }
+        return row
     }
 
     /// `value` rounded to `digits` decimals, written with exactly that many (`-0.500`, `12.000`).

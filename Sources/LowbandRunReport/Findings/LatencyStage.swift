@@ -66,6 +66,9 @@ public struct MessageBreakdown: Sendable, Hashable, Codable {
     public var carrier: String
     /// Times the sender's engine sent the request (more than one: retries).
     public var attempts: Int
+    /// What the stages alone cannot say: for a message a login carried after its push was lost
+    /// with a dying connection, where the push waited and how that connection ended.
+    public var note: String?
 
     /// A breakdown; `stages` is indexed like `LatencyStage.allCases`.
     public init(message: Int64, chat: Int64, sender: Int?, receiver: Int, startSeconds: Double, stages: [Double], carrier: String, attempts: Int) {

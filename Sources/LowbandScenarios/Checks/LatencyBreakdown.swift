@@ -58,9 +58,11 @@ struct LatencyBreakdown {
             }
             for receiver in inChat where receiver.userID != message.senderID {
                 guard let breakdown = breakdown(of: message, to: receiver.index, origin: origin, uplink: uplink, storedAtServer: storedAtServer) else { continue }
-                result.append(MessageBreakdown(
+                var row = MessageBreakdown(
                     message: message.id, chat: message.chatID, sender: sender?.index, receiver: receiver.index,
-                    startSeconds: seconds(origin[0]), stages: breakdown.stages, carrier: breakdown.carrier, attempts: attempts))
+                    startSeconds: seconds(origin[0]), stages: breakdown.stages, carrier: breakdown.carrier, attempts: attempts)
+                row.note = breakdown.note
+                result.append(row)
             }
         }
         return result
@@ -72,7 +74,7 @@ struct LatencyBreakdown {
         var placement: FramePlacement?
     }
 
-    private func breakdown(of message: Message, to receiver: Int, origin: [Duration], uplink: Crossing, storedAtServer: Duration) -> (stages: [Double], carrier: String)? {
+    private func breakdown(of message: Message, to receiver: Int, origin: [Duration], uplink: Crossing, storedAtServer: Duration) -> (stages: [Double], carrier: String, note: String?)? {
         let ledger = context.ledger
         let key = RunLedger.DeliveryKey(client: receiver, message: message.id)
         var downlink: Crossing
@@ -125,7 +127,43 @@ struct LatencyBreakdown {
         set(.downlinkTransit, ms(4, 5) - down.queue - down.stalls)
         set(.clientStore, ms(5, 6))
         set(.screenQueue, ms(6, 7))
-        return (stages, carrier)
+        // A login carried it because its push died with its connection: the time the push waited
+        // on that connection, while it was up, is the downlink's (queueing, loss stalls), not
+        // time without a session.
+        var note: String?
+        if carrier == "login", let lost = lostPush(key, receiver: receiver, from: instants[2], to: instants[3]) {
+            set(.resyncWait, ms(2, 3) - lost.queue - lost.stalls)
+            set(.downlinkQueue, down.queue + lost.queue)
+            set(.downlinkLossStalls, down.stalls + lost.stalls)
+            note = lost.note
+        }
+        return (stages, carrier, note)
+    }
+
+    /// The push of `key` that left the server and never arrived: how long it waited on its
+    /// connection within `start ..< end` while the receiver's session lasted, split into queueing
+    /// and loss stalls (ms), and what ended the session.
+    private func lostPush(_ key: RunLedger.DeliveryKey, receiver: Int, from start: Duration, to end: Duration) -> (queue: Double, stalls: Double, note: String)? {
+        let ledger = context.ledger
+        guard let sent = ledger.pushSent[key]?.last,
+              let session = (ledger.sessions[receiver] ?? []).first(where: { $0.start <= sent.time && ($0.end.map { $0 > sent.time } ?? false) }),
+              let closed = session.end else { return nil }
+        let from = min(max(sent.time, start), end)
+        let to = min(max(closed, from), end)
+        guard to > from else { return nil }
+        let placement = ledger.resolved(sent.placement)
+        let flow = placement.flatMap { context.trace.flow(FlowKey(connection: $0.connection, direction: $0.direction)) }
+        let stalled = Double(flow?.stalled(from: from.nanosecondsClamped, to: to.nanosecondsClamped) ?? 0) / 1e6
+        let waited = (to - from).milliseconds
+        // What ended it, in the engine's words (`timedOut`: a request got no reply while the link
+        // stayed up, so the engine closed it).
+        let cause = context.trace.timeline.last { $0.kind == .disconnect && $0.client == receiver && $0.seconds <= seconds(closed) + 1e-9 }
+            .map { $0.detail == "timedOut" ? "timed out: nothing came back in time, so the engine closed the link" : $0.detail }
+        let connection = placement.map { "connection \($0.connection)" } ?? "its connection"
+        let note = String(
+            format: "its push waited on %@ from %.3f s (%.1f s of it in loss stalls) until the session ended at %.3f s%@; the next login's delta sync carried it",
+            connection, seconds(from), stalled / 1000, seconds(closed), cause.map { " (\($0))" } ?? "")
+        return (waited - stalled, stalled, note)
     }
 
     /// Queueing and loss stalls of a crossing from `start` to `end` (ms); the rest is transit.

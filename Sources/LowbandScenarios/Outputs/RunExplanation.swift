@@ -89,7 +89,8 @@ package enum RunExplanation {
     }
 
     package static func why(_ stage: LatencyStage, _ row: MessageBreakdown) -> String {
-        switch stage {
+        if let note = row.note, [.downlinkQueue, .downlinkLossStalls, .resyncWait].contains(stage) { return note }
+        return switch stage {
         case .outboxWait: row.attempts > 1 ? "the sender's outbox held it; sent \(row.attempts) times" : "the sender's outbox held it before its one send"
         case .uplinkQueue, .downlinkQueue: "queued behind other bytes on the shared link, or held while the link was down"
         case .uplinkLossStalls, .downlinkLossStalls: "retransmission time-outs after losses on the link"
