@@ -40,6 +40,10 @@ import Testing
         let note = try #require(row.note)
         #expect(note.hasPrefix("its push waited on connection 7 from 116.249 s (26.2 s of it in loss stalls) until the session ended at 142.503 s (timed out"), "\(note)")
         #expect(RunExplanation.waterfall(row).contains("mostly downlink loss stalls: its push waited on connection 7"))
+        // The headline counts the same deliveries as the breakdown, this one included.
+        let delays = try #require(output.record.metrics.first { $0.name == "delivery_delay" })
+        #expect(delays.values.count == output.breakdowns.count)
+        #expect(abs((delays.values.max() ?? 0) - 27_482) < 1)
         // The note travels with the row through breakdown.csv.
         let again = try BreakdownTable.parse(BreakdownTable.render([row]))
         #expect(again.first?.note == row.note)

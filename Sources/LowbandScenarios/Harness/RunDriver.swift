@@ -51,13 +51,17 @@ final class RunDriver {
         var checker = InvariantChecker(context: context, end: end, timeline: timeline, lines: lines, bounds: bounds)
         checker.run(resources: context.probe.readings)
         let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
+        var metrics = result.metrics
+        if let name = result.deliveryMetric, let index = metrics.firstIndex(where: { $0.name == name }) {
+            Self.addResyncDeliveries(breakdowns, to: &metrics[index])
+        }
         context.stopAll()
         isFinished = true
         let options = context.options
         var record = RunRecord(
             scenario: options.scenario.rawValue, profile: options.profileName, seed: options.seed, clients: options.clients,
             virtualTime: options.virtualTime, command: options.command, durationSeconds: end.seconds, partial: partial,
-            floorMilliseconds: result.floorMilliseconds, metrics: result.metrics, traffic: traffic, timeline: timeline,
+            floorMilliseconds: result.floorMilliseconds, metrics: metrics, traffic: traffic, timeline: timeline,
             invariants: checker.checks, violations: checker.violations,
             stages: BreakdownSummary.metrics(breakdowns), slowest: BreakdownSummary.slowest(breakdowns, count: 20))
         record.medianMilliseconds = result.medianMilliseconds
@@ -65,6 +69,16 @@ final class RunDriver {
         record.settleSeconds = bounds.settle.seconds
         record.livenessSeconds = bounds.liveness.seconds
         return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
+    }
+
+    /// Adds to `metric` every delivery a login carried: from the sender storing the message to
+    /// the receiver's engine holding it (the breakdown's total less the screen's queue).
+    static func addResyncDeliveries(_ breakdowns: [MessageBreakdown], to metric: inout RunMetric) {
+        let screen = LatencyStage.allCases.firstIndex(of: .screenQueue)!
+        for row in breakdowns where row.carrier == "login" {
+            metric.values.append(row.totalMilliseconds - (screen < row.stages.count ? row.stages[screen] : 0))
+            metric.startSeconds?.append(row.startSeconds)
+        }
     }
 }
 

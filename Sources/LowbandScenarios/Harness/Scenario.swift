@@ -12,6 +12,10 @@ struct ScenarioResult {
     var medianMilliseconds: Double? = nil
     /// Samples of the main latency faster than their own floor: zero unless something is wrong.
     var samplesBelowFloor: Int? = nil
+    /// The metric that times each delivery from the sender storing a message to the receiver's
+    /// engine holding it, counted from pushes as they arrive; the driver adds the deliveries a
+    /// later login carried (the breakdown's), so the headline and the breakdown count the same.
+    var deliveryMetric: String? = nil
 }
 
 /// One workload of `lowband run`, written once for both modes against a ``RunContext``.
