@@ -14,7 +14,7 @@ public struct BenchmarkCSVReading: Sendable {
 extension BenchmarkCSV {
     /// The columns a file from another program may leave empty: where and when it ran. The
     /// columns that identify and carry the measurement are never empty.
-    public static let environmentColumns: Set<String> = ["commit", "swift_version", "host", "timestamp", "command"]
+    public static let environmentColumns: Set<String> = ["commit", "swift_version", "host", "timestamp", "command", "lowband_commit"]
 
     /// Reads the file at `path` and collects every problem instead of stopping at the first; the
     /// rows carry their samples when a samples file lies next to it (``samplesPath(for:)``).
@@ -59,7 +59,7 @@ extension BenchmarkCSV {
             return BenchmarkCSVReading(rows: [], errors: errors)
         }
         records.removeFirst()
-        let expected = header.fields == legacyColumns ? legacyColumns : columns
+        let expected = [legacyColumns, commandColumns].first { $0 == header.fields } ?? columns
         if header.fields != expected {
             var headerOnly = BenchmarkCSVErrors()
             headerOnly.append(BenchmarkCSVError(
@@ -136,7 +136,8 @@ extension BenchmarkCSV {
             suite: suite, benchmark: benchmark, metric: metric, unit: unit,
             p50: p50, p90: p90, p99: p99, min: min, max: max, samples: samples,
             commit: text(10), swiftVersion: text(11), host: text(12), timestamp: timestamp,
-            command: columns.count > 14 ? text(14) : ""
+            command: columns.count > 14 ? text(14) : "",
+            lowbandCommit: columns.count > 15 ? text(15) : ""
         )
     }
 

@@ -10,8 +10,12 @@ import LowbandBasics
 /// ``reading(from:)`` lists every such error of a file, not only the first. Only the environment
 /// columns (``environmentColumns``) may be empty, for reports written by other programs.
 public enum BenchmarkCSV {
-    /// The header line's columns, in order.
-    public static let columns = legacyColumns + ["command"]
+    /// The header line's columns, in order. `commit` is the measured code's (the program
+    /// `lowband startup` timed, else Lowband itself); `lowband_commit` is Lowband's own.
+    public static let columns = commandColumns + ["lowband_commit"]
+    /// The columns of reports written before the `lowband_commit` column: still read, with
+    /// Lowband's commit empty.
+    public static let commandColumns = legacyColumns + ["command"]
     /// The columns of reports written before the `command` column: still read, with an empty
     /// command (the committed baselines are such files).
     public static let legacyColumns = [
@@ -42,7 +46,7 @@ public enum BenchmarkCSV {
             let fields = [row.suite, row.benchmark, row.metric, row.unit].map(quoted)
                 + numbers.map(formatted)
                 + [String(row.samples)]
-                + [row.commit, row.swiftVersion, row.host, row.timestamp, row.command].map(quoted)
+                + [row.commit, row.swiftVersion, row.host, row.timestamp, row.command, row.lowbandCommit].map(quoted)
             text += fields.joined(separator: ",") + "\n"
         }
         return text

@@ -40,6 +40,9 @@ public struct BenchmarkRow: Sendable, Hashable {
     /// The command that measured it (`lowband run --scenario crowd …`); empty when not known
     /// (reports written before the column existed, other programs' reports).
     public var command: String
+    /// Lowband's own commit (the `lowband_commit` column); ``commit`` is the measured code's.
+    /// Empty in reports written before the column existed.
+    public var lowbandCommit: String
     /// The raw samples the statistics summarise, in the row's unit, when the report keeps them
     /// (a `.samples.csv` file next to the report, see ``BenchmarkCSV``); nil otherwise. With
     /// samples on both sides `lowband compare` tests a timing row statistically instead of by
@@ -69,8 +72,10 @@ public struct BenchmarkRow: Sendable, Hashable {
         host: String,
         timestamp: String,
         command: String = "",
-        sampleValues: [Double]? = nil
+        sampleValues: [Double]? = nil,
+        lowbandCommit: String = ""
     ) {
+        self.lowbandCommit = lowbandCommit
         self.suite = suite
         self.benchmark = benchmark
         self.metric = metric
@@ -103,7 +108,8 @@ public struct BenchmarkRow: Sendable, Hashable {
             p50: summary.p50, p90: summary.p90, p99: summary.p99,
             min: summary.min, max: summary.max, samples: summary.samples,
             commit: environment.commit, swiftVersion: environment.swiftVersion,
-            host: environment.host, timestamp: environment.timestamp, command: environment.command
+            host: environment.host, timestamp: environment.timestamp, command: environment.command,
+            lowbandCommit: environment.lowbandCommit
         )
     }
 

@@ -22,6 +22,9 @@ public struct RunEnvironment: Sendable, Hashable {
     /// The command line that measured, as a shell would take it back (`lowband run --seed 3`);
     /// ``current(at:)`` takes this process's own. Empty when not known.
     public var command: String
+    /// Lowband's own commit: the same as ``commit`` unless what was measured is another
+    /// program (`lowband startup`), whose checkout ``commit`` then names.
+    public var lowbandCommit: String
     /// Where ``commit`` came from, or why it is `unknown`, in words for a report: e.g.
     /// `the git checkout at /src/lowband (holds the lowband binary)`. Not a CSV column.
     public var commitNote: String
@@ -29,10 +32,11 @@ public struct RunEnvironment: Sendable, Hashable {
     /// An environment; everything but the timestamp defaults to unknown, this compiler or empty.
     public init(
         commit: String = "unknown", swiftVersion: String = RunEnvironment.compilerVersion, host: String = "unknown", timestamp: String,
-        commitNote: String = "", command: String = ""
+        commitNote: String = "", command: String = "", lowbandCommit: String? = nil
     ) {
         self.command = command
         self.commit = commit
+        self.lowbandCommit = lowbandCommit ?? commit
         self.swiftVersion = swiftVersion
         self.host = host
         self.timestamp = timestamp
@@ -53,6 +57,20 @@ public struct RunEnvironment: Sendable, Hashable {
             commit: commit, swiftVersion: compilerVersion, host: hostName() ?? "unknown", timestamp: timestamp(of: date), commitNote: note,
             command: shellCommand(["lowband"] + CommandLine.arguments.dropFirst())
         )
+    }
+
+    /// This environment for rows that measure another program: ``commit`` becomes `commit` when
+    /// given, else the commit of the git checkout holding `directory` (the program's working
+    /// directory), else `unknown`; ``lowbandCommit`` stays Lowband's.
+    public func measuring(programIn directory: String, commit given: String? = nil) -> RunEnvironment {
+        var result = self
+        if let given {
+            result.commit = given
+            result.commitNote = "given by --commit"
+        } else {
+            (result.commit, result.commitNote) = Self.commit(searching: [directory])
+        }
+        return result
     }
 
     /// The short commit of the first of `directories` inside a git checkout, with where it came

@@ -277,7 +277,7 @@ import Testing
     @Test func binaryPrintsOneErrorLineForAMalformedFileAndExitsTwo() async throws {
         try await withReports([row("allocations", "count", 1000)], [row("allocations", "count", 1000)]) { old, new in
             var text = try String(contentsOfFile: old, encoding: .utf8)
-            text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run\n"
+            text += "startup,warm,allocations,count,abc,1,1,1,1,1,abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run,abc1234\n"
             try text.write(toFile: old, atomically: true, encoding: .utf8)
             let result = try await LowbandBinary.run(["compare", old, new])
             #expect(result.status == 2, "bad input is not a regression")

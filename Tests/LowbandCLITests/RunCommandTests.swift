@@ -93,9 +93,11 @@ import Testing
         let csv = try read(directory.file("out/results.csv"))
         let firstRow = try #require(csv.split(separator: "\n").dropFirst().first)
         let fields = firstRow.split(separator: ",", omittingEmptySubsequences: false)
-        #expect(fields.count == 15)
+        #expect(fields.count == 16)
         #expect(fields[14] == "lowband run --scenario push-to-visible --duration 5s --virtual-time --out out", "command column of \(firstRow)")
         #expect(fields[10] == Substring(commit), "commit column of \(firstRow)")
+        // Lowband measured itself: its own commit in both columns.
+        #expect(fields[15] == Substring(commit), "lowband_commit column of \(firstRow)")
         #expect(fields[12] != "unknown" && !fields[12].isEmpty, "host column of \(firstRow)")
         let report = try read(directory.file("out/report.html"))
         #expect(report.contains("<p class=\"origin\" id=\"origin\">commit <code>\(commit)</code> · host <code>\(fields[12])</code>"))

@@ -7,7 +7,7 @@ import Testing
 @Suite struct BenchmarkCSVTests {
     static let environment = RunEnvironment(commit: "abc1234", swiftVersion: "6.3", host: "ci-1", timestamp: "2025-01-31T12:00:00Z")
     static let header = BenchmarkCSV.columns.joined(separator: ",")
-    static let tail = "abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run"
+    static let tail = "abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run,def5678"
 
     private func expectError(
         _ text: String, line: Int?, code: BenchmarkCSVError.Code, containing fragment: String,
@@ -59,11 +59,25 @@ import Testing
         #expect(environment.command == "lowband run --scenario crowd --out 'my dir' --until 'it'\\''s up'")
         let rows = [BenchmarkRow(suite: "s", benchmark: "b", metric: "m", unit: "ms", samples: [1, 2], environment: environment)]
         let text = try BenchmarkCSV.render(rows: rows)
-        #expect(text.hasPrefix(BenchmarkCSV.columns.joined(separator: ",") + "\n") && BenchmarkCSV.columns.last == "command")
+        #expect(text.hasPrefix(BenchmarkCSV.columns.joined(separator: ",") + "\n") && BenchmarkCSV.columns.suffix(2) == ["command", "lowband_commit"])
         #expect(try BenchmarkCSV.parse(text, file: "new.csv") == rows)
         let old = BenchmarkCSV.legacyColumns.joined(separator: ",") + "\ns,b,m,ms,1,2,3,1,4,5,abc1234,6.3,ci-1,2025-01-31T12:00:00Z\n"
         let read = try BenchmarkCSV.parse(old, file: "old.csv")
-        #expect(read.first?.command == "" && read.first?.commit == "abc1234")
+        #expect(read.first?.command == "" && read.first?.commit == "abc1234" && read.first?.lowbandCommit == "")
+        // Reports from before lowband_commit (a command, no Lowband commit) read too.
+        let withCommand = BenchmarkCSV.commandColumns.joined(separator: ",") + "\ns,b,m,ms,1,2,3,1,4,5,abc1234,6.3,ci-1,2025-01-31T12:00:00Z,lowband run\n"
+        let second = try BenchmarkCSV.parse(withCommand, file: "v2.csv")
+        #expect(second.first?.command == "lowband run" && second.first?.lowbandCommit == "")
+    }
+
+    /// Issue 26: a row names the measured program's commit and, apart, Lowband's own.
+    @Test func theMeasuredCommitAndLowbandsOwnAreTwoColumns() throws {
+        let environment = Self.environment.measuring(programIn: "/", commit: "app0001")
+        #expect(environment.commit == "app0001" && environment.lowbandCommit == Self.environment.commit)
+        let rows = [BenchmarkRow(suite: "startup", benchmark: "app", metric: "time_to_marker", unit: "ms", samples: [1, 2], environment: environment)]
+        let text = try BenchmarkCSV.render(rows: rows)
+        #expect(text.contains(",app0001,") && text.hasSuffix(",\(Self.environment.commit)\n"))
+        #expect(try BenchmarkCSV.parse(text, file: "new.csv").first?.lowbandCommit == Self.environment.commit)
     }
 
     @Test func samplesGiveNearestRankPercentiles() {
@@ -85,11 +99,11 @@ import Testing
         expectError("suite,benchmark\n", line: 1, code: .badHeader, containing: "expected \"\(Self.header)\"")
         expectError("\(Self.header)\n\(good)\ns,b,m2,ms,abc,2,3,1,4,5,\(Self.tail)\n", line: 3, code: .invalidValue, containing: "column 'p50' is not a number: \"abc\"")
         expectError("\(Self.header)\ns,b,m,ms,inf,inf,inf,inf,inf,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "column 'p50' is not a number")
-        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,\(Self.tail)\n", line: 2, code: .wrongFieldCount, containing: "14 fields, expected 15")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,\(Self.tail)\n", line: 2, code: .wrongFieldCount, containing: "15 fields, expected 16")
         expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,0,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "'samples'")
         expectError("\(Self.header)\ns,b,m,ms,5,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "out of order")
         expectError("\(Self.header)\n,b,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .invalidValue, containing: "column 'suite' is empty")
-        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,abc,6.3,h,yesterday,\n", line: 2, code: .invalidValue, containing: "'timestamp'")
+        expectError("\(Self.header)\ns,b,m,ms,1,2,3,1,4,5,abc,6.3,h,yesterday,,\n", line: 2, code: .invalidValue, containing: "'timestamp'")
         expectError("\(Self.header)\n\(good)\n\n\(good)\n", line: 3, code: .malformed, containing: "blank line")
         expectError("\(Self.header)\n\(good)\n\(good)\n", line: 3, code: .duplicateRow, containing: "first is on line 2")
         expectError("\(Self.header)\ns,b\"x,m,ms,1,2,3,1,4,5,\(Self.tail)\n", line: 2, code: .malformed, containing: "quote inside an unquoted field")

@@ -55,6 +55,12 @@ struct StartupCommand: ParsableCommand {
     @Option(help: "With --baseline-command: the CSV file for its rows.")
     var baselineOut: String?
 
+    @Option(help: "The measured program's commit for the CSV's commit column (default: the git checkout of the working directory; Lowband's own goes to lowband_commit).")
+    var commit: String?
+
+    @Option(help: "With --baseline-command: the baseline's commit for its rows (default: unknown).")
+    var baselineCommit: String?
+
     @Argument(parsing: .captureForPassthrough, help: "-- PROGRAM ARGS…: the program to time and its arguments.")
     var command: [String] = []
 
@@ -63,7 +69,7 @@ struct StartupCommand: ParsableCommand {
     static let commandName = "lowband startup"
 
     /// The options this command knows, for "did you mean".
-    static let options = ["--runs", "--warmup", "--timeout", "--until", "--name", "--out", "--baseline-command", "--baseline-out"]
+    static let options = ["--runs", "--warmup", "--timeout", "--until", "--name", "--out", "--baseline-command", "--baseline-out", "--commit", "--baseline-commit"]
 
     func validate() throws {
         // An option the parser did not know starts what it passes through: refuse it as an option.
@@ -119,7 +125,9 @@ struct StartupCommand: ParsableCommand {
         // The base runs through the shell, which execs it: a millisecond of sh is the only difference.
         let base = baselineCommand.map { ProgramLaunch(executable: "/bin/sh", arguments: ["-c", "exec \($0)"], marker: marker, pattern: until, timeout: limit) }
         let benchmark = name ?? (program[0] as NSString).lastPathComponent
-        let environment = RunEnvironment.current()
+        // The rows are the program's: its checkout's commit, Lowband's in lowband_commit. A
+        // baseline's commit is not known here (it may be any build): --commit names the head's.
+        let environment = RunEnvironment.current().measuring(programIn: FileManager.default.currentDirectoryPath, commit: commit)
 
         let progress = StartupProgress()
         var samples: [ProgramLaunch.Sample] = []
@@ -147,7 +155,8 @@ struct StartupCommand: ParsableCommand {
         let rows = StartupSummary.rows(benchmark: benchmark, samples: samples, environment: environment)
         do {
             if let baselineOut {
-                let baseRows = StartupSummary.rows(benchmark: benchmark, samples: baseSamples, environment: environment)
+                let baseEnvironment = environment.measuring(programIn: "", commit: baselineCommit ?? "unknown")
+                let baseRows = StartupSummary.rows(benchmark: benchmark, samples: baseSamples, environment: baseEnvironment)
                 try BenchmarkCSV.write(rows: baseRows, to: baselineOut)
                 try CommandIO.write("baseline " + StartupSummary.report(benchmark: benchmark, samples: baseSamples, rows: baseRows, out: baselineOut))
             }
