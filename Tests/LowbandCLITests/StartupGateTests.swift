@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aQuarterSlowerStartFailsTheGate() async throws {
-        let (compare, _) = try await gate(base: program(readyAfter: "0.2"), head: program(readyAfter: "0.255"))
+        let (compare, _) = try await gate(base: program(readyAfter: "0.1"), head: program(readyAfter: "0.1275"))
         #expect(compare.status == 1, "\(compare.stdoutText)")
         #expect(compare.stdoutText.contains("time_to_marker"))
         #expect(compare.stdoutText.contains("REGRESSION"), "\(compare.stdoutText)")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func anUnchangedProgramPassesTheGate() async throws {
-        let (compare, startup) = try await gate(base: program(readyAfter: "0.2"), head: program(readyAfter: "0.2"))
+        let (compare, startup) = try await gate(base: program(readyAfter: "0.1"), head: program(readyAfter: "0.1"))
         #expect(compare.status == 0, "\(compare.stdoutText)\(startup.stderrText)")
         #expect(!compare.stdoutText.contains("REGRESSION"))
     }
