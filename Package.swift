@@ -89,7 +89,7 @@ let package = Package(
         // `lowband codecs compare`: a user's own payloads sized and timed in each format.
         .target(
             name: "LowbandCodecs",
-            dependencies: ["LowbandMessagePack", "LowbandLZ4", "LowbandReports", "CLowbandZlib"],
+            dependencies: ["LowbandBasics", "LowbandMessagePack", "LowbandLZ4", "LowbandReports", "CLowbandZlib"],
             swiftSettings: strict
         ),
         // The small jobs every other target shares (hashes, CSV, JSON text, durations,

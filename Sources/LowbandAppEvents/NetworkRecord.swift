@@ -1,4 +1,5 @@
 import Foundation
+import LowbandRunReport
 public import LowbandProxyCore
 
 /// What the network did during a session, from the proxies' own decisions (their events) and
@@ -174,19 +175,10 @@ public struct NetworkRecord: Sendable {
         return parts.isEmpty ? "nothing: the links delivered" : parts.joined(separator: "; ")
     }
 
+    /// Seconds of `from ..< to` that `ranges` cover, overlaps counted once.
     private func covered(_ ranges: [(Double, Double)], from: Double, to: Double) -> Double {
         guard to > from else { return 0 }
-        var total = 0.0
-        var reach = from
-        for (start, end) in ranges.sorted(by: { $0.0 < $1.0 }) where end > reach && start < to {
-            let lower = max(start, reach)
-            let upper = min(end, to)
-            if upper > lower {
-                total += upper - lower
-                reach = upper
-            }
-        }
-        return total
+        return Stretches(ranges.map { $0.0 ..< max($0.0, $0.1) }).covered(from ..< to)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandBasics
 import LowbandLZ4
 public import LowbandReports
 
@@ -100,7 +101,7 @@ public struct CodecComparison: Sendable {
             calls += 1
             elapsed = clock.now - start
         } while elapsed < timing && calls < 10_000
-        return Double(elapsed.components.seconds) * 1e9 / Double(calls) + Double(elapsed.components.attoseconds) / 1e9 / Double(calls)
+        return Double(elapsed.nanosecondsClamped) / Double(calls)
     }
 
     /// The figures as benchmark rows: suite `codecs`, benchmark the format; `bytes`,
@@ -126,12 +127,12 @@ public struct CodecComparison: Sendable {
     /// The table the command prints.
     public func report(files: Int) -> String {
         var text = "codecs: \(payloads) payload\(payloads == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")\n"
-        let header = ["format", "p50 bytes", "total bytes", "× JSON p50", "encode p50", "decode p50"]
+        let header = ["format", "payloads", "p50 bytes", "total bytes", "× JSON p50", "encode p50", "decode p50"]
         var lines: [[String]] = [header]
         var notes: [String] = []
         for result in results where !result.sizes.isEmpty {
             lines.append([
-                result.format.rawValue, String(Int(Self.median(result.sizes))), String(Int(result.sizes.reduce(0, +))),
+                result.format.rawValue, String(result.sizes.count), String(Int(Self.median(result.sizes))), String(Int(result.sizes.reduce(0, +))),
                 String(format: "%.2f", Self.median(result.ratios)), Self.time(Self.median(result.encodeNanoseconds)), Self.time(Self.median(result.decodeNanoseconds)),
             ])
             if let note = result.note { notes.append("\(result.format.rawValue): \(note)") }
@@ -147,8 +148,7 @@ public struct CodecComparison: Sendable {
     }
 
     static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        return values.sorted()[(values.count - 1) / 2]
+        Percentile.median(values) ?? 0
     }
 
     static func time(_ nanoseconds: Double) -> String {

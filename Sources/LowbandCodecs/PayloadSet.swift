@@ -40,6 +40,9 @@ public struct PayloadSet: Sendable {
     ///   MessagePack, a file that cannot be read or is too large, or too many payloads.
     public mutating func add(file path: String) throws(Failure) {
         let bytes: [UInt8]
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw Failure(description: "\(path): no such file") }
+        guard !isDirectory.boolValue else { throw Failure(description: "\(path): a directory, not a file of payloads") }
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }

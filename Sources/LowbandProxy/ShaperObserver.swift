@@ -25,6 +25,8 @@ final class ShaperObserver: ShaperTraceSink {
     private let counted = Mutex(Counts())
     /// How long bytes wait in the link's queue, worked out while somebody watches.
     private let queues = Mutex(QueueWatch())
+    /// Whether ``queues`` holds anything: without a watcher it is emptied once, then left alone.
+    private let tracking = Atomic<Bool>(false)
     /// Kinds the queue watch reads.
     static let queueKinds: [ShaperEvent.Kind] = [.enqueue, .deliver, .close, .reset, .link]
 
@@ -58,14 +60,12 @@ final class ShaperObserver: ShaperTraceSink {
     }
 
     private func watchQueues(_ event: ShaperEvent) {
-        let watching = broadcast.hasSubscribers
-        let done = queues.withLock { watch -> [ShaperEvent] in
-            guard watching else {
-                watch.reset()
-                return []
-            }
-            return watch.note(event)
+        guard broadcast.hasSubscribers else {
+            if tracking.exchange(false, ordering: .relaxed) { queues.withLock { $0.reset() } }
+            return
         }
+        tracking.store(true, ordering: .relaxed)
+        let done = queues.withLock { $0.note(event) }
         guard !done.isEmpty else { return }
         pending.withLock { pending in
             for event in done where pending.count < Self.capacity { pending.append(event) }

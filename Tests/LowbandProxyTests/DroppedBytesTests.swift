@@ -9,14 +9,13 @@ import Testing
 /// event and trace line with its count and cause; toxics changed are trace lines; a close line
 /// carries the reason the status line prints.
 @Suite(.timeLimit(.minutes(1))) struct DroppedBytesTests {
-    /// Polls the proxy's counters until `done` holds (at most 5 s).
-    private func statistics(of proxy: ShapingProxy, until done: (ProxyStatistics) -> Bool) async throws -> ProxyStatistics {
-        for _ in 0 ..< 500 {
-            let statistics = await proxy.statistics
-            if done(statistics) { return statistics }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return await proxy.statistics
+    /// Reads `events` until `done` says the events so far are enough; returns them.
+    private func events(
+        from iterator: inout AsyncStream<ProxyEvent>.Iterator, until done: ([ProxyEvent]) -> Bool
+    ) async -> [ProxyEvent] {
+        var seen: [ProxyEvent] = []
+        while !done(seen), let event = await iterator.next() { seen.append(event) }
+        return seen
     }
 
     @Test func swallowedAndResetBytesAreCountedTracedAndExplained() async throws {
@@ -25,13 +24,16 @@ import Testing
         let link = ProxyLink.network(ProxyHarness.steadyProfile(downRate: 1_000_000, upRate: 1_000_000), trace: trace)
         try await sink.serving {
             try await ProxyHarness.withProxy(upstreamPort: sink.port, link: link) { proxy, port in
-                let events = proxy.events()
+                var stream = proxy.events().makeAsyncIterator()
+                var seen: [ProxyEvent] = []
+                let dropped = { (events: [ProxyEvent]) in events.filter { $0.kind == .drop }.reduce(0) { $0 + ($1.bytes ?? 0) } }
                 let first = try await TestPeers.connect(port: port)
                 try await first.executeThenClose { _, outbound in
                     // A timeout toxic at 0 swallows what the client sends and closes nothing.
                     _ = try await proxy.addToxic(Toxic(name: "swallow", type: .timeout, stream: .upstream, attributes: ["timeout": 0]))
                     try await outbound.write(TestPeers.pattern(1_159))
-                    let swallowed = try await statistics(of: proxy) { $0.droppedUpstreamBytes >= 1_159 }
+                    seen += await events(from: &stream) { dropped($0) >= 1_159 }
+                    let swallowed = await proxy.statistics
                     #expect(swallowed.receivedUpstreamBytes == 1_159 && swallowed.droppedUpstreamBytes == 1_159)
                     #expect(swallowed.upstreamBytes == 0 && swallowed.bufferedBytes == 0, "received = delivered + dropped + buffered")
                     // Removing it closes the connections it held, as toxiproxy's does.
@@ -42,18 +44,16 @@ import Testing
                 let second = try await TestPeers.connect(port: port)
                 try await second.executeThenClose { _, outbound in
                     try await outbound.write(TestPeers.pattern(500))
-                    _ = try await statistics(of: proxy) { $0.receivedUpstreamBytes >= 1_659 }
+                    // Reading a socket is no event of the proxy's: its counter says when the bytes are in.
+                    #expect(await eventually { await proxy.statistics.receivedUpstreamBytes >= 1_659 })
                     try await proxy.resetAll(reason: "fault 1: reset")
-                    let reset = try await statistics(of: proxy) { $0.droppedUpstreamBytes >= 1_659 }
+                    seen += await events(from: &stream) { dropped(seen + $0) >= 1_659 }
+                    let reset = await proxy.statistics
                     #expect(reset.droppedUpstreamBytes == 1_659 && reset.upstreamBytes == 0 && reset.bufferedBytes == 0)
                 }
-                var drops: [ProxyEvent] = []
-                var closes: [ProxyEvent] = []
-                for await event in events {
-                    if event.kind == .drop { drops.append(event) }
-                    if event.kind == .close { closes.append(event) }
-                    if closes.count == 2 { break }
-                }
+                seen += await events(from: &stream) { (seen + $0).filter { $0.kind == .close }.count >= 2 }
+                let drops = seen.filter { $0.kind == .drop }
+                let closes = seen.filter { $0.kind == .close }
                 #expect(drops.filter { $0.detail == "a toxic" }.reduce(0) { $0 + ($1.bytes ?? 0) } == 1_159)
                 #expect(drops.last.map { [$0.detail, $0.bytes, $0.connection, $0.direction] as [AnyHashable?] } == ["fault 1: reset", 500, 2, Direction.upstream])
                 #expect(closes.last?.detail == "fault 1: reset")
