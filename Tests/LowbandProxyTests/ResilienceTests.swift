@@ -79,26 +79,27 @@ import Testing
     }
 
     @Test func anUpstreamThatRefusesClosesTheClientAndIsRecorded() async throws {
-        let port = try await TestPeers.refusedPort()
-        try await ProxyHarness.withProxy(upstreamPort: port, link: Self.link) { proxy, proxyPort in
-            let events = proxy.events()
-            for _ in 0..<2 {
-                let client = try await TestPeers.connect(port: proxyPort)
-                let received = try await client.executeThenClose { inbound, _ in
-                    var iterator = inbound.makeAsyncIterator()
-                    return try await TestPeers.readToEnd(from: &iterator).readableBytes
+        try await TestPeers.withRefusedPort { port in
+            try await ProxyHarness.withProxy(upstreamPort: port, link: Self.link) { proxy, proxyPort in
+                let events = proxy.events()
+                for _ in 0..<2 {
+                    let client = try await TestPeers.connect(port: proxyPort)
+                    let received = try await client.executeThenClose { inbound, _ in
+                        var iterator = inbound.makeAsyncIterator()
+                        return try await TestPeers.readToEnd(from: &iterator).readableBytes
+                    }
+                    #expect(received == 0)
                 }
-                #expect(received == 0)
+                var refused: [ProxyEvent] = []
+                for await event in events where event.kind == .refused {
+                    refused.append(event)
+                    if refused.count == 2 { break }
+                }
+                #expect(refused.allSatisfy { $0.detail?.contains("127.0.0.1:\(port)") == true })
+                let statistics = await proxy.statistics
+                #expect(statistics.refusedConnections == 2)
+                #expect(statistics.openConnections == 0)
             }
-            var refused: [ProxyEvent] = []
-            for await event in events where event.kind == .refused {
-                refused.append(event)
-                if refused.count == 2 { break }
-            }
-            #expect(refused.allSatisfy { $0.detail?.contains("127.0.0.1:\(port)") == true })
-            let statistics = await proxy.statistics
-            #expect(statistics.refusedConnections == 2)
-            #expect(statistics.openConnections == 0)
         }
     }
 

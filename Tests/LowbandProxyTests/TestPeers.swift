@@ -83,12 +83,26 @@ enum TestPeers {
         try await channel.close()
     }
 
-    /// A port on which nothing listens (bound, then closed).
-    static func refusedPort() async throws -> Int {
-        let server = try await server { _ in EchoHandler() }
-        let port = server.port
-        await server.close()
-        return port
+    /// A port that refuses every connection for as long as `body` runs: a socket bound to it
+    /// that never listens. Binding and closing a port instead lets a test running alongside
+    /// take the port meanwhile (the parallel suite binds hundreds), and the "refused" upstream
+    /// then answers — CI saw exactly that hang.
+    static func withRefusedPort<Result>(_ body: (Int) async throws -> Result) async throws -> Result {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw PeerError(description: "socket() failed: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
+            }
+        }
+        guard bound else { throw PeerError(description: "bind() failed: errno \(errno)") }
+        return try await body(Int(UInt16(bigEndian: address.sin_port)))
     }
 
     static func server(
