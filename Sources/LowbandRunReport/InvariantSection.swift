@@ -28,6 +28,12 @@ enum InvariantSection {
             text = "\(broken.count) of \(checks.count) promises broken: "
                 + broken.map { "\($0.name) ×\(NumberFormatting.number(Double($0.violations)))" }.joined(separator: ", ") + "."
         }
+        if unchecked > 0 {
+            text += " No case: " + checks.filter { $0.checked == 0 && $0.violations == 0 }.map(\.name).joined(separator: ", ") + "."
+        }
+        if let drain = record.drain {
+            text += " After the traffic the run \(drain.words)."
+        }
         let status = broken.isEmpty && record.violations.isEmpty ? "pass" : "fail"
         return "<p class=\"invariants-summary \(status)\">\(HTMLEscaping.escape(text))</p>"
     }

@@ -24,6 +24,14 @@ extension RunRecord {
         writer.openObject()
         writer.key("clients"); writer.number(clients)
         writer.key("command"); writer.string(command)
+        if let drain {
+            writer.key("drain")
+            writer.openObject()
+            writer.key("judgedUntilSeconds"); writer.number(drain.judgedUntilSeconds)
+            writer.key("seconds"); writer.number(drain.seconds)
+            writer.key("settled"); writer.bool(drain.settled)
+            writer.closeObject()
+        }
         writer.key("durationSeconds"); writer.number(durationSeconds)
         if let floorMilliseconds { writer.key("floorMilliseconds"); writer.number(floorMilliseconds) }
         writer.key("invariants"); writer.array(invariants) { $1.write(to: &$0) }

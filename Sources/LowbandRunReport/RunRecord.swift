@@ -1,4 +1,5 @@
 public import LowbandBasics
+import Foundation
 /// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
 /// time and the timeline of network and connection events.
 ///
@@ -55,6 +56,12 @@ public struct RunRecord: Sendable, Hashable, Codable {
     public var settleSeconds: Double?
     /// See ``settleSeconds``.
     public var livenessSeconds: Double?
+    /// What happened after the traffic (``durationSeconds``): how long the run drained and
+    /// whether it settled; nil when it ended with its traffic (`--no-drain`, a stop, older records).
+    public var drain: RunDrain?
+
+    /// Where the run's clock stopped: the traffic's end plus the drain.
+    public var endSeconds: Double { durationSeconds + (drain?.seconds ?? 0) }
 
     /// Violations of one invariant kept in a record; the rest are counted only.
     public static let maximumViolations = 50
@@ -90,7 +97,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case scenario, profile, seed, clients, virtualTime, command, durationSeconds, partial, floorMilliseconds, medianMilliseconds, samplesBelowFloor
-        case metrics, traffic, timeline, invariants, violations, stages, slowest, settleSeconds, livenessSeconds
+        case metrics, traffic, timeline, invariants, violations, stages, slowest, settleSeconds, livenessSeconds, drain
     }
 
     /// Reads records written before the checks existed too (their lists are empty).
@@ -116,11 +123,41 @@ public struct RunRecord: Sendable, Hashable, Codable {
         slowest = try container.decodeIfPresent([MessageBreakdown].self, forKey: .slowest) ?? []
         settleSeconds = try container.decodeIfPresent(Double.self, forKey: .settleSeconds)
         livenessSeconds = try container.decodeIfPresent(Double.self, forKey: .livenessSeconds)
+        drain = try container.decodeIfPresent(RunDrain.self, forKey: .drain)
     }
 
     /// The metric named `name`, if the scenario reported it.
     public func metric(named name: String) -> RunMetric? {
         metrics.first { $0.name == name }
+    }
+}
+
+/// A run's drain phase (docs/RUN.md, "The drain"): after its traffic, no new sends and the
+/// network healed, until nothing was in flight or the settle bound passed.
+public struct RunDrain: Sendable, Hashable, Codable {
+    /// How long it drained, seconds on the run's clock.
+    public var seconds: Double
+    /// True when nothing was left in flight (the checks took that state as final); false when
+    /// the bound passed first.
+    public var settled: Bool
+    /// The instant the checks judged at: the end of the run, or for a settled run the settled
+    /// instant plus the settle time.
+    public var judgedUntilSeconds: Double
+
+    /// A drain of `seconds`.
+    public init(seconds: Double, settled: Bool, judgedUntilSeconds: Double) {
+        self.seconds = seconds
+        self.settled = settled
+        self.judgedUntilSeconds = judgedUntilSeconds
+    }
+
+    /// `drained 2.0 s until nothing was in flight; promises judged as of 209.0 s (the state
+    /// then is final)` or `drained 147.0 s to the bound without settling`.
+    public var words: String {
+        let time = String(format: "%.1f s", seconds)
+        return settled
+            ? "drained \(time) until nothing was in flight; promises judged as of \(String(format: "%.1f s", judgedUntilSeconds)) (the state then is final)"
+            : "drained \(time) to the bound without settling"
     }
 }
 

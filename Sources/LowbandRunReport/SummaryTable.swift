@@ -48,7 +48,7 @@ enum SummaryTable {
             var row = [
                 record.profile, record.partial ? "PARTIAL" : "complete", String(record.seed),
                 String(record.clients), record.virtualTime ? "virtual" : "wall",
-                NumberFormatting.duration(seconds: record.durationSeconds),
+                NumberFormatting.duration(seconds: record.durationSeconds) + (record.drain.map { " + \(NumberFormatting.duration(seconds: $0.seconds)) drain" } ?? ""),
             ]
             guard let latencyMetric else { return row }
             let summary = record.metric(named: latencyMetric).flatMap { RunMetric(name: $0.name, unit: $0.unit, values: LatencyMetricChoice.finiteSamples($0)).summary }

@@ -98,7 +98,7 @@ enum TimelineSpans {
 
     /// The end of the run's time axis: its duration, or later if events or traffic go beyond it.
     static func runEnd(_ record: RunRecord) -> Double {
-        var end = record.durationSeconds.isFinite ? Swift.max(record.durationSeconds, 0) : 0
+        var end = record.endSeconds.isFinite ? Swift.max(record.endSeconds, 0) : 0
         for event in record.timeline where event.seconds.isFinite { end = Swift.max(end, event.seconds) }
         for bucket in TrafficSeries(record).buckets { end = Swift.max(end, bucket.end) }
         return end

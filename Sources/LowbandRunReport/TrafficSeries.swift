@@ -30,8 +30,8 @@ struct TrafficSeries: Sendable, Hashable {
         }
         let gaps = zip(sorted, sorted.dropFirst()).map { $1.startSeconds - $0.startSeconds }.filter { $0 > 0 }.sorted()
         let fallback: Double = {
-            if let last = sorted.last, record.durationSeconds.isFinite, record.durationSeconds > last.startSeconds {
-                return record.durationSeconds - last.startSeconds
+            if let last = sorted.last, record.endSeconds.isFinite, record.endSeconds > last.startSeconds {
+                return record.endSeconds - last.startSeconds
             }
             return 1
         }()

@@ -31,6 +31,11 @@ public struct ScenarioOptions: Sendable {
     public var workDirectory: String?
     /// Faults to inject (virtual time only): none, a swarm drawn from the seed, or chosen kinds.
     public var faults: FaultPlan
+    /// After ``duration`` the run drains: the scenario sends nothing new, the network heals
+    /// (its outages, resets and injected faults end), and the run goes on until nothing is in
+    /// flight or the settle bound passes, so every promise the traffic made is judged
+    /// (docs/RUN.md, "The drain"). False ends the run at ``duration``, as it stands.
+    public var drain: Bool
 
     /// The most client engines one run on sockets may have.
     public static let maximumClients = 1_000
@@ -52,7 +57,8 @@ public struct ScenarioOptions: Sendable {
         virtualTime: Bool = false,
         command: String = "",
         workDirectory: String? = nil,
-        faults: FaultPlan = .none
+        faults: FaultPlan = .none,
+        drain: Bool = true
     ) {
         self.scenario = scenario
         self.profile = profile
@@ -64,6 +70,7 @@ public struct ScenarioOptions: Sendable {
         self.command = command
         self.workDirectory = workDirectory
         self.faults = faults
+        self.drain = drain
     }
 
     /// Rejects impossible combinations before anything starts.

@@ -26,8 +26,13 @@ extension NetworkShaper {
             bottlenecks[direction.index].waitingUntil = nil
             startNext(direction)
         case let .resetDue(id):
-            if connections[id] != nil { reset(id) }
+            if connections[id] != nil, !isHealed { reset(id) }
         }
+    }
+
+    /// Whether the profile's faults are over (``NetworkProfile/healedFrom``): no more resets.
+    var isHealed: Bool {
+        profile.healedFrom.map { now >= $0.nanosecondsClamped } ?? false
     }
 
     /// Starts sending the next piece in `direction` if the bottleneck is free, the link is up
@@ -105,7 +110,7 @@ extension NetworkShaper {
         pending.append(.deliver(id, direction, bytes: bytes))
         record(.deliver, id, direction, bytes: bytes, delay: now - started)
         connections[id]!.delivered += bytes
-        if let limit = connections[id]!.resetAfterBytes, connections[id]!.delivered >= limit {
+        if let limit = connections[id]!.resetAfterBytes, connections[id]!.delivered >= limit, !isHealed {
             reset(id)
         }
     }

@@ -44,7 +44,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         self.trace = trace
         root = SeededGenerator(seed: seed)
         let device = root.derived(0)
-        outages = Outages(profile.outages, generator: device)
+        outages = Outages(profile.outages, generator: device, healedFrom: profile.healedFrom?.nanosecondsClamped)
         radio = Radio(profile: profile.wakeUp, generator: device.derived(2))
         bottlenecks = [Bottleneck(profile: profile, direction: .upstream), Bottleneck(profile: profile, direction: .downstream)]
     }

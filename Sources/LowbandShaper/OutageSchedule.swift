@@ -19,20 +19,29 @@ struct OutageSchedule: Sendable {
     private(set) var windows: [OutageWindow] = []
     /// The start of the next window not generated yet; nil when there are no more.
     private var upcoming: Int64?
+    /// No window starts at or after this instant, and one in force then ends there (the
+    /// profile's ``NetworkProfile/healedFrom``); the draws before it are unchanged.
+    private let healedFrom: Int64?
 
-    init(_ profile: OutageProfile, generator: SeededGenerator) {
+    init(_ profile: OutageProfile, generator: SeededGenerator, healedFrom: Int64? = nil) {
         self.profile = profile
         self.generator = generator
+        self.healedFrom = healedFrom
         upcoming = self.generator.uniform(in: profile.start)
     }
 
     /// Generates every window that starts at or before `time`.
     mutating func generate(through time: Int64) {
         while let start = upcoming, start <= time {
+            if let healedFrom, start >= healedFrom {
+                upcoming = nil
+                return
+            }
             var end: Int64?
             if let duration = profile.duration {
                 end = start + generator.uniform(in: duration)
             }
+            if let healedFrom { end = min(end ?? healedFrom, healedFrom) }
             windows.append(OutageWindow(start: start, end: end, kind: profile.kind))
             upcoming = profile.every.map { start + generator.uniform(in: $0) }
         }
@@ -67,9 +76,9 @@ struct Outages: Sendable {
     /// Per schedule, the next boundary to report to the trace: (index into windows, isEnd).
     private var traced: [(window: Int, end: Bool)]
 
-    init(_ profiles: [OutageProfile], generator: SeededGenerator) {
+    init(_ profiles: [OutageProfile], generator: SeededGenerator, healedFrom: Int64? = nil) {
         schedules = profiles.enumerated().map { index, profile in
-            OutageSchedule(profile, generator: generator.derived(1, UInt64(index)))
+            OutageSchedule(profile, generator: generator.derived(1, UInt64(index)), healedFrom: healedFrom)
         }
         traced = Array(repeating: (0, false), count: profiles.count)
     }

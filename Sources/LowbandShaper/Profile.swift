@@ -33,6 +33,10 @@ public struct NetworkProfile: Sendable, Hashable {
     public var sources: [ProfileSource]
     /// The file the profile was read from, if any.
     public var file: String?
+    /// From this instant on the profile's own faults are over: no outage begins, one in force
+    /// ends, and no connection is reset. A run's drain phase sets it to the end of its traffic
+    /// (the network healed); nil: the faults go on for ever. Not read from files.
+    public var healedFrom: Duration?
 
     /// A profile; everything but the name and the two directions defaults to none (no connect
     /// delay, no wake-up, outages, resets or timeline), with a 1500-byte MTU.

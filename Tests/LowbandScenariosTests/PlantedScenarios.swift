@@ -33,7 +33,7 @@ class PlantedScenario: Scenario {
             self.writing = true
             self.writerLoggedIn()
             self.context.every(.seconds(10)) { [weak self] in
-                guard let self else { return false }
+                guard let self, !self.context.trafficIsOver else { return false }
                 _ = try? self.writer.engine.send(text: "hello", to: self.chatID)
                 return true
             }
@@ -58,9 +58,10 @@ class PlantedScenario: Scenario {
         ScenarioResult(metrics: [], floorMilliseconds: nil)
     }
 
-    /// Runs `self` for `seconds` in virtual time on EDGE.
-    static func run(seconds: Int64, seed: UInt64 = 1) throws -> ScenarioOutput {
-        let options = try ScenarioFixtures.virtualOptions(.crowd, seed: seed, clients: 2, seconds: seconds)
+    /// Runs `self` for `seconds` in virtual time on EDGE, then drains unless `drain` is false.
+    static func run(seconds: Int64, seed: UInt64 = 1, drain: Bool = true) throws -> ScenarioOutput {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: seed, clients: 2, seconds: seconds)
+        options.drain = drain
         return try VirtualRun.run(options, implementation: self)
     }
 }

@@ -77,5 +77,14 @@ import Testing
         #expect(value("invariant.liveness") == 1)
         #expect(rows.first { $0.metric == "wall_per_seed" }?.samples == 3 && value("wall_per_seed") == 100)
         #expect(ExploreOutputs.summary(outcomes, total: 3).contains("3 of 3 seeds run, 2 failing: order in 2, liveness in 1"))
+        // What had no case is said when every seed's run told it (not for --exec seeds or merged rows).
+        #expect(!ExploreOutputs.summary(outcomes, total: 3).contains("promises"))
+        var judged = outcomes
+        judged[0].unchecked = ["liveness", "cache_lost_after_kill"]
+        judged[1].unchecked = ["cache_lost_after_kill"]
+        judged[2].unchecked = []
+        #expect(ExploreOutputs.summary(judged, total: 3).contains("\npromises with no case on some seeds: liveness on 1, cache_lost_after_kill on 2 of 3\n"))
+        for index in judged.indices { judged[index].unchecked = [] }
+        #expect(ExploreOutputs.summary(judged, total: 3).contains("\npromises: every one judged on every seed\n"))
     }
 }

@@ -71,5 +71,14 @@ import Testing
         for row in pushed {
             #expect(row.milliseconds(.downlinkTransit) >= floor - 1, "message \(row.message) → client \(row.receiver): \(row.stages)")
         }
+        // On sockets too the run drains after its 30 s of traffic until nothing is in flight
+        // (seconds of wall time, not the 147 s bound), and then judges every engine's outbox
+        // and chat list.
+        let drain = try #require(output.record.drain)
+        #expect(drain.settled && drain.seconds >= 1 && drain.seconds < 30, "\(drain)")
+        let cases = Dictionary(uniqueKeysWithValues: output.record.invariants.map { ($0.name, $0.checked) })
+        #expect(cases["outbox_not_drained"] == 4)
+        #expect((cases["chat_list_mismatch"] ?? 0) > 0)
+        #expect(!output.record.hasViolations, "\(output.record.violations.map(\.detail))")
     }
 }

@@ -165,6 +165,34 @@ import Testing
         #expect(link.resets.map(\.id) == [id])
     }
 
+    @Test func aHealedProfileEndsItsOutagesAndResets() {
+        var profile = TestProfiles.symmetric(base)
+        profile.outages = [OutageProfile(start: .seconds(10) ... .seconds(10), duration: .seconds(8) ... .seconds(8), every: .seconds(20) ... .seconds(20))]
+        profile.resets = ResetProfile(probability: 1, afterTime: .seconds(50) ... .seconds(50), afterBytes: 200_000 ... 200_000)
+        var unhealed = VirtualLink(profile)
+        profile.healedFrom = .seconds(34)
+        var healed = VirtualLink(profile)
+        unhealed.advance(to: .seconds(35))
+        healed.advance(to: .seconds(35))
+        // Before the healing both play the same outages: 10–18 s and one from 30 s; the healed
+        // one's ends at 34 s instead of 38 s, and none begins after.
+        #expect(unhealed.open().connectAt == .seconds(38))
+        #expect(healed.open().connectAt == .seconds(35))
+        healed.advance(to: .seconds(55))
+        #expect(healed.open().connectAt == .seconds(55), "no outage from 50 s")
+        // Resets by time and by bytes stop too.
+        let id = healed.open().id
+        healed.send(1_000_000, on: id)
+        healed.run(until: .seconds(200))
+        #expect(healed.resets.isEmpty)
+        #expect(healed.delivered() >= 1_000_000)
+        unhealed.advance(to: .seconds(55))
+        let other = unhealed.open().id
+        unhealed.send(1_000_000, on: other)
+        unhealed.run(until: .seconds(200))
+        #expect(!unhealed.resets.isEmpty)
+    }
+
     @Test func resetProbabilityPicksConnections() {
         var profile = TestProfiles.symmetric(base)
         profile.resets = ResetProfile(probability: 0.5, afterTime: .seconds(1) ... .seconds(1))

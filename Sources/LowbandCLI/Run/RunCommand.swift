@@ -50,6 +50,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Faults to inject (virtual time): none, swarm (the seed picks the kinds), or a list such as reset,app-kill. Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var faults: String = "none"
 
+    @Flag(name: .customLong("no-drain"), help: "End the run with its traffic, instead of draining after it (no new sends, the network healed) until nothing is in flight or the settle bound passes, which lets every promise be judged.")
+    var noDrain = false
+
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when a messenger invariant was broken (for exploring); the violations are still reported.")
     var allowViolations = false
 
@@ -113,7 +116,7 @@ struct RunCommand: AsyncParsableCommand {
             }
             let options = ScenarioOptions(
                 scenario: scenarioName, profile: loaded, profileName: name, seed: seed, clients: clientCount,
-                duration: resolvedDuration, virtualTime: virtualTime, command: command, faults: faultPlan)
+                duration: resolvedDuration, virtualTime: virtualTime, command: command, faults: faultPlan, drain: !noDrain)
             do {
                 try options.validate()
             } catch {
@@ -228,6 +231,7 @@ struct RunCommand: AsyncParsableCommand {
         parts += ["--seed", String(seed), "--clients", String(clients), "--duration", DurationText.format(duration)]
         if virtualTime { parts.append("--virtual-time") }
         if !faults.isNone { parts += ["--faults", faults.description] }
+        if noDrain { parts.append("--no-drain") }
         return CommandWords.join(parts)
     }
 

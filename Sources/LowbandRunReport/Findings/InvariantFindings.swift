@@ -36,8 +36,9 @@ public struct InvariantCheck: Sendable, Hashable, Codable {
 }
 
 extension [InvariantCheck] {
-    /// `6 of 8 held, 2 not checked` or `1 of 8 broken, 5 held, 2 not checked`: the counts every
-    /// summary of a run's promises leads with.
+    /// `6 of 8 held, 2 not checked (no case: cache_lost_after_kill, liveness)` or `1 of 8
+    /// broken, 5 held, 2 not checked (no case: …)`: the counts every summary of a run's
+    /// promises leads with, naming the promises that had nothing to judge.
     public var tally: String {
         let broken = filter { $0.violations > 0 }.count
         let unchecked = filter { $0.violations == 0 && $0.checked == 0 }.count
@@ -45,7 +46,10 @@ extension [InvariantCheck] {
         var parts: [String] = []
         if broken > 0 { parts.append("\(broken) of \(count) broken") }
         parts.append(broken > 0 ? "\(held) held" : "\(held) of \(count) held")
-        if unchecked > 0 { parts.append("\(unchecked) not checked") }
+        if unchecked > 0 {
+            let names = filter { $0.violations == 0 && $0.checked == 0 }.map(\.name).joined(separator: ", ")
+            parts.append("\(unchecked) not checked (no case: \(names))")
+        }
         return parts.joined(separator: ", ")
     }
 }

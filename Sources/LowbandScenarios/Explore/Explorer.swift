@@ -122,10 +122,12 @@ public enum Explorer {
         if options.shrink, let target = record.violations.first?.invariant ?? broken.first?.name {
             shrunk = try await shrink(seed: seed, invariant: target, options)
         }
-        return SeedOutcome(
+        var outcome = SeedOutcome(
             seed: seed, faults: runOptions.faults.description, clients: runOptions.clients, durationSeconds: runOptions.duration.seconds,
             broken: broken, firstViolation: record.violations.first?.summary ?? "", wallMilliseconds: wall, traceHash: hash,
             determinism: determinism, command: runOptions.command, shrunk: shrunk)
+        outcome.unchecked = record.invariants.filter { $0.checked == 0 && $0.violations == 0 }.map(\.name)
+        return outcome
     }
 
     /// The smallest run found that still breaks `invariant`: fewer fault kinds, fewer clients, a

@@ -22,6 +22,9 @@ public struct SeedOutcome: Sendable, Hashable {
     public var command: String
     /// The shrunk reproducing command, when `--shrink` found a smaller failing run.
     public var shrunk: String
+    /// The promises the seed's run had no case of; nil when not known (an `--exec` seed, an
+    /// outcome read back from `explore.csv`, which does not keep it).
+    public var unchecked: [String]?
 
     /// An outcome with every column given.
     package init(

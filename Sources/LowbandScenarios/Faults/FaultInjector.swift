@@ -46,8 +46,10 @@ final class FaultInjector {
     private func begin(_ fault: PlannedFault) {
         switch fault.kind {
         case .outage, .handover:
-            // Played by the shaper; the trace has its outage lines.
-            context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
+            // Played by the shaper, which ends it when the network heals (the drain); the trace
+            // has its outage lines.
+            let end = context.profile.healedFrom.map { min(fault.at + fault.length, $0) } ?? fault.at + fault.length
+            context.ledger.networkDown(client: nil, fault.at ..< max(fault.at, end))
         case .reset:
             context.note(.note, "fault: every connection reset")
             network.cut()

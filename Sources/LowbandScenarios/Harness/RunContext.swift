@@ -184,6 +184,11 @@ final class RunContext {
         clients.removeAll { $0 === client }
     }
 
+    /// Whether every bare connection (a phone's push channel) is logged in.
+    var bareConnectionsLoggedIn: Bool {
+        connections.allSatisfy(\.isLoggedIn)
+    }
+
     /// Stops every engine and connection made in the run (at its end).
     func stopAll() {
         for client in clients { client.engine.stop() }

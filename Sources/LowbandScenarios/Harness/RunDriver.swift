@@ -10,6 +10,8 @@ final class RunDriver {
     /// sample, which is not free in an hour-long run). It is only displayed, never recorded.
     private var figure = ""
     private var figureAt: ContinuousClock.Instant?
+    /// When a virtual run next reports its progress, on the run's clock.
+    var nextReport: Duration = .seconds(1)
 
     init(context: RunContext, scenario: any Scenario) {
         self.context = context
@@ -31,7 +33,7 @@ final class RunDriver {
     var progress: RunProgress {
         let now = ContinuousClock.now
         if isFinished || figureAt.map({ now - $0 >= .milliseconds(200) }) ?? true {
-            figure = scenario.liveFigure
+            figure = scenario.liveFigure + (context.trafficIsOver && !isFinished ? " · draining" : "")
             figureAt = now
         }
         return RunProgress(
@@ -39,16 +41,20 @@ final class RunDriver {
             elapsed: min(context.now, context.options.duration), total: context.options.duration, figure: figure)
     }
 
-    /// The record of the run so far; stops every engine. Call once.
-    func finish(partial: Bool) -> ScenarioOutput {
-        let end = min(context.now, context.options.duration)
+    /// The record of the run so far; stops every engine. Call once. `drain` is the phase that
+    /// followed the traffic, if the run drained: the checks judge at its ``DrainPhase/judgedEnd(actualEnd:)``.
+    func finish(partial: Bool, drain: DrainPhase? = nil) -> ScenarioOutput {
+        let options = context.options
+        let end = options.drain ? context.now : min(context.now, options.duration)
+        let drained = end > options.duration ? drain : nil
+        let judgedEnd = partial ? end : drained?.judgedEnd(actualEnd: end) ?? end
         let result = scenario.finish()
         let (lines, traffic, timeline) = context.trace.snapshot(until: end)
         // The promises are checked, and the time of delivered messages split, before the
         // engines stop: their caches and outboxes are read as they are.
         context.probe.sample(at: context.now)
         let bounds = InvariantBounds(profile: context.profile)
-        var checker = InvariantChecker(context: context, end: end, timeline: timeline, lines: lines, bounds: bounds)
+        var checker = InvariantChecker(context: context, end: judgedEnd, timeline: timeline, lines: lines, bounds: bounds)
         checker.run(resources: context.probe.readings)
         let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
         var metrics = result.metrics
@@ -57,10 +63,9 @@ final class RunDriver {
         }
         context.stopAll()
         isFinished = true
-        let options = context.options
         var record = RunRecord(
             scenario: options.scenario.rawValue, profile: options.profileName, seed: options.seed, clients: options.clients,
-            virtualTime: options.virtualTime, command: options.command, durationSeconds: end.seconds, partial: partial,
+            virtualTime: options.virtualTime, command: options.command, durationSeconds: min(end, options.duration).seconds, partial: partial,
             floorMilliseconds: result.floorMilliseconds, metrics: metrics, traffic: traffic, timeline: timeline,
             invariants: checker.checks, violations: checker.violations,
             stages: BreakdownSummary.metrics(breakdowns), slowest: BreakdownSummary.slowest(breakdowns, count: 20))
@@ -68,6 +73,7 @@ final class RunDriver {
         record.samplesBelowFloor = result.samplesBelowFloor
         record.settleSeconds = bounds.settle.seconds
         record.livenessSeconds = bounds.liveness.seconds
+        record.drain = drained.map { $0.outcome(actualEnd: end) }
         return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
     }
 

@@ -34,10 +34,14 @@ protocol Scenario: AnyObject, SendableMetatype {
     /// A short live figure for the status line.
     var liveFigure: String { get }
     func finish() -> ScenarioResult
+    /// The traffic is over and the run drains (``DrainPhase``): a scenario whose apps are not
+    /// running between its actions starts them, so the checks can read their caches.
+    func drainBegins()
 }
 
 extension Scenario {
     static func profile(adjusting profile: NetworkProfile) -> NetworkProfile { profile }
+    func drainBegins() {}
 }
 
 extension ScenarioName {

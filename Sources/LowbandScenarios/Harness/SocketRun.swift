@@ -29,7 +29,7 @@ enum SocketRun {
         let directory = try WorkDirectory(options: options)
         defer { directory.remove() }
         let implementation = implementation ?? options.scenario.implementation
-        let profile = implementation.profile(adjusting: options.profile)
+        let profile = DrainPhase.healing(implementation.profile(adjusting: options.profile), options: options)
         let runZero = NIODeadline.now()
         let traces = Mutex<TraceLog?>(nil)
         let serverLedger = HoppingLedger()
@@ -135,21 +135,46 @@ private final class SocketRunState {
     }
 
     func arm(until end: Duration) {
-        let scheduler = driver.context.scheduler
-        scheduler.schedule(at: end) { [weak self] in self?.finish(partial: false) }
-        driver.context.every(.seconds(1)) { [weak self] in
+        let context = driver.context
+        context.scheduler.schedule(at: end) { [weak self] in
+            guard let self else { return }
+            if context.options.drain {
+                self.driver.scenario.drainBegins()
+                self.drain(DrainPhase(options: context.options, bounds: InvariantBounds(profile: context.profile)))
+            } else {
+                self.finish(partial: false)
+            }
+        }
+        context.every(.seconds(1)) { [weak self] in
             guard let self, !self.driver.isFinished else { return false }
             self.progress(self.driver.progress)
             return true
         }
     }
 
+    /// Looks every second whether the run has settled, on a fresh copy of the server's state;
+    /// ends it when it has or when the bound passes. (The proxy's queues are not read: a
+    /// message queued there is not yet in its receiver's chat list, and a send not yet in its
+    /// sender's acknowledgements.)
+    private func drain(_ phase: DrainPhase) {
+        guard !driver.isFinished, !finishing else { return }
+        server.refresh { [weak self] in
+            guard let self, !self.driver.isFinished, !self.finishing else { return }
+            let context = self.driver.context
+            if phase.check(context, networkIdle: true) || context.now >= phase.bound {
+                self.finish(partial: false, drain: phase)
+            } else {
+                context.scheduler.schedule(after: DrainPhase.checkInterval) { [weak self] in self?.drain(phase) }
+            }
+        }
+    }
+
     /// Ends the run: the checks read the server's state as of now, copied from its loop first.
-    func finish(partial: Bool) {
+    func finish(partial: Bool, drain: DrainPhase? = nil) {
         guard !driver.isFinished, !finishing else { return }
         finishing = true
         server.refresh { [self] in
-            let output = driver.finish(partial: partial)
+            let output = driver.finish(partial: partial, drain: drain)
             progress(driver.progress)
             promise.succeed(output)
         }

@@ -22,8 +22,9 @@ enum VirtualRun {
     }
 
     private static func simulate(_ options: ScenarioOptions, implementation: any Scenario.Type, directory: String, progress: @Sendable (RunProgress) -> Void, stop: StopSignal) throws(ScenarioError) -> ScenarioOutput {
-            let profile = options.faults.profile(
-                implementation.profile(adjusting: options.profile), seed: options.seed, duration: options.duration, clients: options.clients)
+            let profile = DrainPhase.healing(
+                options.faults.profile(implementation.profile(adjusting: options.profile), seed: options.seed, duration: options.duration, clients: options.clients),
+                options: options)
             let trace = TraceLog()
             let ledger = RunLedger()
             let world: VirtualWorld
@@ -55,29 +56,51 @@ enum VirtualRun {
             if !options.faults.isNone {
                 FaultInjector(context: context, network: network, plan: options.faults).arm()
             }
-            let end = options.duration
-            var nextReport: Duration = .seconds(1)
-            var stopped = false
-            while true {
-                if stop.isStopped {
-                    stopped = true
-                    break
-                }
-                guard let next = scheduler.nextDeadline, next <= end else {
-                    scheduler.advance(to: end)
-                    break
-                }
-                scheduler.advance(to: next)
-                if scheduler.now >= nextReport {
-                    progress(driver.progress)
-                    nextReport = scheduler.now + .seconds(1)
+            var stopped = !advance(scheduler, to: options.duration, driver: driver, progress: progress, stop: stop)
+            var drain: DrainPhase?
+            if options.drain, !stopped {
+                let phase = DrainPhase(options: options, bounds: InvariantBounds(profile: profile))
+                drain = phase
+                driver.scenario.drainBegins()
+                var checkAt = scheduler.now
+                while !phase.check(context, networkIdle: network.isIdle), scheduler.now < phase.bound {
+                    checkAt = min(checkAt + DrainPhase.checkInterval, phase.bound)
+                    if !advance(scheduler, to: checkAt, driver: driver, progress: progress, stop: stop) {
+                        stopped = true
+                        break
+                    }
                 }
             }
-            let output = driver.finish(partial: stopped)
+            let output = driver.finish(partial: stopped, drain: drain)
             progress(driver.progress)
             // Let the engines' stops settle (their links close) before the databases go.
             scheduler.advance(by: .seconds(1))
             return output
+    }
+
+    /// Runs the scheduler's work up to `end`, reporting progress every second of the run's
+    /// clock; false when the user stopped the run first.
+    private static func advance(_ scheduler: VirtualScheduler, to end: Duration, driver: RunDriver, progress: @Sendable (RunProgress) -> Void, stop: StopSignal) -> Bool {
+        while true {
+            if stop.isStopped { return false }
+            guard let next = scheduler.nextDeadline, next <= end else {
+                scheduler.advance(to: end)
+                return true
+            }
+            scheduler.advance(to: next)
+            if scheduler.now >= driver.nextReport {
+                progress(driver.progress)
+                driver.nextReport = scheduler.now + .seconds(1)
+            }
+        }
+    }
+}
+
+extension InMemoryNetwork {
+    /// No bytes wait in the shaper's queues either way.
+    var isIdle: Bool {
+        guard let shaper else { return true }
+        return Direction.allCases.allSatisfy { shaper.queuedBytes($0) == 0 }
     }
 }
 

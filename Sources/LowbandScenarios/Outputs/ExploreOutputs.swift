@@ -56,7 +56,19 @@ package enum ExploreOutputs {
             let nondeterministic = failed.filter { $0.determinism.hasPrefix("differs") }.count
             if nondeterministic > 0 { text += ", not deterministic in \(nondeterministic)" }
         }
+        if let judged = judged(outcomes) { text += "\n" + judged }
         return text + "\n"
+    }
+
+    /// Which promises had no case on some seeds (each run drains after its traffic, so what
+    /// is left is what the seed's traffic and faults never made: no kill, no send).
+    static func judged(_ outcomes: [SeedOutcome]) -> String? {
+        guard !outcomes.isEmpty, outcomes.allSatisfy({ $0.unchecked != nil }) else { return nil }
+        var names: [String] = []
+        for outcome in outcomes { for name in outcome.unchecked ?? [] where !names.contains(name) { names.append(name) } }
+        guard !names.isEmpty else { return "promises: every one judged on every seed" }
+        let counts = names.map { name in "\(name) on \(outcomes.count { $0.unchecked?.contains(name) == true })" }
+        return "promises with no case on some seeds: " + counts.joined(separator: ", ") + " of \(outcomes.count)"
     }
 
     /// The value after `option` in a command line.

@@ -119,6 +119,9 @@ package enum RunOutputs {
         if let settle = record.settleSeconds, let liveness = record.livenessSeconds {
             text += String(format: "bounds: settle %.1f s, liveness %.1f s (docs/EXPLORE.md)\n", settle, liveness)
         }
+        if let drain = record.drain {
+            text += "drain: after the traffic, \(drain.words) (docs/RUN.md, \"The drain\")\n"
+        }
         let verdicts = record.invariants.map { "\($0.name) \($0.verdict)" }.joined(separator: ", ")
         text += broken.isEmpty
             ? "invariants: \(record.invariants.tally) — \(verdicts)\n"

@@ -84,7 +84,7 @@ final class CrowdScenario: Scenario {
     private func scheduleNext(_ member: Member) {
         let gap = member.random.duration(in: Self.interval)
         context.scheduler.schedule(after: gap) { [weak self, weak member] in
-            guard let self, let member else { return }
+            guard let self, let member, !self.context.trafficIsOver else { return }
             self.write(member)
             self.scheduleNext(member)
         }

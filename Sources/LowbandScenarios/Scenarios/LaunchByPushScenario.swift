@@ -141,7 +141,7 @@ final class LaunchByPushScenario: Scenario {
     private func scheduleLaunch(_ device: Device) {
         let gap = device.random.duration(in: .seconds(3) ... .seconds(12))
         context.scheduler.schedule(after: gap) { [weak self, weak device] in
-            guard let self, let device else { return }
+            guard let self, let device, !self.context.trafficIsOver else { return }
             guard device.channel?.isLoggedIn == true else {
                 // The push channel is down (an outage): try again later.
                 self.scheduleLaunch(device)
@@ -177,6 +177,7 @@ final class LaunchByPushScenario: Scenario {
             self.missed += 1
             self.context.line("launch-timeout", client: device.index, chat: device.chatID, message: message.id)
             device.pending = nil
+            guard !self.context.trafficIsOver else { return }
             self.kill(device)
             self.scheduleLaunch(device)
         }
@@ -226,8 +227,20 @@ final class LaunchByPushScenario: Scenario {
         }
         context.line("visible", client: device.index, chat: device.chatID, message: launch.messageID, value: delay, detail: launch.variant.rawValue)
         device.pending = nil
+        // Draining, the app stays open for the checks.
+        guard !context.trafficIsOver else { return }
         kill(device)
         scheduleLaunch(device)
+    }
+
+    /// Every device whose app is not running opens it once more (a cold start on its cache,
+    /// syncing the chats), and it stays open: the checks then judge what each device holds.
+    func drainBegins() {
+        for device in devices where device.app == nil && device.warmed {
+            guard let app = try? launchApp(device) else { continue }
+            context.line("opened-for-checks", client: device.index, chat: device.chatID)
+            app.engine.start()
+        }
     }
 
     var liveFigure: String {

@@ -65,6 +65,7 @@ final class OfflineBurstScenario: Scenario {
     }
 
     private func beginCycle() {
+        guard !context.trafficIsOver else { return }
         cycles += 1
         context.gate.close()
         context.note(.outageStart, "offline: the scenario took the network away (cycle \(cycles))")
@@ -78,6 +79,7 @@ final class OfflineBurstScenario: Scenario {
     }
 
     private func send(_ index: Int) {
+        guard !context.trafficIsOver else { return }
         let text = senders[index].texts.text()
         do {
             let task = try senders[index].client.engine.send(text: text, to: senders[index].chatID)

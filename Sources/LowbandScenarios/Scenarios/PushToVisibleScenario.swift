@@ -90,6 +90,7 @@ final class PushToVisibleScenario: Scenario {
     }
 
     private func push(_ index: Int) {
+        guard !context.trafficIsOver else { return }
         let reader = readers[index]
         let text = readers[index].texts.text()
         sightings.willPost()

@@ -33,6 +33,8 @@ final class ScrollHistoryScenario: Scenario {
         var stallStart: Duration?
         var pagesRequested = 0
         var finished = false
+        /// The last pass's screen, left open at the first message, so the checks judge its rows.
+        var finishedScreen: ChatScreenModel?
 
         init(index: Int, client: ScenarioClient, chatID: Int64) {
             self.index = index
@@ -90,7 +92,7 @@ final class ScrollHistoryScenario: Scenario {
 
     /// One tick of the reader; false when this pass is over.
     private func step(_ reader: Reader) -> Bool {
-        guard let screen = reader.screen else { return false }
+        guard let screen = reader.screen, !context.trafficIsOver else { return false }
         if screen.scrollPosition > 0 {
             if let start = reader.stallStart {
                 let stall = context.now - start
@@ -112,11 +114,12 @@ final class ScrollHistoryScenario: Scenario {
         reader.screen = nil
         if reader.pass == 1 {
             context.scheduler.schedule(after: .seconds(2)) { [weak self, weak reader] in
-                guard let self, let reader else { return }
+                guard let self, let reader, !self.context.trafficIsOver else { return }
                 self.open(reader, readingAtMost: .max)
             }
         } else {
             reader.finished = true
+            reader.finishedScreen = screen
             context.note(.note, "reader reached the first message", client: reader.index)
         }
         return false

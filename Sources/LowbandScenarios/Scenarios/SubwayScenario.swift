@@ -109,7 +109,7 @@ final class SubwayScenario: Scenario {
     private func scheduleNext(_ rider: Rider) {
         let gap = rider.random.duration(in: .seconds(4) ... .seconds(12))
         context.scheduler.schedule(after: gap) { [weak self, weak rider] in
-            guard let self, let rider else { return }
+            guard let self, let rider, !self.context.trafficIsOver else { return }
             self.write(rider)
             self.scheduleNext(rider)
         }
