@@ -6,7 +6,7 @@ enum MetricGlossary {
         switch name {
         case "push_to_visible": "from the server sending a push to the message entering the open chat's visible list (push-to-visible)"
         case "pushes": "messages the server pushed to the readers' open chats"
-        case "delivery_delay": "subway: for a rider's own message, until the server's acknowledgement reached the rider; for the partner's, until it was visible on the rider's screen. crowd: from the sender storing a message to each other member's engine holding it, by its push or by a later login's delta sync (the deliveries the breakdown counts)"
+        case "delivery_delay": "subway: for a rider's own message, until the server's acknowledgement reached the rider; for the partner's, until it was visible on the rider's screen, by push or after a reconnect (the breakdown counts the partner's only: its deliveries to the rider). crowd: from the sender storing a message to each other member's engine holding it, by its push or by a later login's delta sync (the deliveries the breakdown counts)"
         case "reconnects": "times a client connected again after losing its connection"
         case "disconnects": "times a client lost its connection (a dead link found by heartbeat, a reset, a kill)"
         case "outages": "outages during the run, counted as defined under outage below"

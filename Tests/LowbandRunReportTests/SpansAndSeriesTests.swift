@@ -48,6 +48,11 @@ import Testing
         #expect(TimelineSpans.runEnd(record) == 12)
         record.traffic = [TrafficBucket(startSeconds: 14, upBytes: 1, downBytes: 1)]
         #expect(TimelineSpans.runEnd(record) > 14)
+        // A drain after the traffic is part of the run: the axes reach its end.
+        record.traffic = []
+        record.drain = RunDrain(seconds: 7, settled: true, judgedUntilSeconds: 164)
+        #expect(TimelineSpans.runEnd(record) == 17)
+        record.drain = nil
         record.durationSeconds = .nan
         record.timeline = []
         record.traffic = []

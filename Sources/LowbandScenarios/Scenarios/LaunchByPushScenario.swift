@@ -212,7 +212,8 @@ final class LaunchByPushScenario: Scenario {
         device.screen = screen
         screen.onVisible = { [weak self, weak device] event in
             guard let self, let device, let launch = device.pending, event.row == .message(launch.messageID) else { return }
-            self.visible(device, launch: launch, at: event.visibleAt)
+            // The run's time, not the phone's: its clock may be skewed (`--faults clock-skew`).
+            self.visible(device, launch: launch, at: self.context.now)
         }
         context.observe(screen, client: app.index)
         screen.open()

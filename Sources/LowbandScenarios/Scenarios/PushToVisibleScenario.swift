@@ -116,8 +116,9 @@ final class PushToVisibleScenario: Scenario {
     private func visible(_ event: VisibilityEvent, reader: Int) {
         guard case .message(let id) = event.row else { return }
         let pair = Pair(reader: reader, message: id)
-        guard posted[id] != nil else { return sightings.sawUnposted(pair, event.visibleAt) }
-        record(pair, visibleAt: event.visibleAt)
+        // The run's time, not the phone's: its clock may be skewed (`--faults clock-skew`).
+        guard posted[id] != nil else { return sightings.sawUnposted(pair, context.now) }
+        record(pair, visibleAt: context.now)
     }
 
     /// One sample: the pushed message `pair.message` became visible to `pair.reader` at `visibleAt`.

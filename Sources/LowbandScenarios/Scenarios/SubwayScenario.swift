@@ -150,8 +150,9 @@ final class SubwayScenario: Scenario {
 
     private func visible(_ event: VisibilityEvent, rider: Rider) {
         guard case .message(let id) = event.row else { return }
-        guard let posted = postedAt.removeValue(forKey: id) else { return sightings.sawUnposted(id, (rider.index, event.visibleAt)) }
-        delivered(id, rider: rider.index, posted: posted, visibleAt: event.visibleAt)
+        // The run's time, not the phone's: its clock may be skewed (`--faults clock-skew`).
+        guard let posted = postedAt.removeValue(forKey: id) else { return sightings.sawUnposted(id, (rider.index, context.now)) }
+        delivered(id, rider: rider.index, posted: posted, visibleAt: context.now)
     }
 
     private func delivered(_ id: Int64, rider: Int, posted: Duration, visibleAt: Duration) {
