@@ -447,19 +447,8 @@ final class ProxyEngine {
     /// Publishes `event`, and writes the proxy's own decisions the shaper does not see — toxics
     /// changed, bytes discarded — into the link's trace, on the proxy's timeline and numbers.
     private func announce(_ event: ProxyEvent) {
-        if let trace = configuration.link.trace {
-            let time = ShaperInstant(nanoseconds: event.time.nanosecondsClamped)
-            switch event.kind {
-            case .drop:
-                trace.record(ShaperEvent(
-                    time: time, kind: .drop, connection: event.connection.map { ConnectionID(index: $0) }, direction: event.direction,
-                    bytes: event.bytes, detail: event.detail))
-            case .toxicAdded, .toxicUpdated, .toxicRemoved:
-                let verb = event.kind == .toxicAdded ? "added" : event.kind == .toxicUpdated ? "updated" : "removed"
-                trace.record(ShaperEvent(time: time, kind: .toxic, direction: event.direction, detail: "\(verb) \(event.detail ?? "")"))
-            default:
-                break
-            }
+        if let trace = configuration.link.trace, let line = event.shaperTraceEvent {
+            trace.record(line)
         }
         publish(event)
     }

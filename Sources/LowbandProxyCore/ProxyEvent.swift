@@ -167,3 +167,24 @@ public struct ProxyEvent: Hashable, Sendable {
         return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(fraction)"
     }
 }
+
+extension ProxyEvent {
+    /// The trace line of a decision the shaper does not see itself — bytes a toxic, reset or
+    /// close discarded, a toxic added, updated or removed — on the event's own timeline and
+    /// numbers; nil for every other event (the shaper traces those). The proxy's `--trace` and
+    /// a virtual run's trace both write it.
+    public var shaperTraceEvent: ShaperEvent? {
+        let time = ShaperInstant(nanoseconds: self.time.nanosecondsClamped)
+        switch kind {
+        case .drop:
+            return ShaperEvent(
+                time: time, kind: .drop, connection: connection.map { ConnectionID(index: $0) }, direction: direction,
+                bytes: bytes, detail: detail)
+        case .toxicAdded, .toxicUpdated, .toxicRemoved:
+            let verb = kind == .toxicAdded ? "added" : kind == .toxicUpdated ? "updated" : "removed"
+            return ShaperEvent(time: time, kind: .toxic, direction: direction, detail: "\(verb) \(detail ?? "")")
+        default:
+            return nil
+        }
+    }
+}

@@ -18,7 +18,8 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     /// The seed every random decision derives from; the same seed and calls replay the same run.
     public let seed: UInt64
 
-    let trace: (any ShaperTraceSink)?
+    /// Where its decisions are written; the proxy state machine around it writes its own there too.
+    public let trace: (any ShaperTraceSink)?
     let root: SeededGenerator
     /// Everything up to this instant (ns) has been processed.
     var now: Int64 = 0

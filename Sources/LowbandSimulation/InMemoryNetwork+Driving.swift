@@ -73,6 +73,8 @@ extension InMemoryNetwork {
         case .forget(let number):
             if let pipe = pipesByNumber.removeValue(forKey: number) { finish(pipe) }
         case .event(let event):
+            // Bytes the toxics, resets and closes discarded go into the trace, as the proxy's.
+            if let line = event.shaperTraceEvent { shaper?.trace?.record(line) }
             onEvent?(event)
         }
     }

@@ -143,3 +143,17 @@ import Testing
         if scenario == .pushToVisible { #expect(output.record.samplesBelowFloor == 0) }
     }
 }
+
+/// A virtual run's trace is the proxy's record too: bytes a toxic or a reset discarded are
+/// lines with their count and cause, as on the socket proxy's `--trace` (DroppedBytesTests).
+@Suite struct VirtualDropLineTests {
+    @Test func bytesAToxicOrAResetDiscardsAreTraced() async throws {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: 2, clients: 5, seconds: 600)
+        options.faults = try FaultPlan(parsing: "swarm")
+        let output = try await ScenarioFixtures.run(options)
+        let drops = output.trace.filter { $0.contains("\"event\":\"drop\"") }
+        #expect(!drops.isEmpty)
+        #expect(drops.allSatisfy { $0.contains("\"bytes\":") && !$0.contains("\"bytes\":null") && $0.contains("\"conn\":") })
+        #expect(drops.contains { $0.contains("\"detail\":\"a toxic\"") })
+    }
+}
