@@ -573,6 +573,8 @@ let package = Package(
             name: "LowbandCLITests",
             dependencies: [
                 "LowbandProcess",
+                "LowbandProxy",
+                "LowbandProxyCore",
                 "LowbandTransportSockets",
                 "LowbandMessagePack",
                 "LowbandFixtures",

@@ -60,5 +60,6 @@ let package = Package(
         fuzzTarget("benchmark-csv", [.product(name: "LowbandReports", package: "lowband")]),
         fuzzTarget("app-events", [.product(name: "LowbandAppEvents", package: "lowband")]),
         fuzzTarget("control-body", [.product(name: "LowbandProxy", package: "lowband"), .product(name: "LowbandProxyCore", package: "lowband")]),
+        fuzzTarget("proxy-door", [.product(name: "LowbandProxyCore", package: "lowband")]),
     ]
 )

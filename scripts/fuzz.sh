@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh TARGET|all [--time S] [--jobs N] [--build-only] [-- LIBFUZZER-FLAGS...]
 #
 # TARGET: msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block lz4-frame
-#         profile-yaml mahimahi-trace control-body benchmark-csv app-events
+#         profile-yaml mahimahi-trace control-body benchmark-csv app-events proxy-door
 # --time S      seconds of fuzzing per target (default 60); the seeds are always run first.
 # --jobs N      parallel fuzzing processes per target (libFuzzer -fork=N; default 1).
 # --parallel N  targets fuzzed at once (default 1): each libFuzzer process uses one core, so on
@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all_targets=(msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block lz4-frame
-    profile-yaml mahimahi-trace control-body benchmark-csv app-events)
+    profile-yaml mahimahi-trace control-body benchmark-csv app-events proxy-door)
 seconds=60
 jobs=1
 parallel_targets=1

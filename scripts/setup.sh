@@ -2,15 +2,17 @@
 # Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
 # System: liblz4-dev, libsqlite3-dev and zlib1g-dev (linked; zlib by `lowband codecs compare` and the compression benchmark), lz4 (interop peer in tests), pkg-config,
 #   chromium (renders `lowband run`'s HTML report in the report tests; large, ~100 MB download).
-#   socat (the relay benchmark compares the proxy with it), mosquitto (the MQTT broker the own-app example explores).
+#   socat (the relay benchmark compares the proxy with it), mosquitto (the MQTT broker the own-app example explores),
+#   curl (a SOCKS5 and HTTP-proxy client nobody here wrote, against the proxy's front doors).
 # Python: msgpack, lz4, toxiproxy-python, prometheus-client and scipy (reference peers, clients,
 #   the Prometheus text parser and the Mann-Whitney U test `lowband compare` is checked against),
-#   paho-mqtt (the MQTT client of the own-app example).
+#   paho-mqtt (the MQTT client of the own-app example), requests and PySocks (a Python HTTP client
+#   going through the proxy's SOCKS5 and HTTP-proxy front doors).
 set -euo pipefail
 
-apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev lz4 pkg-config chromium socat mosquitto)
+apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev lz4 pkg-config chromium socat mosquitto curl)
 # pip package = Python module it provides
-python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt)
+python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks)
 
 missing=()
 for package in "${apt_packages[@]}"; do

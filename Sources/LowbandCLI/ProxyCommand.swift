@@ -85,6 +85,39 @@ struct ProxyCommand: AsyncParsableCommand {
     @Flag(help: "Allow --api on an address other machines can reach (anything but localhost, 127.x.x.x, ::1); prints a warning.")
     var apiAllowRemote = false
 
+    @Option(help: "Also (or only) serve a SOCKS5 proxy on this address (host:port): an app told to use it names each destination itself, and every tunnel shares the one shaped link (docs/PROXY.md, \"Front doors\").")
+    var socks: String?
+
+    @Option(name: .customLong("socks-auth"), help: "With --socks: require this username and password (USER:PASS, RFC 1929) instead of no authentication.")
+    var socksAuth: String?
+
+    @Option(name: .customLong("http-proxy"), help: "Also (or only) serve an HTTP proxy on this address (host:port): CONNECT tunnels and http:// requests, on the same shaped link.")
+    var httpProxy: String?
+
+    @Flag(name: .customLong("allow-remote"), help: "Allow --socks or --http-proxy on an address other machines can reach (a phone on the same Wi-Fi); prints a warning.")
+    var allowRemote = false
+
+    /// The front doors asked for, SOCKS5 first.
+    var doors: [DoorListener] {
+        get throws {
+            var doors: [DoorListener] = []
+            if let socks {
+                let credentials = try socksAuth.map { text in
+                    guard let parsed = SocksCredentials(parsing: text) else {
+                        throw ValidationError("--socks-auth must be USER:PASS with a non-empty user, each at most 255 bytes")
+                    }
+                    return parsed
+                }
+                doors.append(DoorListener(listen: try AddressOption.parse(socks, option: "--socks"), door: .socks5(credentials)))
+            }
+            if let httpProxy { doors.append(DoorListener(listen: try AddressOption.parse(httpProxy, option: "--http-proxy"), door: .httpProxy)) }
+            return doors
+        }
+    }
+
+    /// Whether the proxy has anything to serve: an upstream or a front door.
+    var servesTraffic: Bool { upstream != nil || socks != nil || httpProxy != nil }
+
     init() {}
 
     func validate() throws {
@@ -93,17 +126,22 @@ struct ProxyCommand: AsyncParsableCommand {
         if let api { _ = try AddressOption.parse(api, option: "--api") }
         if name.isEmpty { throw ValidationError("--name must not be empty") }
         if noAPI, api != nil { throw ValidationError("--api and --no-api cannot be combined") }
-        if noAPI, upstream == nil { throw ValidationError("--no-api leaves nothing to run without --upstream") }
+        if noAPI, !servesTraffic { throw ValidationError("--no-api leaves nothing to run without --upstream, --socks or --http-proxy") }
+        if socksAuth != nil, socks == nil { throw ValidationError("--socks-auth goes with --socks") }
+        for door in try doors where !door.listen.isLoopback && !allowRemote {
+            let option = door.door == .httpProxy ? "--http-proxy" : "--socks"
+            throw ValidationError("\(option) \(door.listen) is reachable from other machines, and anyone who reaches it can use it to connect anywhere: pass --allow-remote to allow it")
+        }
         if let api = try? apiEndpoint, !api.isLoopback, !apiAllowRemote {
             throw ValidationError(
                 "--api \(api) is reachable from other machines, and the control API can create proxies and load profiles: pass --api-allow-remote to allow it"
             )
         }
-        if trace != nil && upstream == nil {
-            throw ValidationError("--trace records the proxy's link, so it needs --upstream")
+        if trace != nil && !servesTraffic {
+            throw ValidationError("--trace records the proxy's link, so it needs --upstream, --socks or --http-proxy")
         }
-        if record != nil && upstream == nil {
-            throw ValidationError("--record records a session through the proxy, so it needs --upstream")
+        if record != nil && !servesTraffic {
+            throw ValidationError("--record records a session through the proxy, so it needs --upstream, --socks or --http-proxy")
         }
         if record == nil && (!bound.isEmpty || events != nil) {
             throw ValidationError("--bound and --events go with --record")
@@ -144,7 +182,7 @@ struct ProxyCommand: AsyncParsableCommand {
 
     /// Whether a control API that cannot be bound stops the command: it was asked for with
     /// `--api`, or it is all there is to run.
-    var apiIsRequired: Bool { api != nil || upstream == nil }
+    var apiIsRequired: Bool { api != nil || !servesTraffic }
 
     func run() async throws {
         let command = "lowband proxy"
@@ -202,16 +240,34 @@ struct ProxyCommand: AsyncParsableCommand {
             throw CommandIO.IOError(description: "--api: \(error.message)")
         }
         var created: ProxyDescription?
-        if let upstream {
+        var doors = try self.doors
+        if servesTraffic {
+            // Without --upstream the first front door is the proxy's own listener.
+            var specification = ProxySpecification(name: name, listen: listen, upstream: upstream)
+            var credentials: SocksCredentials?
+            if upstream == nil {
+                let first = doors.removeFirst()
+                specification = ProxySpecification(name: name, listen: first.listen.description, upstream: first.door.description)
+                if case .socks5(let given) = first.door { credentials = given }
+            }
             do {
-                created = try await registry.create(ProxySpecification(name: name, listen: listen, upstream: upstream))
+                created = try await registry.create(specification, credentials: credentials, doors: doors)
             } catch {
                 guard error.code == .listenFailed else { throw error }
-                throw CommandIO.IOError(description: "--listen: \(error.message)")
+                throw CommandIO.IOError(description: "\(upstream == nil ? "--socks/--http-proxy" : "--listen"): \(error.message)")
             }
         }
         if let created {
-            Self.log("proxy \(name) listening on \(created.listen) → \(created.upstream) (\(created.profile), seed \(created.seed))")
+            let target = upstream == nil ? "\(created.upstream) (the client names each destination)" : created.upstream
+            Self.log("proxy \(name) listening on \(created.listen) → \(target) (\(created.profile), seed \(created.seed))")
+            if let proxy = try? await registry.proxy(named: name) {
+                for door in (try? await proxy.configuration.doors) ?? [] {
+                    Self.log("proxy \(name) also serves \(door.door == .httpProxy ? "an HTTP proxy" : "SOCKS5") on \(door.listen), on the same link")
+                }
+            }
+            for door in try self.doors where !door.listen.isLoopback {
+                Self.log("warning: \(door.door) on \(door.listen) can be reached from other machines; anyone who reaches it can connect anywhere through it")
+            }
         }
         if let apiAddress {
             Self.log("control API listening on \(ProxyEndpoint(host: apiAddress.ipAddress ?? "?", port: apiAddress.port ?? 0))")

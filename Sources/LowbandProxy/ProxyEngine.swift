@@ -30,6 +30,8 @@ final class ProxyEngine {
     private let observer: ShaperObserver
     private var sockets: [Int: ConnectionSockets] = [:]
     private var listener: (any Channel)?
+    /// The extra front doors' listeners, sharing this proxy's link.
+    private var doorListeners: [any Channel] = []
     private var timer: ScheduledWork?
     private var timerDeadline: Duration?
     private var pendingOutbound = 0
@@ -48,6 +50,10 @@ final class ProxyEngine {
     /// The gate was shut at least once, so accepted sockets may carry its filter.
     private var gateUsed = false
     private var gateTimer: ScheduledWork?
+    /// Clients of a front door still in their handshake, by handler (ProxyDoorEngine.swift).
+    var doorClients: [ObjectIdentifier: DoorClient] = [:]
+    /// Where each front-door connection goes, and its handshake for the reply, by number.
+    var tunnels: [Int: DoorTunnel] = [:]
 
     private struct WriteBatch {
         let number: Int
@@ -97,15 +103,44 @@ final class ProxyEngine {
 
     var isListening: Bool { listener != nil }
 
-    /// Binds the listener (once); the future gives the bound address.
+    /// Binds the listener (once), then the extra front doors' (``ShapingProxy/Configuration/doors``);
+    /// the future gives the listener's bound address.
     func start() -> EventLoopFuture<SocketAddress> {
         if let address = listener?.localAddress {
             return loop.makeSucceededFuture(address)
         }
         stopping = false
+        return bindListener().assumeIsolated().flatMap { address in
+            var chain = self.loop.makeSucceededVoidFuture()
+            for index in self.configuration.doors.indices {
+                chain = chain.assumeIsolated().flatMap { self.bindDoor(index) }.nonisolated()
+            }
+            return chain.map { address }
+        }.nonisolated()
+    }
+
+    /// Binds an extra front door's listener; its accepted clients speak its protocol.
+    private func bindDoor(_ index: Int) -> EventLoopFuture<Void> {
+        let door = configuration.doors[index]
+        return bootstrap(door: door.door).bind(host: door.listen.host, port: door.listen.port)
+            .flatMapErrorThrowing { error in
+                throw ProxyError(.listenFailed, "cannot listen on \(door.listen) (\(door.door)): \(Self.describe(error))")
+            }
+            .assumeIsolated()
+            .map { channel in
+                self.doorListeners.append(channel)
+                if let address = channel.localAddress, let ip = address.ipAddress, let port = address.port {
+                    self.configuration.doors[index].listen = ProxyEndpoint(host: ip, port: port)
+                }
+                self.updateGate()
+            }
+            .nonisolated()
+    }
+
+    /// Accepts clients for this proxy; `door` overrides the configuration's for an extra listener.
+    private func bootstrap(door: ProxyDoor?) -> ServerBootstrap {
         let bound = NIOLoopBound(self, eventLoop: loop)
         let limits = configuration.limits
-        let listen = configuration.listen
         return ServerBootstrap(group: loop, childGroup: loop)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -116,10 +151,15 @@ final class ProxyEngine {
             .childChannelOption(.maxMessagesPerRead, value: UInt(max(limits.readsPerWakeup, 1)))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let handler = ProxySocketHandler(engine: bound.value, side: .client, number: nil)
+                    let handler = ProxySocketHandler(engine: bound.value, side: .client, number: nil, door: door)
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
+    }
+
+    private func bindListener() -> EventLoopFuture<SocketAddress> {
+        let listen = configuration.listen
+        return bootstrap(door: nil)
             .bind(host: listen.host, port: listen.port)
             .flatMapErrorThrowing { error in
                 throw ProxyError(.listenFailed, "cannot listen on \(listen): \(Self.describe(error))")
@@ -146,6 +186,8 @@ final class ProxyEngine {
             closing.append(listener.close())
             self.listener = nil
         }
+        for door in doorListeners { closing.append(door.close()) }
+        doorListeners = []
         perform(machine.closeAll(reason: reason, at: now()))
         if let timer { scheduler.cancel(timer) }
         timer = nil
@@ -256,11 +298,41 @@ final class ProxyEngine {
         }
         if gateUsed { HandshakeGate.clear(channel) }
         let peer = channel.remoteAddress.map(Self.format) ?? "?"
-        let (number, actions) = machine.accept(description: "\(peer) → \(configuration.upstream)", at: now())
+        if let handshake = DoorHandshake(door: handler.door ?? configuration.door) {
+            admit(handler, peer: peer, handshake: handshake)
+            return
+        }
+        open(handler, description: "\(peer) → \(configuration.upstream)")
+    }
+
+    /// Opens a connection of `handler`'s client on the link, as `description` (its number set),
+    /// to `tunnel`'s destination when a front door named one. The machine may ask to connect at
+    /// once (no connect delay), so the destination is known before its actions are carried out.
+    @discardableResult
+    func open(_ handler: ProxySocketHandler, description: String, tunnel: DoorTunnel? = nil) -> Int {
+        let (number, actions) = machine.accept(description: description, at: now())
         handler.number = number
         sockets[number] = ConnectionSockets(client: Endpoint(handler: handler))
+        tunnels[number] = tunnel
         perform(actions)
+        return number
     }
+
+    /// Bytes the client sent after its front-door request: through the link like any other.
+    func forward(_ bytes: [UInt8], on number: Int) {
+        guard !bytes.isEmpty else { return }
+        perform(machine.received(ByteBuffer(bytes: bytes), on: number, from: .client, at: now()))
+    }
+
+    /// Reports to the status handler and the event stream (a front door's refusal).
+    func report(_ event: ProxyEvent) {
+        publish(event)
+    }
+
+    /// Time since the proxy started, as its events count it.
+    var elapsed: Duration { now() - .zero }
+
+    var eventLoopScheduler: EventLoopScheduler { scheduler }
 
     /// The reads of one readiness burst, in order.
     func received(_ buffers: [ByteBuffer], on number: Int, from side: ProxySide) {
@@ -288,6 +360,7 @@ final class ProxyEngine {
         sockets[number]?[side] = nil
         if let entry = sockets[number], entry.client == nil, entry.upstream == nil {
             sockets[number] = nil
+            tunnels[number] = nil
         }
         perform(machine.socketClosed(number, side: side, error: error.map(Self.describe), at: now()))
     }
@@ -406,7 +479,7 @@ final class ProxyEngine {
     private func connect(_ number: Int) {
         guard let entry = sockets[number], !entry.released else { return }
         let bound = NIOLoopBound(self, eventLoop: loop)
-        let upstream = configuration.upstream
+        let upstream = tunnels[number].map { ProxyEndpoint(host: $0.destination.host, port: $0.destination.port) } ?? configuration.upstream
         let limits = configuration.limits
         ClientBootstrap(group: loop)
             .channelOption(.allowRemoteHalfClosure, value: true)
@@ -438,9 +511,17 @@ final class ProxyEngine {
                 return
             }
             sockets[number]?.upstream = Endpoint(handler: handler)
+            // A front door tells its client first, outside the link: the reply is the proxy's.
+            if let tunnel = tunnels[number], let client = sockets[number]?.client?.handler {
+                Self.tell(client, tunnel.handshake.success(boundAddress: Self.addressBytes(channel.localAddress), boundPort: channel.localAddress?.port ?? 0))
+            }
             perform(machine.upstreamConnected(number, at: now()))
         case .failure(let error):
-            perform(machine.upstreamFailed(number, reason: "\(configuration.upstream): \(Self.describe(error))", at: now()))
+            let destination = tunnels[number].map(\.destination.description) ?? configuration.upstream.description
+            if let tunnel = tunnels[number], let client = sockets[number]?.client?.handler {
+                Self.tell(client, tunnel.handshake.failure(Self.doorFailure(error), reason: "\(destination): \(Self.describe(error))"))
+            }
+            perform(machine.upstreamFailed(number, reason: "\(destination): \(Self.describe(error))", at: now()))
         }
     }
 
@@ -509,6 +590,7 @@ final class ProxyEngine {
             (shut, change) = (true, until)
         }
         if shut != gateShut, HandshakeGate.set(shut, on: listener) {
+            for door in doorListeners { _ = HandshakeGate.set(shut, on: door) }
             gateShut = shut
             gateUsed = gateUsed || shut
         }
@@ -539,6 +621,33 @@ final class ProxyEngine {
         return ChannelOptions.Types.WriteBufferWaterMark(low: min(max(limits.writeBufferLow, 1), high), high: high)
     }
 
+    /// The 4 or 16 bytes of an IP address, for a SOCKS reply.
+    static func addressBytes(_ address: SocketAddress?) -> [UInt8]? {
+        switch address {
+        case .v4(let v4)?:
+            return withUnsafeBytes(of: v4.address.sin_addr.s_addr) { Array($0) }
+        case .v6(let v6)?:
+            return withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+        default:
+            return nil
+        }
+    }
+
+    /// What kind of failure a connect error is, for a front door's refusal.
+    static func doorFailure(_ error: any Error) -> DoorFailure {
+        switch error {
+        case let error as NIOConnectionError:
+            if let first = error.connectionErrors.first { return doorFailure(first.error) }
+            return .unresolved
+        case let error as IOError:
+            return error.errnoCode == ECONNREFUSED ? .refused : error.errnoCode == ETIMEDOUT ? .timedOut : .other
+        case ChannelError.connectTimeout:
+            return .timedOut
+        default:
+            return .other
+        }
+    }
+
     static func format(_ address: SocketAddress) -> String {
         guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
         return ProxyEndpoint(host: ip, port: port).description
@@ -549,7 +658,8 @@ final class ProxyEngine {
         switch error {
         case let error as NIOConnectionError:
             if let first = error.connectionErrors.first { return describe(first.error) }
-            return error.dnsAError.map(describe) ?? error.dnsAAAAError.map(describe) ?? "cannot connect"
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "\(error.host) does not resolve" }
+            return "cannot connect"
         case let error as IOError:
             return String(cString: strerror(error.errnoCode))
         case ChannelError.connectTimeout:

@@ -103,9 +103,10 @@ public actor ProxyRegistry {
     ///   `tooManyProxies` (429) when ``Configuration/maximumProxies`` exist already.
     @discardableResult
     public func create(
-        _ specification: ProxySpecification, profile: String? = nil, seed: UInt64? = nil
+        _ specification: ProxySpecification, profile: String? = nil, seed: UInt64? = nil, credentials: SocksCredentials? = nil,
+        doors: [DoorListener] = []
     ) async throws(ProxyError) -> ProxyDescription {
-        let (name, listen, upstream) = try Self.validate(specification)
+        let (name, listen, upstream, door) = try Self.validate(specification)
         guard entries[name] == nil else {
             throw ProxyError(.proxyExists, "proxy already exists: '\(name)'")
         }
@@ -117,18 +118,18 @@ public actor ProxyRegistry {
         if let handler = configuration.statusHandler {
             statusHandler = { line in handler(name, line) }
         }
-        let proxy = ShapingProxy(
-            configuration: ShapingProxy.Configuration(
-                name: name,
-                listen: listen,
-                upstream: upstream,
-                link: link,
-                toxicSeed: link.seed,
-                limits: configuration.limits,
-                statusHandler: statusHandler
-            ),
-            group: group
+        var proxyConfiguration = ShapingProxy.Configuration(
+            name: name,
+            listen: listen,
+            upstream: upstream,
+            link: link,
+            toxicSeed: link.seed,
+            limits: configuration.limits,
+            statusHandler: statusHandler
         )
+        proxyConfiguration.door = door == .socks5(nil) ? .socks5(credentials) : door
+        proxyConfiguration.doors = doors
+        let proxy = ShapingProxy(configuration: proxyConfiguration, group: group)
         configuration.onCreate?(name, proxy)
         let enabled = specification.enabled ?? true
         entries[name] = Entry(proxy: proxy, enabled: enabled)
@@ -190,7 +191,11 @@ public actor ProxyRegistry {
         guard let entry = entries[name] else { throw Self.notFound(name) }
         let current = try await entry.proxy.configuration
         let listen = try specification.listen.map { text throws(ProxyError) in try ProxyEndpoint(parsing: text) } ?? current.listen
-        let upstream = try specification.upstream.map { text throws(ProxyError) in try ProxyEndpoint(parsing: text) } ?? current.upstream
+        if let text = specification.upstream, (ProxyDoor(upstreamWord: text)?.description ?? ProxyDoor.upstream.description) != current.door.description {
+            throw ProxyError(.badEndpoint, "proxy '\(name)': a front door (socks5, http-proxy) and an upstream address do not change into each other; delete the proxy and create it again")
+        }
+        let upstream = current.door != .upstream ? current.upstream
+            : try specification.upstream.map { text throws(ProxyError) in try ProxyEndpoint(parsing: text) } ?? current.upstream
         let enabled = specification.enabled ?? entry.enabled
         do {
             if Self.normalized(listen) != Self.normalized(current.listen) || upstream != current.upstream {
@@ -230,10 +235,10 @@ public actor ProxyRegistry {
         var done: [ProxyDescription] = []
         for specification in specifications {
             do {
-                let (name, listen, upstream) = try Self.validate(specification)
+                let (name, listen, upstream, door) = try Self.validate(specification)
                 if let existing = entries[name] {
                     let current = try await existing.proxy.configuration
-                    if Self.normalized(listen) == Self.normalized(current.listen) && upstream == current.upstream {
+                    if Self.normalized(listen) == Self.normalized(current.listen) && upstream == current.upstream && door.description == current.door.description {
                         done.append(try await describe(named: name))
                         continue
                     }
@@ -298,7 +303,7 @@ public actor ProxyRegistry {
         return ProxyDescription(
             name: configuration.name,
             listen: configuration.listen.description,
-            upstream: configuration.upstream.description,
+            upstream: configuration.door == .upstream ? configuration.upstream.description : configuration.door.description,
             enabled: enabled,
             toxics: try await proxy.toxics,
             profile: configuration.link.profile,
@@ -308,7 +313,7 @@ public actor ProxyRegistry {
 
     private static func validate(
         _ specification: ProxySpecification
-    ) throws(ProxyError) -> (name: String, listen: ProxyEndpoint, upstream: ProxyEndpoint) {
+    ) throws(ProxyError) -> (name: String, listen: ProxyEndpoint, upstream: ProxyEndpoint, door: ProxyDoor) {
         guard let name = specification.name, !name.isEmpty else {
             throw ProxyError(.missingField, "missing required field: name")
         }
@@ -316,7 +321,11 @@ public actor ProxyRegistry {
             throw ProxyError(.missingField, "missing required field: upstream")
         }
         let listenText = specification.listen.flatMap { $0.isEmpty ? nil : $0 } ?? "127.0.0.1:0"
-        return (name, try ProxyEndpoint(parsing: listenText), try ProxyEndpoint(parsing: upstreamText))
+        // `socks5` or `http-proxy` instead of an address: a front door, the client names each destination.
+        if let door = ProxyDoor(upstreamWord: upstreamText) {
+            return (name, try ProxyEndpoint(parsing: listenText), ProxyEndpoint(host: "0.0.0.0", port: 0), door)
+        }
+        return (name, try ProxyEndpoint(parsing: listenText), try ProxyEndpoint(parsing: upstreamText), .upstream)
     }
 
     private static func normalized(_ endpoint: ProxyEndpoint) -> ProxyEndpoint {

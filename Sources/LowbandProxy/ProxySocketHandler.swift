@@ -30,10 +30,14 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     /// Reads of the current readiness burst, handed to the engine together at its end.
     private var unreported: [ByteBuffer] = []
 
-    init(engine: ProxyEngine, side: ProxySide, number: Int?) {
+    /// The front door of the listener that accepted this client, when it is an extra one.
+    let door: ProxyDoor?
+
+    init(engine: ProxyEngine, side: ProxySide, number: Int?, door: ProxyDoor? = nil) {
         self.engine = engine
         self.side = side
         self.number = number
+        self.door = door
     }
 
     // MARK: Engine → socket
@@ -94,7 +98,11 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard number != nil else { return }
+        guard number != nil else {
+            // A front door's client before its connection exists: its handshake.
+            engine.doorReceived(self, unwrapInboundIn(data))
+            return
+        }
         unreported.append(unwrapInboundIn(data))
     }
 
@@ -114,8 +122,8 @@ final class ProxySocketHandler: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         reportReads()
-        if let event = event as? ChannelEvent, event == .inputClosed, let number {
-            engine.inputClosed(number, side: side)
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            if let number { engine.inputClosed(number, side: side) } else if side == .client { engine.doorEnded(self) }
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -145,6 +153,8 @@ final class ProxySocketHandler: ChannelDuplexHandler {
         reportReads()
         if let number {
             engine.socketInactive(number, side: side, error: failure)
+        } else if side == .client {
+            engine.doorEnded(self)
         }
         context.fireChannelInactive()
     }

@@ -1,3 +1,5 @@
+public import LowbandProxyCore
+
 extension ShapingProxy {
     /// What a proxy listens on, where it connects, and the link it shapes traffic with.
     public struct Configuration: Sendable {
@@ -5,8 +7,14 @@ extension ShapingProxy {
         public var name: String
         /// Where the proxy listens (port 0 picks a free one).
         public var listen: ProxyEndpoint
-        /// The service every connection is forwarded to.
+        /// The service every connection is forwarded to (with ``door`` `.upstream`).
         public var upstream: ProxyEndpoint
+        /// How a client's destination is chosen: ``upstream``, or a SOCKS5 or HTTP-proxy front
+        /// door through which the client names each destination itself.
+        public var door: ProxyDoor = .upstream
+        /// More listeners on this proxy's one link, each a front door (`lowband proxy --upstream
+        /// … --socks …`): their tunnels share the link, its queue, outages and toxics.
+        public var doors: [DoorListener] = []
         /// The device's link all connections share.
         public var link: ProxyLink
         /// Seeds the toxics' random choices (toxicity rolls, latency jitter, slicer cuts).
@@ -60,6 +68,12 @@ extension ShapingProxy {
         public var linkBuffer: Int
         /// How long an upstream connect may take before the client is closed.
         public var connectTimeout: Duration
+        /// How long a front door's client may take to send its request (a slow-loris client
+        /// is answered and closed after it).
+        public var handshakeTimeout: Duration = .seconds(10)
+        /// Front-door handshakes in progress at once; a client beyond them is closed at accept
+        /// (each holds at most a 16 KiB header block).
+        public var maximumHandshakes = 256
 
         /// Limits that keep a connection under about 1.6 MiB per direction (``perDirectionBound``).
         public init(
@@ -84,5 +98,18 @@ extension ShapingProxy {
         public var perDirectionBound: Int {
             linkBuffer + toxicBuffer + writeBufferHigh + readSize * readsPerWakeup
         }
+    }
+}
+
+/// An extra listener of a proxy whose clients name their destinations (``ProxyDoor``).
+public struct DoorListener: Sendable, Hashable {
+    /// Where it listens (port 0 picks one; the bound port replaces it once listening).
+    public var listen: ProxyEndpoint
+    /// SOCKS5 or HTTP proxy.
+    public var door: ProxyDoor
+
+    public init(listen: ProxyEndpoint, door: ProxyDoor) {
+        self.listen = listen
+        self.door = door
     }
 }

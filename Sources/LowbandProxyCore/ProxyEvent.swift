@@ -18,6 +18,9 @@ public struct ProxyEvent: Hashable, Sendable {
         public static let connect = Kind(rawValue: "connect")
         /// The upstream could not be reached (`detail`: why); the client is closed.
         public static let refused = Kind(rawValue: "refused")
+        /// A front door (SOCKS5, HTTP proxy) turned a client away before any connection was
+        /// opened, answering in the protocol's words (`detail`: the client and why).
+        public static let denied = Kind(rawValue: "denied")
         /// The link delivered `bytes` bytes in `direction`.
         public static let deliver = Kind(rawValue: "deliver")
         /// Reading from `direction`'s source stopped (`detail`: why).
@@ -128,6 +131,8 @@ public struct ProxyEvent: Hashable, Sendable {
             return "\(number) open \(detail ?? "")"
         case .refused:
             return "\(number) refused: \(detail ?? "upstream unreachable")"
+        case .denied:
+            return "#- denied \(detail ?? "")"
         case .close:
             let seconds = Double((duration ?? .zero).nanosecondsClamped) / 1e9
             var line = "\(number) close after \(Self.format(seconds, decimals: 1)) s, up \(upstreamBytes ?? 0) B, down \(downstreamBytes ?? 0) B"

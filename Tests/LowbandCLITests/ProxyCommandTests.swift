@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 @testable import LowbandCLI
+import LowbandProxy
+import LowbandProxyCore
 import LowbandProcess
 import LowbandTestSupport
 import Testing
@@ -52,6 +54,28 @@ import Testing
         #expect(try parse(["--api", "localhost:8474"]).apiEndpoint != nil)
         #expect(try parse(["--api", "[::1]:8474", "--listen", "127.0.0.2:0"]).apiEndpoint != nil)
         #expect(try parse(["--api-profile-dir", "a", "--api-profile-dir", "b"]).apiProfileDirectories == ["a", "b"])
+    }
+
+    @Test func frontDoorsParseAndRemoteOnesNeedTheirFlag() throws {
+        let doors = try parse(["--socks", "127.0.0.1:1080", "--socks-auth", "app:pw", "--http-proxy", ":3128"])
+        #expect(try doors.servesTraffic && doors.apiEndpoint != nil)
+        #expect(try doors.doors == [
+            DoorListener(listen: ProxyEndpoint(host: "127.0.0.1", port: 1080), door: .socks5(SocksCredentials(username: "app", password: "pw"))),
+            DoorListener(listen: ProxyEndpoint(host: "127.0.0.1", port: 3128), door: .httpProxy),
+        ])
+        #expect(try parse(["--socks", "127.0.0.1:0", "--no-api", "--trace", "t.jsonl"]).noAPI)
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--socks-auth", "a:b"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--socks", "127.0.0.1:1080", "--socks-auth", "nocolon"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--socks", "0.0.0.0:1080"]) }
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--http-proxy", "192.168.1.5:3128"]) }
+        #expect(try parse(["--socks", "0.0.0.0:1080", "--allow-remote"]).allowRemote)
+    }
+
+    @Test func aRemoteSocksDoorWithoutItsFlagIsOneErrorLine() async throws {
+        let result = try await LowbandBinary.run(["proxy", "--socks", "0.0.0.0:0", "--no-api"])
+        #expect(result.status != 0)
+        #expect(result.stderrText.contains("--allow-remote"), "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count <= 2, "\(result.stderrText)")
     }
 
     @Test func aRemoteAPIAddressWithoutItsFlagIsOneErrorLine() async throws {

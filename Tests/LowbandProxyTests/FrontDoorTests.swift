@@ -1,0 +1,231 @@
+import Foundation
+import LowbandProcess
+import LowbandProxy
+import LowbandProxyCore
+import LowbandShaper
+import NIOCore
+import NIOPosix
+import Testing
+
+/// The proxy's front doors with clients nobody here wrote — curl and Python's requests with
+/// PySocks — against a real origin on loopback: every tunnel is a connection on the one shaped
+/// link, refusals are in the protocol's own words, and bad clients cost only themselves.
+@Suite(.timeLimit(.minutes(1))) struct FrontDoorTests {
+    /// A proxy whose own listener is `door`, with extra door listeners `doors`, upstream `upstreamPort`.
+    static func withDoorProxy<Result: Sendable>(
+        _ door: ProxyDoor, doors: [ProxyDoor] = [], upstreamPort: Int = 9, link: ProxyLink = .perfect(),
+        limits: ShapingProxy.Limits = ShapingProxy.Limits(),
+        _ body: (ShapingProxy, Int, [Int]) async throws -> Result
+    ) async throws -> Result {
+        var configuration = ShapingProxy.Configuration(name: "door", upstream: ProxyEndpoint(host: "127.0.0.1", port: upstreamPort), link: link, limits: limits)
+        configuration.door = door
+        configuration.doors = doors.map { DoorListener(listen: ProxyEndpoint(host: "127.0.0.1", port: 0), door: $0) }
+        let proxy = ShapingProxy(configuration: configuration)
+        let address = try await proxy.start()
+        let extra = try await proxy.configuration.doors.map(\.listen.port)
+        do {
+            let result = try await body(proxy, address.port ?? 0, extra)
+            await proxy.stop()
+            return result
+        } catch {
+            await proxy.stop()
+            throw error
+        }
+    }
+
+    /// An environment with no proxy variables, so the clients use exactly the proxy they are given.
+    static let cleanEnvironment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+
+    static func curl(_ arguments: [String]) async throws -> ExternalProcess.Result {
+        try await ExternalProcess.run("curl", ["-sS", "--max-time", "20"] + arguments, environment: cleanEnvironment)
+    }
+
+    static let page = Array(String(repeating: "<p>hello from the origin</p>\n", count: 40).utf8)
+
+    @Test func curlFetchesThroughSocksAndBothHTTPProxyForms() async throws {
+        let origin = try await HTTPTestServer.start(body: Self.page)
+        defer { Task { await origin.close() } }
+        try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy]) { proxy, socksPort, doorPorts in
+            let events = proxy.events()
+            let url = "http://localhost:\(origin.port)/index.html"
+            let viaSocks = try await Self.curl(["--socks5-hostname", "127.0.0.1:\(socksPort)", url])
+            #expect(viaSocks.status == 0, "\(viaSocks.stderrText)")
+            #expect(viaSocks.stdout.count == Self.page.count && viaSocks.stdout == Self.page, "\(viaSocks.stdoutText.prefix(200))")
+            let viaForward = try await Self.curl(["-x", "http://127.0.0.1:\(doorPorts[0])", url])
+            #expect(viaForward.status == 0, "\(viaForward.stderrText)")
+            #expect(viaForward.stdout.count == Self.page.count && viaForward.stdout == Self.page, "\(viaForward.stdoutText.prefix(200))")
+            let viaTunnel = try await Self.curl(["-x", "http://127.0.0.1:\(doorPorts[0])", "--proxytunnel", url])
+            #expect(viaTunnel.status == 0, "\(viaTunnel.stderrText)")
+            #expect(viaTunnel.stdout.count == Self.page.count)
+            // The forwarded request reached the origin in origin form; the others untouched.
+            #expect(origin.requestLines == ["GET /index.html HTTP/1.1", "GET /index.html HTTP/1.1", "GET /index.html HTTP/1.1"])
+            // Three connections on one link, numbered in one sequence, each naming its destination.
+            var opened: [String] = []
+            for await event in events where event.kind == .open {
+                opened.append("#\(event.connection ?? 0) \(event.detail?.split(separator: "→").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")")
+                if opened.count == 3 { break }
+            }
+            #expect(opened == ["#1 localhost:\(origin.port) (socks)", "#2 localhost:\(origin.port) (forward)", "#3 localhost:\(origin.port) (tunnel)"])
+            let statistics = await proxy.statistics
+            #expect(statistics.acceptedConnections == 3)
+            #expect(statistics.downstreamBytes >= 3 * Self.page.count)
+        }
+    }
+
+    @Test func pythonRequestsGoesThroughSocksAndTheHTTPProxy() async throws {
+        let origin = try await HTTPTestServer.start(body: Self.page)
+        defer { Task { await origin.close() } }
+        try await Self.withDoorProxy(.socks5(SocksCredentials(username: "app", password: "pw")), doors: [.httpProxy]) { _, socksPort, doorPorts in
+            let script = """
+                import sys, requests
+                url, socks, http = sys.argv[1], sys.argv[2], sys.argv[3]
+                session = requests.Session()
+                session.trust_env = False
+                sizes = []
+                for proxy in ["socks5h://app:pw@127.0.0.1:%s" % socks, "http://127.0.0.1:%s" % http]:
+                    response = session.get(url, proxies={"http": proxy}, timeout=20)
+                    sizes.append("%d %d" % (response.status_code, len(response.content)))
+                try:
+                    session.get(url, proxies={"http": "socks5h://app:wrong@127.0.0.1:%s" % socks}, timeout=20)
+                    sizes.append("wrong password accepted")
+                except requests.exceptions.ConnectionError as error:
+                    sizes.append("refused")
+                print(",".join(sizes))
+                """
+            let result = try await ExternalProcess.run(
+                "python3", ["-c", script, "http://localhost:\(origin.port)/", String(socksPort), String(doorPorts[0])], environment: Self.cleanEnvironment)
+            #expect(result.status == 0, "\(result.stderrText)")
+            #expect(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "200 \(Self.page.count),200 \(Self.page.count),refused")
+        }
+    }
+
+    @Test func aTunnelIsShapedByTheLink() async throws {
+        // 125,000 bytes down a 1 Mbit/s link take 1 s, whichever door the request came through.
+        let body = Array(repeating: UInt8(ascii: "x"), count: 125_000)
+        let origin = try await HTTPTestServer.start(body: body)
+        defer { Task { await origin.close() } }
+        let profile = ProxyHarness.steadyProfile(downRate: 1_000_000, upRate: 1_000_000, queueBytes: 200_000)
+        try await Self.withDoorProxy(.socks5(nil), link: .network(profile, seed: 1)) { _, port, _ in
+            let result = try await Self.curl(["--socks5-hostname", "127.0.0.1:\(port)", "-o", "/dev/null", "-w", "%{size_download} %{time_total}", "http://127.0.0.1:\(origin.port)/"])
+            #expect(result.status == 0, "\(result.stderrText)")
+            let fields = result.stdoutText.split(separator: " ")
+            #expect(fields.first == "125000")
+            let seconds = Double(fields.last ?? "") ?? 0
+            #expect(seconds >= 0.95, "125,000 B at 1 Mbit/s took \(seconds) s")
+        }
+    }
+
+    @Test func unreachableDestinationsAreRefusedInTheProtocolsWords() async throws {
+        try await TestPeers.withRefusedPort { refused in
+            try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy]) { proxy, socksPort, doorPorts in
+                let socks = try await Self.curl(["--socks5-hostname", "127.0.0.1:\(socksPort)", "http://127.0.0.1:\(refused)/"])
+                #expect(socks.status == 97, "\(socks.stderrText)")
+                #expect(socks.stderrText.contains("(5)"), "SOCKS reply 5, connection refused: \(socks.stderrText)")
+                let http = try await Self.curl(["-x", "http://127.0.0.1:\(doorPorts[0])", "-w", "%{http_code}", "http://127.0.0.1:\(refused)/"])
+                #expect(http.stdoutText.hasSuffix("502"), "\(http.stdoutText)")
+                #expect(http.stdoutText.contains("127.0.0.1:\(refused): Connection refused"))
+                #expect(await proxy.statistics.refusedConnections == 2)
+            }
+        }
+    }
+
+    @Test func badClientsGetTheirRefusalAndNobodyElseNotices() async throws {
+        let origin = try await HTTPTestServer.start(body: Self.page)
+        defer { Task { await origin.close() } }
+        var limits = ShapingProxy.Limits()
+        limits.handshakeTimeout = .milliseconds(300)
+        try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy], limits: limits) { proxy, socksPort, doorPorts in
+            let events = proxy.events()
+            // SOCKS4, BIND, a slow-loris client on each door, an endless header: each answered and closed.
+            #expect(try await Self.exchange(socksPort, [4, 1, 0, 80, 127, 0, 0, 1, 0]) == [])
+            #expect(try await Self.exchange(socksPort, [5, 1, 0, 5, 2, 0, 1, 127, 0, 0, 1, 0, 80]) == [5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0])
+            #expect(try await Self.exchange(socksPort, [5, 1, 0]) == [5, 0], "closed after the timeout")
+            let loris = String(decoding: try await Self.exchange(doorPorts[0], Array("GET http://x/ HTTP/1.1\r\n".utf8)), as: UTF8.self)
+            #expect(loris.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(loris)")
+            let endless = String(decoding: try await Self.exchange(doorPorts[0], Array("GET http://x/ HTTP/1.1\r\nX: ".utf8) + Array(repeating: 97, count: 20_000)), as: UTF8.self)
+            #expect(endless.hasPrefix("HTTP/1.1 431 "), "\(endless)")
+            // Meanwhile a well-behaved client is served as ever.
+            let fine = try await Self.curl(["--socks5-hostname", "127.0.0.1:\(socksPort)", "http://localhost:\(origin.port)/"])
+            #expect(fine.stdout.count == Self.page.count, "\(fine.stderrText)")
+            var denied: [String] = []
+            var closed = false
+            for await event in events where event.kind == .denied || event.kind == .close {
+                if event.kind == .denied { denied.append(event.detail ?? "") } else { closed = true }
+                if denied.count == 5 && closed { break }
+            }
+            #expect(denied.contains { $0.contains("(socks5): not a SOCKS5 greeting (version byte 4") })
+            #expect(denied.contains { $0.contains("(socks5): SOCKS5 BIND is not served") })
+            #expect(denied.contains { $0.contains("(socks5): no complete request within 0.3 s") })
+            #expect(denied.contains { $0.contains("(http-proxy): no complete request within 0.3 s") })
+            #expect(denied.contains { $0.contains("(http-proxy): header block over 16384 bytes") })
+            let statistics = await proxy.statistics
+            #expect(statistics.acceptedConnections == 1, "no connection was opened for the refused clients")
+            #expect(statistics.openConnections == 0)
+        }
+    }
+
+    @Test func aDoorBesideAnUpstreamSharesItsLink() async throws {
+        let echo = try await TestPeers.echoServer()
+        try await echo.serving {
+            try await Self.withDoorProxy(.upstream, doors: [.socks5(nil)], upstreamPort: echo.port) { proxy, port, doorPorts in
+                let events = proxy.events()
+                let direct = try await Self.exchange(port, Array("direct".utf8), expect: 6)
+                #expect(direct == Array("direct".utf8))
+                let tunnel = try await Self.exchange(doorPorts[0], [5, 1, 0, 5, 1, 0, 1, 127, 0, 0, 1, UInt8(echo.port >> 8), UInt8(echo.port & 0xFF)] + Array("ping".utf8), expect: 2 + 10 + 4)
+                #expect(Array(tunnel.prefix(4)) == [5, 0, 5, 0])
+                #expect(Array(tunnel.suffix(4)) == Array("ping".utf8), "the tunnel echoes")
+                var opened: [Int] = []
+                for await event in events where event.kind == .open {
+                    opened.append(event.connection ?? 0)
+                    if opened.count == 2 { break }
+                }
+                #expect(opened == [1, 2], "one machine, one numbering: the same link")
+                let description = try await ProxyRegistryDoorCheck.describe(proxy)
+                #expect(description == "upstream 127.0.0.1:\(echo.port), doors socks5")
+            }
+        }
+    }
+
+    @Test func theAPIMakesAndListsDoorsByTheirWord() async throws {
+        let origin = try await HTTPTestServer.start(body: Self.page)
+        defer { Task { await origin.close() } }
+        let registry = ProxyRegistry()
+        let created = try await registry.create(ProxySpecification(name: "app", listen: "127.0.0.1:0", upstream: "http-proxy"))
+        #expect(created.upstream == "http-proxy")
+        let port = try #require(created.listen.split(separator: ":").last.map(String.init))
+        let fetched = try await Self.curl(["-x", "http://127.0.0.1:\(port)", "http://localhost:\(origin.port)/"])
+        #expect(fetched.stdout.count == Self.page.count, "\(fetched.stderrText)")
+        await #expect(throws: ProxyError.self) {
+            try await registry.update(named: "app", ProxySpecification(upstream: "127.0.0.1:80"))
+        }
+        let socks = try await registry.create(ProxySpecification(name: "s", listen: "127.0.0.1:0", upstream: "socks5"))
+        #expect(socks.upstream == "socks5")
+        await #expect(throws: ProxyError.self) {
+            try await registry.update(named: "s", ProxySpecification(upstream: "http-proxy"))
+        }
+        #expect(try await registry.update(named: "s", ProxySpecification(upstream: "socks5")).upstream == "socks5")
+        await registry.stopAll()
+    }
+
+    /// Sends `bytes`, then reads until the proxy closes (or `expect` bytes have come, then closes).
+    static func exchange(_ port: Int, _ bytes: [UInt8], expect: Int? = nil) async throws -> [UInt8] {
+        let client = try await TestPeers.connect(port: port)
+        return try await client.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: bytes))
+            var received: [UInt8] = []
+            for try await buffer in inbound {
+                received += Array(buffer.readableBytesView)
+                if let expect, received.count >= expect { break }
+            }
+            return received
+        }
+    }
+}
+
+/// What the proxy says of its doors.
+enum ProxyRegistryDoorCheck {
+    static func describe(_ proxy: ShapingProxy) async throws -> String {
+        let configuration = try await proxy.configuration
+        return "upstream \(configuration.upstream), doors " + configuration.doors.map(\.door.description).joined(separator: ",")
+    }
+}

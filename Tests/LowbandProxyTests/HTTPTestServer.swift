@@ -1,0 +1,70 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// A minimal HTTP/1.1 origin on loopback for the front-door tests: every request gets `body`
+/// (200, `Connection: close`), and the request line it came with is kept, so a test sees what a
+/// proxy forwarded.
+final class HTTPTestServer: Sendable {
+    let server: TestPeers.Server
+    private let seen: RequestLog
+
+    var port: Int { server.port }
+    /// The request lines received, in order.
+    var requestLines: [String] { seen.lines.withLock { $0 } }
+
+    private init(server: TestPeers.Server, seen: RequestLog) {
+        self.server = server
+        self.seen = seen
+    }
+
+    static func start(body: [UInt8]) async throws -> HTTPTestServer {
+        let seen = RequestLog()
+        let server = try await TestPeers.server { _ in Responder(body: body, log: seen) }
+        return HTTPTestServer(server: server, seen: seen)
+    }
+
+    func close() async { await server.close() }
+
+    private final class RequestLog: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    private final class Responder: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        private let body: [UInt8]
+        private let log: RequestLog
+        private var head: [UInt8] = []
+        private var answered = false
+
+        init(body: [UInt8], log: RequestLog) {
+            self.body = body
+            self.log = log
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !answered else { return }
+            head += Array(unwrapInboundIn(data).readableBytesView)
+            guard let end = Self.headerEnd(head) else { return }
+            answered = true
+            let text = String(decoding: head[..<end], as: UTF8.self)
+            let line = String(text.split(separator: "\r\n", maxSplits: 1).first ?? "")
+            log.lines.withLock { $0.append(line) }
+            let isHead = text.hasPrefix("HEAD ")
+            var response = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
+            if !isHead { response.writeBytes(body) }
+            context.writeAndFlush(wrapOutboundOut(response)).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        }
+
+        private static func headerEnd(_ bytes: [UInt8]) -> Int? {
+            guard bytes.count >= 4 else { return nil }
+            for index in 3 ..< bytes.count where bytes[index - 3 ... index] == [13, 10, 13, 10] {
+                return index + 1
+            }
+            return nil
+        }
+    }
+}
