@@ -132,16 +132,11 @@ import Testing
     @Test func badClientsGetTheirRefusalAndNobodyElseNotices() async throws {
         let origin = try await HTTPTestServer.start(body: Self.page)
         defer { Task { await origin.close() } }
-        var limits = ShapingProxy.Limits()
-        limits.handshakeTimeout = .milliseconds(300)
-        try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy], limits: limits) { proxy, socksPort, doorPorts in
+        try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy]) { proxy, socksPort, doorPorts in
             let events = proxy.events()
-            // SOCKS4, BIND, a slow-loris client on each door, an endless header: each answered and closed.
+            // SOCKS4, BIND, an endless header: each answered in its protocol's words and closed.
             #expect(try await Self.exchange(socksPort, [4, 1, 0, 80, 127, 0, 0, 1, 0]) == [])
             #expect(try await Self.exchange(socksPort, [5, 1, 0, 5, 2, 0, 1, 127, 0, 0, 1, 0, 80]) == [5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0])
-            #expect(try await Self.exchange(socksPort, [5, 1, 0]) == [5, 0], "closed after the timeout")
-            let loris = String(decoding: try await Self.exchange(doorPorts[0], Array("GET http://x/ HTTP/1.1\r\n".utf8)), as: UTF8.self)
-            #expect(loris.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(loris)")
             let endless = String(decoding: try await Self.exchange(doorPorts[0], Array("GET http://x/ HTTP/1.1\r\nX: ".utf8) + Array(repeating: 97, count: 20_000)), as: UTF8.self)
             #expect(endless.hasPrefix("HTTP/1.1 431 "), "\(endless)")
             // Meanwhile a well-behaved client is served as ever.
@@ -151,16 +146,36 @@ import Testing
             var closed = false
             for await event in events where event.kind == .denied || event.kind == .close {
                 if event.kind == .denied { denied.append(event.detail ?? "") } else { closed = true }
-                if denied.count == 5 && closed { break }
+                if denied.count == 3 && closed { break }
             }
-            #expect(denied.contains { $0.contains("(socks5): not a SOCKS5 greeting (version byte 4") })
-            #expect(denied.contains { $0.contains("(socks5): SOCKS5 BIND is not served") })
-            #expect(denied.contains { $0.contains("(socks5): no complete request within 0.3 s") })
-            #expect(denied.contains { $0.contains("(http-proxy): no complete request within 0.3 s") })
-            #expect(denied.contains { $0.contains("(http-proxy): header block over 16384 bytes") })
+            #expect(denied.contains { $0.contains("(socks5): not a SOCKS5 greeting (version byte 4") }, "\(denied)")
+            #expect(denied.contains { $0.contains("(socks5): SOCKS5 BIND is not served") }, "\(denied)")
+            #expect(denied.contains { $0.contains("(http-proxy): header block over 16384 bytes") }, "\(denied)")
             let statistics = await proxy.statistics
             #expect(statistics.acceptedConnections == 1, "no connection was opened for the refused clients")
             #expect(statistics.openConnections == 0)
+        }
+    }
+
+    @Test func aSlowLorisClientIsAnsweredAndClosedAfterTheHandshakeTimeOut() async throws {
+        var limits = ShapingProxy.Limits()
+        limits.handshakeTimeout = .milliseconds(300)
+        try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy], limits: limits) { proxy, socksPort, doorPorts in
+            let events = proxy.events()
+            // Half a request on each door, then nothing: SOCKS is closed, HTTP gets 408.
+            // (A machine so loaded that the greeting arrives after 0.3 s gets no method choice.)
+            let socks = try await Self.exchange(socksPort, [5, 1, 0, 5])
+            #expect(socks == [5, 0] || socks.isEmpty, "\(socks)")
+            let loris = String(decoding: try await Self.exchange(doorPorts[0], Array("GET http://x/ HTTP/1.1\r\n".utf8)), as: UTF8.self)
+            #expect(loris.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(loris)")
+            var denied: [String] = []
+            for await event in events where event.kind == .denied {
+                denied.append(event.detail ?? "")
+                if denied.count == 2 { break }
+            }
+            #expect(denied.contains { $0.contains("(socks5): no complete request within 0.3 s") }, "\(denied)")
+            #expect(denied.contains { $0.contains("(http-proxy): no complete request within 0.3 s") }, "\(denied)")
+            #expect(await proxy.statistics.acceptedConnections == 0)
         }
     }
 
