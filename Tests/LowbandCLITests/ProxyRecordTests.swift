@@ -80,19 +80,15 @@ import Testing
         #expect(report.contains("acknowledged_lost"))
         // A browser reads the page as written: headless Chromium's DOM has the promises, the
         // broken case and alice's acknowledgement leg as an SVG bar.
-        let browser = try #require(
-            ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap(ExecutableSearch.which).first, "no Chromium: run scripts/setup.sh")
-        let dom = try await ExternalProcess.run(browser, [
-            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-            "--user-data-dir=\(directory.file("chromium-profile"))", "--dump-dom", URL(fileURLWithPath: "\(record)/report.html").absoluteString,
-        ])
-        #expect(dom.status == 0, "\(dom.stderrText)")
-        #expect(dom.stdoutText.contains("<td><code>acknowledged_lost</code></td><td>broken once in 1 case</td>"), "\(dom.stdoutText)")
-        #expect(dom.stdoutText.contains("<h3>Broken cases</h3>"))
+        let browser = Chromium(executable: try #require(Chromium.executable, "no Chromium: run scripts/setup.sh"), workDirectory: directory.url)
+        let dom = try await browser.dumpDOM(of: URL(fileURLWithPath: "\(record)/report.html"))
+        #expect(dom.status == 0, "\(dom.stderr)")
+        #expect(dom.stdout.contains("<td><code>acknowledged_lost</code></td><td>broken once in 1 case</td>"), "\(dom.stdout)")
+        #expect(dom.stdout.contains("<h3>Broken cases</h3>"))
         // The waterfall of the run report, drawing alice's acknowledgement leg part by part.
-        #expect(dom.stdoutText.contains("id=\"chart-waterfall-session\""), "\(dom.stdoutText)")
-        #expect(dom.stdoutText.contains("m-1 → acked"))
-        #expect(dom.stdoutText.contains("data-stage=\"transit\""))
-        #expect(dom.stdoutText.contains("<td>m-1</td><td>acked</td>"))
+        #expect(dom.stdout.contains("id=\"chart-waterfall-session\""), "\(dom.stdout)")
+        #expect(dom.stdout.contains("m-1 → acked"))
+        #expect(dom.stdout.contains("data-stage=\"transit\""))
+        #expect(dom.stdout.contains("<td>m-1</td><td>acked</td>"))
     }
 }

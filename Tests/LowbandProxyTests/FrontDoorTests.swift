@@ -3,6 +3,7 @@ import LowbandProcess
 import LowbandProxy
 import LowbandProxyCore
 import LowbandShaper
+import LowbandTestSupport
 import NIOCore
 import NIOPosix
 import Testing
@@ -242,5 +243,47 @@ enum ProxyRegistryDoorCheck {
     static func describe(_ proxy: ShapingProxy) async throws -> String {
         let configuration = try await proxy.configuration
         return "upstream \(configuration.upstream), doors " + configuration.doors.map(\.door.description).joined(separator: ",")
+    }
+}
+
+/// Headless Chromium loading a page of seven requests through the SOCKS5 door: every resource
+/// comes through the one shaped link, and the page cannot load faster than the link allows.
+@Suite(.timeLimit(.minutes(2))) struct FrontDoorBrowserTests {
+    static let scripts = 6
+
+    static func route(_ path: String) -> HTTPTestServer.Resource {
+        if path.hasPrefix("/s"), path.hasSuffix(".js") {
+            let name = path.dropFirst(2).dropLast(3)
+            return ("application/javascript", Array("document.getElementById('out').insertAdjacentHTML('beforeend', '<p class=\"loaded\">script \(name)</p>');".utf8))
+        }
+        var page = "<!doctype html><html><head><title>loading</title></head><body><div id=\"out\"></div>"
+        for index in 1 ... scripts { page += "<script src=\"/s\(index).js\"></script>" }
+        page += "<script>addEventListener('load', () => { document.title = 'loaded in ' + Math.round(performance.now()) + ' ms'; });</script></body></html>"
+        return ("text/html", Array(page.utf8))
+    }
+
+    @Test func chromiumLoadsAPageThroughTheSocksDoorNoFasterThanTheLink() async throws {
+        let browser = Chromium(executable: try #require(Chromium.executable, "no Chromium: run scripts/setup.sh"), workDirectory: try TemporaryDirectory(prefix: "lowband-door-browser").url)
+        let origin = try await HTTPTestServer.start(route: Self.route)
+        defer { Task { await origin.close() } }
+        // 100 ms each way and 200 ms to connect: the page, then its scripts, each at least a
+        // connect and a round trip — 0.8 s before the load event at the very least.
+        var profile = ProxyHarness.steadyProfile(downRate: 2_000_000, upRate: 1_000_000, downDelay: .milliseconds(100), upDelay: .milliseconds(100))
+        profile.connectDelay = .milliseconds(200) ... .milliseconds(200)
+        try await FrontDoorTests.withDoorProxy(.socks5(nil), link: .network(profile, seed: 1)) { proxy, port, _ in
+            let dom = try await browser.dumpDOM(
+                of: URL(string: "http://localhost:\(origin.port)/index.html")!,
+                // Chromium sends loopback hosts around any proxy unless told not to.
+                arguments: ["--proxy-server=socks5://127.0.0.1:\(port)", "--proxy-bypass-list=<-loopback>"])
+            #expect(dom.status == 0, "\(dom.stderr)")
+            let loaded = dom.stdout.components(separatedBy: "class=\"loaded\"").count - 1
+            #expect(loaded == Self.scripts, "\(dom.stdout)")
+            let title = dom.stdout.range(of: "loaded in ").map { dom.stdout[$0.upperBound...].prefix { $0.isNumber } } ?? ""
+            let milliseconds = Int(title) ?? 0
+            #expect(milliseconds >= 800, "the page loaded in \(milliseconds) ms through a link whose floor is 800 ms")
+            let requests = origin.requestLines
+            #expect(requests.filter { $0.hasPrefix("GET /s") }.count == Self.scripts)
+            #expect(await proxy.statistics.acceptedConnections >= 2, "the page and its scripts came through the door")
+        }
     }
 }

@@ -2,9 +2,9 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// A minimal HTTP/1.1 origin on loopback for the front-door tests: every request gets `body`
-/// (200, `Connection: close`), and the request line it came with is kept, so a test sees what a
-/// proxy forwarded.
+/// A minimal HTTP/1.1 origin on loopback for the front-door tests: every request gets the body
+/// its path calls for (200, `Connection: close`), and the request line it came with is kept, so
+/// a test sees what a proxy forwarded.
 final class HTTPTestServer: Sendable {
     let server: TestPeers.Server
     private let seen: RequestLog
@@ -18,9 +18,17 @@ final class HTTPTestServer: Sendable {
         self.seen = seen
     }
 
+    /// A resource: its content type and bytes.
+    typealias Resource = (type: String, body: [UInt8])
+
     static func start(body: [UInt8]) async throws -> HTTPTestServer {
+        try await start { _ in ("text/html", body) }
+    }
+
+    /// An origin answering each path (`/index.html`, without the query) with `route(path)`.
+    static func start(route: @escaping @Sendable (String) -> Resource) async throws -> HTTPTestServer {
         let seen = RequestLog()
-        let server = try await TestPeers.server { _ in Responder(body: body, log: seen) }
+        let server = try await TestPeers.server { _ in Responder(route: route, log: seen) }
         return HTTPTestServer(server: server, seen: seen)
     }
 
@@ -33,13 +41,13 @@ final class HTTPTestServer: Sendable {
     private final class Responder: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
-        private let body: [UInt8]
+        private let route: @Sendable (String) -> Resource
         private let log: RequestLog
         private var head: [UInt8] = []
         private var answered = false
 
-        init(body: [UInt8], log: RequestLog) {
-            self.body = body
+        init(route: @escaping @Sendable (String) -> Resource, log: RequestLog) {
+            self.route = route
             self.log = log
         }
 
@@ -52,8 +60,10 @@ final class HTTPTestServer: Sendable {
             let line = String(text.split(separator: "\r\n", maxSplits: 1).first ?? "")
             log.lines.withLock { $0.append(line) }
             let isHead = text.hasPrefix("HEAD ")
-            var response = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n")
-            if !isHead { response.writeBytes(body) }
+            let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+            let resource = route(String(target.prefix { $0 != "?" }))
+            var response = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Type: \(resource.type)\r\nContent-Length: \(resource.body.count)\r\nConnection: close\r\n\r\n")
+            if !isHead { response.writeBytes(resource.body) }
             context.writeAndFlush(wrapOutboundOut(response)).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }

@@ -1,35 +1,41 @@
-import Foundation
+public import Foundation
 import LowbandProcess
-import LowbandTestSupport
 
 /// Headless Chromium as the tests drive it: one isolated profile directory per run, output
-/// collected, every wait bounded.
-struct Chromium {
+/// collected, every wait bounded. The report tests read Lowband's HTML through it, the proxy
+/// tests load pages through the proxy's front doors with it.
+public struct Chromium: Sendable {
     /// The browser found in PATH (Debian names it `chromium`), nil when none is installed.
-    static let executable: String? = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+    public static let executable: String? = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
         .lazy.compactMap(ExternalProcess.which).first
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
-    let executable: String
-    let workDirectory: URL
+    public let executable: String
+    public let workDirectory: URL
 
-    /// Loads `page` and returns the DOM as Chromium serialises it after parsing and running it.
-    func dumpDOM(of page: URL) async throws -> Output {
-        try await run(["--dump-dom", page.absoluteString])
+    public init(executable: String, workDirectory: URL) {
+        self.executable = executable
+        self.workDirectory = workDirectory
+    }
+
+    /// Loads `page` and returns the DOM as Chromium serialises it after parsing and running it
+    /// (after the page's load event); `arguments` go before the page (a proxy, a window size).
+    public func dumpDOM(of page: URL, arguments: [String] = []) async throws -> Output {
+        try await run(arguments + ["--dump-dom", page.absoluteString])
     }
 
     /// Renders `page` in a `width`×`height` window and writes a PNG of the viewport to `image`.
-    func screenshot(of page: URL, to image: URL, width: Int, height: Int) async throws -> Output {
+    public func screenshot(of page: URL, to image: URL, width: Int, height: Int) async throws -> Output {
         try await run(["--screenshot=\(image.path)", "--window-size=\(width),\(height)", "--hide-scrollbars", page.absoluteString])
     }
 
     private func run(_ arguments: [String]) async throws -> Output {
-        // Root in a container cannot use Chromium's sandbox; the page is our own file.
+        // Root in a container cannot use Chromium's sandbox; the pages are our own.
         let common = [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
             "--disable-extensions", "--user-data-dir=\(workDirectory.appendingPathComponent("chromium-profile").path)",
