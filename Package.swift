@@ -592,7 +592,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: [
-                "LowbandProcess", "LowbandDeterminism", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+                "LowbandDeterminism", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(name: "LowbandReportsTests", dependencies: [
                 "LowbandProcess", "LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
