@@ -33,7 +33,7 @@ struct ProfileParser {
         guard let root else {
             throw ProfileError(.invalidYAML, file: file, reason: "the file is empty; a profile needs at least description, downlink and uplink")
         }
-        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "downlink", "uplink", "connect", "wakeup", "outages", "resets", "timeline", "source"])
+        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "downlink", "uplink", "connect", "dns", "wakeup", "outages", "resets", "timeline", "source"])
         record(fields)
         let summary = try text(fields.required("description"), key: "description")
         var mtu = 1500
@@ -52,6 +52,17 @@ struct ProfileParser {
             if let delay = connect["delay"] {
                 profile.connectDelay = try durationRange(delay, "connect.delay")
             }
+        }
+        if let node = fields["dns"] {
+            let dns = try Fields(node, path: "dns", parser: self, allowed: ["delay", "failure", "source"])
+            record(dns)
+            var model = DNSProfile()
+            if let delay = dns["delay"] { model.delay = try durationRange(delay, "dns.delay") }
+            if let failure = dns["failure"] {
+                model.failure = try figure(failure, "dns.failure", Units.percentage)
+                guard model.failure < 1 else { throw self.failure(failure, "dns.failure", "a lookup that always fails leaves no network: give less than 100%") }
+            }
+            profile.dns = model
         }
         if let node = fields["wakeup"] { profile.wakeUp = try wakeUp(node) }
         if let node = fields["outages"] { profile.outages = try outages(node) }

@@ -114,6 +114,8 @@ struct StatisticsJSON: Encodable {
     var lossStalls: Int
     var lossStallSeconds: Double
     var outages: [String: Int]
+    var dnsLookups: Int
+    var dnsFailures: Int
 
     init(_ statistics: ProxyStatistics) {
         acceptedConnections = statistics.acceptedConnections
@@ -131,6 +133,8 @@ struct StatisticsJSON: Encodable {
         lossStalls = statistics.lossStalls
         lossStallSeconds = Double(statistics.lossStallTime.nanosecondsClamped) / 1e9
         outages = statistics.outages
+        dnsLookups = statistics.dnsLookups
+        dnsFailures = statistics.dnsFailures
     }
 
     enum CodingKeys: String, CodingKey {
@@ -149,5 +153,7 @@ struct StatisticsJSON: Encodable {
         case lossStalls = "loss_stalls"
         case lossStallSeconds = "loss_stall_seconds"
         case outages
+        case dnsLookups = "dns_lookups"
+        case dnsFailures = "dns_failures"
     }
 }

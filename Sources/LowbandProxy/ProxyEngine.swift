@@ -54,6 +54,9 @@ final class ProxyEngine {
     var doorClients: [ObjectIdentifier: DoorClient] = [:]
     /// Where each front-door connection goes, and its handshake for the reply, by number.
     var tunnels: [Int: DoorTunnel] = [:]
+    /// The draws of the profile's DNS model (ProxyDNS.swift), from the link's seed.
+    var dnsDraws: SeededGenerator
+    var dnsCounts = (lookups: 0, failures: 0)
 
     private struct WriteBatch {
         let number: Int
@@ -88,6 +91,7 @@ final class ProxyEngine {
         let observer = ShaperObserver(broadcast: broadcast)
         self.observer = observer
         self.origin = scheduler.now
+        self.dnsDraws = Self.dnsGenerator(seed: configuration.link.seed)
         self.machine = ProxyStateMachine(
             shaper: configuration.link.makeShaper(Self.sink(of: configuration.link, observer, frame: .start)),
             seed: configuration.toxicSeed,
@@ -225,6 +229,8 @@ final class ProxyEngine {
         statistics.lossStalls = counts.lossStalls
         statistics.lossStallTime = counts.lossStallTime
         statistics.outages = counts.outages
+        statistics.dnsLookups = dnsCounts.lookups
+        statistics.dnsFailures = dnsCounts.failures
         return statistics
     }
 
@@ -276,6 +282,7 @@ final class ProxyEngine {
     /// decisions on the same timeline and numbers (the connections still open are opened again).
     func setLink(_ link: ProxyLink) {
         configuration.link = link
+        dnsDraws = Self.dnsGenerator(seed: link.seed)
         let now = now()
         link.trace?.record(ShaperEvent(time: now, kind: .link, detail: link.description))
         let shaper = link.makeShaper(Self.sink(of: link, observer, frame: machine.traceFrame(startingAt: now)))
@@ -324,9 +331,10 @@ final class ProxyEngine {
         perform(machine.received(ByteBuffer(bytes: bytes), on: number, from: .client, at: now()))
     }
 
-    /// Reports to the status handler and the event stream (a front door's refusal).
+    /// Reports to the trace (what the shaper does not see), the status handler and the event
+    /// stream: a front door's refusal, a DNS lookup.
     func report(_ event: ProxyEvent) {
-        publish(event)
+        announce(event)
     }
 
     /// Time since the proxy started, as its events count it.
@@ -478,8 +486,19 @@ final class ProxyEngine {
 
     private func connect(_ number: Int) {
         guard let entry = sockets[number], !entry.released else { return }
-        let bound = NIOLoopBound(self, eventLoop: loop)
         let upstream = tunnels[number].map { ProxyEndpoint(host: $0.destination.host, port: $0.destination.port) } ?? configuration.upstream
+        // A name is looked up on the device's network first, as the profile's `dns` says.
+        if let dns = configuration.link.dns, !Self.isAddressLiteral(upstream.host) {
+            lookUp(upstream, for: number, dns: dns)
+            return
+        }
+        openUpstream(number, upstream)
+    }
+
+    /// Opens the upstream socket of connection `number`; the machine hears how it went.
+    func openUpstream(_ number: Int, _ upstream: ProxyEndpoint) {
+        guard let entry = sockets[number], !entry.released else { return }
+        let bound = NIOLoopBound(self, eventLoop: loop)
         let limits = configuration.limits
         ClientBootstrap(group: loop)
             .channelOption(.allowRemoteHalfClosure, value: true)
@@ -518,11 +537,17 @@ final class ProxyEngine {
             perform(machine.upstreamConnected(number, at: now()))
         case .failure(let error):
             let destination = tunnels[number].map(\.destination.description) ?? configuration.upstream.description
-            if let tunnel = tunnels[number], let client = sockets[number]?.client?.handler {
-                Self.tell(client, tunnel.handshake.failure(Self.doorFailure(error), reason: "\(destination): \(Self.describe(error))"))
-            }
-            perform(machine.upstreamFailed(number, reason: "\(destination): \(Self.describe(error))", at: now()))
+            upstreamFailed(number, Self.doorFailure(error), reason: "\(destination): \(Self.describe(error))")
         }
+    }
+
+    /// The upstream of `number` cannot be reached: a front door's client is told in its
+    /// protocol's words, then the machine closes the connection.
+    func upstreamFailed(_ number: Int, _ failure: DoorFailure, reason: String) {
+        if let tunnel = tunnels[number], let client = sockets[number]?.client?.handler {
+            Self.tell(client, tunnel.handshake.failure(failure, reason: reason))
+        }
+        perform(machine.upstreamFailed(number, reason: reason, at: now()))
     }
 
     /// Publishes `event`, and writes the proxy's own decisions the shaper does not see — toxics

@@ -19,6 +19,8 @@ public struct ProxyLink: Sendable, CustomStringConvertible {
     /// sink its decisions go to (``trace`` and the live event stream, already placed on the
     /// proxy's timeline); a shaper that can trace should report to it (a custom one may ignore it).
     public var makeShaper: @Sendable (_ sink: (any ShaperTraceSink)?) -> any TrafficShaper
+    /// How the device's network resolves names (the profile's `dns`); nil: at once, always.
+    public var dns: DNSProfile?
 
     /// A link named `profile` whose shaper `makeShaper` makes; `source` defaults to `profile`.
     public init(
@@ -34,9 +36,11 @@ public struct ProxyLink: Sendable, CustomStringConvertible {
 
     /// A link playing `profile` with random decisions from `seed`, tracing to `trace`.
     public static func network(_ profile: NetworkProfile, seed: UInt64 = 0, trace: (any ShaperTraceSink)? = nil) -> ProxyLink {
-        ProxyLink(profile: profile.name, seed: seed, trace: trace) { sink in
+        var link = ProxyLink(profile: profile.name, seed: seed, trace: trace) { sink in
             NetworkShaper(profile: profile, seed: seed, trace: sink)
         }
+        link.dns = profile.dns
+        return link
     }
 
     /// No shaping: unlimited rate, no delay, loss or outages — a plain TCP proxy. The same

@@ -76,6 +76,8 @@ enum ProxyMetrics {
         counter("lowband_proxy_connections_reset_total", proxy, "Connections reset by the link or a toxic.", statistics.resetConnections, registry)
         gauge("lowband_proxy_buffered_bytes", proxy, "Bytes read and not yet taken by the kernel on the far side (queue depth).", Double(statistics.bufferedBytes), registry)
         gauge("lowband_proxy_buffered_bytes_peak", proxy, "The most lowband_proxy_buffered_bytes has been.", Double(statistics.peakBufferedBytes), registry)
+        counter("lowband_proxy_dns_lookups_total", proxy, "Names looked up on the device's network (the profile's dns).", statistics.dnsLookups, registry)
+        counter("lowband_proxy_dns_failures_total", proxy, "Lookups that failed as the profile's dns.failure says.", statistics.dnsFailures, registry)
         counter("lowband_proxy_loss_stalls_total", proxy, "Pieces the link lost, each stalling a connection for a retransmission timeout.", statistics.lossStalls, registry)
         let stallSeconds = Double(statistics.lossStallTime.nanosecondsClamped) / 1e9
         registry.makeCounter(descriptor: descriptor("lowband_proxy_loss_stall_seconds_total", "The loss stalls' retransmission timeouts added up."), labels: proxy)

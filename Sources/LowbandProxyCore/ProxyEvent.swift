@@ -18,6 +18,9 @@ public struct ProxyEvent: Hashable, Sendable {
         public static let connect = Kind(rawValue: "connect")
         /// The upstream could not be reached (`detail`: why); the client is closed.
         public static let refused = Kind(rawValue: "refused")
+        /// The proxy looked up a name on the device's network (the profile's `dns`): `duration`
+        /// is how long it took, `detail` the name and whether it resolved.
+        public static let dns = Kind(rawValue: "dns")
         /// A front door (SOCKS5, HTTP proxy) turned a client away before any connection was
         /// opened, answering in the protocol's words (`detail`: the client and why).
         public static let denied = Kind(rawValue: "denied")
@@ -188,6 +191,8 @@ extension ProxyEvent {
         case .toxicAdded, .toxicUpdated, .toxicRemoved:
             let verb = kind == .toxicAdded ? "added" : kind == .toxicUpdated ? "updated" : "removed"
             return ShaperEvent(time: time, kind: .toxic, direction: direction, detail: "\(verb) \(detail ?? "")")
+        case .dns:
+            return ShaperEvent(time: time, kind: .dns, connection: connection.map { ConnectionID(index: $0) }, delay: duration, detail: detail)
         default:
             return nil
         }

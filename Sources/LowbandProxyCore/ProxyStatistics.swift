@@ -35,6 +35,10 @@ public struct ProxyStatistics: Hashable, Sendable {
     /// `outage-start` lines count them: a handover inside a blackout is two.
     public var outages: [String: Int] = [:]
 
+    /// Names looked up on the device's network (the profile's `dns`), and how many of them failed.
+    public var dnsLookups = 0
+    public var dnsFailures = 0
+
     /// All counters at zero.
     public init() {}
 }

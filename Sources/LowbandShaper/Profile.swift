@@ -26,6 +26,9 @@ public struct NetworkProfile: Sendable, Hashable {
     public var outages: [OutageProfile]
     /// Connections the network aborts; nil when none are.
     public var resets: ResetProfile?
+    /// How long a name takes to resolve, and how often it fails, for every name the proxy
+    /// resolves (a front door's destination, a named upstream); nil: at once, always.
+    public var dns: DNSProfile?
     /// Figures that change over time; nil when the base figures hold throughout.
     public var timeline: ProfileTimeline?
     /// The citation of each figure, keyed by its path in the file (`downlink.rate`); a source on
@@ -215,6 +218,19 @@ public struct OutageProfile: Sendable, Hashable {
         self.start = start
         self.duration = duration
         self.every = every
+    }
+}
+
+/// Name resolution on the device's network (Network Link Conditioner's "High Latency DNS").
+public struct DNSProfile: Sendable, Hashable {
+    /// Added before each lookup's answer (drawn uniformly for each).
+    public var delay: ClosedRange<Duration>
+    /// The chance (0 … 1) that a lookup fails: the name does not resolve.
+    public var failure: Double
+
+    public init(delay: ClosedRange<Duration> = .zero ... .zero, failure: Double = 0) {
+        self.delay = delay
+        self.failure = failure
     }
 }
 

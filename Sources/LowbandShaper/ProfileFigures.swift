@@ -31,6 +31,10 @@ extension NetworkProfile {
             add("\(name).queue", Units.formatBytes(Int64(link.queueBytes)))
         }
         add("connect.delay", Self.range(connectDelay))
+        if let dns {
+            add("dns.delay", Self.range(dns.delay))
+            add("dns.failure", Units.formatPercentage(dns.failure))
+        }
         if let wakeUp {
             add("wakeup.idle", Units.formatDuration(wakeUp.idle.nanosecondsClamped))
             add("wakeup.delay", Self.range(wakeUp.delay))

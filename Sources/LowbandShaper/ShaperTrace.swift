@@ -44,6 +44,9 @@ public struct ShaperEvent: Hashable, Sendable {
         /// Bytes of `direction` the proxy discarded (`bytes`; `detail`: why — a toxic, a reset, a
         /// close). Written by a proxy, never by a shaper.
         public static let drop = Kind("drop")
+        /// A name was looked up for connection `connection` (`delay`: how long it took;
+        /// `detail`: the name and whether it resolved). Written by a proxy, never by a shaper.
+        public static let dns = Kind("dns")
         /// A toxic was added, updated or removed (`detail`: `added NAME: TYPE key=value…`).
         /// Written by a proxy, never by a shaper.
         public static let toxic = Kind("toxic")

@@ -202,6 +202,38 @@ import Testing
         }
     }
 
+    @Test func namesAreLookedUpAsTheProfilesDNSSays() async throws {
+        let origin = try await HTTPTestServer.start(body: Self.page)
+        defer { Task { await origin.close() } }
+        var profile = ProxyHarness.steadyProfile(downRate: 10_000_000, upRate: 10_000_000)
+        profile.dns = DNSProfile(delay: .milliseconds(400) ... .milliseconds(400), failure: 0)
+        let trace = ShaperTraceRecorder()
+        try await Self.withDoorProxy(.socks5(nil), link: .network(profile, seed: 3, trace: trace)) { proxy, port, _ in
+            let byName = try await Self.curl(["--socks5-hostname", "127.0.0.1:\(port)", "-o", "/dev/null", "-w", "%{time_total}", "http://localhost:\(origin.port)/"])
+            #expect(byName.status == 0, "\(byName.stderrText)")
+            #expect((Double(byName.stdoutText) ?? 0) >= 0.4, "a name waits the profile's 400 ms lookup: \(byName.stdoutText) s")
+            // An address is not looked up.
+            let byAddress = try await Self.curl(["--socks5", "127.0.0.1:\(port)", "-o", "/dev/null", "http://127.0.0.1:\(origin.port)/"])
+            #expect(byAddress.status == 0)
+            let statistics = await proxy.statistics
+            #expect(statistics.dnsLookups == 1 && statistics.dnsFailures == 0)
+            let lookups = trace.events.filter { $0.kind == .dns }
+            #expect(lookups.count == 1)
+            #expect(lookups.first?.delay == .milliseconds(400))
+            #expect(lookups.first?.detail == "localhost resolved")
+            #expect(lookups.first?.connection == ConnectionID(index: 1))
+        }
+        profile.dns = DNSProfile(delay: .milliseconds(50) ... .milliseconds(50), failure: 0.999_999)
+        try await Self.withDoorProxy(.socks5(nil), doors: [.httpProxy], link: .network(profile, seed: 3)) { proxy, port, doorPorts in
+            let socks = try await Self.curl(["--socks5-hostname", "127.0.0.1:\(port)", "http://localhost:\(origin.port)/"])
+            #expect(socks.status == 97 && socks.stderrText.contains("(4)"), "SOCKS reply 4, host unreachable: \(socks.stderrText)")
+            let http = try await Self.curl(["-x", "http://127.0.0.1:\(doorPorts[0])", "http://localhost:\(origin.port)/"])
+            #expect(http.stdoutText.contains("localhost does not resolve (the profile's DNS failure, 100 %)"), "\(http.stdoutText)")
+            let statistics = await proxy.statistics
+            #expect(statistics.dnsLookups == 2 && statistics.dnsFailures == 2)
+        }
+    }
+
     @Test func theAPIMakesAndListsDoorsByTheirWord() async throws {
         let origin = try await HTTPTestServer.start(body: Self.page)
         defer { Task { await origin.close() } }

@@ -114,7 +114,10 @@ import Testing
                 // Families come out sorted by name, so two scrapes of the same state are equal.
                 let families = lines.filter { $0.hasPrefix("# TYPE ") }
                 #expect(families == families.sorted())
-                #expect(families.count == 14)
+                #expect(families.count == 16)
+                // A profile without `dns`: no lookups (an address upstream needs none anyway).
+                #expect(lines.contains(#"lowband_proxy_dns_lookups_total{proxy="shaped"} 0"#), "\(metrics.text)")
+                #expect(lines.contains(#"lowband_proxy_dns_failures_total{proxy="shaped"} 0"#))
                 // An echo that read everything: nothing was discarded in either direction.
                 for direction in ["upstream", "downstream"] {
                     #expect(lines.contains(#"lowband_proxy_dropped_bytes_total{direction="\#(direction)",proxy="shaped"} 0"#), "\(metrics.text)")
@@ -139,7 +142,8 @@ import Testing
                 #expect(parsed.families["lowband_proxy_loss_stalls"]?.samples.first?.value == Double(statistics.lossStalls))
                 #expect(parsed.families["lowband_proxy_connections_open"]?.type == "gauge")
                 #expect(parsed.families["lowband_proxy_dropped_bytes"]?.type == "counter")
-                #expect(parsed.families.count == 14)
+                #expect(parsed.families["lowband_proxy_dns_lookups"]?.type == "counter")
+                #expect(parsed.families.count == 16)
             }
         }
     }

@@ -98,6 +98,7 @@ import Testing
             connect: {delay: 300ms..500ms}
             wakeup: {idle: 1h, delay: 100ms}
             resets: {after-bytes: 10KB..1MB}
+            dns: {delay: 1s..2s, failure: 2%, source: "NLC High Latency DNS"}
             """)
         #expect(profile.mtu == 1400)
         #expect(profile.downlink.rate == .bitsPerSecond(1_500_000))
@@ -111,7 +112,9 @@ import Testing
         #expect(profile.connectDelay == .milliseconds(300) ... .milliseconds(500))
         #expect(profile.wakeUp == WakeUpProfile(idle: .seconds(3600), delay: .milliseconds(100) ... .milliseconds(100)))
         #expect(profile.resets == ResetProfile(probability: 1, afterBytes: 10_000 ... 1_000_000))
-        #expect(profile.sources == [ProfileSource(key: "uplink.rate", text: "tiny")])
+        #expect(profile.dns == DNSProfile(delay: .seconds(1) ... .seconds(2), failure: 0.02))
+        #expect(profile.sources == [ProfileSource(key: "uplink.rate", text: "tiny"), ProfileSource(key: "dns", text: "NLC High Latency DNS")])
+        #expect(profile.figures.first { $0.key == "dns.delay" }?.value == "1 s..2 s")
     }
 
     @Test func figuresPrintInHumanUnits() throws {
@@ -197,6 +200,8 @@ import Testing
         ("timeline: {segments: [{duration: 10s, downlink: {queue: 10KB}}]}\n", "timeline.segments[0].downlink.queue", "unknown key"),
         ("timeline: {loop: maybe, segments: [{duration: 1s}]}\n", "timeline.loop", "true or false"),
         ("wakeup: {idle: 0s, delay: 1s}\n", "wakeup.idle", "positive"),
+        ("dns: {failure: 100%}\n", "dns.failure", "leaves no network"),
+        ("dns: {delay: 1s, ttl: 5s}\n", "dns.ttl", "unknown key"),
         ("mtu: 0\n", "mtu", "between 1 and 65535"),
         ("description: twice\n", "description", "given twice"),
         ("connect: {delay: 3s..1s}\n", "connect.delay", "runs backwards"),
