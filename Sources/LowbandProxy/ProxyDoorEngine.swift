@@ -4,7 +4,7 @@ import LowbandShaper
 import LowbandTransport
 import NIOCore
 
-/// A front-door client still in its handshake: the bytes go to its ``DoorHandshake``, not the link.
+/// A front-door client still in its handshake: the bytes go to its `DoorHandshake`, not the link.
 struct DoorClient {
     let handler: ProxySocketHandler
     let peer: String
@@ -18,7 +18,7 @@ struct DoorTunnel {
     let handshake: DoorHandshake
 }
 
-/// The front doors of ``ProxyEngine`` (``ProxyDoor``): a client's handshake is read here, on the
+/// The front doors of ``ProxyEngine`` (`ProxyDoor`): a client's handshake is read here, on the
 /// proxy's loop, before its connection exists; once it names a destination the connection is
 /// opened on the link like any other, and the client is answered when the destination is up.
 extension ProxyEngine {
@@ -34,6 +34,16 @@ extension ProxyEngine {
         }
         doorClients[id] = DoorClient(handler: handler, peer: peer, handshake: handshake, timer: timer)
         handler.setReading(true)
+    }
+
+    /// Closes every client still in its handshake (the proxy stops).
+    func closeHandshakes() {
+        let clients = doorClients.values.map { $0 }
+        doorClients = [:]
+        for client in clients {
+            if let timer = client.timer { eventLoopScheduler.cancel(timer) }
+            client.handler.close(reset: false)
+        }
     }
 
     /// Bytes of a client in its handshake.

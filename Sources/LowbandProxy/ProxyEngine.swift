@@ -192,6 +192,7 @@ final class ProxyEngine {
         }
         for door in doorListeners { closing.append(door.close()) }
         doorListeners = []
+        closeHandshakes()
         perform(machine.closeAll(reason: reason, at: now()))
         if let timer { scheduler.cancel(timer) }
         timer = nil

@@ -101,13 +101,14 @@ extension ShapingProxy {
     }
 }
 
-/// An extra listener of a proxy whose clients name their destinations (``ProxyDoor``).
+/// An extra listener of a proxy whose clients name their destinations (`ProxyDoor`).
 public struct DoorListener: Sendable, Hashable {
     /// Where it listens (port 0 picks one; the bound port replaces it once listening).
     public var listen: ProxyEndpoint
     /// SOCKS5 or HTTP proxy.
     public var door: ProxyDoor
 
+    /// A listener on `listen` whose clients speak `door`'s protocol.
     public init(listen: ProxyEndpoint, door: ProxyDoor) {
         self.listen = listen
         self.door = door

@@ -8,8 +8,11 @@
 /// one shaped link; the handshake itself is local (it happens on the device) and costs no link
 /// time. TLS inside a tunnel passes untouched.
 public enum ProxyDoor: Sendable, Hashable, CustomStringConvertible {
+    /// Every connection goes to the proxy's `upstream`.
     case upstream
+    /// A SOCKS5 server; with credentials, username and password are required (RFC 1929).
     case socks5(SocksCredentials?)
+    /// An HTTP proxy: CONNECT tunnels and `http://` requests.
     case httpProxy
 
     /// The word the control API shows (and accepts) as a door proxy's `upstream`.
@@ -33,7 +36,9 @@ public enum ProxyDoor: Sendable, Hashable, CustomStringConvertible {
 
 /// The username and password a SOCKS5 door requires (RFC 1929).
 public struct SocksCredentials: Sendable, Hashable {
+    /// The user the client must name.
     public var username: String
+    /// The password the client must give with it.
     public var password: String
 
     /// Credentials; each at most 255 bytes of UTF-8, as the protocol carries them.
@@ -66,9 +71,12 @@ public struct ProxyDestination: Sendable, Hashable, CustomStringConvertible {
 
     /// A name (resolved by the proxy) or an address literal (IPv6 without brackets).
     public var host: String
+    /// The destination's port, 1–65535.
     public var port: Int
+    /// How the client asked for it.
     public var kind: Kind
 
+    /// A destination `host:port` asked for as `kind`.
     public init(host: String, port: Int, kind: Kind) {
         self.host = host
         self.port = port

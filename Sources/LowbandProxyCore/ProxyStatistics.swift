@@ -35,8 +35,9 @@ public struct ProxyStatistics: Hashable, Sendable {
     /// `outage-start` lines count them: a handover inside a blackout is two.
     public var outages: [String: Int] = [:]
 
-    /// Names looked up on the device's network (the profile's `dns`), and how many of them failed.
+    /// Names looked up on the device's network (the profile's `dns`).
     public var dnsLookups = 0
+    /// Lookups that failed as the profile's `dns.failure` says.
     public var dnsFailures = 0
 
     /// All counters at zero.

@@ -228,6 +228,7 @@ public struct DNSProfile: Sendable, Hashable {
     /// The chance (0 … 1) that a lookup fails: the name does not resolve.
     public var failure: Double
 
+    /// A model adding `delay` to every lookup and failing it with the chance `failure`.
     public init(delay: ClosedRange<Duration> = .zero ... .zero, failure: Double = 0) {
         self.delay = delay
         self.failure = failure

@@ -180,6 +180,24 @@ import Testing
         }
     }
 
+    @Test func stoppingTheProxyClosesClientsMidHandshake() async throws {
+        var configuration = ShapingProxy.Configuration(name: "door")
+        configuration.door = .socks5(nil)
+        let proxy = ShapingProxy(configuration: configuration)
+        let port = try await proxy.start().port ?? 0
+        let client = try await TestPeers.connect(port: port)
+        let received = try await client.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: [5, 1, 0]))
+            var iterator = inbound.makeAsyncIterator()
+            let choice = try await TestPeers.read(2, from: &iterator)
+            // The request never comes; the proxy stops long before the 10 s handshake time-out.
+            await proxy.stop()
+            let rest = try await TestPeers.readToEnd(from: &iterator)
+            return Array(choice.readableBytesView) + Array(rest.readableBytesView)
+        }
+        #expect(received == [5, 0], "closed by the stop, nothing more said")
+    }
+
     @Test func aDoorBesideAnUpstreamSharesItsLink() async throws {
         let echo = try await TestPeers.echoServer()
         try await echo.serving {
