@@ -19,10 +19,7 @@ extension ProxyEngine {
     }
 
     func lookUp(_ upstream: ProxyEndpoint, for number: Int, dns: DNSProfile) {
-        let low = dns.delay.lowerBound.nanosecondsClamped
-        let span = UInt64(max(0, dns.delay.upperBound.nanosecondsClamped - low))
-        let delay = Duration.nanoseconds(low + Int64(dnsDraws.next().multipliedFullWidth(by: span &+ 1).high))
-        let fails = Double(dnsDraws.next() >> 11) * 0x1.0p-53 < dns.failure
+        let (delay, fails) = dns.lookup(using: &dnsDraws)
         dnsCounts.lookups += 1
         if fails { dnsCounts.failures += 1 }
         eventLoopScheduler.schedule(after: delay) {

@@ -7,8 +7,11 @@
 ///   rewritten to origin form (`GET /path`), `Proxy-*` headers are dropped and `Connection:
 ///   close` set, so each connection carries one request to one destination;
 /// - anything else is refused with a 4xx naming what was wrong.
-struct HTTPProxyHandshake: Sendable {
+package struct HTTPProxyHandshake: Sendable {
     private var buffer: [UInt8] = []
+    /// Where the search for the header's end goes on: a client sending a byte at a time costs
+    /// one pass over its header, not one per byte.
+    private var searchedUpTo = 0
     private(set) var isForward = false
 
     /// The most bytes of a request's header block.
@@ -16,7 +19,9 @@ struct HTTPProxyHandshake: Sendable {
 
     mutating func feed(_ bytes: [UInt8]) -> [DoorStep] {
         buffer += bytes
-        guard let end = Self.headerEnd(in: buffer) else {
+        let found = Self.headerEnd(in: buffer, from: searchedUpTo)
+        searchedUpTo = max(0, buffer.count - 3)
+        guard let end = found else {
             guard buffer.count <= Self.maximumHeader else {
                 return [.refuse(reply: Self.response(431, "Request Header Fields Too Large", "the request's header block is over \(Self.maximumHeader) bytes"), reason: "header block over \(Self.maximumHeader) bytes")]
             }
@@ -131,10 +136,11 @@ struct HTTPProxyHandshake: Sendable {
         return (String(host), port)
     }
 
-    /// Where the header block ends (just past its blank line), if it has.
-    static func headerEnd(in bytes: [UInt8]) -> Int? {
+    /// Where the header block ends (just past its blank line), if it has, looking at the
+    /// blank lines that start at `start` or later.
+    package static func headerEnd(in bytes: [UInt8], from start: Int = 0) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for index in 3 ..< bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
+        for index in max(3, start + 3) ..< bytes.count where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
             return index + 1
         }
         return nil

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// A SOCKS5 server's side of the handshake (RFC 1928, RFC 1929 for username and password).
 ///
 /// Greeting (version 5, 1–255 methods) → method choice (no authentication, or username and
@@ -91,8 +93,12 @@ struct SocksHandshake: Sendable {
             }
             let host: String
             switch buffer[3] {
-            case 0x01: host = buffer[4 ..< 8].map(String.init).joined(separator: ".")
-            case 0x04: host = Self.ipv6(Array(buffer[4 ..< 20]))
+            case 0x01, 0x04:
+                // inet_ntop's text (`127.0.0.1`, `2001:db8::1`), through NIO.
+                guard let text = try? SocketAddress(packedIPAddress: ByteBuffer(bytes: buffer[4 ..< addressEnd]), port: 0).ipAddress else {
+                    return .refuse(reply: Self.reply(code: 0x01, address: nil, port: 0), reason: "SOCKS5 address that does not read")
+                }
+                host = text
             default:
                 // Names travel as ASCII (an internationalised one as punycode).
                 guard buffer[5 ..< addressEnd].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -122,27 +128,5 @@ struct SocksHandshake: Sendable {
         case 0x02: "username/password"
         default: "method 0x" + String(method, radix: 16, uppercase: true)
         }
-    }
-
-    /// `2001:db8::1`-style text of 16 bytes (the longest run of zero groups shortened).
-    static func ipv6(_ bytes: [UInt8]) -> String {
-        let groups = stride(from: 0, to: 16, by: 2).map { Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]) }
-        var best: (start: Int, length: Int)?
-        var index = 0
-        while index < 8 {
-            guard groups[index] == 0 else {
-                index += 1
-                continue
-            }
-            var end = index
-            while end < 8, groups[end] == 0 { end += 1 }
-            if end - index > 1, end - index > (best?.length ?? 0) { best = (index, end - index) }
-            index = end
-        }
-        let hex = groups.map { String($0, radix: 16) }
-        guard let best else { return hex.joined(separator: ":") }
-        let head = hex[..<best.start].joined(separator: ":")
-        let tail = hex[(best.start + best.length)...].joined(separator: ":")
-        return head + "::" + tail
     }
 }

@@ -1,3 +1,5 @@
+public import LowbandDeterminism
+
 /// A network as the shaper emulates it: the figures of each direction, the events that
 /// interrupt it, and where every figure comes from.
 ///
@@ -232,6 +234,13 @@ public struct DNSProfile: Sendable, Hashable {
     public init(delay: ClosedRange<Duration> = .zero ... .zero, failure: Double = 0) {
         self.delay = delay
         self.failure = failure
+    }
+
+    /// One lookup's delay and fate, drawn from `generator` with the shaper's own draws (so a
+    /// toolchain's `random(in:)` never shifts them).
+    public func lookup(using generator: inout SeededGenerator) -> (delay: Duration, fails: Bool) {
+        let delay = Duration.nanoseconds(generator.uniform(in: delay))
+        return (delay, generator.chance(failure))
     }
 }
 

@@ -1,3 +1,4 @@
+import LowbandProxyCore
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -54,7 +55,7 @@ final class HTTPTestServer: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             guard !answered else { return }
             head += Array(unwrapInboundIn(data).readableBytesView)
-            guard let end = Self.headerEnd(head) else { return }
+            guard let end = HTTPProxyHandshake.headerEnd(in: head) else { return }
             answered = true
             let text = String(decoding: head[..<end], as: UTF8.self)
             let line = String(text.split(separator: "\r\n", maxSplits: 1).first ?? "")
@@ -67,14 +68,6 @@ final class HTTPTestServer: Sendable {
             context.writeAndFlush(wrapOutboundOut(response)).assumeIsolated().whenComplete { _ in
                 context.close(promise: nil)
             }
-        }
-
-        private static func headerEnd(_ bytes: [UInt8]) -> Int? {
-            guard bytes.count >= 4 else { return nil }
-            for index in 3 ..< bytes.count where bytes[index - 3 ... index] == [13, 10, 13, 10] {
-                return index + 1
-            }
-            return nil
         }
     }
 }
