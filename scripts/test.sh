@@ -3,7 +3,19 @@
 # then runs the start-up benchmarks and gates them against reports/baselines/startup.csv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each phase's wall time, printed as it ends and summed up at the end: CI has a 20-minute budget
+# and these say where it goes.
+phase_start=$(date +%s)
+phase_times=()
+phase() {
+    local now
+    now=$(date +%s)
+    phase_times+=("$(printf '%5d s  %s' $((now - phase_start)) "$1")")
+    echo "test: $1 took $((now - phase_start)) s" >&2
+    phase_start=$now
+}
 scripts/setup.sh
+phase setup
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 if ! swift build --build-tests 2>&1 | tee "$log"; then
@@ -14,6 +26,7 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     echo "test: the build has warnings (above); Lowband builds with none" >&2
     exit 1
 fi
+phase build
 # The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
 python3 scripts/catalogue.py --check
 # Every target's imports match its dependencies in Package.swift, both ways, in the root and
@@ -25,7 +38,9 @@ for package in . Benchmarks Examples/*/ Fuzz; do
     python3 scripts/check-imports.py "${package%/}"
 done
 # The DocC reference of every library product, warnings as errors (~70 s on this build).
+phase "catalogue and imports"
 scripts/docs.sh
+phase docs
 # Suites that measure physical figures or run real timers and sockets on the wall clock carry
 # the Swift Testing tag `.wallClock` (each says why on its declaration). They run in a second
 # pass, alone and one at a time, so the rest of the suite does not load the machine under them;
@@ -50,7 +65,9 @@ if [ "$tagged" -ne "$(wall_clock_suites Tests Benchmarks/Tests Examples | wc -l)
     exit 1
 fi
 swift test --skip-build --skip "$timed"
+phase "parallel tests"
 swift test --skip-build --no-parallel --filter "$timed"
+phase "wall-clock tests"
 
 # The nested packages that use Lowband by path, built and tested in the root's .build: the root's
 # modules compile there with the same commands, so only each package's own targets (and, for
@@ -85,11 +102,13 @@ for example in Examples/*/; do
     [ -f "${example%/}/Package.swift" ] || continue
     test_nested "${example%/}"
 done
+phase "nested packages"
 
 # Every decoder's libFuzzer target for 4 s on its committed seeds (docs/FUZZING.md): a
 # release build of the nested package Fuzz/ with ASan, then 48 s of fuzzing, one target per core at
 # a time; a finding fails CI. (4 s, not 10: CI stays under its 20 minutes; longer runs are local.)
 scripts/fuzz.sh all --time 4 --parallel "$(nproc)"
+phase fuzz
 
 # The start-up benchmark suite (release build) against the committed baseline: allocation and
 # instruction counts are gated at 10%; ratios measured within the run at 50%, because the
@@ -104,3 +123,6 @@ scripts/fuzz.sh all --time 4 --parallel "$(nproc)"
 scripts/bench.sh --suite startup --out reports/startup.csv
 "$(swift build --show-bin-path)/lowband" compare reports/baselines/startup.csv reports/startup.csv \
     --threshold 10% --ratio-threshold 50%
+phase "start-up benchmarks"
+printf 'test: where the time went\n' >&2
+printf '  %s\n' "${phase_times[@]}" >&2
