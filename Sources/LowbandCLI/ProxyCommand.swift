@@ -97,6 +97,12 @@ struct ProxyCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-remote"), help: "Allow --socks or --http-proxy on an address other machines can reach (a phone on the same Wi-Fi); prints a warning.")
     var allowRemote = false
 
+    @Option(name: .customLong("route"), help: "A per-destination rule, PATTERN=ACTION (repeatable; the first that matches wins): PATTERN a host glob with an optional :PORT ('*.cdn.example.com', 'api.example.com:443', '*:5222'), ACTION a profile for the path beyond the device's link, 'direct' (not shaped) or 'block' (docs/PROXY.md, \"Routes\").")
+    var route: [String] = []
+
+    @Option(name: .customLong("routes"), help: "A file of rules, one PATTERN=ACTION per line ('#' starts a comment), tried before any --route.")
+    var routesFile: String?
+
     /// The front doors asked for, SOCKS5 first.
     var doors: [DoorListener] {
         get throws {
@@ -150,6 +156,9 @@ struct ProxyCommand: AsyncParsableCommand {
             throw ValidationError("--record with --no-api takes events only from --events FILE: give one, or keep the API for POST /events")
         }
         _ = try sessionBounds
+        if try !routeRules.isEmpty && !servesTraffic {
+            throw ValidationError("--route and --routes pick paths for the proxy's connections, so they need --upstream, --socks or --http-proxy")
+        }
     }
 
     /// The bounds a recorded session is judged with: the profile's, with `--bound` overrides.
@@ -241,6 +250,7 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         var created: ProxyDescription?
         var doors = try self.doors
+        let routes = try loadedRoutes
         if servesTraffic {
             // Without --upstream the first front door is the proxy's own listener.
             var specification = ProxySpecification(name: name, listen: listen, upstream: upstream)
@@ -251,7 +261,7 @@ struct ProxyCommand: AsyncParsableCommand {
                 if case .socks5(let given) = first.door { credentials = given }
             }
             do {
-                created = try await registry.create(specification, credentials: credentials, doors: doors)
+                created = try await registry.create(specification, credentials: credentials, doors: doors, routes: routes)
             } catch {
                 guard error.code == .listenFailed else { throw error }
                 throw CommandIO.IOError(description: "\(upstream == nil ? "--socks/--http-proxy" : "--listen"): \(error.message)")
@@ -264,6 +274,9 @@ struct ProxyCommand: AsyncParsableCommand {
                 for door in (try? await proxy.configuration.doors) ?? [] {
                     Self.log("proxy \(name) also serves \(door.door == .httpProxy ? "an HTTP proxy" : "SOCKS5") on \(door.listen), on the same link")
                 }
+            }
+            for (position, rule) in routes.routes.enumerated() {
+                Self.log("proxy \(name) route \(position + 1): \(rule)")
             }
             for door in try self.doors where !door.listen.isLoopback {
                 Self.log("warning: \(door.door) on \(door.listen) can be reached from other machines; anyone who reaches it can connect anywhere through it")

@@ -44,7 +44,7 @@ struct APIError: Codable, Hashable {
 ///
 /// Toxiproxy: `GET /version`, `POST /reset`, `GET|POST /proxies`, `POST /populate`,
 /// `GET|POST|PATCH|DELETE /proxies/{proxy}`, `GET|POST /proxies/{proxy}/toxics`,
-/// `GET|POST|PATCH|DELETE /proxies/{proxy}/toxics/{toxic}`.
+/// `GET|POST|PATCH|DELETE /proxies/{proxy}/toxics/{toxic}`, `GET|POST /proxies/{proxy}/routes`.
 /// Lowband: `GET /profiles`, `GET|POST /proxies/{proxy}/profile` (`{"profile": "edge", "seed": 7}`),
 /// `POST /proxies/{proxy}/seed` (`{"seed": 8}`), `GET /proxies/{proxy}/stats`,
 /// `GET /proxies/{proxy}/events[?limit=N]` (chunked JSON lines), and `GET /metrics` (Prometheus
@@ -197,6 +197,15 @@ struct ControlAPI: Sendable {
             let input = try ControlRequestBody.link(request.body, route: resource == "seed" ? .setSeed : .setProfile, endpoint: request.endpoint)
             return .json(status: 200, body: Self.encode(try await setLink(of: name, profile: input.profile, seed: input.seed)))
 
+        case "routes":
+            try allow(method, ["GET", "POST"])
+            let proxy = try await registry.proxy(named: name)
+            if method == "POST" {
+                let rules = try ControlRequestBody.routes(request.body, endpoint: request.endpoint)
+                try await proxy.setRoutes(try loadRoutes(rules, for: name))
+            }
+            return .json(status: 200, body: Self.encode(RoutesInput(routes: try await proxy.routes.map(\.description))))
+
         case "stats":
             try allow(method, ["GET"])
             let statistics = await (try await registry.proxy(named: name)).statistics
@@ -240,6 +249,32 @@ struct ControlAPI: Sendable {
             log("control API: cannot load profile '\(profile)' for proxy '\(name)': \(error.message)")
             throw refusal
         }
+    }
+
+    /// Loads the profiles `rules` name, as ``setLink(of:profile:seed:)`` may: a shipped name, or
+    /// a file under an `--api-profile-dir`.
+    private func loadRoutes(_ rules: [ProxyRoute], for name: String) throws(ProxyError) -> ProxyRoutes {
+        for rule in rules {
+            guard case .path(let profile) = rule.action, !profiles.allows(profile) else { continue }
+            log("control API: refused route '\(rule)' for proxy '\(name)': its profile is not a profile name and not under an --api-profile-dir")
+            throw ProxyError(
+                .unknownProfile,
+                "route '\(rule)': '\(profile)' is not a valid profile: give a name from GET /profiles, 'direct', 'block', or a .yaml file under a directory the proxy was started with --api-profile-dir")
+        }
+        // Each profile alone first, so the refusal names its rule (the loader's own message
+        // can quote the file, so it goes to the log only).
+        for rule in rules {
+            guard case .path(let profile) = rule.action else { continue }
+            do {
+                _ = try ProxyRoutes([rule])
+            } catch {
+                log("control API: cannot load the profile of route '\(rule)' for proxy '\(name)': \(error.message)")
+                throw ProxyError(
+                    .unknownProfile,
+                    "route '\(rule)': '\(profile)' is not a valid profile: give a name from GET /profiles, 'direct', 'block', or a .yaml file under an --api-profile-dir")
+            }
+        }
+        return try ProxyRoutes(rules)
     }
 
     private func allow(_ method: String, _ methods: [String]) throws(ProxyError) {

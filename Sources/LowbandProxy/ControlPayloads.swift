@@ -37,6 +37,11 @@ struct ToxicUpdate: Decodable {
     var toxicity: Double?
 }
 
+/// `POST /proxies/{proxy}/routes`, and what `GET` answers: the rules as written, in order.
+struct RoutesInput: Codable {
+    var routes: [String]
+}
+
 struct LinkInput: Decodable {
     var profile: String?
     var seed: UInt64?

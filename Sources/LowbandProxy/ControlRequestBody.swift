@@ -21,11 +21,13 @@ public enum ControlRequestBody: Hashable, Sendable {
     case toxicUpdate(attributes: [String: Int64], toxicity: Double?)
     /// `POST /proxies/{proxy}/profile` and `POST /proxies/{proxy}/seed`.
     case link(profile: String?, seed: UInt64?)
+    /// `POST /proxies/{proxy}/routes`: the rules that replace the proxy's, in order.
+    case routes([ProxyRoute])
 
     /// The routes that take a JSON body: `createProxy`, `updateProxy`, `populate`, `addToxic`,
-    /// `updateToxic`, `setProfile` and `setSeed`, named after what they do.
+    /// `updateToxic`, `setProfile`, `setSeed` and `setRoutes`, named after what they do.
     public enum Route: String, Hashable, Sendable, CaseIterable {
-        case createProxy, updateProxy, populate, addToxic, updateToxic, setProfile, setSeed
+        case createProxy, updateProxy, populate, addToxic, updateToxic, setProfile, setSeed, setRoutes
 
         /// The keys a body of this route may have. Proxies and toxics take every key toxiproxy's
         /// clients send: the Go client posts its whole proxy, `toxics` included (ignored, as
@@ -37,6 +39,7 @@ public enum ControlRequestBody: Hashable, Sendable {
             case .addToxic, .updateToxic: ["name", "type", "stream", "toxicity", "attributes"]
             case .setProfile: ["profile", "seed"]
             case .setSeed: ["seed"]
+            case .setRoutes: ["routes"]
             }
         }
 
@@ -50,6 +53,7 @@ public enum ControlRequestBody: Hashable, Sendable {
             case .updateToxic: "POST /proxies/{proxy}/toxics/{toxic}"
             case .setProfile: "POST /proxies/{proxy}/profile"
             case .setSeed: "POST /proxies/{proxy}/seed"
+            case .setRoutes: "POST /proxies/{proxy}/routes"
             }
         }
     }
@@ -76,6 +80,8 @@ public enum ControlRequestBody: Hashable, Sendable {
         case .setProfile, .setSeed:
             let link = try Self.link(body, route: route, endpoint: endpoint)
             self = .link(profile: link.profile, seed: link.seed)
+        case .setRoutes:
+            self = .routes(try Self.routes(body, endpoint: endpoint))
         }
     }
 
@@ -131,6 +137,25 @@ public enum ControlRequestBody: Hashable, Sendable {
             throw ProxyError(.missingField, "missing required field: seed")
         }
         return (route == .setSeed ? nil : input.profile, input.seed)
+    }
+
+    /// `POST /proxies/{proxy}/routes`: `{"routes": ["PATTERN=ACTION", …]}`, each rule read as
+    /// `lowband proxy --route` reads it; an empty list removes every rule.
+    static func routes(_ body: [UInt8], endpoint: String) throws(ProxyError) -> [ProxyRoute] {
+        try checkKeys(body, .setRoutes, endpoint: endpoint)
+        let input = try decode(RoutesInput.self, body)
+        guard input.routes.count <= RouteTable.maximumRules else {
+            throw ProxyError(.badRequest, "\(input.routes.count) routes in the body of \(endpoint); at most \(RouteTable.maximumRules) are kept")
+        }
+        var routes: [ProxyRoute] = []
+        for (index, text) in input.routes.enumerated() {
+            do {
+                routes.append(try ProxyRoute(parsing: text))
+            } catch {
+                throw ProxyError(.badRequest, "route \(index + 1) in the body of \(endpoint): \(error.message)")
+            }
+        }
+        return routes
     }
 
     // MARK: Checks

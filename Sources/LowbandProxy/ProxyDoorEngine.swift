@@ -62,11 +62,18 @@ extension ProxyEngine {
                 return
             case .connect(let destination, let forward):
                 finishHandshake(id)
+                let decision = configuration.routes.decide(host: destination.host, port: destination.port, seed: configuration.link.seed)
+                if decision.blocked {
+                    let reason = "\(destination) is blocked by \(decision.rule ?? "a rule")"
+                    deny(handler, peer: client.peer, reply: client.handshake.failure(.blocked, reason: reason), reason: reason)
+                    return
+                }
                 // The machine starts a connection with its client unread; it asks for reads.
                 handler.setReading(false)
+                let rule = decision.rule.map { " [\($0)]" } ?? ""
                 let number = open(
-                    handler, description: "\(client.peer) → \(destination) (\(destination.kind.rawValue))",
-                    tunnel: DoorTunnel(destination: destination, handshake: client.handshake))
+                    handler, description: "\(client.peer) → \(destination) (\(destination.kind.rawValue))\(rule)",
+                    tunnel: DoorTunnel(destination: destination, handshake: client.handshake), route: decision.route)
                 self.forward(forward, on: number)
                 return
             }

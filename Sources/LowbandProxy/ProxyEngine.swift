@@ -54,6 +54,8 @@ final class ProxyEngine {
     var doorClients: [ObjectIdentifier: DoorClient] = [:]
     /// Where each front-door connection goes, and its handshake for the reply, by number.
     var tunnels: [Int: DoorTunnel] = [:]
+    /// Connections a `direct` route took off the link: their names skip the profile's DNS too.
+    var unshaped: Set<Int> = []
     /// The draws of the profile's DNS model (ProxyDNS.swift), from the link's seed.
     var dnsDraws: SeededGenerator
     var dnsCounts = (lookups: 0, failures: 0)
@@ -239,6 +241,13 @@ final class ProxyEngine {
 
     var link: ProxyLink { configuration.link }
 
+    /// Replaces the per-destination rules; connections opened from now on follow them.
+    func setRoutes(_ routes: ProxyRoutes) {
+        configuration.routes = routes
+        let words = routes.routes.isEmpty ? "none" : routes.routes.map(\.description).joined(separator: ", ")
+        announce(ProxyEvent(time: elapsed, kind: .routes, detail: words))
+    }
+
     func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic {
         let (added, actions) = try machine.addToxic(toxic, at: now())
         perform(actions)
@@ -310,18 +319,27 @@ final class ProxyEngine {
             admit(handler, peer: peer, handshake: handshake)
             return
         }
-        open(handler, description: "\(peer) → \(configuration.upstream)")
+        let upstream = configuration.upstream
+        let decision = configuration.routes.decide(host: upstream.host, port: upstream.port, seed: configuration.link.seed)
+        let rule = decision.rule.map { " [\($0)]" } ?? ""
+        if decision.blocked {
+            report(ProxyEvent(time: elapsed, kind: .denied, detail: "\(peer) → \(upstream): blocked by \(decision.rule ?? "a rule")"))
+            handler.close(reset: false)
+            return
+        }
+        open(handler, description: "\(peer) → \(upstream)\(rule)", route: decision.route)
     }
 
     /// Opens a connection of `handler`'s client on the link, as `description` (its number set),
     /// to `tunnel`'s destination when a front door named one. The machine may ask to connect at
     /// once (no connect delay), so the destination is known before its actions are carried out.
     @discardableResult
-    func open(_ handler: ProxySocketHandler, description: String, tunnel: DoorTunnel? = nil) -> Int {
-        let (number, actions) = machine.accept(description: description, at: now())
+    func open(_ handler: ProxySocketHandler, description: String, tunnel: DoorTunnel? = nil, route: LinkRoute = .device) -> Int {
+        let (number, actions) = machine.accept(description: description, route: route, at: now())
         handler.number = number
         sockets[number] = ConnectionSockets(client: Endpoint(handler: handler))
         tunnels[number] = tunnel
+        if case .direct = route { unshaped.insert(number) }
         perform(actions)
         return number
     }
@@ -370,6 +388,7 @@ final class ProxyEngine {
         if let entry = sockets[number], entry.client == nil, entry.upstream == nil {
             sockets[number] = nil
             tunnels[number] = nil
+            unshaped.remove(number)
         }
         perform(machine.socketClosed(number, side: side, error: error.map(Self.describe), at: now()))
     }
@@ -489,7 +508,7 @@ final class ProxyEngine {
         guard let entry = sockets[number], !entry.released else { return }
         let upstream = tunnels[number].map { ProxyEndpoint(host: $0.destination.host, port: $0.destination.port) } ?? configuration.upstream
         // A name is looked up on the device's network first, as the profile's `dns` says.
-        if let dns = configuration.link.dns, !Self.isAddressLiteral(upstream.host) {
+        if let dns = configuration.link.dns, !unshaped.contains(number), !Self.isAddressLiteral(upstream.host) {
             lookUp(upstream, for: number, dns: dns)
             return
         }

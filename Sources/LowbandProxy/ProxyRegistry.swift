@@ -104,7 +104,7 @@ public actor ProxyRegistry {
     @discardableResult
     public func create(
         _ specification: ProxySpecification, profile: String? = nil, seed: UInt64? = nil, credentials: SocksCredentials? = nil,
-        doors: [DoorListener] = []
+        doors: [DoorListener] = [], routes: ProxyRoutes = ProxyRoutes()
     ) async throws(ProxyError) -> ProxyDescription {
         let (name, listen, upstream, door) = try Self.validate(specification)
         guard entries[name] == nil else {
@@ -129,6 +129,7 @@ public actor ProxyRegistry {
         )
         proxyConfiguration.door = door == .socks5(nil) ? .socks5(credentials) : door
         proxyConfiguration.doors = doors
+        proxyConfiguration.routes = routes
         let proxy = ShapingProxy(configuration: proxyConfiguration, group: group)
         configuration.onCreate?(name, proxy)
         let enabled = specification.enabled ?? true

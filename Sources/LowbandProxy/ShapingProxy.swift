@@ -139,6 +139,19 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine in engine.removeAllToxics() }
     }
 
+    // MARK: Routes
+
+    /// The per-destination rules, in the order they are tried.
+    public var routes: [ProxyRoute] {
+        get async throws(ProxyError) { try await onLoop { engine in engine.configuration.routes.routes } }
+    }
+
+    /// Replaces the per-destination rules (``ProxyRoutes``); connections already open keep
+    /// the path they were given, new ones follow the new rules. Announced as a `routes` event.
+    public func setRoutes(_ routes: ProxyRoutes) async throws(ProxyError) {
+        try await onLoop { engine in engine.setRoutes(routes) }
+    }
+
     // MARK: Faults
 
     /// Resets every open connection (a TCP RST to both sides), as a dropped bearer or a NAT

@@ -17,6 +17,8 @@ extension ShapingProxy {
         public var doors: [DoorListener] = []
         /// The device's link all connections share.
         public var link: ProxyLink
+        /// Per-destination rules: a path beyond the link, `direct` or `block` (``ProxyRoutes``).
+        public var routes = ProxyRoutes()
         /// Seeds the toxics' random choices (toxicity rolls, latency jitter, slicer cuts).
         public var toxicSeed: UInt64
         /// Memory bounds, whatever the peers do.

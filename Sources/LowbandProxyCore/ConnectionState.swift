@@ -34,6 +34,8 @@ struct FlowState {
     var parked = 0
     /// The shaper said its queue is full; nothing more is submitted until `.resumeReading`.
     var shaperFull = false
+    /// The path beyond the device's link said its queue is full (``BeyondPaths``).
+    var pathFull = false
     /// The destination socket's write buffer is over its high watermark.
     var destinationBlocked = false
     var sourceEnded = false
@@ -64,7 +66,10 @@ struct ConnectionState {
     }
 
     let number: Int
-    var shaperID: ConnectionID
+    /// The connection within the device's shaper; nil for a `direct` route, which skips it.
+    var shaperID: ConnectionID?
+    /// The connection on a path beyond the device's link, when a route gave it one.
+    var beyond: BeyondHop?
     var phase: Phase
     let openedAt: ShaperInstant
     var upstream = FlowState()
@@ -82,4 +87,10 @@ struct ConnectionState {
     }
 
     var bufferedBytes: Int { upstream.bufferedBytes + downstream.bufferedBytes }
+
+    /// Whether the device's link is the first a direction's bytes cross: uplink bytes cross it
+    /// before a path beyond, downlink bytes after.
+    func deviceFirst(_ direction: Direction) -> Bool {
+        shaperID != nil && (beyond == nil || direction == .upstream)
+    }
 }

@@ -112,6 +112,8 @@ public enum DoorFailure: Sendable, Hashable {
     case timedOut
     /// Anything else (the network unreachable, the link closed first).
     case other
+    /// A rule (`ProxyRoute`, action `block`) makes the destination unreachable.
+    case blocked
 }
 
 /// A front door's handshake with one client: bytes in, steps out. Pure, bounded (every size is
@@ -168,12 +170,15 @@ public struct DoorHandshake: Sendable {
             case .refused: 0x05
             case .timedOut: 0x06
             case .other: 0x01
+            case .blocked: 0x02  // "connection not allowed by ruleset"
             }
             return SocksHandshake.reply(code: code, address: nil, port: 0)
         case .http:
-            return failure == .timedOut
-                ? HTTPProxyHandshake.response(504, "Gateway Timeout", reason)
-                : HTTPProxyHandshake.response(502, "Bad Gateway", reason)
+            switch failure {
+            case .timedOut: return HTTPProxyHandshake.response(504, "Gateway Timeout", reason)
+            case .blocked: return HTTPProxyHandshake.response(403, "Forbidden", reason)
+            default: return HTTPProxyHandshake.response(502, "Bad Gateway", reason)
+            }
         }
     }
 

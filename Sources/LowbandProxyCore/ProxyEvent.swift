@@ -24,6 +24,8 @@ public struct ProxyEvent: Hashable, Sendable {
         /// A front door (SOCKS5, HTTP proxy) turned a client away before any connection was
         /// opened, answering in the protocol's words (`detail`: the client and why).
         public static let denied = Kind(rawValue: "denied")
+        /// The per-destination rules were replaced (`detail`: the new rules, in order, or `none`).
+        public static let routes = Kind(rawValue: "routes")
         /// The link delivered `bytes` bytes in `direction`.
         public static let deliver = Kind(rawValue: "deliver")
         /// Reading from `direction`'s source stopped (`detail`: why).
@@ -136,6 +138,8 @@ public struct ProxyEvent: Hashable, Sendable {
             return "\(number) refused: \(detail ?? "upstream unreachable")"
         case .denied:
             return "#- denied \(detail ?? "")"
+        case .routes:
+            return "#- routes: \(detail ?? "none")"
         case .close:
             let seconds = Double((duration ?? .zero).nanosecondsClamped) / 1e9
             var line = "\(number) close after \(Self.format(seconds, decimals: 1)) s, up \(upstreamBytes ?? 0) B, down \(downstreamBytes ?? 0) B"

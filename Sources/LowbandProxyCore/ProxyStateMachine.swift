@@ -42,6 +42,8 @@ package struct ProxyStateMachine {
     /// Open connection numbers in ascending order, so iteration never depends on hashing.
     var order: [Int] = []
     private var numberByShaperID: [ConnectionID: Int] = [:]
+    /// The paths beyond the device's link that routes gave connections; empty without routes.
+    private var paths = BeyondPaths()
     /// Connections waiting for the handshake time the link gave them, ascending by number (as
     /// `order`): the wake-up and the due connects look at these, not at every open connection
     /// (scanning all of them on every step was 60 % of a 10,000-client crowd's time).
@@ -75,6 +77,7 @@ package struct ProxyStateMachine {
             guard let instant else { return }
             next = next.map { min($0, instant) } ?? instant
         }
+        if !paths.isEmpty { consider(paths.nextWakeup) }
         for entry in waiting { consider(entry.until) }
         if !toxics.isEmpty {
             for number in order {
@@ -111,22 +114,34 @@ package struct ProxyStateMachine {
     // MARK: Connection events
 
     /// A client connected: registers it with the shaper, which decides when to connect upstream.
-    package mutating func accept(description: String, at now: ShaperInstant) -> (number: Int, actions: [ProxyAction]) {
-        let (id, connectAt) = shaper.open(at: local(now))
+    /// `route` is where its bytes travel: the device's link (the default), no link, or the
+    /// device's link and a path beyond it, whose handshake time adds to the link's.
+    package mutating func accept(description: String, route: LinkRoute = .device, at now: ShaperInstant) -> (number: Int, actions: [ProxyAction]) {
         let number = nextNumber
         nextNumber += 1
+        var id: ConnectionID?
+        var connectTime = now
+        if case .direct = route {} else {
+            let opened = shaper.open(at: local(now))
+            id = opened.id
+            connectTime = global(opened.connectAt)
+        }
         var connection = ConnectionState(number: number, shaperID: id, phase: .connecting, openedAt: now)
+        if case .beyond(let key, let makeShaper) = route {
+            let (hop, pathConnect) = paths.open(key, number: number, makeShaper: makeShaper, at: now)
+            connection.beyond = hop
+            if connectTime != .never { connectTime = connectTime + (pathConnect - now) }
+        }
         for toxic in toxics {
             connection[toxic.stream].toxics.append(makeStage(toxic, at: now))
         }
-        let connectTime = global(connectAt)
         if connectTime > now {
             connection.phase = .waiting(until: connectTime)
             waiting.append((number, connectTime))
         }
         connections[number] = connection
         order.append(number)
-        numberByShaperID[id] = number
+        if let id { numberByShaperID[id] = number }
         statistics.acceptedConnections += 1
         statistics.openConnections += 1
         emit(.open, now, connection: number, detail: description)
@@ -275,14 +290,20 @@ package struct ProxyStateMachine {
         shaperOrigin = now
         numberByShaperID.removeAll()
         for number in order {
-            guard let index = connections.index(forKey: number) else { continue }
+            guard let index = connections.index(forKey: number), inPlace(index, { $0.shaperID != nil }) else { continue }
             let (id, _) = shaper.open(at: .zero)
             connections.values[index].shaperID = id
             numberByShaperID[id] = number
+            // A path beyond carries its connection again from the start too, so every byte not
+            // yet delivered crosses both once more, in order.
+            if let hop = inPlace(index, { $0.beyond }) {
+                connections.values[index].beyond = paths.reopen(hop, number: number, at: now)
+            }
             for direction in Direction.allCases {
                 // Parked bytes left the old link already; the rest is submitted again.
                 connections.values[index][direction].unsubmitted = inPlace(index) { $0[direction].link.count - $0[direction].parked }
                 connections.values[index][direction].shaperFull = false
+                connections.values[index][direction].pathFull = false
             }
             for direction in Direction.allCases { submit(number, direction, at: now) }
             dirty.append(number)
@@ -310,6 +331,7 @@ package struct ProxyStateMachine {
                 perform(action, at: now)
             }
         }
+        if !paths.isEmpty { stepPaths(now) }
         // Connects due now come after the link's deliveries at the same instant: the order the
         // in-memory network has always had, which its virtual-time runs replay.
         if waiting.contains(where: { $0.until <= now }) {
@@ -328,12 +350,64 @@ package struct ProxyStateMachine {
         finishDirty(at: now)
     }
 
+    /// Everything due on the paths beyond the device's link, and what the device's link then
+    /// has due at the same instant (a path's downlink delivery goes on into it).
+    private mutating func stepPaths(_ now: ShaperInstant) {
+        var rounds = 0
+        while rounds < 8 {
+            rounds += 1
+            var moved = false
+            if let next = paths.nextWakeup, next <= now {
+                moved = true
+                for (number, action) in paths.advance(to: now) { performOnPath(action, of: number, at: now) }
+            }
+            if let next = shaper.nextWakeup, global(next) <= now {
+                moved = true
+                for action in shaper.advance(to: local(now)) { perform(action, at: now) }
+            }
+            if !moved { break }
+        }
+    }
+
+    private mutating func performOnPath(_ action: ShaperAction, of number: Int, at now: ShaperInstant) {
+        guard let index = connections.index(forKey: number) else { return }
+        switch action {
+        case .deliver(_, let direction, let bytes):
+            let count = min(bytes, inPlace(index) { $0[direction].inShaper })
+            guard count > 0 else { return }
+            if direction == .downstream, let id = inPlace(index, { $0.shaperID }) {
+                // Across the path: on to the device's link.
+                if !shaper.submit(count, on: id, direction, at: local(now)) { connections.values[index][direction].shaperFull = true }
+                return
+            }
+            if isPartitioned(direction) {
+                connections.values[index][direction].parked += count
+                return
+            }
+            write(count, of: number, direction, at: now)
+        case .resumeReading(_, let direction):
+            connections.values[index][direction].pathFull = false
+            if !inPlace(index, { $0.deviceFirst(direction) }) { submit(number, direction, at: now) }
+            dirty.append(number)
+        case .reset:
+            let key = inPlace(index) { $0.beyond?.key } ?? "?"
+            statistics.resetConnections += 1
+            emit(.reset, now, connection: number, detail: "the path to \(key) dropped")
+            remove(number, at: now, reset: true, reason: "reset by the path to \(key)")
+        }
+    }
+
     private mutating func perform(_ action: ShaperAction, at now: ShaperInstant) {
         switch action {
         case .deliver(let id, let direction, let bytes):
             guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
             let count = min(bytes, inPlace(index) { $0[direction].inShaper })
             guard count > 0 else { return }
+            if let hop = inPlace(index, { $0.beyond }), direction == .upstream {
+                // Across the device's link: on to the path beyond it.
+                if !paths.submit(count, on: hop, direction, at: now) { connections.values[index][direction].pathFull = true }
+                return
+            }
             if isPartitioned(direction) {
                 connections.values[index][direction].parked += count
                 return
@@ -343,7 +417,7 @@ package struct ProxyStateMachine {
         case .resumeReading(let id, let direction):
             guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
             connections.values[index][direction].shaperFull = false
-            submit(number, direction, at: now)
+            if inPlace(index, { $0.deviceFirst(direction) }) { submit(number, direction, at: now) }
             dirty.append(number)
 
         case .reset(let id):
@@ -374,11 +448,24 @@ package struct ProxyStateMachine {
     /// the direction is partitioned or the upstream connection is not up yet.
     mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
         guard !isPartitioned(direction), let index = connections.index(forKey: number), inPlace(index, { $0.phase == .open }) else { return }
-        let (unsubmitted, full, id) = inPlace(index) { ($0[direction].unsubmitted, $0[direction].shaperFull, $0.shaperID) }
-        guard unsubmitted > 0, !full else { return }
-        let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
-        connections.values[index][direction].unsubmitted = 0
-        if !accepted { connections.values[index][direction].shaperFull = true }
+        let (unsubmitted, deviceFirst, id, hop) = inPlace(index) { ($0[direction].unsubmitted, $0.deviceFirst(direction), $0.shaperID, $0.beyond) }
+        guard unsubmitted > 0 else { return }
+        if deviceFirst, let id {
+            guard !inPlace(index, { $0[direction].shaperFull }) else { return }
+            let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
+            connections.values[index][direction].unsubmitted = 0
+            if !accepted { connections.values[index][direction].shaperFull = true }
+        } else if let hop {
+            // Downlink bytes cross the path beyond the device's link first.
+            guard !inPlace(index, { $0[direction].pathFull }) else { return }
+            let accepted = paths.submit(unsubmitted, on: hop, direction, at: now)
+            connections.values[index][direction].unsubmitted = 0
+            if !accepted { connections.values[index][direction].pathFull = true }
+        } else {
+            // A direct route: no link to cross.
+            connections.values[index][direction].unsubmitted = 0
+            write(unsubmitted, of: number, direction, at: now)
+        }
     }
 
     /// Moves what the direction's toxics release by `now` into the link.
@@ -485,6 +572,8 @@ package struct ProxyStateMachine {
                 reason = "\(direction.destination == .client ? "client" : "upstream") not reading"
             } else if flow.shaperFull {
                 reason = "link queue full"
+            } else if flow.pathFull {
+                reason = "path queue full"
             } else if flow.toxicHeld >= toxicBufferLimit {
                 reason = "toxic buffer full"
             } else if flow.linkHeld >= linkBufferLimit {
@@ -511,9 +600,12 @@ package struct ProxyStateMachine {
     mutating func remove(_ number: Int, at now: ShaperInstant, reset: Bool?, reason: String?) {
         guard let connection = connections.removeValue(forKey: number) else { return }
         if let position = order.firstIndex(of: number) { order.remove(at: position) }
-        numberByShaperID[connection.shaperID] = nil
         if case .waiting = connection.phase { waiting.removeAll { $0.number == number } }
-        shaper.close(connection.shaperID, at: local(now), reason: reason)
+        if let id = connection.shaperID {
+            numberByShaperID[id] = nil
+            shaper.close(id, at: local(now), reason: reason)
+        }
+        if let hop = connection.beyond { paths.close(hop, at: now, reason: reason) }
         statistics.bufferedBytes -= connection.bufferedBytes
         // What the connection still held is lost with it.
         for direction in Direction.allCases where connection[direction].bufferedBytes > 0 {
@@ -606,6 +698,7 @@ package struct ProxyStateMachine {
 private struct ReadingInputs {
     var destinationBlocked: Bool
     var shaperFull: Bool
+    var pathFull: Bool
     var toxicHeld: Int
     var linkHeld: Int
     var sourceEnded: Bool
@@ -617,6 +710,7 @@ private struct ReadingInputs {
     init(_ flow: FlowState) {
         destinationBlocked = flow.destinationBlocked
         shaperFull = flow.shaperFull
+        pathFull = flow.pathFull
         toxicHeld = flow.held.count + flow.unsubmitted
         linkHeld = flow.link.count
         sourceEnded = flow.sourceEnded

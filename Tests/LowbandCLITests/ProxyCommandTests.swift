@@ -71,6 +71,33 @@ import Testing
         #expect(try parse(["--socks", "0.0.0.0:1080", "--allow-remote"]).allowRemote)
     }
 
+    @Test func routesParseInOrderFileFirst() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-routes-\(UInt64.random(in: 1...UInt64.max)).txt")
+        try "# far CDN\n*.cdn.example.com = gprs\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let command = try parse(["--socks", "127.0.0.1:0", "--route", "ads.example.com=block", "--routes", file.path, "--route", "*=direct"])
+        #expect(try command.routeRules.map(\.description) == ["*.cdn.example.com=gprs", "ads.example.com=block", "*=direct"])
+        #expect(try command.loadedRoutes.routes.count == 3)
+        #expect(throws: (any Error).self) { try Lowband.parseAsRoot(["proxy", "--route", "*=direct"]) }
+    }
+
+    @Test func aBadRuleIsOneErrorLineNamingIt() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-routes-\(UInt64.random(in: 1...UInt64.max)).txt")
+        try "*.cdn.example.com=gprs\ncdn:http=edge\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let cases: [([String], String)] = [
+            (["--route", "cdn.example.com"], "--route 'cdn.example.com' is no rule: write PATTERN=ACTION"),
+            (["--routes", file.path], "--routes \(file.path):2: pattern 'cdn:http': port 'http' is not 1–65535 or '*'"),
+            (["--route", "cdn=no-such-network"], "--route: route 'cdn=no-such-network'"),
+        ]
+        for (arguments, words) in cases {
+            let result = try await LowbandBinary.run(["proxy", "--socks", "127.0.0.1:0", "--no-api"] + arguments)
+            #expect(result.status != 0)
+            #expect(result.stderrText.contains(words), "\(result.stderrText)")
+            #expect(result.stderrText.split(separator: "\n").count <= 2, "\(result.stderrText)")
+        }
+    }
+
     @Test func aRemoteSocksDoorWithoutItsFlagIsOneErrorLine() async throws {
         let result = try await LowbandBinary.run(["proxy", "--socks", "0.0.0.0:0", "--no-api"])
         #expect(result.status != 0)

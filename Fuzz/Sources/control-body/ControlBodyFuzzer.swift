@@ -30,5 +30,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             finding("an accepted toxic does not read back from its JSON: \(error)")
         }
     }
+    if case let .routes(routes) = decoded {
+        // A rule the API accepted reads back as itself from how it is written (GET /routes).
+        for route in routes {
+            do throws(RouteError) {
+                let again = try ProxyRoute(parsing: route.description)
+                require(again == route, "route '\(route)' reads back as '\(again)'")
+            } catch {
+                finding("an accepted route '\(route)' does not read back: \(error)")
+            }
+        }
+    }
     return 0
 }
