@@ -247,7 +247,7 @@ let package = Package(
             dependencies: ["LowbandBasics", "LowbandProxyCore", "LowbandShaper", "LowbandRunReport"],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore"], swiftSettings: strict),
+        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandRunReport", "LowbandShaper"], swiftSettings: strict),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",

@@ -4,6 +4,7 @@ import LowbandAppEvents
 import LowbandBasics
 import LowbandProxy
 import LowbandProxyCore
+import LowbandReports
 import LowbandScenarios
 import LowbandShaper
 import NIOCore
@@ -208,7 +209,8 @@ struct ProxyCommand: AsyncParsableCommand {
 
     private func serve(shutdown: CommandShutdown) async throws {
         if let record { try OutputDirectory.prepare(record, option: "--record") }
-        let traceFile = try trace.map { try TraceFile(path: $0) }
+        // A record keeps the link's decisions too, unless --trace sends them elsewhere.
+        let traceFile = try (trace ?? record.map { "\($0)/trace.jsonl" }).map { try TraceFile(path: $0) }
         defer { traceFile?.close() }
         let mainProxy = name
         let makeLink: @Sendable (String, String, UInt64) throws(ProxyError) -> ProxyLink = { proxy, profile, seed throws(ProxyError) in
@@ -323,14 +325,14 @@ struct ProxyCommand: AsyncParsableCommand {
         let roundTrip = loaded.map { $0.uplink.delay + $0.downlink.delay } ?? .zero
         let session = recorder.finish(bounds: try sessionBounds, roundTrip: roundTrip)
         let header = [
-            "lowband proxy \(name) → \(upstream ?? "") on \(profile), seed \(seed), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
+            "lowband proxy \(name) → \(upstream ?? (socks != nil ? "SOCKS5" : "HTTP proxy") + " (the app names each destination)") on \(profile), seed \(seed), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
         ]
         do {
-            try session.write(to: folder, header: header, problems: problems, suite: "proxy.record", benchmark: profile)
+            try session.write(to: folder, header: header, problems: problems, suite: "proxy.record", benchmark: profile, command: RunEnvironment.current().command)
         } catch {
             throw CommandIO.IOError(description: "--record: cannot write \(folder): \(SystemErrorText.describe(error))")
         }
-        Self.log("recorded \(session.events.count) events from \(session.devices) device(s); promises: \(session.book.checks.tally); written to \(folder)/ (verdict.txt, report.html, results.csv)")
+        Self.log("recorded \(session.events.count) events from \(session.devices) device(s); promises: \(session.book.checks.tally); written to \(folder)/ (report.html, record.json, trace.jsonl, verdict.txt, results.csv)")
         for violation in session.book.violations.prefix(5) { Self.log("  \(violation.summary)") }
     }
 

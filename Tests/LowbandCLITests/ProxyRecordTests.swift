@@ -90,5 +90,20 @@ import Testing
         #expect(dom.stdout.contains("m-1 → acked"))
         #expect(dom.stdout.contains("data-stage=\"transit\""))
         #expect(dom.stdout.contains("<td>m-1</td><td>acked</td>"))
+        // The network's timeline: both proxies' connections, the toxic, the app's three events.
+        #expect(dom.stdout.contains("id=\"chart-session-timeline\""), "\(dom.stdout)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(record)/record.json"))) as? [String: Any])
+        let timeline = try #require(document["timeline"] as? [String: Any])
+        let connections = try #require(timeline["connections"] as? [[String: Any]])
+        #expect(connections.contains { $0["proxy"] as? String == "second" && $0["destination"] as? String == "127.0.0.1:\(upstream.port)" }, "\(connections)")
+        #expect((timeline["stretches"] as? [[String: Any]])?.contains { $0["kind"] as? String == "toxic latency downstream" } == true)
+        #expect((timeline["marks"] as? [[String: Any]])?.filter { $0["kind"] as? String == "app" }.count == 3)
+        #expect((document["command"] as? String)?.hasPrefix("lowband proxy --listen 127.0.0.1:\(ports.0) --upstream 127.0.0.1:\(upstream.port)") == true, "\(document["command"] ?? "")")
+        #expect(FileManager.default.fileExists(atPath: "\(record)/trace.jsonl"))
+        // `lowband report DIR` renders the same page again from record.json alone.
+        try FileManager.default.removeItem(atPath: "\(record)/report.html")
+        let again = try await LowbandBinary.run(["report", record])
+        #expect(again.status == 0, "\(again.stderrText)")
+        #expect(try String(contentsOfFile: "\(record)/report.html", encoding: .utf8) == report)
     }
 }

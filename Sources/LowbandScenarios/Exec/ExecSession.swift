@@ -152,8 +152,9 @@ enum ExecSession {
         header.append("faults planned: " + (result.plan.isEmpty ? "none" : result.plan.joined(separator: "; ")))
         // An aimed fault is played on the link of the device that said the event, when it has one.
         if !record.played.isEmpty { header.append("faults played: " + record.played.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")) }
-        header.append("run it again: \(options.command(seed: seed, faults: plan, window: window))")
-        try record.write(to: folder, header: header, problems: problems, suite: "explore.exec", benchmark: options.profileName)
+        let again = options.command(seed: seed, faults: plan, window: window)
+        header.append("run it again: \(again)")
+        try record.write(to: folder, header: header, problems: problems, suite: "explore.exec", benchmark: options.profileName, command: again)
         try (stdout.map { $0 + "\n" }.joined()).write(toFile: "\(folder)/stdout.log", atomically: true, encoding: .utf8)
         try child.stderrText.write(toFile: "\(folder)/stderr.log", atomically: true, encoding: .utf8)
         try ("planned:\n" + result.plan.map { "  \($0)\n" }.joined() + "played:\n" + record.played.map { "  \($0)\n" }.joined())

@@ -11,6 +11,7 @@ import Synchronization
 /// JSON lines (at most 200,000), and the faults played.
 final class SessionState: Sendable {
     let network = Mutex(NetworkRecord())
+    let timeline = Mutex(SessionTimelineRecorder())
     let decisions = Mutex<[String]>([])
     let played = Mutex<[String]>([])
 }
@@ -43,6 +44,7 @@ package final class SessionRecorder: Sendable {
         let task = Task {
             for await event in stream {
                 state.network.withLock { $0.record(event, proxy: name, offset: offset) }
+                state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
                 state.decisions.withLock { lines in
                     if lines.count < 200_000 {
                         lines.append("{\"proxy\":\(JSONString.quoted(name)),\"at_ns\":\((event.time + offset).nanosecondsClamped),\"event\":\(event.jsonLine)}")
@@ -60,11 +62,15 @@ package final class SessionRecorder: Sendable {
         var record = state.network.withLock { $0 }
         record.finish(at: end.seconds)
         let events = log.events
+        var timeline = state.timeline.withLock { $0 }
+        for event in events {
+            timeline.markApp(at: event.arrival.seconds, device: event.device, kind: event.kind.rawValue, message: event.message)
+        }
         return SessionRecord(
             events: events, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 },
             book: EventChecker(events: events, network: record, bounds: bounds, end: end.seconds).check(),
             breakdown: EventBreakdown.compute(events: events, network: record, roundTrip: roundTrip),
-            bounds: bounds, dropped: log.dropped, elapsed: end)
+            bounds: bounds, dropped: log.dropped, elapsed: end, timeline: timeline.finish(at: end.seconds))
     }
 }
 
@@ -79,6 +85,8 @@ package struct SessionRecord: Sendable {
     package var bounds: EventBounds
     package var dropped: Int
     package var elapsed: Duration
+    /// What the network did, connection by connection, with the app's events as marks.
+    package var timeline: SessionTimeline
 
     /// Devices that posted events.
     package var devices: Int { Set(events.map(\.device)).count }
@@ -95,9 +103,10 @@ package struct SessionRecord: Sendable {
     }
 
     /// Writes the session folder: events.jsonl, network.jsonl, breakdown.csv, verdict.txt,
-    /// results.csv (`invariant.<name>` and `.cases` per promise, leg times) and report.html,
-    /// plus the faults when some were played.
-    package func write(to folder: String, header: [String], problems: [String], suite: String, benchmark: String) throws {
+    /// results.csv (`invariant.<name>` and `.cases` per promise, leg times), record.json
+    /// (everything the report shows, with `command`: what gives the same network again) and
+    /// report.html, rendered from it.
+    package func write(to folder: String, header: [String], problems: [String], suite: String, benchmark: String, command: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         func put(_ name: String, _ text: String) throws {
             try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
@@ -107,8 +116,11 @@ package struct SessionRecord: Sendable {
         try put("breakdown.csv", ([EventBreakdown.csvHeader] + breakdown.map(\.csvLine)).map { $0 + "\n" }.joined())
         let verdict = verdict(header: header, problems: problems)
         try put("verdict.txt", verdict)
-        try BenchmarkCSV.write(rows: rows(suite: suite, benchmark: benchmark, environment: RunEnvironment.current()), to: "\(folder)/results.csv")
-        try put("report.html", SessionReportHTML.render(self, title: header.first ?? "session", verdict: verdict))
+        let environment = RunEnvironment.current()
+        try BenchmarkCSV.write(rows: rows(suite: suite, benchmark: benchmark, environment: environment), to: "\(folder)/results.csv")
+        let document = SessionDocument(self, header: header, verdict: verdict, command: command, environment: environment)
+        try document.encoded().write(to: URL(fileURLWithPath: "\(folder)/record.json"))
+        try put("report.html", SessionReportHTML.render(document))
     }
 
     /// The rows of results.csv.

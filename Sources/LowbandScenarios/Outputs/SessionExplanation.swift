@@ -7,8 +7,9 @@ package enum SessionExplanation {
     /// True when `directory` is a session folder rather than a `lowband run` folder.
     package static func isSession(_ directory: String) -> Bool {
         let files = FileManager.default
+        // Only a session folder has the proxies' decisions (network.jsonl); both have a record.json.
         return files.fileExists(atPath: "\(directory)/events.jsonl") && files.fileExists(atPath: "\(directory)/breakdown.csv")
-            && !files.fileExists(atPath: "\(directory)/record.json")
+            && files.fileExists(atPath: "\(directory)/network.jsonl")
     }
 
     /// The explanation: with `message`, every leg of that message; without, the parts over all
