@@ -18,7 +18,8 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 // Each target is a `main.swift` handing its `LLVMFuzzerTestOneInput` to libFuzzer's driver
-// (FuzzDriver), plus the file holding that function.
+// (FuzzDriver) through a closure, plus the file holding that function. (Passing the `@_cdecl`
+// function itself from another file makes a debug build define the symbol twice.)
 func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
     .executableTarget(name: name, dependencies: ["FuzzSupport"] + dependencies, swiftSettings: strict)
 }

@@ -80,9 +80,11 @@ rm -rf "$raw"
 mkdir -p "$raw"
 
 # Adds the ratios, targets and summary tables the suites declare (Benchmarks/Figures, which needs
-# LowbandReports only) to the measured rows in $1 and writes the report to $out.
+# LowbandReports only) to the measured rows in $1 and writes the report to $out. A debug build:
+# it measures nothing, and shares the package-benchmark tool's debug dependencies (10 s on a
+# fresh clone, against 39 s for release).
 derive() {
-    local package=(--package-path Benchmarks --scratch-path "$bench_build_path" -c release)
+    local package=(--package-path Benchmarks --scratch-path "$bench_build_path")
     swift build "${package[@]}" --product lowband-bench-derive
     echo
     "$(swift build "${package[@]}" --show-bin-path)/lowband-bench-derive" "$1" --out "$out"

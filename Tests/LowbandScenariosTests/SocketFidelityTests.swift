@@ -58,7 +58,7 @@ import Testing
     /// On sockets the breakdown joins each client link to the proxy's connection by its port,
     /// so the network's share is split by the shaper's decisions there too.
     @Test func socketBreakdownsSplitTheNetworkByTheShapersDecisions() async throws {
-        var options = try ScenarioFixtures.virtualOptions(.crowd, clients: 4, seconds: 30)
+        var options = try ScenarioFixtures.virtualOptions(.crowd, clients: 4, seconds: 20)
         options.virtualTime = false
         let output = try await ScenarioFixtures.run(options)
         let pushed = output.breakdowns.filter { $0.carrier == "push" }
@@ -71,7 +71,7 @@ import Testing
         for row in pushed {
             #expect(row.milliseconds(.downlinkTransit) >= floor - 1, "message \(row.message) → client \(row.receiver): \(row.stages)")
         }
-        // On sockets too the run drains after its 30 s of traffic until nothing is in flight
+        // On sockets too the run drains after its 20 s of traffic until nothing is in flight
         // (seconds of wall time, not the 147 s bound), and then judges every engine's outbox
         // and chat list.
         let drain = try #require(output.record.drain)

@@ -1,3 +1,3 @@
 import FuzzSupport
 
-FuzzDriver.run(fuzz)
+FuzzDriver.run { data, size in fuzz(data, size) }
