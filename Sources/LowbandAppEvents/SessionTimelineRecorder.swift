@@ -93,6 +93,11 @@ public struct SessionTimelineRecorder: Sendable {
         timeline.mark(.init(kind: "app", at: at, detail: "\(device) \(kind)\(what)"))
     }
 
+    /// Marks where the record was paused or resumed (`record`): what happened between is not in it.
+    public mutating func markRecord(paused: Bool, at: Double) {
+        timeline.mark(.init(kind: "record", at: at, detail: paused ? "record paused: nothing kept until it resumed" : "record resumed"))
+    }
+
     private mutating func update(_ key: Key?, _ change: (inout SessionTimeline.Connection) -> Void) {
         guard let key, let position = positions[key] else { return }
         change(&timeline.connections[position])

@@ -234,11 +234,14 @@ struct ProxyCommand: AsyncParsableCommand {
         )
         // Every address is bound before anything says "listening", so a taken port is the
         // only line a failed start prints.
+        // The live page's token: browsers are served only with it (printed below, in the page's address).
+        let pageToken = ControlServer.makePageToken()
         var control = try apiEndpoint.map { endpoint in
             ControlServer(
                 registry: registry,
                 configuration: .init(
-                    listen: endpoint, profiles: APIProfileAccess(directories: apiProfileDirectories), log: { Self.log($0) }, events: recorder?.log)
+                    listen: endpoint, profiles: APIProfileAccess(directories: apiProfileDirectories), log: { Self.log($0) }, events: recorder?.log,
+                    pageToken: pageToken, record: recorder?.pause)
             )
         }
         var apiAddress: SocketAddress?
@@ -285,7 +288,9 @@ struct ProxyCommand: AsyncParsableCommand {
             }
         }
         if let apiAddress {
-            Self.log("control API listening on \(ProxyEndpoint(host: apiAddress.ipAddress ?? "?", port: apiAddress.port ?? 0))")
+            let api = ProxyEndpoint(host: apiAddress.ipAddress ?? "?", port: apiAddress.port ?? 0)
+            Self.log("control API listening on \(api)")
+            Self.log("live page: http://\(api)/ui?token=\(pageToken)")
             if let endpoint = try apiEndpoint, !endpoint.isLoopback {
                 Self.log("warning: the control API on \(endpoint) can be reached from other machines; anyone who reaches it can create proxies")
             }

@@ -44,7 +44,9 @@ struct APIError: Codable, Hashable {
 ///
 /// Toxiproxy: `GET /version`, `POST /reset`, `GET|POST /proxies`, `POST /populate`,
 /// `GET|POST|PATCH|DELETE /proxies/{proxy}`, `GET|POST /proxies/{proxy}/toxics`,
-/// `GET|POST|PATCH|DELETE /proxies/{proxy}/toxics/{toxic}`, `GET|POST /proxies/{proxy}/routes`.
+/// `GET|POST|PATCH|DELETE /proxies/{proxy}/toxics/{toxic}`, `GET|POST /proxies/{proxy}/routes`,
+/// `GET /proxies/{proxy}/connections`, `DELETE /proxies/{proxy}/connections/{number}` (reset it),
+/// `POST /proxies/{proxy}/outage`.
 /// Lowband: `GET /profiles`, `GET|POST /proxies/{proxy}/profile` (`{"profile": "edge", "seed": 7}`),
 /// `POST /proxies/{proxy}/seed` (`{"seed": 8}`), `GET /proxies/{proxy}/stats`,
 /// `GET /proxies/{proxy}/events[?limit=N]` (chunked JSON lines), and `GET /metrics` (Prometheus
@@ -58,6 +60,10 @@ struct ControlAPI: Sendable {
     var log: @Sendable (String) -> Void = { _ in }
     /// Where `POST /events` puts an app's events; nil: the API takes none (404).
     var events: AppEventLog?
+    /// The live page's token; nil: no page (404).
+    var pageToken: String?
+    /// The session record's switch; nil: no record (404).
+    var record: RecordSwitch?
 
     func respond(to request: ControlRequest) async -> ControlResponse {
         do {
@@ -91,6 +97,26 @@ struct ControlAPI: Sendable {
         case 1 where path[0] == "profiles":
             try allow(method, ["GET"])
             return .json(status: 200, body: Self.encode(registry.configuration.availableProfiles()))
+
+        case 1 where path[0] == "ui":
+            try allow(method, ["GET"])
+            guard let pageToken else {
+                throw ProxyError(.routeNotFound, "no live page: `lowband proxy` serves one at /ui with the token it prints at start")
+            }
+            guard let given = request.query["token"], BrowserGate.same(given, pageToken) else {
+                throw ProxyError(.init(name: "forbidden", httpStatus: 403), "the live page needs the token `lowband proxy` printed at start: /ui?token=…")
+            }
+            return .text(status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html.utf8))
+
+        case 1 where path[0] == "record":
+            try allow(method, ["GET", "POST"])
+            guard let record else {
+                throw ProxyError(.routeNotFound, "no record runs: start `lowband proxy` with --record DIR")
+            }
+            if method == "POST" {
+                record.set(paused: try ControlRequestBody.record(request.body, endpoint: request.endpoint))
+            }
+            return .json(status: 200, body: Self.encode(["paused": record.isPaused]))
 
         case 1 where path[0] == "proxies":
             try allow(method, ["GET", "POST"])
@@ -143,6 +169,14 @@ struct ControlAPI: Sendable {
                 let toxic = try await proxy.updateToxic(named: name, attributes: update.attributes, toxicity: update.toxicity)
                 return .json(status: 200, body: Self.encode(toxic))
             }
+
+        case 4 where path[0] == "proxies" && path[2] == "connections":
+            try allow(method, ["DELETE"])
+            let proxy = try await registry.proxy(named: path[1])
+            guard let number = Int(path[3]), try await proxy.reset(connection: number) else {
+                throw ProxyError(.connectionNotFound, "connection not found: '\(path[3])' (GET /proxies/\(path[1])/connections lists the open ones)")
+            }
+            return .noContent
 
         default:
             throw ProxyError(.routeNotFound, "no such endpoint: \(method) /\(path.joined(separator: "/"))")
@@ -205,6 +239,18 @@ struct ControlAPI: Sendable {
                 try await proxy.setRoutes(try loadRoutes(rules, for: name))
             }
             return .json(status: 200, body: Self.encode(RoutesInput(routes: try await proxy.routes.map(\.description))))
+
+        case "connections":
+            try allow(method, ["GET"])
+            let proxy = try await registry.proxy(named: name)
+            return .json(status: 200, body: Self.encode(ConnectionsOutput(link: try await proxy.linkState, connections: try await proxy.connections)))
+
+        case "outage":
+            try allow(method, ["POST"])
+            let proxy = try await registry.proxy(named: name)
+            let outage = try ControlRequestBody.outage(request.body, endpoint: request.endpoint)
+            try await proxy.forceOutage(for: .milliseconds(Int64((outage.seconds * 1000).rounded())), kind: outage.kind)
+            return .json(status: 200, body: Self.encode(try await proxy.linkState))
 
         case "stats":
             try allow(method, ["GET"])

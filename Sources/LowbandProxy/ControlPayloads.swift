@@ -42,6 +42,23 @@ struct RoutesInput: Codable {
     var routes: [String]
 }
 
+/// `POST /record`.
+struct RecordInput: Decodable {
+    var paused: Bool?
+}
+
+/// `POST /proxies/{proxy}/outage`.
+struct OutageInput: Decodable {
+    var seconds: Double?
+    var kind: String?
+}
+
+/// `GET /proxies/{proxy}/connections`: the link's state and every open connection.
+struct ConnectionsOutput: Encodable {
+    var link: ProxyLinkState
+    var connections: [ProxyConnection]
+}
+
 struct LinkInput: Decodable {
     var profile: String?
     var seed: UInt64?

@@ -23,11 +23,16 @@ public enum ControlRequestBody: Hashable, Sendable {
     case link(profile: String?, seed: UInt64?)
     /// `POST /proxies/{proxy}/routes`: the rules that replace the proxy's, in order.
     case routes([ProxyRoute])
+    /// `POST /proxies/{proxy}/outage`: an outage forced now, for `seconds`, of `kind`.
+    case outage(seconds: Double, kind: String)
+    /// `POST /record`: pause (true) or resume (false) the session's record.
+    case record(paused: Bool)
 
     /// The routes that take a JSON body: `createProxy`, `updateProxy`, `populate`, `addToxic`,
-    /// `updateToxic`, `setProfile`, `setSeed` and `setRoutes`, named after what they do.
+    /// `updateToxic`, `setProfile`, `setSeed`, `setRoutes`, `forceOutage` and `setRecord`, named
+    /// after what they do.
     public enum Route: String, Hashable, Sendable, CaseIterable {
-        case createProxy, updateProxy, populate, addToxic, updateToxic, setProfile, setSeed, setRoutes
+        case createProxy, updateProxy, populate, addToxic, updateToxic, setProfile, setSeed, setRoutes, forceOutage, setRecord
 
         /// The keys a body of this route may have. Proxies and toxics take every key toxiproxy's
         /// clients send: the Go client posts its whole proxy, `toxics` included (ignored, as
@@ -40,6 +45,8 @@ public enum ControlRequestBody: Hashable, Sendable {
             case .setProfile: ["profile", "seed"]
             case .setSeed: ["seed"]
             case .setRoutes: ["routes"]
+            case .forceOutage: ["seconds", "kind"]
+            case .setRecord: ["paused"]
             }
         }
 
@@ -54,6 +61,8 @@ public enum ControlRequestBody: Hashable, Sendable {
             case .setProfile: "POST /proxies/{proxy}/profile"
             case .setSeed: "POST /proxies/{proxy}/seed"
             case .setRoutes: "POST /proxies/{proxy}/routes"
+            case .forceOutage: "POST /proxies/{proxy}/outage"
+            case .setRecord: "POST /record"
             }
         }
     }
@@ -82,6 +91,11 @@ public enum ControlRequestBody: Hashable, Sendable {
             self = .link(profile: link.profile, seed: link.seed)
         case .setRoutes:
             self = .routes(try Self.routes(body, endpoint: endpoint))
+        case .forceOutage:
+            let outage = try Self.outage(body, endpoint: endpoint)
+            self = .outage(seconds: outage.seconds, kind: outage.kind)
+        case .setRecord:
+            self = .record(paused: try Self.record(body, endpoint: endpoint))
         }
     }
 
@@ -156,6 +170,35 @@ public enum ControlRequestBody: Hashable, Sendable {
             }
         }
         return routes
+    }
+
+    /// The longest outage the API forces at once: an hour.
+    public static let maximumOutageSeconds = 3_600.0
+
+    /// `POST /proxies/{proxy}/outage`: `{"seconds": 5}` or `{"seconds": 2, "kind": "handover"}`.
+    static func outage(_ body: [UInt8], endpoint: String) throws(ProxyError) -> (seconds: Double, kind: String) {
+        try checkKeys(body, .forceOutage, endpoint: endpoint)
+        let input = try decode(OutageInput.self, body)
+        guard let seconds = input.seconds else {
+            throw ProxyError(.missingField, "missing required field: seconds")
+        }
+        guard seconds.isFinite, seconds > 0, seconds <= maximumOutageSeconds else {
+            throw ProxyError(.badRequest, "seconds must be more than 0 and at most \(Int(maximumOutageSeconds)) in the body of \(endpoint), not \(seconds)")
+        }
+        let kind = input.kind ?? "outage"
+        guard ["outage", "handover"].contains(kind) else {
+            throw ProxyError(.badRequest, "kind must be 'outage' or 'handover' in the body of \(endpoint), not '\(kind)'")
+        }
+        return (seconds, kind)
+    }
+
+    /// `POST /record`: `{"paused": true}` pauses the session's record, `false` resumes it.
+    static func record(_ body: [UInt8], endpoint: String) throws(ProxyError) -> Bool {
+        try checkKeys(body, .setRecord, endpoint: endpoint)
+        guard let paused = try decode(RecordInput.self, body).paused else {
+            throw ProxyError(.missingField, "missing required field: paused")
+        }
+        return paused
     }
 
     // MARK: Checks

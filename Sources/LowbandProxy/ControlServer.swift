@@ -33,6 +33,12 @@ public final class ControlServer: Sendable {
         public var log: @Sendable (String) -> Void
         /// Where `POST /events` puts an app's events; nil (the default): the API takes none.
         public var events: AppEventLog?
+        /// The live page's token (`GET /ui?token=…`): browsers, which the API otherwise refuses
+        /// (as toxiproxy does, against cross-site requests), are served when they carry it in
+        /// the `X-Lowband-Token` header (the page does). Nil (the default): no page, browsers refused.
+        public var pageToken: String?
+        /// Pauses and resumes the session's record (`GET|POST /record`); nil: no record runs.
+        public var record: RecordSwitch?
 
         /// The defaults: 127.0.0.1:8474, 1 MiB bodies, 32 event streams, profile names only.
         public init(
@@ -42,9 +48,13 @@ public final class ControlServer: Sendable {
             profiles: APIProfileAccess = APIProfileAccess(),
             version: String = "lowband-0.1.0",
             log: @escaping @Sendable (String) -> Void = { _ in },
-            events: AppEventLog? = nil
+            events: AppEventLog? = nil,
+            pageToken: String? = nil,
+            record: RecordSwitch? = nil
         ) {
             self.events = events
+            self.pageToken = pageToken
+            self.record = record
             self.listen = listen
             self.maximumBodyBytes = maximumBodyBytes
             self.maximumEventStreams = maximumEventStreams
@@ -62,6 +72,9 @@ public final class ControlServer: Sendable {
         case bound(Listener)
         case running
     }
+
+    /// A fresh token for the live page (``Configuration/pageToken``): 128 random bits in hex.
+    public static func makePageToken() -> String { BrowserGate.makeToken() }
 
     /// The proxies the API manages.
     public let registry: ProxyRegistry
@@ -135,7 +148,9 @@ public final class ControlServer: Sendable {
         guard let listener else {
             throw ProxyError(.listenFailed, "the control API on \(configuration.listen) is already running")
         }
-        let api = ControlAPI(registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log, events: configuration.events)
+        let api = ControlAPI(
+            registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log, events: configuration.events,
+            pageToken: configuration.pageToken, record: configuration.record)
         let limits = Limits(body: configuration.maximumBodyBytes, eventStreams: configuration.maximumEventStreams)
         do {
             // Graceful shutdown cancels the serving, which closes the listener and the
@@ -216,9 +231,13 @@ public final class ControlServer: Sendable {
                         guard let requestHead = head else { continue }
                         head = nil
                         let keepAlive = requestHead.isKeepAlive
-                        if requestHead.headers.first(name: "user-agent")?.hasPrefix("Mozilla/") == true {
-                            // As toxiproxy: browsers are refused, so a web page cannot drive the API.
-                            try await reply(.error(ProxyError(.init(name: "forbidden", httpStatus: 403), "User agent not allowed")), to: requestHead, keepAlive: keepAlive, outbound)
+                        if requestHead.headers.first(name: "user-agent")?.hasPrefix("Mozilla/") == true, !BrowserGate.admits(requestHead, token: api.pageToken) {
+                            // As toxiproxy: browsers are refused, so a web page cannot drive the
+                            // API; only the live page, which carries the process's token, is served.
+                            let words = api.pageToken == nil
+                                ? "User agent not allowed"
+                                : "User agent not allowed: a browser needs the live page's token (lowband proxy prints its /ui?token=… address at start)"
+                            try await reply(.error(ProxyError(.init(name: "forbidden", httpStatus: 403), words)), to: requestHead, keepAlive: keepAlive, outbound)
                         } else {
                             let response = await api.respond(to: request(requestHead, body: body))
                             if case .events(let proxy, let limit) = response {

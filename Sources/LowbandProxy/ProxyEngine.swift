@@ -56,6 +56,8 @@ final class ProxyEngine {
     var tunnels: [Int: DoorTunnel] = [:]
     /// Connections a `direct` route took off the link: their names skip the profile's DNS too.
     var unshaped: Set<Int> = []
+    /// Each open connection's words (`client → destination (how) [rule]`), for the API's list.
+    var descriptions: [Int: String] = [:]
     /// The draws of the profile's DNS model (ProxyDNS.swift), from the link's seed.
     var dnsDraws: SeededGenerator
     var dnsCounts = (lookups: 0, failures: 0)
@@ -278,6 +280,41 @@ final class ProxyEngine {
         perform(machine.resetAll(reason: reason, at: now()))
     }
 
+    /// An outage forced now for `length` (`kind`: outage or handover); see `ProxyStateMachine`.
+    func forceOutage(for length: Duration, kind: String) {
+        perform(machine.forceOutage(for: length, kind: kind, at: now()))
+        updateGate()
+    }
+
+    /// Resets one open connection; false when there is none with that number.
+    func reset(_ number: Int, reason: String) -> Bool {
+        guard machine.hasConnection(number) else { return false }
+        perform(machine.reset(number, reason: reason, at: now()))
+        return true
+    }
+
+    /// The open connections now, in accept order.
+    var connections: [ProxyConnection] {
+        machine.connectionSummaries.map { summary in
+            ProxyConnection(
+                number: summary.number, description: descriptions[summary.number] ?? "", state: summary.state,
+                openedSeconds: Double(summary.openedAt.nanoseconds) / 1e9, upstreamBytes: summary.upstreamBytes,
+                downstreamBytes: summary.downstreamBytes, bufferedBytes: summary.bufferedBytes)
+        }
+    }
+
+    /// The device's link now: down (an outage, forced or the profile's) or up.
+    var linkState: ProxyLinkState {
+        let now = now()
+        switch machine.reachability(at: now) {
+        case .up:
+            return ProxyLinkState(down: false, untilSeconds: nil, forced: nil)
+        case .down(let until):
+            let seconds = until.nanoseconds >= Self.never ? nil : Double(until.nanoseconds) / 1e9
+            return ProxyLinkState(down: true, untilSeconds: seconds, forced: machine.forced?.kind)
+        }
+    }
+
     func partition(_ direction: Direction) {
         perform(machine.partition(direction, at: now()))
         updateGate()
@@ -339,6 +376,7 @@ final class ProxyEngine {
         handler.number = number
         sockets[number] = ConnectionSockets(client: Endpoint(handler: handler))
         tunnels[number] = tunnel
+        descriptions[number] = description
         if case .direct = route { unshaped.insert(number) }
         perform(actions)
         return number
@@ -389,6 +427,7 @@ final class ProxyEngine {
             sockets[number] = nil
             tunnels[number] = nil
             unshaped.remove(number)
+            descriptions[number] = nil
         }
         perform(machine.socketClosed(number, side: side, error: error.map(Self.describe), at: now()))
     }

@@ -154,6 +154,30 @@ public final class ShapingProxy: Sendable {
 
     // MARK: Faults
 
+    /// Forces an outage now, for `length`: nothing moves either way (bytes held in order, none
+    /// dropped), no new handshake completes, connections stay open; an `outage-start` event now
+    /// and an `outage-end` at its end. `kind` is `outage` or `handover` (a short one, by name).
+    /// One already forced is lengthened.
+    public func forceOutage(for length: Duration, kind: String = "outage") async throws(ProxyError) {
+        try await onLoop { engine in engine.forceOutage(for: length, kind: kind) }
+    }
+
+    /// Resets one open connection (a TCP RST to both sides); false when none has that number.
+    @discardableResult
+    public func reset(connection number: Int, reason: String = "reset through the control API") async throws(ProxyError) -> Bool {
+        try await onLoop { engine in engine.reset(number, reason: reason) }
+    }
+
+    /// The open connections now, in accept order.
+    public var connections: [ProxyConnection] {
+        get async throws(ProxyError) { try await onLoop { engine in engine.connections } }
+    }
+
+    /// Whether the device's link is up now, and until when it is down.
+    public var linkState: ProxyLinkState {
+        get async throws(ProxyError) { try await onLoop { engine in engine.linkState } }
+    }
+
     /// Resets every open connection (a TCP RST to both sides), as a dropped bearer or a NAT
     /// rebinding would; what was on its way is lost. New connections are served as usual.
     public func resetAll(reason: String = "reset by a fault") async throws(ProxyError) {

@@ -34,6 +34,8 @@ public struct ProxyError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let proxyNotFound = Code(name: "proxyNotFound", httpStatus: 404)
         /// The proxy has no toxic of the name.
         public static let toxicNotFound = Code(name: "toxicNotFound", httpStatus: 404)
+        /// The proxy has no open connection of the number.
+        public static let connectionNotFound = Code(name: "connectionNotFound", httpStatus: 404)
         /// The control API has no such route.
         public static let routeNotFound = Code(name: "routeNotFound", httpStatus: 404)
         /// The route does not take the method.

@@ -182,7 +182,8 @@ public struct ProxyEvent: Hashable, Sendable {
 
 extension ProxyEvent {
     /// The trace line of a decision the shaper does not see itself — bytes a toxic, reset or
-    /// close discarded, a toxic added, updated or removed — on the event's own timeline and
+    /// close discarded, a toxic added, updated or removed, a DNS lookup, an outage forced through
+    /// the API — on the event's own timeline and
     /// numbers; nil for every other event (the shaper traces those). The proxy's `--trace` and
     /// a virtual run's trace both write it.
     public var shaperTraceEvent: ShaperEvent? {
@@ -197,6 +198,9 @@ extension ProxyEvent {
             return ShaperEvent(time: time, kind: .toxic, direction: direction, detail: "\(verb) \(detail ?? "")")
         case .dns:
             return ShaperEvent(time: time, kind: .dns, connection: connection.map { ConnectionID(index: $0) }, delay: duration, detail: detail)
+        case .outageStart, .outageEnd:
+            // Only a forced outage reaches here: the shaper traces its own.
+            return ShaperEvent(time: time, kind: kind == .outageStart ? .outageStart : .outageEnd, detail: detail)
         default:
             return nil
         }

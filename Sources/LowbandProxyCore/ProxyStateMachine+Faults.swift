@@ -29,7 +29,7 @@ extension ProxyStateMachine {
     /// close behind it) until ``heal(at:)``. Nothing is dropped; reading stops once the link
     /// buffer limit is reached, as it would behind a full link.
     package mutating func partition(_ direction: Direction, at now: ShaperInstant) -> [ProxyAction] {
-        guard !isPartitioned(direction) else { return takeActions() }
+        guard !partitioned.contains(direction) else { return takeActions() }
         partitioned.append(direction)
         emit(.partition, now, direction: direction)
         step(now)
@@ -46,7 +46,8 @@ extension ProxyStateMachine {
             emit(.heal, now, direction: direction)
         }
         for number in order {
-            for direction in healed {
+            // A forced outage still holds everything; its end releases it.
+            for direction in healed where !isPartitioned(direction) {
                 guard let index = connections.index(forKey: number) else { continue }
                 let parked = connections.values[index][direction].parked
                 connections.values[index][direction].parked = 0
@@ -57,5 +58,76 @@ extension ProxyStateMachine {
         }
         step(now)
         return takeActions()
+    }
+
+    /// Forces an outage now, for `length`: as the profile's own outages do, nothing moves either
+    /// way (bytes are held in order, not dropped), no handshake completes (the socket proxy's
+    /// listener stops completing them too), and it is an `outage-start` event (`kind`: `outage`
+    /// or `handover`, with "forced" in its words) and at its end an `outage-end`. One already in
+    /// force is lengthened to end at the later time. Connections stay open.
+    package mutating func forceOutage(for length: Duration, kind: String, at now: ShaperInstant) -> [ProxyAction] {
+        let until = now + length
+        if let forced {
+            self.forced = (max(forced.until, until), forced.kind)
+        } else {
+            forced = (until, kind)
+            emit(.outageStart, now, detail: "\(kind) forced for \(Self.seconds(length))")
+        }
+        step(now)
+        return takeActions()
+    }
+
+    /// Ends the forced outage at `end`: what it held goes on, in order.
+    mutating func endForcedOutage(at end: ShaperInstant) {
+        guard let held = forced else { return }
+        forced = nil
+        emit(.outageEnd, end, detail: "\(held.kind) forced")
+        for number in order {
+            for direction in Direction.allCases where !isPartitioned(direction) {
+                guard let index = connections.index(forKey: number) else { continue }
+                let parked = connections.values[index][direction].parked
+                connections.values[index][direction].parked = 0
+                if parked > 0 { write(parked, of: number, direction, at: end) }
+                submit(number, direction, at: end)
+            }
+            dirty.append(number)
+        }
+    }
+
+    private static func seconds(_ length: Duration) -> String {
+        let milliseconds = length.nanosecondsClamped / 1_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
+}
+
+/// An open connection as the control API lists it (`GET /proxies/{proxy}/connections`).
+package struct ConnectionSummary: Sendable, Hashable {
+    /// The connection's number.
+    package var number: Int
+    /// `waiting` (its handshake crossing the link), `connecting` (upstream connect under way) or `open`.
+    package var state: String
+    /// When it was accepted, on the proxy's timeline.
+    package var openedAt: ShaperInstant
+    /// Bytes delivered toward the server and toward the client so far.
+    package var upstreamBytes: Int
+    package var downstreamBytes: Int
+    /// Bytes the proxy holds for it (toxics, link, parked).
+    package var bufferedBytes: Int
+}
+
+extension ProxyStateMachine {
+    /// Every open connection, in accept order.
+    package var connectionSummaries: [ConnectionSummary] {
+        order.compactMap { number in
+            guard let connection = connections[number] else { return nil }
+            let state = switch connection.phase {
+            case .waiting: "waiting"
+            case .connecting: "connecting"
+            case .open: "open"
+            }
+            return ConnectionSummary(
+                number: number, state: state, openedAt: connection.openedAt, upstreamBytes: connection.upstream.bytesDelivered,
+                downstreamBytes: connection.downstream.bytesDelivered, bufferedBytes: connection.bufferedBytes)
+        }
     }
 }

@@ -51,6 +51,8 @@ package struct ProxyStateMachine {
     package internal(set) var toxics: [Toxic] = []
     /// Directions whose deliveries are held until ``heal(at:)``, in the order partitioned.
     package internal(set) var partitioned: [Direction] = []
+    /// An outage forced now (``forceOutage(for:kind:at:)``): until when, and its kind.
+    package internal(set) var forced: (until: ShaperInstant, kind: String)?
     var random: SeededGenerator
     private var nextNumber = 1
     private let toxicBufferLimit: Int
@@ -78,7 +80,9 @@ package struct ProxyStateMachine {
             next = next.map { min($0, instant) } ?? instant
         }
         if !paths.isEmpty { consider(paths.nextWakeup) }
-        for entry in waiting { consider(entry.until) }
+        consider(forced?.until)
+        // A forced outage holds handshakes until it ends (its end is considered below).
+        if forced == nil { for entry in waiting { consider(entry.until) } }
         if !toxics.isEmpty {
             for number in order {
                 consider(connections[number]?.upstream.toxics.nextWakeup)
@@ -93,7 +97,8 @@ package struct ProxyStateMachine {
     /// Whether a new client's handshake would cross the link at `now` (on the proxy's
     /// timeline), and until when: the socket proxy completes no handshake while it is down.
     package mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
-        switch shaper.reachability(at: local(now)) {
+        if let forced, forced.until > now { return .down(until: forced.until) }
+        return switch shaper.reachability(at: local(now)) {
         case .up(let until): .up(until: until.map { global($0) })
         case .down(let until): .down(until: global(until))
         }
@@ -135,7 +140,7 @@ package struct ProxyStateMachine {
         for toxic in toxics {
             connection[toxic.stream].toxics.append(makeStage(toxic, at: now))
         }
-        if connectTime > now {
+        if connectTime > now || forced != nil {
             connection.phase = .waiting(until: connectTime)
             waiting.append((number, connectTime))
         }
@@ -145,7 +150,7 @@ package struct ProxyStateMachine {
         statistics.acceptedConnections += 1
         statistics.openConnections += 1
         emit(.open, now, connection: number, detail: description)
-        if connectTime <= now {
+        if connectTime <= now && forced == nil {
             actions.append(.connect(number))
         }
         step(now)
@@ -316,6 +321,7 @@ package struct ProxyStateMachine {
     // MARK: The step
 
     mutating func step(_ now: ShaperInstant) {
+        if let forced, forced.until <= now { endForcedOutage(at: forced.until) }
         // Every connection carries every toxic, so chains are empty exactly when `toxics` is.
         if !toxics.isEmpty {
             for number in order {
@@ -334,7 +340,8 @@ package struct ProxyStateMachine {
         if !paths.isEmpty { stepPaths(now) }
         // Connects due now come after the link's deliveries at the same instant: the order the
         // in-memory network has always had, which its virtual-time runs replay.
-        if waiting.contains(where: { $0.until <= now }) {
+        // A forced outage holds handshakes too: they complete once it is over.
+        if forced == nil, waiting.contains(where: { $0.until <= now }) {
             var still: [(number: Int, until: ShaperInstant)] = []
             for entry in waiting {
                 guard entry.until <= now else {
@@ -682,7 +689,7 @@ package struct ProxyStateMachine {
     }
 
     func isPartitioned(_ direction: Direction) -> Bool {
-        !partitioned.isEmpty && partitioned.contains(direction)
+        forced != nil || (!partitioned.isEmpty && partitioned.contains(direction))
     }
 
     mutating func takeActions() -> [ProxyAction] {

@@ -26,6 +26,9 @@ package final class SessionRecorder: Sendable {
     let state = SessionState()
     /// The session's clock: time since the recorder was made.
     package let clock: @Sendable () -> Duration
+    /// Pauses and resumes the record (`GET|POST /record`, the live page): while paused, the
+    /// proxies' decisions and the app's events are not kept.
+    package let pause: RecordSwitch
     private let watchers = Mutex<[Task<Void, Never>]>([])
 
     /// A session starting now.
@@ -34,6 +37,7 @@ package final class SessionRecorder: Sendable {
         let clock: @Sendable () -> Duration = { ContinuousClock.now - origin }
         self.clock = clock
         log = AppEventLog(clock: clock)
+        pause = RecordSwitch(clock: clock)
     }
 
     /// Records `proxy`'s decisions under `name`; `offset` is the session's time when the
@@ -41,8 +45,9 @@ package final class SessionRecorder: Sendable {
     package func watch(_ proxy: ShapingProxy, name: String, offset: Duration) {
         let stream = proxy.events()
         let state = self.state
+        let pause = self.pause
         let task = Task {
-            for await event in stream {
+            for await event in stream where !pause.isPaused {
                 state.network.withLock { $0.record(event, proxy: name, offset: offset) }
                 state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
                 state.decisions.withLock { lines in
@@ -61,8 +66,12 @@ package final class SessionRecorder: Sendable {
         for task in watchers.withLock({ $0 }) { task.cancel() }
         var record = state.network.withLock { $0 }
         record.finish(at: end.seconds)
-        let events = log.events
+        let events = log.events.filter { !pause.wasPaused(at: $0.arrival) }
         var timeline = state.timeline.withLock { $0 }
+        for interval in pause.pausedIntervals {
+            timeline.markRecord(paused: true, at: interval.start.seconds)
+            if let end = interval.end { timeline.markRecord(paused: false, at: end.seconds) }
+        }
         for event in events {
             timeline.markApp(at: event.arrival.seconds, device: event.device, kind: event.kind.rawValue, message: event.message)
         }

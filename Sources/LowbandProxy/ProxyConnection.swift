@@ -1,0 +1,62 @@
+/// An open connection of a proxy, as ``ShapingProxy/connections`` and the control API's
+/// `GET /proxies/{proxy}/connections` list it.
+public struct ProxyConnection: Sendable, Hashable, Codable {
+    /// Its number (`#3` in status lines and events).
+    public var number: Int
+    /// `client → destination`, with how a door was asked (`(socks)`) and the rule that picked
+    /// its path (`[rule 1: …]`).
+    public var description: String
+    /// `waiting` (its handshake crossing the link), `connecting` (the upstream connect under
+    /// way) or `open`.
+    public var state: String
+    /// When it was accepted, in seconds since the proxy started.
+    public var openedSeconds: Double
+    /// Bytes delivered toward the server so far.
+    public var upstreamBytes: Int
+    /// Bytes delivered toward the client so far.
+    public var downstreamBytes: Int
+    /// Bytes the proxy holds for it now (in toxics, the link, or held by an outage).
+    public var bufferedBytes: Int
+
+    /// A connection with every field given.
+    public init(number: Int, description: String, state: String, openedSeconds: Double, upstreamBytes: Int, downstreamBytes: Int, bufferedBytes: Int) {
+        self.number = number
+        self.description = description
+        self.state = state
+        self.openedSeconds = openedSeconds
+        self.upstreamBytes = upstreamBytes
+        self.downstreamBytes = downstreamBytes
+        self.bufferedBytes = bufferedBytes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case number, description, state
+        case openedSeconds = "opened_s"
+        case upstreamBytes = "upstream_bytes"
+        case downstreamBytes = "downstream_bytes"
+        case bufferedBytes = "buffered_bytes"
+    }
+}
+
+/// Whether a proxy's link is up now (`GET /proxies/{proxy}/connections` answers it too).
+public struct ProxyLinkState: Sendable, Hashable, Codable {
+    /// Nothing moves: an outage of the profile's, or one forced through the API.
+    public var down: Bool
+    /// When it comes back, in seconds since the proxy started; nil when up, or never.
+    public var untilSeconds: Double?
+    /// The kind of a forced outage in force (`outage`, `handover`); nil otherwise.
+    public var forced: String?
+
+    /// A state with every field given.
+    public init(down: Bool, untilSeconds: Double?, forced: String?) {
+        self.down = down
+        self.untilSeconds = untilSeconds
+        self.forced = forced
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case down
+        case untilSeconds = "until_s"
+        case forced
+    }
+}
