@@ -1,5 +1,5 @@
 import Foundation
-import LowbandRunReport
+public import LowbandRunReport
 public import LowbandProxyCore
 
 /// What the network did during a session, from the proxies' own decisions (their events) and
@@ -12,29 +12,9 @@ public import LowbandProxyCore
 /// Times are seconds on the session's clock. A proxy is one upstream: every device behind it
 /// shares its link, as the phones of one cell would, so a window is the proxy's, not a device's.
 public struct NetworkRecord: Sendable {
-    /// A stretch in which a link held or lost what was sent.
-    public struct Span: Sendable, Hashable {
-        /// `outage`, `handover`, `partition upstream`, `blackhole`, a toxic's type…
-        public var kind: String
-        /// The proxy (upstream) it happened on.
-        public var proxy: String
-        /// When it began (seconds).
-        public var start: Double
-        /// When it ended (seconds).
-        public var end: Double
-        /// Whether nothing got through meanwhile (an outage, a partition, a blackhole) rather
-        /// than something getting through slowly (a toxic).
-        public var down: Bool
-
-        /// A span with every field given.
-        public init(kind: String, proxy: String, start: Double, end: Double, down: Bool) {
-            self.kind = kind
-            self.proxy = proxy
-            self.start = start
-            self.end = end
-            self.down = down
-        }
-    }
+    /// A stretch in which a link held or lost what was sent: the same value a session's
+    /// timeline draws (`SessionTimeline.Stretch`), so both read one record.
+    public typealias Span = SessionTimeline.Stretch
 
     /// One moment: a reset, a connection opened or closed, a refused connect.
     public struct Instant: Sendable, Hashable {

@@ -3,13 +3,13 @@ public import LowbandRunReport
 
 /// Builds a session's `SessionTimeline` (LowbandRunReport) from its proxies' events as they come: a connection
 /// per `open` (its destination, how it was asked for and its rule read from the open's words),
-/// its connect, bytes and close; outages, handovers, partitions and toxics as stretches; resets,
-/// DNS lookups, profile and seed switches, rules changes and refusals as marks; bytes per second.
+/// its connect, bytes and close; resets, DNS lookups, profile and seed switches, toxic and rules
+/// changes and refusals as marks; bytes per second. The stretches (outages, handovers,
+/// partitions, toxics) are `NetworkRecord`'s spans, handed over at ``finish(at:stretches:)``.
 public struct SessionTimelineRecorder: Sendable {
     /// The timeline so far.
     public private(set) var timeline = SessionTimeline()
     private var positions: [Key: Int] = [:]
-    private var open: [Key: (kind: String, start: Double, down: Bool)] = [:]
 
     private struct Key: Hashable {
         var proxy: String
@@ -53,36 +53,18 @@ public struct SessionTimelineRecorder: Sendable {
             timeline.mark(.init(kind: event.kind.rawValue, at: at, proxy: proxy, connection: event.connection, detail: event.detail))
         case .link:
             timeline.mark(.init(kind: "link", at: at, proxy: proxy, detail: event.detail.map { "switched to \($0)" }))
-        case .outageStart:
-            let kind = (event.detail ?? "").contains("handover") ? "handover" : "outage"
-            begin(Key(proxy: proxy, what: "outage"), kind: kind, at: at, down: true)
-        case .outageEnd:
-            end(Key(proxy: proxy, what: "outage"), at: at)
-        case .partition:
-            let kind = "partition \(event.direction.map { "\($0)" } ?? "")"
-            begin(Key(proxy: proxy, what: kind), kind: kind, at: at, down: true)
-        case .heal:
-            for key in open.keys where key.proxy == proxy && key.what.hasPrefix("partition ") { end(key, at: at) }
         case .toxicAdded, .toxicUpdated, .toxicRemoved:
-            guard let detail = event.detail, let colon = detail.firstRange(of: ": ") else { return }
-            let name = String(detail[..<colon.lowerBound])
-            let words = detail[colon.upperBound...].split(separator: " ")
-            let key = Key(proxy: proxy, what: "toxic \(name)")
-            end(key, at: at)
             let verb = event.kind == .toxicAdded ? "added" : event.kind == .toxicUpdated ? "updated" : "removed"
-            timeline.mark(.init(kind: "toxic", at: at, proxy: proxy, detail: "\(verb) \(detail)"))
-            guard event.kind != .toxicRemoved, let type = words.first else { return }
-            let direction = event.direction.map { " \($0)" } ?? ""
-            let blackhole = type == "timeout" && words.contains("timeout=0")
-            begin(key, kind: blackhole ? "blackhole\(direction)" : "toxic \(type)\(direction)", at: at, down: blackhole)
+            timeline.mark(.init(kind: "toxic", at: at, proxy: proxy, detail: "\(verb) \(event.detail ?? "")"))
         default:
             return
         }
     }
 
-    /// Ends what is still open at `end` and returns the finished timeline.
-    public mutating func finish(at end: Double) -> SessionTimeline {
-        for key in open.keys.sorted(by: { ($0.proxy, $0.what) < ($1.proxy, $1.what) }) { self.end(key, at: end) }
+    /// The finished timeline: it ends at `end`, with `stretches` (a finished `NetworkRecord`'s
+    /// spans, at most `SessionTimeline.maximumStretches`).
+    public mutating func finish(at end: Double, stretches: [SessionTimeline.Stretch]) -> SessionTimeline {
+        timeline.stretches = Array(stretches.prefix(SessionTimeline.maximumStretches))
         timeline.end = Swift.max(end, timeline.end)
         return timeline
     }
@@ -101,15 +83,6 @@ public struct SessionTimelineRecorder: Sendable {
     private mutating func update(_ key: Key?, _ change: (inout SessionTimeline.Connection) -> Void) {
         guard let key, let position = positions[key] else { return }
         change(&timeline.connections[position])
-    }
-
-    private mutating func begin(_ key: Key, kind: String, at: Double, down: Bool) {
-        open[key] = (kind, at, down)
-    }
-
-    private mutating func end(_ key: Key, at: Double) {
-        guard let started = open.removeValue(forKey: key), timeline.stretches.count < SessionTimeline.maximumStretches else { return }
-        timeline.stretches.append(.init(kind: started.kind, proxy: key.proxy, start: started.start, end: at, down: started.down))
     }
 
     /// An open's words, `PEER → DESTINATION [(VIA)] [[RULE]]`, split into its parts.

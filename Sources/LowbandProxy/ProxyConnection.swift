@@ -38,7 +38,8 @@ public struct ProxyConnection: Sendable, Hashable, Codable {
     }
 }
 
-/// Whether a proxy's link is up now (`GET /proxies/{proxy}/connections` answers it too).
+/// Whether a proxy's link is up now, and how much waits in its queue each way
+/// (`GET /proxies/{proxy}/connections` answers it too).
 public struct ProxyLinkState: Sendable, Hashable, Codable {
     /// Nothing moves: an outage of the profile's, or one forced through the API.
     public var down: Bool
@@ -46,17 +47,26 @@ public struct ProxyLinkState: Sendable, Hashable, Codable {
     public var untilSeconds: Double?
     /// The kind of a forced outage in force (`outage`, `handover`); nil otherwise.
     public var forced: String?
+    /// Bytes waiting in the link's queue toward the server (the uplink's bottleneck); nil for a
+    /// link whose shaper does not say.
+    public var queuedUpstreamBytes: Int?
+    /// Bytes waiting in the link's queue toward the client.
+    public var queuedDownstreamBytes: Int?
 
     /// A state with every field given.
-    public init(down: Bool, untilSeconds: Double?, forced: String?) {
+    public init(down: Bool, untilSeconds: Double?, forced: String?, queuedUpstreamBytes: Int? = nil, queuedDownstreamBytes: Int? = nil) {
         self.down = down
         self.untilSeconds = untilSeconds
         self.forced = forced
+        self.queuedUpstreamBytes = queuedUpstreamBytes
+        self.queuedDownstreamBytes = queuedDownstreamBytes
     }
 
     private enum CodingKeys: String, CodingKey {
         case down
         case untilSeconds = "until_s"
         case forced
+        case queuedUpstreamBytes = "queued_upstream_bytes"
+        case queuedDownstreamBytes = "queued_downstream_bytes"
     }
 }

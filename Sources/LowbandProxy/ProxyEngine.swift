@@ -306,13 +306,19 @@ final class ProxyEngine {
     /// The device's link now: down (an outage, forced or the profile's) or up.
     var linkState: ProxyLinkState {
         let now = now()
+        var state: ProxyLinkState
         switch machine.reachability(at: now) {
         case .up:
-            return ProxyLinkState(down: false, untilSeconds: nil, forced: nil)
+            state = ProxyLinkState(down: false, untilSeconds: nil, forced: nil)
         case .down(let until):
             let seconds = until.nanoseconds >= Self.never ? nil : Double(until.nanoseconds) / 1e9
-            return ProxyLinkState(down: true, untilSeconds: seconds, forced: machine.forced?.kind)
+            state = ProxyLinkState(down: true, untilSeconds: seconds, forced: machine.forced?.kind)
         }
+        if let shaper = machine.shaper as? NetworkShaper {
+            state.queuedUpstreamBytes = shaper.queuedBytes(.upstream)
+            state.queuedDownstreamBytes = shaper.queuedBytes(.downstream)
+        }
+        return state
     }
 
     func partition(_ direction: Direction) {

@@ -44,7 +44,9 @@ public struct SessionTimeline: Sendable, Hashable, Codable {
         }
     }
 
-    /// A stretch in which a link was down or changed: an outage, a handover, a partition, a toxic.
+    /// A stretch in which a link held or lost what was sent: an outage, a handover, a partition,
+    /// a blackhole, a toxic. LowbandAppEvents' `NetworkRecord` works these out from the proxies'
+    /// events (its `Span` is this type), and a session's timeline draws its spans.
     public struct Stretch: Sendable, Hashable, Codable {
         /// `outage`, `handover`, `partition upstream`, `toxic latency downstream`, `blackhole`…
         public var kind: String

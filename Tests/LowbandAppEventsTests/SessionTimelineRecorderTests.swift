@@ -32,11 +32,17 @@ import Testing
             Self.event(4000, .close, 1, up: 300, down: 3000, detail: "client: EOF"),
             Self.event(4100, .denied, detail: "127.0.0.1:5004 (socks5): ads.example.com:443 is blocked by rule 2: ads.example.com=block"),
         ]
-        // The second proxy's clock started 1 s into the session.
-        for event in events { recorder.record(event, proxy: "lowband", offset: .zero) }
+        // The second proxy's clock started 1 s into the session. The stretches are the network
+        // record's, fed the same events.
+        var network = NetworkRecord()
+        for event in events {
+            recorder.record(event, proxy: "lowband", offset: .zero)
+            network.record(event, proxy: "lowband", offset: .zero)
+        }
         recorder.record(Self.event(0, .open, 1, detail: "127.0.0.1:6000 → 127.0.0.1:9090"), proxy: "second", offset: .seconds(1))
         recorder.markApp(at: 2.5, device: "alice", kind: "sent", message: "m-1")
-        let timeline = recorder.finish(at: 5)
+        network.finish(at: 5)
+        let timeline = recorder.finish(at: 5, stretches: network.spans)
 
         #expect(timeline.connections.count == 3)
         let first = timeline.connections[0]
@@ -55,6 +61,7 @@ import Testing
         ])
         #expect(timeline.marks.map(\.kind) == ["dns", "toxic", "link", "reset", "denied", "app"])
         #expect(timeline.marks.first { $0.kind == "link" }?.detail == "switched to 3g seed 8")
+        #expect(timeline.marks.first { $0.kind == "toxic" }?.detail == "added slow: latency jitter=0 latency=500")
         #expect(timeline.marks.last?.detail == "alice sent m-1")
         #expect(timeline.traffic == [
             SessionTimeline.Second(second: 0, upstreamBytes: 300, downstreamBytes: 1500),
@@ -69,7 +76,7 @@ import Testing
             recorder.record(Self.event(number, .open, number, detail: "p → h:1"), proxy: "lowband", offset: .zero)
             recorder.record(Self.event(number, .reset, number, detail: "x"), proxy: "lowband", offset: .zero)
         }
-        let timeline = recorder.finish(at: 10)
+        let timeline = recorder.finish(at: 10, stretches: [])
         #expect(timeline.connections.count == SessionTimeline.maximumConnections)
         #expect(timeline.omittedConnections == 7)
         #expect(timeline.marks.count == SessionTimeline.maximumMarks)

@@ -103,6 +103,7 @@ import Testing
             js('document.getElementById("outage-seconds").value = "6"; document.getElementById("outage").click(); true')
             until('document.getElementById("link").classList.contains("down") && document.querySelector(\'.lane[data-number="1"]\').classList.contains("dark")')
             result["badge_during"] = js('document.getElementById("link").textContent')
+            result["queue"] = js('document.getElementById("queue").textContent')
             time.sleep(0.3)
             held = received[0]; time.sleep(2.0); result["stalled"] = [held, received[0]]
             result["outage_drawn"] = js('document.querySelectorAll(".lane.link rect.outage").length')
@@ -145,6 +146,7 @@ import Testing
         let stalled = result["stalled"] as? [Int] ?? []
         #expect(stalled.count == 2 && stalled[0] == stalled[1], "\(stalled)")
         #expect((result["outage_drawn"] as? Int ?? 0) >= 1)
+        #expect((result["queue"] as? String)?.hasPrefix("queue: up ") == true, "\(result)")
         #expect(result["resumed"] as? Bool == true)
         #expect(result["lane_after"] as? String == "lane")
         #expect(result["page_fetch_without_token"] as? Int == 403)

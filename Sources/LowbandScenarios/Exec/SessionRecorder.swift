@@ -79,7 +79,7 @@ package final class SessionRecorder: Sendable {
             events: events, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 },
             book: EventChecker(events: events, network: record, bounds: bounds, end: end.seconds).check(),
             breakdown: EventBreakdown.compute(events: events, network: record, roundTrip: roundTrip),
-            bounds: bounds, dropped: log.dropped, elapsed: end, timeline: timeline.finish(at: end.seconds))
+            bounds: bounds, dropped: log.dropped, elapsed: end, timeline: timeline.finish(at: end.seconds, stretches: record.spans))
     }
 }
 
