@@ -54,8 +54,6 @@ final class ProxyEngine {
     var doorClients: [ObjectIdentifier: DoorClient] = [:]
     /// Where each front-door connection goes, and its handshake for the reply, by number.
     var tunnels: [Int: DoorTunnel] = [:]
-    /// Connections a `direct` route took off the link: their names skip the profile's DNS too.
-    var unshaped: Set<Int> = []
     /// Each open connection's words (`client → destination (how) [rule]`), for the API's list.
     var descriptions: [Int: String] = [:]
     /// The draws of the profile's DNS model (ProxyDNS.swift), from the link's seed.
@@ -383,7 +381,6 @@ final class ProxyEngine {
         sockets[number] = ConnectionSockets(client: Endpoint(handler: handler))
         tunnels[number] = tunnel
         descriptions[number] = description
-        if case .direct = route { unshaped.insert(number) }
         perform(actions)
         return number
     }
@@ -432,7 +429,6 @@ final class ProxyEngine {
         if let entry = sockets[number], entry.client == nil, entry.upstream == nil {
             sockets[number] = nil
             tunnels[number] = nil
-            unshaped.remove(number)
             descriptions[number] = nil
         }
         perform(machine.socketClosed(number, side: side, error: error.map(Self.describe), at: now()))
@@ -552,8 +548,9 @@ final class ProxyEngine {
     private func connect(_ number: Int) {
         guard let entry = sockets[number], !entry.released else { return }
         let upstream = tunnels[number].map { ProxyEndpoint(host: $0.destination.host, port: $0.destination.port) } ?? configuration.upstream
-        // A name is looked up on the device's network first, as the profile's `dns` says.
-        if let dns = configuration.link.dns, !unshaped.contains(number), !Self.isAddressLiteral(upstream.host) {
+        // A name is looked up on the device's network first, as the profile's `dns` says (a
+        // `direct` route's connection skips the device's network, its DNS delay included).
+        if let dns = configuration.link.dns, !machine.isDirect(number), !Self.isAddressLiteral(upstream.host) {
             lookUp(upstream, for: number, dns: dns)
             return
         }

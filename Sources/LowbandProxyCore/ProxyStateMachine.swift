@@ -104,6 +104,11 @@ package struct ProxyStateMachine {
         }
     }
 
+    /// Whether `number` is an open connection a `direct` route took off the link.
+    package func isDirect(_ number: Int) -> Bool {
+        connections[number].map { $0.shaperID == nil } ?? false
+    }
+
     /// Whether `number` is a connection not yet closed.
     package func hasConnection(_ number: Int) -> Bool {
         connections[number] != nil
@@ -410,7 +415,7 @@ package struct ProxyStateMachine {
             guard let number = numberByShaperID[id], let index = connections.index(forKey: number) else { return }
             let count = min(bytes, inPlace(index) { $0[direction].inShaper })
             guard count > 0 else { return }
-            if let hop = inPlace(index, { $0.beyond }), direction == .upstream {
+            if direction == .upstream, inPlace(index, { $0.beyond != nil }), let hop = inPlace(index, { $0.beyond }) {
                 // Across the device's link: on to the path beyond it.
                 if !paths.submit(count, on: hop, direction, at: now) { connections.values[index][direction].pathFull = true }
                 return
@@ -455,14 +460,15 @@ package struct ProxyStateMachine {
     /// the direction is partitioned or the upstream connection is not up yet.
     mutating func submit(_ number: Int, _ direction: Direction, at now: ShaperInstant) {
         guard !isPartitioned(direction), let index = connections.index(forKey: number), inPlace(index, { $0.phase == .open }) else { return }
-        let (unsubmitted, deviceFirst, id, hop) = inPlace(index) { ($0[direction].unsubmitted, $0.deviceFirst(direction), $0.shaperID, $0.beyond) }
+        // The hop (and its key) is read only for a routed connection: this runs per read burst.
+        let (unsubmitted, deviceFirst, id) = inPlace(index) { ($0[direction].unsubmitted, $0.deviceFirst(direction), $0.shaperID) }
         guard unsubmitted > 0 else { return }
         if deviceFirst, let id {
             guard !inPlace(index, { $0[direction].shaperFull }) else { return }
             let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
             connections.values[index][direction].unsubmitted = 0
             if !accepted { connections.values[index][direction].shaperFull = true }
-        } else if let hop {
+        } else if let hop = inPlace(index, { $0.beyond }) {
             // Downlink bytes cross the path beyond the device's link first.
             guard !inPlace(index, { $0[direction].pathFull }) else { return }
             let accepted = paths.submit(unsubmitted, on: hop, direction, at: now)

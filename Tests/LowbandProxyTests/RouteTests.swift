@@ -55,7 +55,9 @@ import Testing
             try await proxy.setRoutes(try Self.routes(["127.0.0.1=direct"]))
             let direct = try await Self.fetch("http://127.0.0.1:\(origin.port)/", socks: socks)
             #expect(direct.status == 0 && direct.size == Self.body.count, "\(direct.stderr)")
-            #expect(direct.seconds < 0.45, "a direct fetch took \(direct.seconds) s; the device's link alone takes 0.5 s")
+            // Against the same host's fetch over the device's link in this run (0.5 s at least, by
+            // its rate), not a wall-clock bound that a loaded machine could break.
+            #expect(direct.seconds < near.seconds, "a direct fetch took \(direct.seconds) s; the device's link alone took \(near.seconds) s")
 
             var seen: [String] = []
             for await event in events where [.open, .denied, .routes].contains(event.kind) {
