@@ -146,11 +146,7 @@ struct ProfileParser {
         let fields = try Fields(node, path: path, parser: self, allowed: ["rate", "burst", "rto", "rto-max", "source"])
         record(fields)
         if let node = fields["rate"] { loss.rate = try figure(node, "\(path).rate", Units.percentage) }
-        if let node = fields["burst"] {
-            let burst = try figure(node, "\(path).burst", Units.number)
-            guard burst >= 1 else { throw failure(node, "\(path).burst", "burst is the mean number of pieces lost in a row and must be at least 1 (got \(burst))") }
-            loss.meanBurst = burst
-        }
+        if let node = fields["burst"] { loss.burst = try burst(node, "\(path).burst") }
         if let node = fields["rto"] {
             let rto = try figure(node, "\(path).rto", Units.duration)
             guard rto > 0 else { throw failure(node, "\(path).rto", "the retransmission timeout must be positive") }
@@ -163,6 +159,25 @@ struct ProfileParser {
             throw failure(fields["rto-max"] ?? node, "\(path).rto-max", "rto-max (\(Units.formatDuration(loss.maximumRTO.nanosecondsClamped))) is below rto (\(Units.formatDuration(loss.rto.nanosecondsClamped)))")
         }
         return loss
+    }
+
+    /// A loss burst: the mean length of a fade (`300ms`), or `1` / `independent` for losses
+    /// that are independent. A count of pieces above 1 (what `burst` meant before fades were
+    /// intervals of time) is refused with what to write instead.
+    private mutating func burst(_ node: Node, _ key: String) throws(ProfileError) -> Duration? {
+        let raw = try figureText(node, key)
+        if raw == "independent" || Double(raw) == 1 { return nil }
+        if Double(raw) != nil {
+            throw failure(node, key, "burst is the mean length of a fade in time, such as 300ms, no longer a count of pieces; '\(raw)' has no unit: write the fade's length, or 1 (or independent) for independent losses")
+        }
+        let length: Int64
+        do {
+            length = try Units.duration(raw)
+        } catch {
+            throw failure(node, key, error.reason)
+        }
+        guard length > 0 else { throw failure(node, key, "a fade must last longer than 0; write 1 or independent for independent losses") }
+        return .nanoseconds(length)
     }
 
     private mutating func wakeUp(_ node: Node) throws(ProfileError) -> WakeUpProfile {

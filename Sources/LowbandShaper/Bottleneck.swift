@@ -9,9 +9,12 @@ struct Bottleneck: Sendable {
     let timeline: LinkTimeline
     /// The drop-tail limit; at or above it `submit` returns false.
     let queueLimit: Int
-    /// The largest piece: the MTU, or everything a connection has queued when no phase of the
-    /// direction limits the rate or loses pieces (cutting would only multiply the work).
+    /// The largest piece's payload: the MSS (the MTU less the headers), or everything a
+    /// connection has queued when no phase of the direction limits the rate or loses pieces
+    /// (cutting would only multiply the work).
     let pieceLimit: Int
+    /// Acknowledgements owed and not yet sent ahead of the data, bytes on the air.
+    var acknowledgementBytes = 0
     /// Bytes accepted and not yet sent on (waiting, being sent, or stalled by a loss).
     var occupancy = 0
     /// Connections with bytes waiting to be sent, in turn order.
@@ -29,7 +32,7 @@ struct Bottleneck: Sendable {
         self.direction = direction
         timeline = LinkTimeline(profile: profile, direction: direction)
         queueLimit = profile.link(direction).queueBytes
-        pieceLimit = timeline.isUnlimitedAndLossless ? .max : profile.mtu
+        pieceLimit = timeline.isUnlimitedAndLossless ? .max : profile.maximumSegmentPayload
         traceCursors = Array(repeating: 0, count: timeline.phaseCount)
     }
 

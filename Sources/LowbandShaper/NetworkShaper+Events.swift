@@ -25,6 +25,12 @@ extension NetworkShaper {
         case let .ready(direction):
             bottlenecks[direction.index].waitingUntil = nil
             startNext(direction)
+        case let .acknowledgementsSent(direction):
+            bottlenecks[direction.index].busy = false
+            startNext(direction)
+        case let .delayedAck(id, direction, arrivedAt):
+            guard let flow = connections[id]?[direction], flow.unacknowledged > 0, flow.unacknowledgedSince == arrivedAt else { return }
+            acknowledge(id, direction)
         case let .resetDue(id):
             if connections[id] != nil, !isHealed { reset(id) }
         }
@@ -43,25 +49,42 @@ extension NetworkShaper {
         while let head = bottlenecks[slot].turns.first, connections[head]?[direction].state != .waiting {
             _ = bottlenecks[slot].turns.popFirst()
         }
-        guard let id = bottlenecks[slot].turns.first else { return }
+        let head = bottlenecks[slot].turns.first
+        guard head != nil || bottlenecks[slot].acknowledgementBytes > 0 else { return }
         guard let clear = outages.clear(from: max(now, radio.awakeFrom)) else { return }
         if clear > now {
             wait(direction, until: clear)
             return
         }
         if let wake = radio.wakeIfIdle(at: now) {
-            record(.wakeup, id, direction, delay: wake)
+            record(.wakeup, head, direction, delay: wake)
             wait(direction, until: now + wake)
             return
         }
         radio.touch(now)
-        _ = bottlenecks[slot].turns.popFirst()
-        let piece = min(bottlenecks[slot].pieceLimit, connections[id]![direction].queued)
-        connections[id]![direction].queued -= piece
-        connections[id]![direction].inFlight = piece
-        connections[id]![direction].state = .transmitting
         bottlenecks[slot].busy = true
-        if let end = bottlenecks[slot].transmissionEnd(startingAt: now, bytes: piece, outages: &outages) {
+        // Acknowledgements owed go first: they are small and the sender waits on them.
+        if bottlenecks[slot].acknowledgementBytes > 0 {
+            let bytes = bottlenecks[slot].acknowledgementBytes
+            bottlenecks[slot].acknowledgementBytes = 0
+            acknowledgementsSent[slot] += bytes
+            if let end = bottlenecks[slot].transmissionEnd(startingAt: now, bytes: bytes, outages: &outages) {
+                timers.schedule(.acknowledgementsSent(direction), at: end)
+            }
+            return
+        }
+        guard let id = head else { return }
+        _ = bottlenecks[slot].turns.popFirst()
+        var flow = connections[id]![direction]
+        let piece = min(bottlenecks[slot].pieceLimit, flow.queued)
+        let onAir = piece + (bottlenecks[slot].pieceLimit == .max ? 0 : profile.overhead.headerBytes) + flow.tlsBytes
+        flow.tlsBytes = 0
+        flow.queued -= piece
+        flow.inFlight = piece
+        flow.state = .transmitting
+        flow.lastPieceStart = now
+        connections[id]![direction] = flow
+        if let end = bottlenecks[slot].transmissionEnd(startingAt: now, bytes: onAir, outages: &outages) {
             timers.schedule(.transmitted(direction, id, bytes: piece, started: now), at: end)
         }
     }
@@ -79,7 +102,7 @@ extension NetworkShaper {
         if var flow = connections[id]?[direction] {
             let link = bottlenecks[slot].timeline.phase(at: now).link
             flow.inFlight = 0
-            if flow.loss.isLost(link.loss, using: &flow.generator) {
+            if isLost(direction, link.loss, &flow) {
                 let stall = flow.loss.stallForLoss(link.loss)
                 flow.queued += bytes
                 flow.state = .stalled
@@ -87,8 +110,11 @@ extension NetworkShaper {
                 timers.schedule(.stallEnded(id, direction), at: now + stall)
                 record(.lossStall, id, direction, bytes: bytes, delay: stall)
             } else {
-                flow.loss.delivered()
                 let delay = max(0, link.delay.nanosecondsClamped + flow.jitter.sample(link.jitter, using: &flow.generator))
+                if link.loss.rate > 0 {
+                    let back = bottlenecks[1 - slot].timeline.phase(at: now).link.delay.nanosecondsClamped
+                    flow.loss.delivered(roundTrip: now - started + delay + back)
+                }
                 let arrival = outages.clear(from: max(now + delay, flow.lastArrival))
                 flow.lastArrival = arrival ?? .max
                 flow.state = .idle
@@ -104,15 +130,46 @@ extension NetworkShaper {
         startNext(direction)
     }
 
+    /// Whether the piece leaving the bottleneck in `direction` now is lost: in a fade of the
+    /// radio when the loss is bursty, by the flow's own draw when it is independent.
+    private mutating func isLost(_ direction: Direction, _ loss: LossProfile, _ flow: inout Flow) -> Bool {
+        guard loss.rate > 0 else { return false }
+        guard loss.burst != nil else { return flow.loss.isLostIndependently(loss, using: &flow.generator) }
+        let timeline = bottlenecks[direction.index].timeline
+        return fades[direction.index].isFading(at: now) { timeline.phase(at: $0).link.loss }
+    }
+
     private mutating func arrived(_ id: ConnectionID, _ direction: Direction, bytes: Int, started: Int64) {
         guard connections[id] != nil else { return }
         radio.touch(now)
         pending.append(.deliver(id, direction, bytes: bytes))
         record(.deliver, id, direction, bytes: bytes, delay: now - started)
+        if profile.overhead.acknowledgements {
+            connections[id]![direction].unacknowledged += 1
+            if connections[id]![direction].unacknowledged >= 2 {
+                acknowledge(id, direction)
+            } else {
+                connections[id]![direction].unacknowledgedSince = now
+                timers.schedule(.delayedAck(id, direction, arrivedAt: now), at: now + profile.overhead.delayedAck.nanosecondsClamped)
+            }
+        }
         connections[id]!.delivered += bytes
         if let limit = connections[id]!.resetAfterBytes, connections[id]!.delivered >= limit, !isHealed {
             reset(id)
         }
+    }
+
+    /// The receiver of `direction`'s segments on `id` acknowledges them: a bare segment on the
+    /// reverse direction's bottleneck, unless data of the same connection going back since the
+    /// first of them (or waiting to) carries it.
+    private mutating func acknowledge(_ id: ConnectionID, _ direction: Direction) {
+        let since = connections[id]![direction].unacknowledgedSince
+        connections[id]![direction].unacknowledged = 0
+        let reverse: Direction = direction == .upstream ? .downstream : .upstream
+        let back = connections[id]![reverse]
+        if back.queued > 0 || back.state == .transmitting || back.lastPieceStart >= since { return }
+        bottlenecks[reverse.index].acknowledgementBytes += profile.overhead.headerBytes
+        startNext(reverse)
     }
 
     private mutating func queueForTurn(_ id: ConnectionID, _ direction: Direction) {

@@ -33,11 +33,15 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     var bottlenecks: [Bottleneck]
     var outages: Outages
     var radio: Radio
+    /// The radio's fades, indexed by ``Direction/index``.
+    var fades: [Fades]
+    /// Bytes of acknowledgements sent, indexed by ``Direction/index``.
+    var acknowledgementsSent = [0, 0]
 
     /// A shaper for `profile` whose random decisions all derive from `seed`.
     ///
     /// Streams: the device's is `seed` → derived(0) (outage schedule i: its derived(1, i);
-    /// wake-ups: derived(2)); connection c's direction d (0 up, 1 down) is derived(1, c, d);
+    /// wake-ups: derived(2); fades of direction d: derived(3, d)); connection c's direction d (0 up, 1 down) is derived(1, c, d);
     /// its connect delay and reset draws are derived(1, c, 2).
     public init(profile: NetworkProfile, seed: UInt64, trace: (any ShaperTraceSink)? = nil) {
         self.profile = profile
@@ -48,6 +52,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         outages = Outages(profile.outages, generator: device, healedFrom: profile.healedFrom?.nanosecondsClamped)
         radio = Radio(profile: profile.wakeUp, generator: device.derived(2))
         bottlenecks = [Bottleneck(profile: profile, direction: .upstream), Bottleneck(profile: profile, direction: .downstream)]
+        fades = Direction.allCases.map { Fades(generator: device.derived(3, UInt64($0.index))) }
     }
 
     // MARK: TrafficShaper
@@ -89,6 +94,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         }
         bottlenecks[slot].occupancy += bytes
         connections[id]![direction].queued += bytes
+        connections[id]![direction].tlsBytes += profile.overhead.tlsBytes(forWriteOf: bytes)
         if connections[id]![direction].state == .idle {
             connections[id]![direction].state = .waiting
             bottlenecks[slot].turns.append(id)
@@ -136,6 +142,11 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     /// Bytes of one connection and direction waiting for the bottleneck; nil if it is closed.
     public func queuedBytes(on id: ConnectionID, _ direction: Direction) -> Int? {
         connections[id].map { $0[direction].queued + ($0[direction].state == .transmitting ? $0[direction].inFlight : 0) }
+    }
+
+    /// Bytes of acknowledgements the receivers sent on `direction`'s bottleneck so far.
+    public func acknowledgementBytes(_ direction: Direction) -> Int {
+        acknowledgementsSent[direction.index]
     }
 
     /// Connections opened and not yet closed or reset.

@@ -14,8 +14,13 @@ public struct NetworkProfile: Sendable, Hashable {
     /// (`Network Link Conditioner`, `Chrome DevTools`, …); `lowband profiles list` groups by it.
     /// Nil for Lowband's own profiles.
     public var group: String?
-    /// The largest piece the link moves at once, in bytes (1500, as Ethernet and Mahimahi).
+    /// The largest piece the link moves at once, in bytes (1500, as Ethernet and Mahimahi),
+    /// headers included.
     public var mtu: Int
+    /// What bytes cost beyond their payload: headers per segment, TLS records,
+    /// acknowledgements. Profile files default to ``PacketOverhead/tcpIPv4``; profiles built in
+    /// code to ``PacketOverhead/none`` unless given.
+    public var overhead: PacketOverhead = .none
     /// The figures of the server → client direction.
     public var downlink: LinkProfile
     /// The figures of the client → server direction.
@@ -72,6 +77,9 @@ public struct NetworkProfile: Sendable, Hashable {
         self.sources = sources
         self.file = file
     }
+
+    /// The most payload a segment carries: the MTU less the headers.
+    public var maximumSegmentPayload: Int { max(1, mtu - overhead.headerBytes) }
 
     /// The base figures of the link carrying `direction`'s bytes.
     public func link(_ direction: Direction) -> LinkProfile {
@@ -155,24 +163,27 @@ public enum JitterDistribution: String, Sendable, Hashable, CaseIterable {
     case pareto
 }
 
-/// Loss as TCP feels it: a lost piece stalls its connection's direction for a retransmission
+/// Loss as TCP feels it: a lost piece stalls its connection and direction for a retransmission
 /// timeout, then goes again. Bytes are delayed, never dropped.
 public struct LossProfile: Sendable, Hashable {
     /// The long-run fraction of pieces lost (0 … 1).
     public var rate: Double
-    /// The mean number of consecutive pieces lost (≥ 1); above 1 losses come in bursts
-    /// (a Gilbert–Elliott chain), at 1 they are independent.
-    public var meanBurst: Double
-    /// The stall after a loss; it doubles on each repeated loss, up to ``maximumRTO``, and
-    /// falls back after a piece gets through.
+    /// The mean length of a fade, during which every piece is lost; nil: pieces are lost
+    /// independently. Fades are intervals of time on the device's radio (a Gilbert–Elliott
+    /// chain over time), so a retransmission's fate depends on when it is sent.
+    public var burst: Duration?
+    /// The floor of the retransmission timeout (RFC 6298 §2.4: 1 s); above it the timeout
+    /// follows the connection's measured round trips, doubles on each repeated loss, up to
+    /// ``maximumRTO``.
     public var rto: Duration
     /// The longest stall repeated losses double up to.
     public var maximumRTO: Duration
 
-    /// Loss at `rate` (0 … 1); independent, with a 1 s RTO doubling up to 60 s, by default.
-    public init(rate: Double, meanBurst: Double = 1, rto: Duration = .seconds(1), maximumRTO: Duration = .seconds(60)) {
+    /// Loss at `rate` (0 … 1) in fades of mean length `burst` (nil: independent), with an RTO
+    /// floor of 1 s doubling up to 60 s, by default.
+    public init(rate: Double, burst: Duration? = nil, rto: Duration = .seconds(1), maximumRTO: Duration = .seconds(60)) {
         self.rate = rate
-        self.meanBurst = meanBurst
+        self.burst = burst
         self.rto = rto
         self.maximumRTO = maximumRTO
     }

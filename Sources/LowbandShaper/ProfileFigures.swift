@@ -80,8 +80,8 @@ extension NetworkProfile {
             case .trace(let trace): return ("trace", "\(trace.file) (mean \(Units.formatRate(Int64(trace.averageBitsPerSecond.rounded()))))")
             }
         }
-        func burst(_ value: Double) -> String {
-            value == value.rounded() && value < 1e15 ? "\(Int64(value)) pieces" : "\(value) pieces"
+        func burst(_ value: Duration?) -> String {
+            value.map { "fades of \(Units.formatDuration($0.nanosecondsClamped)) on average" } ?? "independent"
         }
         let (rateKey, rateValue) = rate(link)
         add(rateKey, rateValue, base.map { rate($0).1 })
@@ -93,7 +93,7 @@ extension NetworkProfile {
         }
         add("loss.rate", Units.formatPercentage(link.loss.rate), base.map { Units.formatPercentage($0.loss.rate) })
         if link.loss.rate > 0 {
-            add("loss.burst", burst(link.loss.meanBurst), base.map { burst($0.loss.meanBurst) })
+            add("loss.burst", burst(link.loss.burst), base.map { burst($0.loss.burst) })
             add("loss.rto", Units.formatDuration(link.loss.rto.nanosecondsClamped), base.map { Units.formatDuration($0.loss.rto.nanosecondsClamped) })
             add("loss.rto-max", Units.formatDuration(link.loss.maximumRTO.nanosecondsClamped), base.map { Units.formatDuration($0.loss.maximumRTO.nanosecondsClamped) })
         }

@@ -10,6 +10,10 @@ enum ShaperTimer: Sendable {
     case stallEnded(ConnectionID, Direction)
     /// An outage or radio wake-up that held the bottleneck is over.
     case ready(Direction)
+    /// Acknowledgements finished crossing the bottleneck.
+    case acknowledgementsSent(Direction)
+    /// A lone segment that arrived at `arrivedAt` waited the delayed-ACK time.
+    case delayedAck(ConnectionID, Direction, arrivedAt: Int64)
     /// The connection's lifetime (drawn from `resets.after-time`) is up.
     case resetDue(ConnectionID)
 }
@@ -38,6 +42,14 @@ struct Flow: Sendable {
     var lastArrival: Int64 = 0
     var jitter = JitterState()
     var loss = LossState()
+    /// TLS record overhead of writes not yet sent, bytes on the air.
+    var tlsBytes = 0
+    /// Segments arrived and not yet acknowledged (0 or 1), and since when.
+    var unacknowledged = 0
+    var unacknowledgedSince: Int64 = 0
+    /// When this flow last started a piece across the bottleneck (acknowledgements going the
+    /// other way ride on it).
+    var lastPieceStart: Int64 = .min
 }
 
 /// A proxied connection.

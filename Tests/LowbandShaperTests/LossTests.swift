@@ -1,15 +1,16 @@
 import LowbandShaper
 import Testing
 
-/// Loss as TCP feels it: stalls for an RTO that doubles on repeated loss, every byte delivered.
+/// Loss as TCP feels it: stalls for an RTO (RFC 6298) that doubles on repeated loss, every byte
+/// delivered.
 @Suite struct LossTests {
-    private func lossyProfile(_ loss: LossProfile) -> NetworkProfile {
-        TestProfiles.symmetric(TestProfiles.link(rate: .bitsPerSecond(1_000_000), delay: .milliseconds(100), loss: loss))
+    private func lossyProfile(_ loss: LossProfile, delay: Duration = .milliseconds(100)) -> NetworkProfile {
+        TestProfiles.symmetric(TestProfiles.link(rate: .bitsPerSecond(1_000_000), delay: delay, loss: loss))
     }
 
     @Test func lossDelaysButDeliversEveryByte() throws {
         let recorder = ShaperTraceRecorder()
-        var link = VirtualLink(lossyProfile(LossProfile(rate: 0.05, meanBurst: 3, rto: .seconds(1))), trace: recorder)
+        var link = VirtualLink(lossyProfile(LossProfile(rate: 0.05, rto: .seconds(1))), trace: recorder)
         let id = link.open().id
         link.send(2_000_000, on: id)
         link.run()
@@ -39,44 +40,59 @@ import Testing
         #expect(link.shaper.openConnections == 1, "loss never resets a connection")
     }
 
-    @Test func theTimeoutFallsBackAfterASuccess() throws {
+    /// Karn's algorithm: a retransmitted piece that gets through is no RTT sample, so the
+    /// doubled timeout stays until a piece gets through on its first attempt.
+    @Test func theBackoffLastsUntilAFreshSample() throws {
         let recorder = ShaperTraceRecorder()
-        var link = VirtualLink(lossyProfile(LossProfile(rate: 0.1, meanBurst: 3, rto: .seconds(1), maximumRTO: .seconds(60))), trace: recorder)
+        var link = VirtualLink(lossyProfile(LossProfile(rate: 0.2, rto: .seconds(1), maximumRTO: .seconds(60))), trace: recorder)
+        let id = link.open().id
+        link.send(400_000, on: id)
+        link.run()
+        // Each piece in the order it left the bottleneck (12 ms on it, 100 ms to arrive): lost
+        // (with its stall) or delivered. The piece that follows a stall is its retransmission.
+        let lost = recorder.events.filter { $0.kind == .lossStall }.map { (left: $0.time, stall: $0.delay) }
+        let through = recorder.events.filter { $0.kind == .deliver }.map { (left: ShaperInstant(nanoseconds: $0.time.nanoseconds - 100_000_000), stall: Duration?.none) }
+        let pieces = (lost + through).sorted { $0.left < $1.left }
+        var expected = Duration.seconds(1)
+        var sampled = true
+        var afterStall = false
+        var kept = 0
+        var fresh = 0
+        for piece in pieces {
+            guard let stall = piece.stall else {
+                if !afterStall { sampled = true }
+                afterStall = false
+                continue
+            }
+            if sampled {
+                expected = .seconds(1)
+                fresh += 1
+            } else {
+                kept += 1
+            }
+            #expect(stall == expected, "stall of the piece that left at \(piece.left)")
+            expected = min(expected * 2, .seconds(60))
+            sampled = false
+            afterStall = true
+        }
+        #expect(kept > 0 && fresh > 0, "\(kept) stalls kept the backoff, \(fresh) started fresh")
+    }
+
+    /// RFC 6298: above the 1 s floor the timeout follows the measured round trip, so a loss on a
+    /// slow link costs SRTT + 4·RTTVAR, not the floor.
+    @Test func theTimeoutFollowsTheMeasuredRoundTrip() throws {
+        let recorder = ShaperTraceRecorder()
+        // 12 ms on the bottleneck, 1.5 s there, 1.5 s for the acknowledgement back: 3.012 s.
+        var link = VirtualLink(lossyProfile(LossProfile(rate: 0.02, rto: .seconds(1)), delay: .milliseconds(1500)), trace: recorder)
         let id = link.open().id
         link.send(1_000_000, on: id)
         link.run()
-        let stalls = recorder.events.filter { $0.kind == .lossStall }
-        var repeated = 0
-        var fresh = 0
-        for (previous, stall) in zip(stalls, stalls.dropFirst()) {
-            // The lost piece goes again when its stall ends and takes 12 ms to cross the bottleneck;
-            // a loss exactly then is a repeated loss, anything later follows a success.
-            let retransmissionLost = stall.time == previous.time + previous.delay! + .milliseconds(12)
-            if retransmissionLost {
-                #expect(stall.delay == min(previous.delay! * 2, .seconds(60)))
-                repeated += 1
-            } else {
-                #expect(stall.delay == .seconds(1))
-                fresh += 1
-            }
-        }
-        #expect(repeated > 0 && fresh > 0, "\(repeated) repeated, \(fresh) fresh")
-    }
-
-    @Test func burstyLossComesInRuns() {
-        func runs(_ burst: Double) -> Double {
-            let recorder = ShaperTraceRecorder()
-            var link = VirtualLink(lossyProfile(LossProfile(rate: 0.05, meanBurst: burst, rto: .milliseconds(200))), seed: 3, trace: recorder)
-            let id = link.open().id
-            link.send(2_000_000, on: id)
-            link.run()
-            let stalls = recorder.events.filter { $0.kind == .lossStall }
-            let repeats = zip(stalls, stalls.dropFirst()).filter { $1.delay! > $0.delay! }.count
-            return Double(repeats) / Double(stalls.count)
-        }
-        let independent = runs(1)
-        let bursty = runs(4)
-        #expect(bursty > independent + 0.3, "share of losses that repeat: \(bursty) vs \(independent)")
+        let stalls = recorder.events.filter { $0.kind == .lossStall }.map { $0.delay! }
+        let first = try #require(stalls.first)
+        #expect(first >= .milliseconds(3012), "a loss after samples of 3.012 s stalled \(first)")
+        #expect(stalls.allSatisfy { $0 >= .milliseconds(3012) }, "\(stalls)")
+        // Identical samples shrink RTTVAR by a quarter each: the timeout converges on the RTT.
+        #expect(try #require(stalls.last) < .milliseconds(3100), "\(stalls)")
     }
 
     @Test func aStallHoldsOnlyItsOwnConnection() throws {

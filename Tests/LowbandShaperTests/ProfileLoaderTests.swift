@@ -89,7 +89,7 @@ import Testing
               rate: 1.5Mbit/s
               delay: 0.25s
               jitter: {amount: 1500us, distribution: normal, correlation: 12.5%}
-              loss: {rate: 0.5%, burst: 2.5, rto: 1.5s, rto-max: 2min}
+              loss: {rate: 0.5%, burst: 250ms, rto: 1.5s, rto-max: 2min}
               queue: 64KiB
             uplink:
               rate: {value: 800bit, source: "tiny"}
@@ -104,7 +104,7 @@ import Testing
         #expect(profile.downlink.rate == .bitsPerSecond(1_500_000))
         #expect(profile.downlink.delay == .milliseconds(250))
         #expect(profile.downlink.jitter == JitterProfile(amount: .microseconds(1500), distribution: .normal, correlation: 0.125))
-        #expect(profile.downlink.loss == LossProfile(rate: 0.005, meanBurst: 2.5, rto: .milliseconds(1500), maximumRTO: .seconds(120)))
+        #expect(profile.downlink.loss == LossProfile(rate: 0.005, burst: .milliseconds(250), rto: .milliseconds(1500), maximumRTO: .seconds(120)))
         #expect(profile.downlink.queueBytes == 65_536)
         #expect(profile.uplink.rate == .bitsPerSecond(800))
         #expect(profile.uplink.delay == .zero)
@@ -161,7 +161,9 @@ import Testing
         ("150kbit", "fast", "downlink.rate", "is not a rate"),
         ("  queue: 30KB\nuplink", "  queue: 30 furlongs\nuplink", "downlink.queue", "unknown size unit"),
         ("  queue: 30KB\nuplink", "  queue: 30KB\n  jitter: {amount: 10ms, distribution: gaussian}\nuplink", "downlink.jitter.distribution", "use uniform, normal or pareto"),
-        ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: {rate: 1%, burst: 0.5}\nuplink", "downlink.loss.burst", "at least 1"),
+        ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: {rate: 1%, burst: 0.5}\nuplink", "downlink.loss.burst", "no longer a count of pieces"),
+        ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: {rate: 1%, burst: 3}\nuplink", "downlink.loss.burst", "'3' has no unit"),
+        ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: {rate: 1%, burst: 0ms}\nuplink", "downlink.loss.burst", "must last longer than 0"),
         ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: 1\nuplink", "downlink.loss", "write a percentage like 0.5%"),
         ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: 0.5\nuplink", "downlink.loss", "write a percentage like 0.5%"),
         ("  queue: 30KB\nuplink", "  queue: 30KB\n  loss: {rate: 1%, rto: 2s, rto-max: 1s}\nuplink", "downlink.loss.rto-max", "below rto"),
@@ -311,7 +313,7 @@ import Testing
         let start = try #require(readme.range(of: "```yaml\n"))
         let end = try #require(readme.range(of: "```", range: start.upperBound ..< readme.endIndex))
         let profile = try NetworkProfile(yaml: String(readme[start.upperBound ..< end.lowerBound]), name: "example", file: "README.md")
-        #expect(profile.downlink.loss == LossProfile(rate: 0.01, meanBurst: 3, rto: .seconds(1), maximumRTO: .seconds(60)))
+        #expect(profile.downlink.loss == LossProfile(rate: 0.01, burst: .milliseconds(300), rto: .seconds(1), maximumRTO: .seconds(60)))
         #expect(profile.outages.count == 2 && profile.outages[1].duration == nil)
         #expect(profile.timeline?.segments.count == 2)
         #expect(profile.source(for: "uplink.queue") == "covers every figure of the file without its own")

@@ -10,7 +10,7 @@ import Testing
         var link = TestProfiles.link(
             rate: .bitsPerSecond(150_000), delay: .milliseconds(200),
             jitter: JitterProfile(amount: .milliseconds(50), distribution: .normal, correlation: 0.25),
-            loss: LossProfile(rate: 0.05, meanBurst: 2, rto: .seconds(1)), queue: 30_000
+            loss: LossProfile(rate: 0.05, burst: .milliseconds(200), rto: .seconds(1)), queue: 30_000
         )
         var profile = TestProfiles.symmetric(link)
         link.rate = .bitsPerSecond(60_000)

@@ -81,6 +81,8 @@ final class RunLedger {
     private(set) var kills: [(client: Int, time: Duration, messages: Set<Int64>, tasks: Set<UInt64>)] = []
     /// Stretches in which a fault kept the network from delivering to one client (nil: all).
     private(set) var networkDown: [(client: Int?, span: Range<Duration>)] = []
+    /// Per client, the connections its frames crossed, each from the first frame seen on it.
+    private(set) var connectionsUsed: [Int: [(time: Duration, placement: FramePlacement)]] = [:]
     /// Where a server-side link belongs, once its login told.
     private var serverLinkClient: [ObjectIdentifier: Int] = [:]
     private var clientByToken: [String: Int] = [:]
@@ -124,8 +126,22 @@ final class RunLedger {
 
     // MARK: The engines' side of their links
 
+    private func noteConnection(_ placement: FramePlacement?, client: Int, at time: Duration) {
+        guard let placement else { return }
+        if let last = connectionsUsed[client]?.last?.placement,
+           last.connection == placement.connection, last.clientPort == placement.clientPort { return }
+        connectionsUsed[client, default: []].append((time, placement))
+    }
+
+    /// The trace connection client `client` used last at or before `time`, if known.
+    func connection(of client: Int, at time: Duration) -> Int? {
+        guard let used = connectionsUsed[client]?.last(where: { $0.time <= time }) else { return nil }
+        return resolved(used.placement)?.connection
+    }
+
     func clientSent(_ frame: Frame, client: Int, at time: Duration, placement socketPlacement: FramePlacement? = nil) {
         let placement = takePlacement(for: frame) ?? socketPlacement
+        noteConnection(placement, client: client, at: time)
         guard frame.command == .sendMessage, !frame.flags.contains(.response),
               let request = try? frame.decode(SendMessageRequest.self) else { return }
         sendAttempts[ClientKey(client: client, clientID: request.clientID), default: []].append((time, placement))
@@ -133,6 +149,7 @@ final class RunLedger {
 
     func clientReceived(_ frame: Frame, client: Int, at time: Duration, placement socketPlacement: FramePlacement? = nil) {
         let placement = takePlacement(for: frame) ?? socketPlacement
+        noteConnection(placement, client: client, at: time)
         if frame.command == .pushNewMessage, frame.flags.contains(.push),
            let push = try? frame.decode(NewMessagePush.self) {
             pushArrived[DeliveryKey(client: client, message: push.message.id), default: []].append((time, placement))

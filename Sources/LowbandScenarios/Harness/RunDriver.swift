@@ -58,6 +58,9 @@ final class RunDriver {
         checker.run(resources: context.probe.readings)
         let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
         var metrics = result.metrics
+        if timeline.contains(where: { $0.kind == .disconnect }) {
+            metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown)
+        }
         if let name = result.deliveryMetric, let index = metrics.firstIndex(where: { $0.name == name }) {
             Self.addResyncDeliveries(breakdowns, to: &metrics[index])
         }

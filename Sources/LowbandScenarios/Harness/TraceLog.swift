@@ -19,6 +19,8 @@ final class TraceLog: ShaperTraceSink {
         var lineLimitReached = false
         /// Looked up by key, never iterated.
         var flows: [FlowKey: FlowTimeline] = [:]
+        /// The connections the network reset, with when (run clock, ns).
+        var resets: [(connection: Int, time: Int64)] = []
     }
 
     /// Shaper time zero on the run's clock, in nanoseconds.
@@ -56,6 +58,7 @@ final class TraceLog: ShaperTraceSink {
             } else if event.kind == .outageEnd {
                 state.timeline.append(TimelineEvent(seconds: seconds, kind: .outageEnd, detail: event.detail ?? "outage"))
             } else if event.kind == .reset {
+                if let connection = event.connection { state.resets.append((connection.index, shifted.time.nanoseconds)) }
                 state.timeline.append(TimelineEvent(seconds: seconds, kind: .note, detail: "the network reset connection #\(event.connection?.index ?? -1)"))
             }
         }
@@ -77,6 +80,11 @@ final class TraceLog: ShaperTraceSink {
     /// The shaper's deliveries and stalls of one connection and direction so far.
     func flow(_ key: FlowKey) -> FlowTimeline? {
         state.withLock { $0.flows[key] }
+    }
+
+    /// The connections the network reset so far, with when (run clock, ns).
+    var resets: [(connection: Int, time: Int64)] {
+        state.withLock { $0.resets }
     }
 
     /// The timeline so far, in the order recorded.
