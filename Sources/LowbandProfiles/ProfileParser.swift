@@ -33,7 +33,7 @@ struct ProfileParser {
         guard let root else {
             throw ProfileError(.invalidYAML, file: file, reason: "the file is empty; a profile needs at least description, downlink and uplink")
         }
-        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "downlink", "uplink", "connect", "dns", "wakeup", "outages", "resets", "timeline", "source"])
+        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "overhead", "downlink", "uplink", "connect", "dns", "wakeup", "outages", "resets", "timeline", "source"])
         record(fields)
         let summary = try text(fields.required("description"), key: "description")
         var mtu = 1500
@@ -46,6 +46,11 @@ struct ProfileParser {
         let uplink = try link(fields.required("uplink"), path: "uplink", base: nil)
         var profile = NetworkProfile(name: name, summary: summary, mtu: mtu, downlink: downlink, uplink: uplink, file: file)
         if let node = fields["group"] { profile.group = try text(node, key: "group") }
+        profile.overhead = .tcpIPv4
+        if let node = fields["overhead"] { profile.overhead = try overhead(node) }
+        if profile.overhead.headerBytes >= mtu {
+            throw failure(fields["overhead"] ?? fields["mtu"] ?? root, "overhead", "the headers (\(profile.overhead.headerBytes) bytes a segment) leave no payload in an MTU of \(mtu) bytes")
+        }
         if let node = fields["connect"] {
             let connect = try Fields(node, path: "connect", parser: self, allowed: ["delay", "source"])
             record(connect)
@@ -159,6 +164,49 @@ struct ProfileParser {
             throw failure(fields["rto-max"] ?? node, "\(path).rto-max", "rto-max (\(Units.formatDuration(loss.maximumRTO.nanosecondsClamped))) is below rto (\(Units.formatDuration(loss.rto.nanosecondsClamped)))")
         }
         return loss
+    }
+
+    /// What bytes cost beyond their payload: `none`, or `{ip: ipv4|ipv6, timestamps: true|false,
+    /// tls: 22B, acks: true|false, delayed-ack: 40ms}` (each key optional; ipv4 with timestamps,
+    /// no TLS, acknowledgements after 40 ms by default).
+    private mutating func overhead(_ node: Node) throws(ProfileError) -> PacketOverhead {
+        if case .scalar(let scalar) = node {
+            guard scalar.string == "none" else { throw failure(node, "overhead", "write none (payload only) or a mapping such as {ip: ipv6, tls: 22B}") }
+            return .none
+        }
+        let fields = try Fields(node, path: "overhead", parser: self, allowed: ["ip", "timestamps", "tls", "acks", "delayed-ack", "source"])
+        record(fields)
+        var ipBytes = 20
+        if let node = fields["ip"] {
+            switch try text(node, key: "overhead.ip") {
+            case "ipv4": ipBytes = 20
+            case "ipv6": ipBytes = 40
+            case let other: throw failure(node, "overhead.ip", "unknown IP version '\(other)'; use ipv4 or ipv6")
+            }
+        }
+        var timestamps = true
+        if let node = fields["timestamps"] { timestamps = try flag(node, "overhead.timestamps") }
+        var overhead = PacketOverhead(headerBytes: ipBytes + 20 + (timestamps ? 12 : 0))
+        if let node = fields["tls"] {
+            let bytes = try figure(node, "overhead.tls", Units.bytes)
+            guard bytes <= 1024 else { throw failure(node, "overhead.tls", "a TLS record adds tens of bytes (22 for TLS 1.3 with AES-GCM), not \(bytes)") }
+            overhead.tlsRecordBytes = Int(bytes)
+        }
+        if let node = fields["acks"] { overhead.acknowledgements = try flag(node, "overhead.acks") }
+        if let node = fields["delayed-ack"] {
+            let delay = try figure(node, "overhead.delayed-ack", Units.duration)
+            guard delay > 0, delay < 500_000_000 else { throw failure(node, "overhead.delayed-ack", "the delayed-ACK time must be above 0 and below 500ms (RFC 1122 §4.2.3.2)") }
+            overhead.delayedAck = .nanoseconds(delay)
+        }
+        return overhead
+    }
+
+    private func flag(_ node: Node, _ key: String) throws(ProfileError) -> Bool {
+        switch try text(node, key: key) {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        case let other: throw failure(node, key, "write true or false, not '\(other)'")
+        }
     }
 
     /// A loss burst: the mean length of a fade (`300ms`), or `1` / `independent` for losses

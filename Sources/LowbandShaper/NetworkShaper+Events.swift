@@ -144,7 +144,10 @@ extension NetworkShaper {
         radio.touch(now)
         pending.append(.deliver(id, direction, bytes: bytes))
         record(.deliver, id, direction, bytes: bytes, delay: now - started)
-        if profile.overhead.acknowledgements {
+        // Acknowledgements cost nothing on a direction that never holds a piece back (an
+        // unlimited, lossless link), so none are counted or timed there.
+        let reverse: Direction = direction == .upstream ? .downstream : .upstream
+        if profile.overhead.acknowledgements, bottlenecks[reverse.index].pieceLimit != .max {
             connections[id]![direction].unacknowledged += 1
             if connections[id]![direction].unacknowledged >= 2 {
                 acknowledge(id, direction)

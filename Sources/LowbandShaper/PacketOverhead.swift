@@ -36,6 +36,9 @@ public struct PacketOverhead: Sendable, Hashable {
     /// IPv6 (40) + TCP (20) + the timestamp option (12).
     public static let tcpIPv6 = PacketOverhead(headerBytes: 72)
 
+    /// The citation of ``tcpIPv4``, the overhead of a profile file that says nothing about it.
+    public static let defaultSource = "default: IPv4 (20 B, RFC 791) + TCP (20 B, RFC 9293) + the timestamp option (12 B, RFC 7323) a segment, as Linux sends by default; an acknowledgement every second segment, a lone one after 40 ms (RFC 1122 §4.2.3.2, RFC 5681 §4.2; 40 ms is Linux's minimum delayed ACK)"
+
     /// The largest TLS record's payload.
     static let tlsRecordPayload = 16_384
 

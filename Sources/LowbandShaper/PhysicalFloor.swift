@@ -16,8 +16,10 @@ import Foundation
 ///   the median of what the shaper draws (see ``medianJitter(_:)``), about 0.06 × amount
 ///   uncorrelated and 0.081 × amount at the profiles' 25 % correlation.
 /// - `frameBytes`: the frame as it crosses the link, header included, as sent (compressed when
-///   the policy compressed it). A frame longer than the MTU crosses as back-to-back pieces, so
-///   the sum is the same; the shaper rounds each crossing up to the nanosecond, as here.
+///   the policy compressed it), plus, on a profile, each segment's TCP/IP headers and the TLS
+///   record's overhead (``PacketOverhead``). A frame longer than the MSS crosses as back-to-back
+///   pieces, so the sum is the same; the shaper rounds each crossing up to the nanosecond, as
+///   here.
 ///
 /// Left out, because they are paid rarely or not by a frame on an open connection: the
 /// connect delay, the radio's wake-up after `idle` without traffic, loss stalls and outages.
@@ -39,7 +41,15 @@ public struct PhysicalFloor: Hashable, Sendable {
     public init(profile: NetworkProfile, frameBytes: Int) {
         self.frameBytes = max(0, frameBytes)
         least = Self.least(profile: profile, frameBytes: frameBytes)
-        median = profile.timeline == nil ? PhysicalFloor(link: profile.downlink, frameBytes: frameBytes).median : nil
+        median = profile.timeline == nil ? PhysicalFloor(link: profile.downlink, frameBytes: Self.onAir(frameBytes, profile)).median : nil
+    }
+
+    /// The bytes a frame of `frameBytes` takes of the rate on `profile`: its segments' headers
+    /// and its TLS record's overhead added (``PacketOverhead``).
+    static func onAir(_ frameBytes: Int, _ profile: NetworkProfile) -> Int {
+        let bytes = max(0, frameBytes)
+        let segments = (bytes + profile.maximumSegmentPayload - 1) / profile.maximumSegmentPayload
+        return bytes + segments * profile.overhead.headerBytes + profile.overhead.tlsBytes(forWriteOf: bytes)
     }
 
     /// The floor of a frame of `frameBytes` on a link with `link`'s figures.
@@ -55,7 +65,7 @@ public struct PhysicalFloor: Hashable, Sendable {
     /// ``least`` alone, without computing the median: cheap enough to check every sample.
     public static func least(profile: NetworkProfile, frameBytes: Int) -> Duration {
         let links = [profile.downlink] + (profile.timeline?.segments.map(\.downlink) ?? [])
-        return links.map { least(link: $0, frameBytes: frameBytes) }.min() ?? .zero
+        return links.map { least(link: $0, frameBytes: onAir(frameBytes, profile)) }.min() ?? .zero
     }
 
     /// ``least`` of a frame on a link with `link`'s figures.

@@ -26,6 +26,17 @@ extension NetworkProfile {
             list.append(ProfileFigure(key: key, value: value, source: source(for: key)))
         }
         add("mtu", "\(mtu) B")
+        func addOverhead(_ key: String, _ value: String) {
+            let fallback = overhead == .tcpIPv4 ? PacketOverhead.defaultSource : nil
+            list.append(ProfileFigure(key: key, value: value, source: source(for: key) ?? fallback))
+        }
+        if overhead == .none {
+            addOverhead("overhead", "none (payload only)")
+        } else {
+            addOverhead("overhead.headers", "\(overhead.headerBytes) B a segment (MSS \(maximumSegmentPayload) B)")
+            if overhead.tlsRecordBytes > 0 { addOverhead("overhead.tls", "\(overhead.tlsRecordBytes) B a record") }
+            addOverhead("overhead.acks", overhead.acknowledgements ? "every second segment, a lone one after \(Units.formatDuration(overhead.delayedAck.nanosecondsClamped))" : "not charged")
+        }
         for (name, link) in [("downlink", downlink), ("uplink", uplink)] {
             for (key, value) in Self.linkFigures(link, base: nil) { add("\(name).\(key)", value) }
             add("\(name).queue", Units.formatBytes(Int64(link.queueBytes)))

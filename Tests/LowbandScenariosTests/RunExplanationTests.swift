@@ -1,6 +1,7 @@
 import Foundation
 import LowbandReports
 import LowbandRunReport
+import LowbandShaper
 @testable import LowbandScenarios
 import LowbandTestSupport
 import Testing
@@ -24,26 +25,30 @@ import Testing
         #expect(one.contains("mostly "), "the waterfall names the stage that dominated")
     }
 
-    /// Regression (issue 26): message 198 of the 20-client crowd on edge, seed 1, reached
-    /// client 6 only by its next login, 27.5 s later. Its push had waited on connection 7, which
-    /// was up, behind downlink loss stalls of 1, 2, 4, 8 and 16 s from 113.4 s, until the engine
-    /// closed the link at 142.5 s: that is loss stalls, not "the receiver had no session".
+    /// Regression (issue 26): a push that waited on a connection that was up, behind downlink
+    /// loss stalls, until the engine gave the link up, reached its receiver only by the next
+    /// login: that is loss stalls, not "the receiver had no session". Edge's own fades (300 ms)
+    /// no longer stall a link that long, so this run has fades of 20 s on average, 10 % of the time.
     @Test func aPushLostWithItsConnectionIsLossStallsThenResync() async throws {
-        let output = try await ScenarioFixtures.run(try ScenarioFixtures.virtualOptions(.crowd, seed: 1, clients: 20, seconds: 600))
-        let row = try #require(output.breakdowns.first { $0.message == 198 && $0.receiver == 6 })
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: 1, clients: 20, seconds: 600)
+        for direction in [\NetworkProfile.downlink, \NetworkProfile.uplink] {
+            options.profile[keyPath: direction].loss = LossProfile(rate: 0.1, burst: .seconds(20))
+        }
+        let output = try await ScenarioFixtures.run(options)
+        let stalled = output.breakdowns.filter { $0.carrier == "login" && RunExplanation.dominant($0).0 == .downlinkLossStalls }
+        let row = try #require(stalled.first, "no delivery was held by downlink loss stalls until a login")
         let stage = { (stage: LatencyStage) in row.stages[LatencyStage.allCases.firstIndex(of: stage)!] }
-        #expect(row.carrier == "login")
-        #expect(abs(row.totalMilliseconds - 27_482) < 1, "\(row.totalMilliseconds)")
-        #expect(stage(.downlinkLossStalls) > 26_000, "\(row.stages)")
-        #expect(stage(.resyncWait) < 1_000, "only from the close to the login: \(row.stages)")
-        #expect(RunExplanation.dominant(row).0 == .downlinkLossStalls)
+        #expect(stage(.downlinkLossStalls) > 10_000, "\(row.stages)")
+        #expect(stage(.resyncWait) < stage(.downlinkLossStalls), "only from the close to the login: \(row.stages)")
         let note = try #require(row.note)
-        #expect(note.hasPrefix("its push waited on connection 7 from 116.249 s (26.2 s of it in loss stalls) until the session ended at 142.503 s (timed out"), "\(note)")
-        #expect(RunExplanation.waterfall(row).contains("mostly downlink loss stalls: its push waited on connection 7"))
+        #expect(note.hasPrefix("its push waited on connection "), "\(note)")
+        #expect(note.contains("s of it in loss stalls) until the session ended at"), "\(note)")
+        #expect(RunExplanation.waterfall(row).contains("mostly downlink loss stalls: its push waited on connection"))
         // The headline counts the same deliveries as the breakdown, this one included.
         let delays = try #require(output.record.metrics.first { $0.name == "delivery_delay" })
         #expect(delays.values.count == output.breakdowns.count)
-        #expect(abs((delays.values.max() ?? 0) - 27_482) < 1)
+        // The lost sessions are counted as lost to loss stalls.
+        #expect((output.record.count("reconnects.loss-stall") ?? 0) > 0)
         // The note travels with the row through breakdown.csv.
         let again = try BreakdownTable.parse(BreakdownTable.render([row]))
         #expect(again.first?.note == row.note)

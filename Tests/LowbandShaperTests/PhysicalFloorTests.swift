@@ -15,29 +15,31 @@ import Testing
     }
 
     @Test func threeGIsTheDelayLessItsNormalJitterPlusTheBytes() throws {
-        // 100 ms ± 25 ms (normal, bounded); 300 bytes = 2400 bit at 1.5 Mbit/s = 1.6 ms.
+        // 100 ms ± 25 ms (normal, bounded); 300 bytes + 52 of TCP/IP headers = 2816 bit at
+        // 1.5 Mbit/s = 1.877334 ms (rounded up to the nanosecond, as the shaper does).
         let floor = PhysicalFloor(profile: try NetworkProfile.load(named: "3g"), frameBytes: 300)
-        #expect(floor.least == .microseconds(76_600))
-        #expect(floor.median == .microseconds(101_600), "normal jitter is symmetric: the median adds nothing")
+        #expect(floor.least == .nanoseconds(76_877_334))
+        #expect(floor.median == .nanoseconds(101_877_334), "normal jitter is symmetric: the median adds nothing")
     }
 
     @Test func edgeIsTheDelayLessItsNormalJitterPlusTheBytes() throws {
-        // 200 ms ± 50 ms (normal); 2400 bit at 150 kbit/s = 16 ms.
+        // 200 ms ± 50 ms (normal); (300 + 52) × 8 = 2816 bit at 150 kbit/s = 18.773334 ms.
         let floor = PhysicalFloor(profile: try NetworkProfile.load(named: "edge"), frameBytes: 300)
-        #expect(floor.least == .milliseconds(166))
-        #expect(floor.median == .milliseconds(216))
-        let ratio = try #require(floor.ratioToMedian(of: .milliseconds(226.8)))
-        #expect(abs(ratio - 1.05) < 1e-9)
+        #expect(floor.least == .nanoseconds(168_773_334))
+        #expect(floor.median == .nanoseconds(218_773_334))
+        let ratio = try #require(floor.ratioToMedian(of: .nanoseconds(229_712_000)))
+        #expect(abs(ratio - 1.05) < 1e-5)
     }
 
     @Test func gprsParetoJitterOnlyAddsSoTheFloorKeepsTheWholeDelay() throws {
-        // 350 ms + 0 … 200 ms Pareto at 25 % correlation; 2400 bit at 40 kbit/s = 60 ms.
+        // 350 ms + 0 … 200 ms Pareto at 25 % correlation; (300 + 52) × 8 = 2816 bit at 40 kbit/s
+        // = 70.4 ms.
         let floor = PhysicalFloor(profile: try NetworkProfile.load(named: "gprs"), frameBytes: 300)
-        #expect(floor.least == .milliseconds(410))
+        #expect(floor.least == .microseconds(420_400))
         // Median of the correlated mix: 0.0808 × 200 ms (a two-million-draw simulation of the
         // shaper's formula gives 0.08087; uncorrelated it would be 0.1 × (2^⅔ − 1) = 0.05874).
         let median = try #require(floor.median)
-        #expect(abs((median - .milliseconds(410)) / .milliseconds(1) - 16.17) < 0.05, "\(median)")
+        #expect(abs((median - .microseconds(420_400)) / .milliseconds(1) - 16.17) < 0.05, "\(median)")
     }
 
     @Test func uncorrelatedParetoHasTheLomaxMedianInClosedForm() {

@@ -176,6 +176,23 @@ import Testing
         #expect(error.description.hasPrefix("test.yaml:"))
     }
 
+    /// Bytes on the air: a file that says nothing gets IPv4 + TCP with timestamps (52 bytes a
+    /// segment, cited), and may choose IPv6, TLS, no acknowledgements, or none at all.
+    @Test func overheadDefaultsToTCPOverIPv4AndCanBeChosen() throws {
+        let plain = try NetworkProfile(yaml: ProfileFiles.minimal(), name: "test", file: "test.yaml")
+        #expect(plain.overhead == .tcpIPv4)
+        #expect(plain.maximumSegmentPayload == 1448)
+        #expect(plain.figures.first { $0.key == "overhead.headers" }?.source?.contains("RFC 7323") == true)
+        let chosen = try NetworkProfile(yaml: ProfileFiles.minimal("overhead: {ip: ipv6, tls: 22B, delayed-ack: 200ms, source: \"a phone on IPv6\"}\n"), name: "test", file: "test.yaml")
+        #expect(chosen.overhead == PacketOverhead(headerBytes: 72, tlsRecordBytes: 22, delayedAck: .milliseconds(200)))
+        #expect(chosen.source(for: "overhead.tls") == "a phone on IPv6")
+        let bare = try NetworkProfile(yaml: ProfileFiles.minimal("overhead: {timestamps: false, acks: false}\n"), name: "test", file: "test.yaml")
+        #expect(bare.overhead == PacketOverhead(headerBytes: 40, acknowledgements: false))
+        let none = try NetworkProfile(yaml: ProfileFiles.minimal("overhead: none\n"), name: "test", file: "test.yaml")
+        #expect(none.overhead == .none)
+        #expect(none.figures.contains { $0.key == "overhead" && $0.value.hasPrefix("none") })
+    }
+
     @Test(arguments: [
         ("description: a test profile\n", "", "description"),
         ("  rate: 60kbit\n", "", "uplink.rate"),
@@ -205,6 +222,12 @@ import Testing
         ("dns: {failure: 100%}\n", "dns.failure", "leaves no network"),
         ("dns: {delay: 1s, ttl: 5s}\n", "dns.ttl", "unknown key"),
         ("mtu: 0\n", "mtu", "between 1 and 65535"),
+        ("mtu: 52\n", "overhead", "leave no payload in an MTU of 52 bytes"),
+        ("overhead: {ip: ipx}\n", "overhead.ip", "use ipv4 or ipv6"),
+        ("overhead: {acks: sometimes}\n", "overhead.acks", "true or false"),
+        ("overhead: {delayed-ack: 600ms}\n", "overhead.delayed-ack", "below 500ms"),
+        ("overhead: {tls: 40KB}\n", "overhead.tls", "tens of bytes"),
+        ("overhead: some\n", "overhead", "write none"),
         ("description: twice\n", "description", "given twice"),
         ("connect: {delay: 3s..1s}\n", "connect.delay", "runs backwards"),
         ("connect: {delay: [1s]}\n", "connect.delay", "expected a value"),
