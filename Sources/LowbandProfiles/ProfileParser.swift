@@ -33,7 +33,7 @@ struct ProfileParser {
         guard let root else {
             throw ProfileError(.invalidYAML, file: file, reason: "the file is empty; a profile needs at least description, downlink and uplink")
         }
-        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "overhead", "downlink", "uplink", "connect", "dns", "wakeup", "outages", "resets", "timeline", "source"])
+        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "overhead", "nat", "downlink", "uplink", "connect", "dns", "wakeup", "outages", "resets", "timeline", "source"])
         record(fields)
         let summary = try text(fields.required("description"), key: "description")
         var mtu = 1500
@@ -72,6 +72,7 @@ struct ProfileParser {
         if let node = fields["wakeup"] { profile.wakeUp = try wakeUp(node) }
         if let node = fields["outages"] { profile.outages = try outages(node) }
         if let node = fields["resets"] { profile.resets = try resets(node) }
+        if let node = fields["nat"] { profile.nat = try nat(node, roundTrip: downlink.delay + uplink.delay) }
         if let node = fields["timeline"] { profile.timeline = try timeline(node, downlink: downlink, uplink: uplink) }
         profile.sources = sources
         return profile
@@ -201,6 +202,25 @@ struct ProfileParser {
         return overhead
     }
 
+    /// The carrier's NAT: `{idle-timeout: 5m, on-expiry: silent|reset}`; the timeout must
+    /// outlast a round trip, or no exchange could finish.
+    private mutating func nat(_ node: Node, roundTrip: Duration) throws(ProfileError) -> NATProfile {
+        let fields = try Fields(node, path: "nat", parser: self, allowed: ["idle-timeout", "on-expiry", "source"])
+        record(fields)
+        let timeoutNode = try fields.required("idle-timeout")
+        let timeout = try figure(timeoutNode, "nat.idle-timeout", Units.duration)
+        guard timeout > roundTrip.nanosecondsClamped else {
+            throw failure(timeoutNode, "nat.idle-timeout", "a NAT that forgets a flow within one round trip (\(Units.formatDuration(roundTrip.nanosecondsClamped)) here) lets no exchange finish; give a longer timeout")
+        }
+        var nat = NATProfile(idleTimeout: .nanoseconds(timeout))
+        if let node = fields["on-expiry"] {
+            let name = try text(node, key: "nat.on-expiry")
+            guard let death = FlowDeath(rawValue: name) else { throw failure(node, "nat.on-expiry", "unknown '\(name)'; use silent (packets vanish) or reset") }
+            nat.onExpiry = death
+        }
+        return nat
+    }
+
     private func flag(_ node: Node, _ key: String) throws(ProfileError) -> Bool {
         switch try text(node, key: key) {
         case "true", "yes", "on": return true
@@ -245,7 +265,7 @@ struct ProfileParser {
         var result: [OutageProfile] = []
         for (index, entry) in sequence.enumerated() {
             let path = "outages[\(index)]"
-            let fields = try Fields(entry, path: path, parser: self, allowed: ["kind", "start", "duration", "every", "source"])
+            let fields = try Fields(entry, path: path, parser: self, allowed: ["kind", "start", "duration", "every", "new-address", "source"])
             record(fields)
             var outage = OutageProfile(start: .zero ... .zero, duration: nil)
             if let node = fields["kind"] {
@@ -273,6 +293,14 @@ struct ProfileParser {
                     throw failure(node, "\(path).every", "every (the time from one start to the next) must exceed the longest duration (\(Units.formatDuration(duration.upperBound.nanosecondsClamped)))")
                 }
                 outage.every = every
+            }
+            if let node = fields["new-address"] {
+                switch try text(node, key: "\(path).new-address") {
+                case "false", "no": outage.newAddress = nil
+                case "true", "yes", "silent": outage.newAddress = .silent
+                case "reset": outage.newAddress = .reset
+                case let other: throw failure(node, "\(path).new-address", "write true (open flows die silently), reset (they die with a reset) or false, not '\(other)'")
+                }
             }
             result.append(outage)
         }

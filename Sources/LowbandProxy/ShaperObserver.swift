@@ -7,9 +7,9 @@ import Synchronization
 /// only stores; the engine drains it afterwards and publishes the events.
 final class ShaperObserver: ShaperTraceSink {
     /// Kinds the proxy's own events do not already show.
-    /// Compared one by one: the shaper reports every enqueue and delivery here, and four
+    /// Compared one by one: the shaper reports every enqueue and delivery here, and five
     /// string comparisons cost less than hashing the kind's name each time.
-    static let forwarded: [ShaperEvent.Kind] = [.lossStall, .outageStart, .outageEnd, .wakeup]
+    static let forwarded: [ShaperEvent.Kind] = [.lossStall, .outageStart, .outageEnd, .wakeup, .natExpired]
     /// Kept between drains at most; a drain happens after every socket event and timer.
     static let capacity = 4096
 

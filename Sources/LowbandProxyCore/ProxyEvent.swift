@@ -48,6 +48,9 @@ public struct ProxyEvent: Hashable, Sendable {
         public static let outageEnd = Kind(rawValue: "outage-end")
         /// The radio wakes up after idling; `duration` is how long that takes.
         public static let wakeup = Kind(rawValue: "wakeup")
+        /// The network forgot the connection's flow (`detail`: `silent` or `reset`, and why — the
+        /// NAT's idle timeout, a new address, a fault).
+        public static let natExpired = Kind(rawValue: "nat-expired")
         /// Bytes of `direction` are held from now on (a one-way partition), not dropped.
         public static let partition = Kind(rawValue: "partition")
         /// The partition of `direction` is over; the held bytes go on.
@@ -140,6 +143,8 @@ public struct ProxyEvent: Hashable, Sendable {
             return "#- denied \(detail ?? "")"
         case .routes:
             return "#- routes: \(detail ?? "none")"
+        case .natExpired:
+            return "\(number) the network forgot the flow: \(detail ?? "")"
         case .close:
             let seconds = Double((duration ?? .zero).nanosecondsClamped) / 1e9
             var line = "\(number) close after \(Self.format(seconds, decimals: 1)) s, up \(upstreamBytes ?? 0) B, down \(downstreamBytes ?? 0) B"

@@ -13,6 +13,15 @@ extension ProxyStateMachine {
         return takeActions()
     }
 
+    /// The network forgets one connection's flow, as a NAT that lost its binding does: its
+    /// bytes vanish from now on, with no reset either way (the shaper loses every piece).
+    package mutating func forget(_ number: Int, at now: ShaperInstant) -> [ProxyAction] {
+        guard let id = connections[number]?.shaperID else { return takeActions() }
+        shaper.forget(id, at: local(now))
+        step(now)
+        return takeActions()
+    }
+
     /// Resets every connection, as a dropped radio link or a crashed server would.
     package mutating func resetAll(reason: String, at now: ShaperInstant) -> [ProxyAction] {
         for number in order {

@@ -35,7 +35,7 @@ package enum ProxyAction {
 /// per direction stay under the limits plus one read burst.
 package struct ProxyStateMachine {
     /// The link model; read it for inspection only.
-    package private(set) var shaper: any TrafficShaper
+    package internal(set) var shaper: any TrafficShaper
     /// The proxy-timeline instant at which the current shaper's own timeline starts.
     private var shaperOrigin: ShaperInstant
     var connections: [Int: ConnectionState] = [:]
@@ -684,7 +684,7 @@ package struct ProxyStateMachine {
         )
     }
 
-    private func local(_ instant: ShaperInstant) -> ShaperInstant {
+    func local(_ instant: ShaperInstant) -> ShaperInstant {
         ShaperInstant(nanoseconds: instant.nanoseconds - shaperOrigin.nanoseconds)
     }
 

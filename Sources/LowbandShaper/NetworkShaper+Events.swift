@@ -99,17 +99,23 @@ extension NetworkShaper {
         let slot = direction.index
         bottlenecks[slot].busy = false
         radio.touch(now)
+        if expireIfIdle(id, direction) {
+            startNext(direction)
+            return
+        }
         if var flow = connections[id]?[direction] {
             let link = bottlenecks[slot].timeline.phase(at: now).link
+            let forgotten = connections[id]!.forgotten
             flow.inFlight = 0
-            if isLost(direction, link.loss, &flow) {
+            if forgotten || isLost(direction, link.loss, &flow) {
                 let stall = flow.loss.stallForLoss(link.loss)
                 flow.queued += bytes
                 flow.state = .stalled
                 connections[id]![direction] = flow
                 timers.schedule(.stallEnded(id, direction), at: now + stall)
-                record(.lossStall, id, direction, bytes: bytes, delay: stall)
+                record(.lossStall, id, direction, bytes: bytes, delay: stall, detail: forgotten ? "the network forgot the flow" : nil)
             } else {
+                connections[id]!.lastCrossed = now
                 let delay = max(0, link.delay.nanosecondsClamped + flow.jitter.sample(link.jitter, using: &flow.generator))
                 if link.loss.rate > 0 {
                     let back = bottlenecks[1 - slot].timeline.phase(at: now).link.delay.nanosecondsClamped
@@ -128,6 +134,32 @@ extension NetworkShaper {
             }
         }
         startNext(direction)
+    }
+
+    /// Whether the NAT forgot `id`'s flow, idle since it last carried a piece, as this piece
+    /// tries to cross: a silent expiry leaves it forgotten (this piece and all after it are
+    /// lost); a reset one resets it now, and true is returned. Not after the network healed.
+    private mutating func expireIfIdle(_ id: ConnectionID, _ direction: Direction) -> Bool {
+        guard let nat = profile.nat, let connection = connections[id], !connection.forgotten, !isHealed,
+              now - connection.lastCrossed >= nat.idleTimeout.nanosecondsClamped else { return false }
+        let idle = Units.formatDuration(now - connection.lastCrossed)
+        record(.natExpired, id, direction, detail: "\(nat.onExpiry.rawValue): idle \(idle), the NAT's timeout is \(Units.formatDuration(nat.idleTimeout.nanosecondsClamped))")
+        if nat.onExpiry == .reset {
+            reset(id)
+            return true
+        }
+        connections[id]!.forgotten = true
+        return false
+    }
+
+    /// The device comes back from an outage with another address: every connection open now
+    /// dies as `death` says.
+    mutating func changeAddress(_ death: FlowDeath) {
+        for id in connections.keys.sorted() {
+            guard let connection = connections[id], !connection.forgotten else { continue }
+            record(.natExpired, id, detail: "\(death.rawValue): the device's address changed")
+            if death == .reset { reset(id) } else { connections[id]!.forgotten = true }
+        }
     }
 
     /// Whether the piece leaving the bottleneck in `direction` now is lost: in a fade of the
@@ -223,17 +255,23 @@ extension NetworkShaper {
 
     // MARK: Trace
 
+    /// Reports the outage boundaries up to `time` to the trace, and lets an outage that brings
+    /// a new address kill the open connections as it starts.
     private mutating func traceOutages(through time: Int64) {
-        let boundaries = outages.boundaries(through: time)
-        guard let trace else { return }
-        for boundary in boundaries {
-            let length = boundary.window.end.map { $0 - boundary.window.start }
-            trace.record(ShaperEvent(
-                time: ShaperInstant(nanoseconds: boundary.time),
-                kind: boundary.start ? .outageStart : .outageEnd,
-                delay: length.map { .nanoseconds($0) },
-                detail: boundary.window.kind.rawValue
-            ))
+        for boundary in outages.boundaries(through: time) {
+            if let trace {
+                let length = boundary.window.end.map { $0 - boundary.window.start }
+                trace.record(ShaperEvent(
+                    time: ShaperInstant(nanoseconds: boundary.time),
+                    kind: boundary.start ? .outageStart : .outageEnd,
+                    delay: length.map { .nanoseconds($0) },
+                    detail: boundary.window.kind.rawValue
+                ))
+            }
+            if boundary.start, let death = boundary.window.newAddress, !isHealed {
+                now = max(now, boundary.time)
+                changeAddress(death)
+            }
         }
     }
 

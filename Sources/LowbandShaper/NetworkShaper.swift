@@ -80,6 +80,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
                 connection.resetAfterBytes = Int(control.uniform(in: Int64(bytes.lowerBound) ... Int64(bytes.upperBound)))
             }
         }
+        connection.lastCrossed = self.now
         connections[id] = connection
         let connectAt = outages.clear(from: max(self.now, radio.awakeFrom)).map { $0 + connectDelay } ?? .max
         record(.open, id, delay: connectAt - self.now)
@@ -130,6 +131,15 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         guard connections[id] != nil else { return }
         remove(id)
         record(.close, id, detail: reason)
+    }
+
+    /// The network forgets `id`'s flow now, as a NAT that lost its binding does: every piece of
+    /// it is lost from now on, with no reset either way, until the connection is closed.
+    public mutating func forget(_ id: ConnectionID, at now: ShaperInstant) {
+        run(until: now.nanoseconds)
+        guard connections[id] != nil, !connections[id]!.forgotten else { return }
+        connections[id]!.forgotten = true
+        record(.natExpired, id, detail: "silent: forgotten by a fault")
     }
 
     // MARK: Inspection

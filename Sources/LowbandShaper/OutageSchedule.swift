@@ -5,6 +5,8 @@ struct OutageWindow: Sendable, Hashable {
     var start: Int64
     var end: Int64?
     var kind: OutageProfile.Kind
+    /// The device comes back with another address: open flows die so.
+    var newAddress: FlowDeath? = nil
 }
 
 /// The outages of one `outages:` entry, generated lazily from its own random stream.
@@ -42,7 +44,7 @@ struct OutageSchedule: Sendable {
                 end = start + generator.uniform(in: duration)
             }
             if let healedFrom { end = min(end ?? healedFrom, healedFrom) }
-            windows.append(OutageWindow(start: start, end: end, kind: profile.kind))
+            windows.append(OutageWindow(start: start, end: end, kind: profile.kind, newAddress: profile.newAddress))
             upcoming = profile.every.map { start + generator.uniform(in: $0) }
         }
     }

@@ -33,6 +33,9 @@ public struct NetworkProfile: Sendable, Hashable {
     public var outages: [OutageProfile]
     /// Connections the network aborts; nil when none are.
     public var resets: ResetProfile?
+    /// The carrier's NAT, which forgets a flow idle for its timeout; nil: flows are never
+    /// forgotten.
+    public var nat: NATProfile?
     /// How long a name takes to resolve, and how often it fails, for every name the proxy
     /// resolves (a front door's destination, a named upstream); nil: at once, always.
     public var dns: DNSProfile?
@@ -224,13 +227,43 @@ public struct OutageProfile: Sendable, Hashable {
     public var duration: ClosedRange<Duration>?
     /// The time from one outage's start to the next one's (drawn for each); nil for a single one.
     public var every: ClosedRange<Duration>?
+    /// Whether the device comes back with another address, and how its open flows die then:
+    /// every connection open when the outage starts is lost, silently or with a reset; nil:
+    /// the address stays and connections live on.
+    public var newAddress: FlowDeath?
 
     /// An outage schedule; a single one (no `every`) of a blackout by default.
-    public init(kind: Kind = .blackout, start: ClosedRange<Duration>, duration: ClosedRange<Duration>?, every: ClosedRange<Duration>? = nil) {
+    public init(kind: Kind = .blackout, start: ClosedRange<Duration>, duration: ClosedRange<Duration>?, every: ClosedRange<Duration>? = nil, newAddress: FlowDeath? = nil) {
         self.kind = kind
         self.start = start
         self.duration = duration
         self.every = every
+        self.newAddress = newAddress
+    }
+}
+
+/// How a flow the network forgot dies.
+public enum FlowDeath: String, Sendable, Hashable, CaseIterable {
+    /// Its packets vanish: no RST either way; each side retransmits into nothing until its own
+    /// timeout (a keepalive, a heartbeat) gives up.
+    case silent
+    /// Both ends get a reset at the next packet.
+    case reset
+}
+
+/// A carrier-grade NAT (or stateful firewall) between the device and the Internet: a TCP flow
+/// that carried nothing for `idleTimeout` loses its binding, and dies as `onExpiry` says the
+/// next time either side sends, while other flows and new ones work.
+public struct NATProfile: Sendable, Hashable {
+    /// How long a flow may carry nothing before the NAT forgets it.
+    public var idleTimeout: Duration
+    /// How a forgotten flow dies.
+    public var onExpiry: FlowDeath
+
+    /// A NAT forgetting flows idle for `idleTimeout`, silently by default.
+    public init(idleTimeout: Duration, onExpiry: FlowDeath = .silent) {
+        self.idleTimeout = idleTimeout
+        self.onExpiry = onExpiry
     }
 }
 

@@ -56,6 +56,7 @@ extension NetworkProfile {
             add("\(path).start", Self.range(outage.start))
             add("\(path).duration", outage.duration.map(Self.range) ?? "forever")
             if let every = outage.every { add("\(path).every", Self.range(every)) }
+            if let death = outage.newAddress { add("\(path).new-address", death == .silent ? "true (open flows die silently)" : "reset (open flows are reset)") }
         }
         if let resets {
             add("resets.probability", Units.formatPercentage(resets.probability))
@@ -63,6 +64,10 @@ extension NetworkProfile {
             if let bytes = resets.afterBytes {
                 add("resets.after-bytes", Units.formatRange(Int64(bytes.lowerBound) ... Int64(bytes.upperBound), Units.formatBytes))
             }
+        }
+        if let nat {
+            add("nat.idle-timeout", Units.formatDuration(nat.idleTimeout.nanosecondsClamped))
+            add("nat.on-expiry", nat.onExpiry.rawValue)
         }
         if let timeline {
             add("timeline.loop", timeline.loops ? "true" : "false")

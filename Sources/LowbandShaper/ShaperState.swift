@@ -59,6 +59,10 @@ struct Connection: Sendable {
     /// Reset once this many bytes have been delivered (both directions).
     var resetAfterBytes: Int?
     var delivered = 0
+    /// The last time a piece of it crossed the link, either way: the NAT's idle clock.
+    var lastCrossed: Int64 = 0
+    /// The NAT forgot it (or the device changed address): every piece is lost from now on.
+    var forgotten = false
 
     subscript(direction: Direction) -> Flow {
         get { direction == .upstream ? upstream : downstream }

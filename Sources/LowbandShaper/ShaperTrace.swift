@@ -26,6 +26,10 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let outageEnd = Kind("outage-end")
         /// The network aborted the connection.
         public static let reset = Kind("reset")
+        /// The network forgot a connection's flow (`detail`: why — the NAT's idle timeout, a new
+        /// address, a fault — and how it dies: `silent` or `reset`). A silent one loses every
+        /// piece from now on; a reset one is reset at once.
+        public static let natExpired = Kind("nat-expired")
         /// The radio wakes up after idling; `delay` is how long that takes.
         public static let wakeup = Kind("wakeup")
         /// `submit` returned false: the queue is full.

@@ -90,6 +90,10 @@ public protocol TrafficShaper {
     /// that traces writes on its `close` line. Defaults to ``close(_:at:)``.
     mutating func close(_ id: ConnectionID, at now: ShaperInstant, reason: String?)
 
+    /// The network forgets `id`'s flow now (a NAT losing its binding): its bytes vanish with no
+    /// reset either way. Defaults to doing nothing, for shapers without such a network.
+    mutating func forget(_ id: ConnectionID, at now: ShaperInstant)
+
     /// Whether a new connection's handshake would cross the link at `now`, and until when that
     /// holds. The socket proxy stops completing handshakes while the link is down. Defaults to
     /// always up.
@@ -110,6 +114,9 @@ extension TrafficShaper {
     public mutating func close(_ id: ConnectionID, at now: ShaperInstant, reason: String?) {
         close(id, at: now)
     }
+
+    /// Nothing to forget.
+    public mutating func forget(_ id: ConnectionID, at now: ShaperInstant) {}
 
     /// A link that is always up: handshakes always get through.
     public mutating func reachability(at now: ShaperInstant) -> ShaperReachability {

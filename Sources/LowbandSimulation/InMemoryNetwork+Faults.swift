@@ -18,6 +18,14 @@ extension InMemoryNetwork {
         perform(machine.reset(link.pipe.number, reason: "reset by the harness", at: now))
     }
 
+    /// The network forgets the flow of the connection `link` belongs to, as a carrier NAT that
+    /// lost its binding does: from now on its bytes vanish both ways with no reset, and only a
+    /// timeout at an end (a heartbeat) finds it dead. Other and new connections work.
+    public func forgetBinding(_ link: InMemoryLink) {
+        guard link.pipe.network === self, link.pipe.phase != .closed else { return }
+        perform(machine.forget(link.pipe.number, at: now))
+    }
+
     // MARK: Toxics
 
     /// The toxics in force, in the order they act.

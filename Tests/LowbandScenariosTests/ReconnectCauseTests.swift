@@ -42,3 +42,21 @@ import Testing
         #expect(slowest < 10_000, "slowest delivery \(slowest) ms")
     }
 }
+
+/// The middlebox faults in the swarm: a NAT forgetting one client's flow, and a handover that
+/// brings a new address. Nothing tells the engine; its heartbeat finds the link dead, it
+/// reconnects, and every promise holds.
+@Suite struct MiddleboxFaultTests {
+    @Test(arguments: ["nat-expiry", "address-change"])
+    func aFlowTheNetworkForgotIsFoundDeadAndReplaced(_ kind: String) async throws {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: 3, clients: 5, seconds: 300)
+        options.faults = try FaultPlan(parsing: kind)
+        let output = try await ScenarioFixtures.run(options)
+        let record = output.record
+        let reconnects = try #require(record.count("reconnects"))
+        #expect(reconnects > 0, "the forgotten flows were found dead and replaced")
+        #expect(record.count("reconnects.fault") == reconnects)
+        #expect(record.violations.isEmpty, "\(record.violations)")
+        #expect(output.trace.contains { $0.contains("\"event\":\"nat-expired\"") })
+    }
+}

@@ -193,6 +193,26 @@ import Testing
         #expect(none.figures.contains { $0.key == "overhead" && $0.value.hasPrefix("none") })
     }
 
+    /// Middleboxes: a NAT's idle timeout and what an expiry does, and handovers that bring a
+    /// new address.
+    @Test func natAndNewAddressesAreRead() throws {
+        let yaml = ProfileFiles.minimal("""
+            nat: {idle-timeout: 4m, on-expiry: reset, source: "a carrier"}
+            outages:
+              - {kind: handover, start: 30s, duration: 2s, new-address: true}
+              - {kind: handover, start: 90s, duration: 2s, new-address: reset}
+              - {kind: handover, start: 150s, duration: 2s}
+
+            """)
+        let profile = try NetworkProfile(yaml: yaml, name: "test", file: "test.yaml")
+        #expect(profile.nat == NATProfile(idleTimeout: .seconds(240), onExpiry: .reset))
+        #expect(profile.outages.map(\.newAddress) == [.silent, .reset, nil])
+        #expect(profile.source(for: "nat.idle-timeout") == "a carrier")
+        let figures = Dictionary(uniqueKeysWithValues: profile.figures.map { ($0.key, $0.value) })
+        #expect(figures["nat.on-expiry"] == "reset")
+        #expect(figures["outages[0].new-address"] == "true (open flows die silently)")
+    }
+
     @Test(arguments: [
         ("description: a test profile\n", "", "description"),
         ("  rate: 60kbit\n", "", "uplink.rate"),
@@ -228,6 +248,10 @@ import Testing
         ("overhead: {delayed-ack: 600ms}\n", "overhead.delayed-ack", "below 500ms"),
         ("overhead: {tls: 40KB}\n", "overhead.tls", "tens of bytes"),
         ("overhead: some\n", "overhead", "write none"),
+        ("nat: {idle-timeout: 300ms}\n", "nat.idle-timeout", "within one round trip (400 ms here)"),
+        ("nat: {idle-timeout: 5m, on-expiry: maybe}\n", "nat.on-expiry", "use silent"),
+        ("nat: {on-expiry: reset}\n", "nat.idle-timeout", "missing"),
+        ("outages: [{duration: 5s, new-address: perhaps}]\n", "outages[0].new-address", "write true"),
         ("description: twice\n", "description", "given twice"),
         ("connect: {delay: 3s..1s}\n", "connect.delay", "runs backwards"),
         ("connect: {delay: [1s]}\n", "connect.delay", "expected a value"),

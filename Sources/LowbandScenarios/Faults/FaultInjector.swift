@@ -11,6 +11,8 @@ protocol FaultNetwork: AnyObject {
     func cut()
     /// Resets the connection of one client's link.
     func reset(_ link: any FrameLink)
+    /// Forgets the flow of one client's link: its bytes vanish both ways, with no reset.
+    func forgetBinding(_ link: any FrameLink)
     /// While true, new connections fail as refused (the server is down).
     var refusesConnections: Bool { get set }
     func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic
@@ -90,6 +92,17 @@ final class FaultInjector {
             guard let client = target(fault) else { return }
             context.note(.note, "fault: phone clock jumps \(seconds(fault.skew)) s", client: client.index)
             client.device.skew(by: fault.skew)
+        case .addressChange:
+            // The shaper plays the handover and kills the open flows; the engines find them dead
+            // by their heartbeats.
+            let end = context.profile.healedFrom.map { min(fault.at + fault.length, $0) } ?? fault.at + fault.length
+            context.note(.note, "fault: the device comes back from a \(seconds(fault.length)) s handover with another address")
+            context.ledger.networkDown(client: nil, fault.at ..< max(fault.at, end) + ReconnectCauses.window)
+        case .natExpiry:
+            guard let client = target(fault), let link = client.connector.current?.inner else { return }
+            context.note(.note, "fault: the NAT forgot the client's connection", client: client.index)
+            context.ledger.networkDown(client: client.index, fault.at ..< fault.at + ReconnectCauses.window)
+            network.forgetBinding(link)
         case .connectionReset:
             guard let client = target(fault), let link = client.connector.current?.inner else { return }
             context.note(.note, "fault: the client's connection reset", client: client.index)

@@ -36,6 +36,12 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     case toxicResetPeer = "toxic-reset-peer"
     /// connections closed after 1–50 KB (limit_data) for 10–60 s.
     case toxicLimitData = "toxic-limit-data"
+    /// The carrier's NAT forgets one client's connection: its bytes vanish both ways with no
+    /// reset, until the engine's heartbeat finds it dead.
+    case natExpiry = "nat-expiry"
+    /// A handover of 1–10 s after which the device has another address: every connection open
+    /// then is dead, silently.
+    case addressChange = "address-change"
 
     public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -209,6 +215,10 @@ extension FaultPlan {
                     fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
                     fault.length = generator.duration(in: .seconds(10) ... .seconds(60))
                     fault.attributes = ["bytes": generator.integer(in: 1_000 ... 50_000)]
+                case .natExpiry:
+                    fault.client = generator.index(below: clients)
+                case .addressChange:
+                    fault.length = generator.duration(in: .seconds(1) ... .seconds(10))
                 }
                 faults.append(fault)
             }
@@ -216,14 +226,16 @@ extension FaultPlan {
         return faults.sorted { ($0.at, $0.kind) < ($1.at, $1.kind) }
     }
 
-    /// `profile` with this plan's outages and handovers added as fixed windows, so the shaper
-    /// plays them with its own outage code (held bytes, hanging connects).
+    /// `profile` with this plan's outages, handovers and address changes added as fixed windows,
+    /// so the shaper plays them with its own outage code (held bytes, hanging connects, open
+    /// flows dying with the old address).
     func profile(_ profile: NetworkProfile, seed: UInt64, duration: Duration, clients: Int) -> NetworkProfile {
         var shaped = profile
-        for fault in schedule(seed: seed, duration: duration, clients: clients) where fault.kind == .outage || fault.kind == .handover {
+        for fault in schedule(seed: seed, duration: duration, clients: clients) where [.outage, .handover, .addressChange].contains(fault.kind) {
             shaped.outages.append(OutageProfile(
                 kind: fault.kind == .outage ? .blackout : .handover,
-                start: fault.at ... fault.at, duration: fault.length ... fault.length))
+                start: fault.at ... fault.at, duration: fault.length ... fault.length,
+                newAddress: fault.kind == .addressChange ? .silent : nil))
         }
         return shaped
     }

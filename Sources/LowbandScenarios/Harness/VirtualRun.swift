@@ -108,4 +108,8 @@ extension InMemoryNetwork: FaultNetwork {
     func reset(_ link: any FrameLink) {
         if let link = link as? InMemoryLink { reset(link) }
     }
+
+    func forgetBinding(_ link: any FrameLink) {
+        if let link = link as? InMemoryLink { forgetBinding(link) }
+    }
 }
