@@ -33,7 +33,7 @@ struct ProfileParser {
         guard let root else {
             throw ProfileError(.invalidYAML, file: file, reason: "the file is empty; a profile needs at least description, downlink and uplink")
         }
-        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "overhead", "nat", "downlink", "uplink", "connect", "dns", "wakeup", "outages", "resets", "timeline", "source"])
+        let fields = try Fields(root, path: "", parser: self, allowed: ["description", "group", "mtu", "overhead", "nat", "downlink", "uplink", "connect", "dns", "wakeup", "radio", "outages", "resets", "timeline", "source"])
         record(fields)
         let summary = try text(fields.required("description"), key: "description")
         var mtu = 1500
@@ -70,6 +70,12 @@ struct ProfileParser {
             profile.dns = model
         }
         if let node = fields["wakeup"] { profile.wakeUp = try wakeUp(node) }
+        if let node = fields["radio"] {
+            if fields["wakeup"] != nil {
+                throw failure(node, "radio", "give radio or wakeup, not both: radio's states replace wakeup's fixed delay")
+            }
+            profile.radio = try radio(node)
+        }
         if let node = fields["outages"] { profile.outages = try outages(node) }
         if let node = fields["resets"] { profile.resets = try resets(node) }
         if let node = fields["nat"] { profile.nat = try nat(node, roundTrip: downlink.delay + uplink.delay) }
@@ -256,6 +262,52 @@ struct ProfileParser {
         guard idle > 0 else { throw failure(idleNode, "wakeup.idle", "the idle time before the radio sleeps must be positive") }
         let delay = try durationRange(fields.required("delay"), "wakeup.delay")
         return WakeUpProfile(idle: .nanoseconds(idle), delay: delay)
+    }
+
+    /// The radio's ladder of power states, top first: `{promotion-power: 1210mW, states: [{name,
+    /// power, demote-after, promotion}, …]}`. Every state but the last drops after its
+    /// `demote-after`; the last rests; every state but the first has a promotion to the top.
+    private mutating func radio(_ node: Node) throws(ProfileError) -> RadioProfile {
+        let fields = try Fields(node, path: "radio", parser: self, allowed: ["technology", "promotion-power", "states", "source"])
+        record(fields)
+        let statesNode = try fields.required("states")
+        guard case .sequence(let sequence) = statesNode, sequence.count >= 2 else {
+            throw failure(statesNode, "radio.states", "states is a list of at least two power states, the top (where data moves) first")
+        }
+        var states: [RadioProfile.State] = []
+        for (index, entry) in sequence.enumerated() {
+            let path = "radio.states[\(index)]"
+            let state = try Fields(entry, path: path, parser: self, allowed: ["name", "power", "demote-after", "promotion", "source"])
+            record(state)
+            let name = try text(state.required("name"), key: "\(path).name")
+            let power = try state["power"].map { node throws(ProfileError) in try figure(node, "\(path).power", Units.milliwatts) }
+            var demoteAfter: Duration?
+            if let node = state["demote-after"] {
+                let after = try figure(node, "\(path).demote-after", Units.duration)
+                guard after > 0 else { throw failure(node, "\(path).demote-after", "an inactivity timer must be positive") }
+                guard index < sequence.count - 1 else {
+                    throw failure(node, "\(path).demote-after", "the last state has nowhere to drop to: a radio whose bottom state times out never rests; remove demote-after here")
+                }
+                demoteAfter = .nanoseconds(after)
+            } else if index < sequence.count - 1 {
+                throw failure(entry, "\(path).demote-after", "missing; every state but the last drops to the next after its inactivity timer")
+            }
+            var promotion: ClosedRange<Duration> = .zero ... .zero
+            if let node = state["promotion"] {
+                guard index > 0 else { throw failure(node, "\(path).promotion", "the top state is where data moves; it needs no promotion") }
+                promotion = try durationRange(node, "\(path).promotion")
+            } else if index > 0 {
+                throw failure(entry, "\(path).promotion", "missing; give the time from this state back to the top, e.g. 2s")
+            }
+            states.append(RadioProfile.State(name: name, milliwatts: power, demoteAfter: demoteAfter, promotion: promotion))
+        }
+        var radio = RadioProfile(states: states)
+        if let node = fields["promotion-power"] { radio.promotionMilliwatts = try figure(node, "radio.promotion-power", Units.milliwatts) }
+        let powered = states.filter { $0.milliwatts != nil }.count
+        if powered != 0 && powered != states.count {
+            throw failure(statesNode, "radio.states", "give every state a power, or none (then no energy is reported)")
+        }
+        return radio
     }
 
     private mutating func outages(_ node: Node) throws(ProfileError) -> [OutageProfile] {

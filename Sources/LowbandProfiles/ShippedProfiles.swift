@@ -23,6 +23,7 @@ public enum ShippedProfiles {
         ("gprs", PackageResources.gprs_yaml),
         ("handover", PackageResources.handover_yaml),
         ("lte", PackageResources.lte_yaml),
+        ("lte-radio", PackageResources.lte_radio_yaml),
         ("nlc-3g", PackageResources.nlc_3g_yaml),
         ("nlc-edge", PackageResources.nlc_edge_yaml),
         ("offline", PackageResources.offline_yaml),

@@ -66,6 +66,18 @@ extension Units {
         return number.doubleValue / 100
     }
 
+    /// A power in milliwatts: `800mW`, `1.2W`, `0` (a bare 0 only). Not negative.
+    static func milliwatts(_ text: String) throws(Failure) -> Double {
+        if text == "0" { return 0 }
+        let (number, unit) = try split(text, what: "a power like 800mW or 1.2W")
+        guard !number.negative else { throw Failure(reason: "\(text) is below 0: a radio state draws power, it does not make it") }
+        switch unit {
+        case "mW": return number.doubleValue
+        case "W": return number.doubleValue * 1000
+        default: throw Failure(reason: "'\(text)' is not a power; write mW or W, e.g. 800mW")
+        }
+    }
+
     /// A plain decimal number such as `3` or `2.5`.
     static func number(_ text: String) throws(Failure) -> Double {
         let (number, unit) = try split(text, what: "a number like 3 or 2.5", unitOptional: true)

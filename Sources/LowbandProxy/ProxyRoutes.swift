@@ -53,6 +53,7 @@ public struct ProxyRoutes: Sendable {
                 var profile = try load(name)
                 profile.dns = nil
                 profile.wakeUp = nil
+                profile.radio = nil
                 profiles[name] = profile
             } catch {
                 throw ProxyError(.unknownProfile, "route '\(route)': \(error)")

@@ -5,7 +5,11 @@ enum MetricGlossary {
     static func meaning(of name: String) -> String? {
         switch name {
         case "push_to_visible": "from the server sending a push to the message entering the open chat's visible list (push-to-visible)"
-        case "pushes": "messages the server pushed to the readers' open chats"
+        case "pushes": "push-to-visible: messages the server pushed to the readers' open chats; pocket: messages the partners wrote to the phones"
+        case "pushes_by_push": "pocket: messages visible after their push reached the phone on a live connection"
+        case "pushes_late": "pocket: messages that reached the phone only by the sync after a reconnect — their push went into a flow the network had forgotten (a NAT timeout longer than the heartbeat), or the link was down"
+        case "push_delay": "pocket: from the partner writing a message to it being visible on the phone"
+        case "dead_flow_notice": "pocket: seconds from the network forgetting a flow silently (a NAT timeout, a new address) to the engine giving the link up"
         case "delivery_delay": "subway: for a rider's own message, until the server's acknowledgement reached the rider; for the partner's, until it was visible on the rider's screen, by push or after a reconnect (the breakdown counts the partner's only: its deliveries to the rider). crowd: from the sender storing a message to each other member's engine holding it, by its push or by a later login's delta sync (the deliveries the breakdown counts)"
         case "reconnects": "times a client connected again after losing its connection"
         case "reconnects.fault": "sessions lost while an injected fault cut the client (or everyone) off, reset its connection or stopped the server or app, within 30 s before (the engine's heartbeat interval and timeout)"
@@ -14,6 +18,12 @@ enum MetricGlossary {
         case "reconnects.reset": "sessions lost because the network reset the client's connection within 30 s before"
         case "reconnects.loss-stall": "sessions lost while a retransmission timeout held the client's connection within 30 s before, with no outage, reset or fault then"
         case "reconnects.other": "sessions lost with none of the causes above: the engine's own doing, or a cause the model does not have"
+        case "radio.on_time": "seconds the device's radio was out of its lowest power state (promoting, active or in a tail), as the profile's radio states play out (docs/SHAPER.md, \"Radio states and energy\")"
+        case "radio.promotions": "times the radio had to be promoted from a lower power state before data could move (each costs the state's promotion delay)"
+        case "radio.promoting": "seconds spent promoting"
+        case "energy.total": "energy the radio drew over the run, joules, from the profile's power per state (above the phone's idle power)"
+        case "energy.per_message": "energy.total over the deliveries the breakdown counts, joules per delivered message"
+        case "energy.per_hour": "energy.total scaled to an hour of this run, joules; for a run without messages, the cost of an idle hour (heartbeats, keepalives)"
         case "disconnects": "times a client lost its connection (a dead link found by heartbeat, a reset, a kill)"
         case "outages": "outages during the run, counted as defined under outage below"
         case "messages": "subway: messages written by riders and partners; crowd: messages the server acknowledged"
@@ -35,7 +45,7 @@ enum MetricGlossary {
         case "readers_finished": "scroll-history: readers that reached the first message of the chat"
         case "bytes_up": "bytes the shaped link delivered from clients to the server"
         case "bytes_down": "bytes the shaped link delivered from the server to clients"
-        default: nil
+        default: name.hasPrefix("radio.state.") ? "seconds the radio spent in the state \(name.dropFirst("radio.state.".count)) (docs/SHAPER.md)" : nil
         }
     }
 

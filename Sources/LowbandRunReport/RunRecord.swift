@@ -226,6 +226,9 @@ public struct TimelineEvent: Sendable, Hashable, Codable {
         case reconnect
         /// Anything else worth a mark: a phase of the scenario began, a burst was sent.
         case note
+        /// The device's radio entered a power state (`detail`: its name, or `promoting (from
+        /// NAME)`); it stays there until the next such event. Drawn as the timeline's radio lane.
+        case radio
     }
 
     /// When it happened, seconds from the start of the run.

@@ -31,6 +31,8 @@ enum TimelineChart {
         var height: Double
         /// The shared lane of clients with no event: labelled, never marked.
         var quiet = false
+        /// The radio's power states over time, drawn as bands (``RadioLane``).
+        var radio = false
     }
 
     private static func violationsNote(_ count: Int) -> String {
@@ -45,6 +47,7 @@ enum TimelineChart {
         let involved = Set(events.compactMap(\.client) + record.violations.compactMap(\.client))
         let clientCount = Swift.max(record.clients, (involved.max() ?? -1) + 1)
         var lanes = [Lane(label: "network", client: nil, height: 24)]
+        if events.contains(where: { $0.kind == .radio }) { lanes.append(Lane(label: "radio", client: nil, height: 16, quiet: false, radio: true)) }
         let active = (0..<Swift.max(clientCount, 0)).filter(involved.contains)
         if active.count <= maximumClientLanes {
             lanes += active.map { Lane(label: "client \($0)", client: $0, height: 20) }
@@ -78,6 +81,13 @@ enum TimelineChart {
         if !record.violations.isEmpty {
             entries.append(ChartLegend.Entry(symbol: .mark(ViolationMarks.mark(x: 0, y: 4)), label: "broken promise (links to its entry)"))
         }
+        if events.contains(where: { $0.kind == .radio }) {
+            entries += [
+                ChartLegend.Entry(symbol: .swatch(color: RadioLane.shades[0], opacity: "1"), label: "radio: top state"),
+                ChartLegend.Entry(symbol: .swatch(color: RadioLane.shades[1], opacity: "1"), label: "lower states (paler further down)"),
+                ChartLegend.Entry(symbol: .swatch(color: RadioLane.promoting, opacity: "1"), label: "promoting"),
+            ]
+        }
         let legend = ChartLegend.render(entries, x: 110, y: 16, maxWidth: width - 120)
         let plotHeight = lanes.reduce(0) { $0 + $1.height }
         let area = PlotArea(left: 110, top: 16 + legend.height + 10, width: width - 110 - 24, height: plotHeight)
@@ -89,21 +99,27 @@ enum TimelineChart {
         var laneMarkup: [String] = []
         var laneCentres: [(client: Int?, centre: Double)] = []
         var allCentres: [Double] = []
+        var radioLane: (top: Double, height: Double)?
         for (index, lane) in lanes.enumerated() {
             if index % 2 == 1 {
                 laneMarkup.append(SVG.rect(x: area.left, y: laneTop, width: area.width, height: lane.height, attributes: ["fill": "#F6F6F6"]))
             }
             laneMarkup.append(SVG.text(lane.label, x: area.left - 12, y: laneTop + lane.height / 2 + 4, anchor: "end", attributes: ["class": "lane-label"]))
-            if lane.quiet {
+            if lane.radio {
+                radioLane = (laneTop, lane.height)
+            } else if lane.quiet {
                 laneMarkup.append(SVG.text("no disconnects, reconnects or broken promises", x: area.left + 8, y: laneTop + lane.height / 2 + 4, attributes: ["class": "lane-label quiet-lane"]))
             } else if index == 0 || !aggregated {
                 laneCentres.append((lane.client, laneTop + lane.height / 2))
             }
-            allCentres.append(laneTop + lane.height / 2)
+            if !lane.radio { allCentres.append(laneTop + lane.height / 2) }
             laneTop += lane.height
         }
         body.append(SVG.group(laneMarkup, attributes: ["class": "lanes"]))
         body.append(OutageBands.render(TimelineSpans.outages(events, runEnd: runEnd), time: time, top: area.top, bottom: area.bottom))
+        if let radioLane {
+            body.append(RadioLane.render(events, time: time, top: radioLane.top, height: radioLane.height, runEnd: runEnd))
+        }
         body.append(ChartAxes.bottom(
             area: area, ticks: time.ticks(count: 10), position: { time($0) },
             label: { NumberFormatting.number($0) }, title: "time since start (s)"
@@ -139,6 +155,8 @@ enum TimelineChart {
             case .note: marks.append(SVG.group([noteMark(x: x, y: networkCentre)], attributes: ["class": "mark-note"], title: tooltip))
             case .outageStart, .outageEnd:
                 marks.append(SVG.line(x1: x, y1: area.top, x2: x, y2: area.top + 24, attributes: ["class": "mark-outage-edge", "stroke": ChartPalette.outage, "stroke-width": "1.5"], title: tooltip))
+            case .radio:
+                continue
             }
         }
         body.append(SVG.group(marks, attributes: ["class": "marks"]))

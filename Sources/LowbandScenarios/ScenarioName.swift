@@ -12,6 +12,8 @@ public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, Cus
     case subway
     /// K clients chatting in groups through one shaped link.
     case crowd
+    /// A phone in a pocket: rare messages, heartbeats between; energy per idle hour, late pushes.
+    case pocket
 
     public var description: String { rawValue }
 
@@ -24,6 +26,7 @@ public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, Cus
         case .scrollHistory: "a reader scrolls up a long chat: stalls, cache vs server pages, bytes"
         case .subway: "a conversation across periodic blackouts: reconnects, delivery delays"
         case .crowd: "K clients chatting in groups through one shaped link"
+        case .pocket: "a phone in a pocket: rare messages, heartbeats between; energy per idle hour, late pushes"
         }
     }
 
@@ -33,9 +36,14 @@ public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, Cus
     }
 
     /// How long a run lasts when `--duration` is not given. Subway needs several outage cycles
-    /// (the first blackout starts at 30 s, one every 2 minutes), the others about a minute.
+    /// (the first blackout starts at 30 s, one every 2 minutes), pocket an hour of rare
+    /// messages (one every 5–15 minutes), the others about a minute.
     public var defaultDuration: Duration {
-        self == .subway ? .seconds(300) : .seconds(60)
+        switch self {
+        case .subway: .seconds(300)
+        case .pocket: .seconds(3600)
+        default: .seconds(60)
+        }
     }
 
     /// Parses a scenario name.

@@ -31,6 +31,16 @@ public struct ScenarioOptions: Sendable {
     public var workDirectory: String?
     /// Faults to inject (virtual time only): none, a swarm drawn from the seed, or chosen kinds.
     public var faults: FaultPlan
+    /// The engines' heartbeat interval (`--heartbeat`); nil: the engine's default
+    /// (`ConnectionConfiguration`).
+    public var heartbeat: Duration? = nil
+
+    /// The server's idle timeout for a run whose engines ping every ``heartbeat``: it must
+    /// outlast a heartbeat interval, or the server drops a client for being quiet exactly as
+    /// long as it was told to be — twice the interval and 30 s more; nil: the server's default.
+    public var serverIdleTimeout: Duration? {
+        heartbeat.map { max(.seconds(90), $0 * 2 + .seconds(30)) }
+    }
     /// After ``duration`` the run drains: the scenario sends nothing new, the network heals
     /// (its outages, resets and injected faults end), and the run goes on until nothing is in
     /// flight or the settle bound passes, so every promise the traffic made is judged

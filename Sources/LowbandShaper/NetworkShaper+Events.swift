@@ -4,10 +4,12 @@ extension NetworkShaper {
     mutating func run(until time: Int64) {
         let target = max(time, now)
         while let (at, timer) = timers.popFirst(dueBy: target) {
+            traceRadio(through: at)
             traceOutages(through: at)
             now = at
             handle(timer)
         }
+        traceRadio(through: target)
         traceOutages(through: target)
         now = target
     }
@@ -57,8 +59,8 @@ extension NetworkShaper {
             return
         }
         if let wake = radio.wakeIfIdle(at: now) {
-            record(.wakeup, head, direction, delay: wake)
-            wait(direction, until: now + wake)
+            record(.wakeup, head, direction, delay: wake.delay, detail: profile.radio.map { "from \(wake.from) to \($0.states[0].name)" })
+            wait(direction, until: now + wake.delay)
             return
         }
         radio.touch(now)
@@ -254,6 +256,15 @@ extension NetworkShaper {
     }
 
     // MARK: Trace
+
+    /// Reports the radio's drops to a lower state up to `time` to the trace.
+    private mutating func traceRadio(through time: Int64) {
+        let demotions = radio.demotions(through: time)
+        guard let trace, profile.radio != nil else { return }
+        for demotion in demotions {
+            trace.record(ShaperEvent(time: ShaperInstant(nanoseconds: demotion.time), kind: .radio, detail: "\(demotion.from) → \(demotion.to)"))
+        }
+    }
 
     /// Reports the outage boundaries up to `time` to the trace, and lets an outage that brings
     /// a new address kill the open connections as it starts.

@@ -50,7 +50,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         root = SeededGenerator(seed: seed)
         let device = root.derived(0)
         outages = Outages(profile.outages, generator: device, healedFrom: profile.healedFrom?.nanosecondsClamped)
-        radio = Radio(profile: profile.wakeUp, generator: device.derived(2))
+        radio = Radio(profile: profile.radio ?? profile.wakeUp.map(RadioProfile.init(wakeUp:)), generator: device.derived(2))
         bottlenecks = [Bottleneck(profile: profile, direction: .upstream), Bottleneck(profile: profile, direction: .downstream)]
         fades = Direction.allCases.map { Fades(generator: device.derived(3, UInt64($0.index))) }
     }
@@ -69,7 +69,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         )
         let connectDelay = control.uniform(in: profile.connectDelay)
         if let wake = radio.wakeIfIdle(at: self.now) {
-            record(.wakeup, id, delay: wake)
+            record(.wakeup, id, delay: wake.delay, detail: profile.radio.map { "from \(wake.from) to \($0.states[0].name)" })
         }
         radio.touch(self.now)
         if let resets = profile.resets, control.chance(resets.probability) {
@@ -152,6 +152,12 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     /// Bytes of one connection and direction waiting for the bottleneck; nil if it is closed.
     public func queuedBytes(on id: ConnectionID, _ direction: Direction) -> Int? {
         connections[id].map { $0[direction].queued + ($0[direction].state == .transmitting ? $0[direction].inFlight : 0) }
+    }
+
+    /// What the device's radio did up to `now`: time in each state, promotions, energy; nil
+    /// when the profile has no radio (or wake-up).
+    public func radioStatistics(at now: ShaperInstant) -> RadioStatistics? {
+        radio.statistics(at: max(now.nanoseconds, self.now))
     }
 
     /// Bytes of acknowledgements the receivers sent on `direction`'s bottleneck so far.

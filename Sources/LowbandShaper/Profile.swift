@@ -27,8 +27,11 @@ public struct NetworkProfile: Sendable, Hashable {
     public var uplink: LinkProfile
     /// Added between `open` and the proxy connecting upstream (the TCP handshake and more).
     public var connectDelay: ClosedRange<Duration>
-    /// The radio's promotion delay after the link was idle; nil when there is none.
+    /// The radio's promotion delay after the link was idle; nil when there is none. The simple
+    /// form of ``radio``, which wins when both are given.
     public var wakeUp: WakeUpProfile?
+    /// The radio's power states, timers and promotions; nil: ``wakeUp``'s two states, if any.
+    public var radio: RadioProfile?
     /// Scheduled periods when nothing moves.
     public var outages: [OutageProfile]
     /// Connections the network aborts; nil when none are.

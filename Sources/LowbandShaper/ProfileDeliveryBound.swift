@@ -13,7 +13,7 @@ extension NetworkProfile {
         let worstStall = links.filter { $0.loss.rate > 0 }.map(\.loss.maximumRTO).max() ?? .zero
         let drain = (uplinks.map { Self.drain($0, queue: uplink.queueBytes) }.max() ?? .zero)
             + (downlinks.map { Self.drain($0, queue: downlink.queueBytes) }.max() ?? .zero)
-        let wake = wakeUp?.delay.upperBound ?? .zero
+        let wake = radio?.longestPromotion ?? wakeUp?.delay.upperBound ?? .zero
         return oneWay * 2 + worstStall + drain + wake + connectDelay.upperBound
     }
 

@@ -46,6 +46,16 @@ extension NetworkProfile {
             add("dns.delay", Self.range(dns.delay))
             add("dns.failure", Units.formatPercentage(dns.failure))
         }
+        if let radio {
+            for (index, state) in radio.states.enumerated() {
+                let path = "radio.states[\(index)]"
+                add("\(path).name", state.name)
+                if let power = state.milliwatts { add("\(path).power", "\(Self.power(power))") }
+                if let after = state.demoteAfter { add("\(path).demote-after", Units.formatDuration(after.nanosecondsClamped)) }
+                if index > 0 { add("\(path).promotion", Self.range(state.promotion)) }
+            }
+            if let power = radio.promotionMilliwatts { add("radio.promotion-power", Self.power(power)) }
+        }
         if let wakeUp {
             add("wakeup.idle", Units.formatDuration(wakeUp.idle.nanosecondsClamped))
             add("wakeup.delay", Self.range(wakeUp.delay))
@@ -114,6 +124,10 @@ extension NetworkProfile {
             add("loss.rto-max", Units.formatDuration(link.loss.maximumRTO.nanosecondsClamped), base.map { Units.formatDuration($0.loss.maximumRTO.nanosecondsClamped) })
         }
         return figures
+    }
+
+    private static func power(_ milliwatts: Double) -> String {
+        milliwatts == milliwatts.rounded() ? "\(Int64(milliwatts)) mW" : "\(milliwatts) mW"
     }
 
     private static func range(_ range: ClosedRange<Duration>) -> String {

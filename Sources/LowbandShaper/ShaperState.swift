@@ -72,26 +72,122 @@ struct Connection: Sendable {
     }
 }
 
-/// The radio's power state, shared by both directions: after `idle` without traffic the next
-/// transmission (or connect) first waits for the radio to wake.
+/// The radio, shared by both directions: a ladder of power states (``RadioProfile``). It starts
+/// in the top state at time zero; after each state's inactivity timer it drops one state; a
+/// transmission (or connect) due in a lower state first waits for the promotion back to the
+/// top. It keeps the time spent in each state, for the energy a run reports.
 struct Radio: Sendable {
-    let profile: WakeUpProfile?
+    let profile: RadioProfile?
     var generator: SeededGenerator
-    /// The last moment the link carried anything; the radio starts awake at time zero.
+    /// The last moment the link carried anything (or the end of the last promotion).
     var lastActivity: Int64 = 0
-    /// Nothing is sent before this (the end of the current wake-up).
+    /// Nothing is sent before this (the end of the current promotion).
     var awakeFrom: Int64 = 0
+    /// Promotions so far.
+    var promotions = 0
+    /// Time accounted for, per state (top first) and promoting, up to ``accountedUntil``.
+    var inState: [Int64]
+    var promoting: Int64 = 0
+    var accountedUntil: Int64 = 0
+    /// The lowest state the trace has been told of since the last time at the top.
+    var reported = 0
 
-    /// Starts a wake-up at `time` if the radio has gone idle; returns its length.
-    mutating func wakeIfIdle(at time: Int64) -> Int64? {
-        guard let profile, time >= awakeFrom, time - lastActivity >= profile.idle.nanosecondsClamped else { return nil }
-        let delay = generator.uniform(in: profile.delay)
+    init(profile: RadioProfile?, generator: SeededGenerator) {
+        self.profile = profile
+        self.generator = generator
+        inState = Array(repeating: 0, count: profile?.states.count ?? 0)
+    }
+
+    /// The state at `time` after the promotion in force, from the time since the last activity.
+    func level(at time: Int64) -> Int {
+        guard let profile else { return 0 }
+        var elapsed = time - lastActivity
+        var index = 0
+        while index < profile.states.count - 1, let after = profile.states[index].demoteAfter?.nanosecondsClamped, elapsed >= after {
+            elapsed -= after
+            index += 1
+        }
+        return index
+    }
+
+    /// Starts a promotion at `time` if the radio has dropped below the top; returns its length
+    /// and the state it starts from.
+    mutating func wakeIfIdle(at time: Int64) -> (delay: Int64, from: String)? {
+        guard let profile, time >= awakeFrom else { return nil }
+        let level = level(at: time)
+        guard level > 0 else { return nil }
+        account(upTo: time)
+        let delay = generator.uniform(in: profile.states[level].promotion)
         awakeFrom = time + delay
         lastActivity = time + delay
-        return delay
+        promotions += 1
+        reported = 0
+        return (delay, profile.states[level].name)
     }
 
     mutating func touch(_ time: Int64) {
-        lastActivity = max(lastActivity, time)
+        guard time > lastActivity else { return }
+        account(upTo: time)
+        // Traffic brings the radio back to the top: its next drops are reported again.
+        reported = 0
+        lastActivity = time
+    }
+
+    /// The drops to a lower state up to `time` not yet reported: (when, from, to).
+    mutating func demotions(through time: Int64) -> [(time: Int64, from: String, to: String)] {
+        guard let profile, time >= awakeFrom else { return [] }
+        var result: [(time: Int64, from: String, to: String)] = []
+        var boundary = lastActivity
+        var index = 0
+        while index < profile.states.count - 1, let after = profile.states[index].demoteAfter?.nanosecondsClamped {
+            boundary += after
+            guard boundary <= time else { break }
+            if index + 1 > reported {
+                result.append((boundary, profile.states[index].name, profile.states[index + 1].name))
+                reported = index + 1
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// Adds the time from ``accountedUntil`` to `time` to the states it was spent in.
+    mutating func account(upTo time: Int64) {
+        guard let profile, time > accountedUntil else { return }
+        var from = accountedUntil
+        if from < awakeFrom {
+            let end = min(time, awakeFrom)
+            promoting += end - from
+            from = end
+        }
+        var boundary = lastActivity
+        var index = 0
+        while from < time, index < profile.states.count {
+            let after = index < profile.states.count - 1 ? profile.states[index].demoteAfter?.nanosecondsClamped : nil
+            let end = after.map { min(time, boundary + $0) } ?? time
+            if end > from {
+                inState[index] += end - from
+                from = end
+            }
+            guard let after else { break }
+            boundary += after
+            index += 1
+        }
+        accountedUntil = time
+    }
+
+    /// What the radio did up to `time`.
+    func statistics(at time: Int64) -> RadioStatistics? {
+        guard let profile else { return nil }
+        var copy = self
+        copy.account(upTo: time)
+        let seconds = zip(profile.states, copy.inState).map { (name: $0.name, seconds: Double($1) / 1e9) }
+        var joules: Double?
+        if profile.knowsPower {
+            let promotionPower = profile.promotionMilliwatts ?? profile.states[0].milliwatts ?? 0
+            let stateEnergy = zip(profile.states, copy.inState).reduce(0.0) { $0 + ($1.0.milliwatts ?? 0) * Double($1.1) }
+            joules = (stateEnergy + promotionPower * Double(copy.promoting)) * 1e-12
+        }
+        return RadioStatistics(secondsInState: seconds, promotingSeconds: Double(copy.promoting) / 1e9, promotions: copy.promotions, joules: joules)
     }
 }

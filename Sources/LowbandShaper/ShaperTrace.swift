@@ -32,6 +32,9 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let natExpired = Kind("nat-expired")
         /// The radio wakes up after idling; `delay` is how long that takes.
         public static let wakeup = Kind("wakeup")
+        /// The radio dropped to a lower power state after its inactivity timer (`detail`:
+        /// `CELL_DCH → CELL_FACH`); a promotion back up is a ``wakeup``.
+        public static let radio = Kind("radio")
         /// `submit` returned false: the queue is full.
         public static let backpressure = Kind("backpressure")
         /// `.resumeReading` was emitted: the queue has room again.

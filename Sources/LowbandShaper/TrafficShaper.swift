@@ -94,6 +94,9 @@ public protocol TrafficShaper {
     /// reset either way. Defaults to doing nothing, for shapers without such a network.
     mutating func forget(_ id: ConnectionID, at now: ShaperInstant)
 
+    /// What the device's radio did up to `now`; nil for a shaper without a radio model.
+    func radioStatistics(at now: ShaperInstant) -> RadioStatistics?
+
     /// Whether a new connection's handshake would cross the link at `now`, and until when that
     /// holds. The socket proxy stops completing handshakes while the link is down. Defaults to
     /// always up.
@@ -114,6 +117,9 @@ extension TrafficShaper {
     public mutating func close(_ id: ConnectionID, at now: ShaperInstant, reason: String?) {
         close(id, at: now)
     }
+
+    /// No radio.
+    public func radioStatistics(at now: ShaperInstant) -> RadioStatistics? { nil }
 
     /// Nothing to forget.
     public mutating func forget(_ id: ConnectionID, at now: ShaperInstant) {}

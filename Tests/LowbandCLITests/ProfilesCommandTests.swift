@@ -8,7 +8,7 @@ import Testing
 /// on users' own files.
 @Suite struct ProfilesCommandTests {
     private let lowband = LowbandBinary.path
-    private static let ownNames = ["3g", "edge", "flapping", "gprs", "handover", "offline", "perfect", "subway"]
+    private static let ownNames = ["3g", "edge", "flapping", "gprs", "handover", "lte-radio", "offline", "perfect", "subway"]
     private static let groups = [
         "Lowband", "Chrome DevTools", "Facebook ATC", "Network Link Conditioner", "comcast", "sitespeed.io throttle",
     ]
@@ -116,7 +116,7 @@ import Testing
         let loss = try #require(lines.first { $0.hasPrefix("downlink.loss.rto ") })
         #expect(loss.contains("1 s") && loss.contains("RFC 6298"))
         #expect(lines.contains { $0.hasPrefix("outages[0].duration ") && $0.contains("1 s..3 s") })
-        #expect(lines.contains { $0.hasPrefix("wakeup.delay ") && $0.contains("300 ms..500 ms") })
+        #expect(lines.contains { $0.hasPrefix("radio.states[1].promotion ") && $0.contains("300 ms..500 ms") })
     }
 
     @Test func showsAUsersFileByPath() async throws {

@@ -41,7 +41,7 @@ import Testing
             for name in ScenarioName.allCases { #expect(error.message.contains(name.rawValue)) }
         }
         #expect(try ScenarioName(parsing: "offline-burst") == .offlineBurst)
-        #expect(ScenarioName.allCases.map(\.rawValue) == ["push-to-visible", "launch-by-push", "offline-burst", "scroll-history", "subway", "crowd"])
+        #expect(ScenarioName.allCases.map(\.rawValue) == ["push-to-visible", "launch-by-push", "offline-burst", "scroll-history", "subway", "crowd", "pocket"])
     }
 
     @Test func aStopEndsTheRunWithAPartialRecord() async throws {

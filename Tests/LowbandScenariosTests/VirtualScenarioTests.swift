@@ -86,7 +86,7 @@ import Testing
         let report = RunReportHTML.render(records: [output.record])
         #expect(report.contains("<section id=\"glossary\">"))
         for metric in output.record.metrics {
-            #expect(report.contains("<dt id=\"metric-\(metric.name.replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: ".", with: "-"))\"><code>\(metric.name)</code></dt><dd>"), "\(metric.name)")
+            #expect(report.contains("<dt id=\"metric-\(metric.name.replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: ".", with: "-").lowercased())\"><code>\(metric.name)</code></dt><dd>"), "\(metric.name)")
         }
         #expect(!report.contains("no description in this version"))
         #expect(report.contains("<p class=\"note floor-note\">\(output.record.floorMilliseconds == nil ? "No floor" : "Floor") (\(scenario.rawValue)): "))

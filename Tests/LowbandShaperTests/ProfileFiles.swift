@@ -11,7 +11,7 @@ enum ProfileFiles {
 
     static let shippedNames = [
         "3g", "atc-2g-rural", "atc-2g-urban", "atc-edge-lossy", "comcast-3g", "comcast-edge", "comcast-gprs",
-        "devtools-3g", "devtools-slow-4g", "edge", "flapping", "gprs", "handover", "lte", "nlc-3g", "nlc-edge",
+        "devtools-3g", "devtools-slow-4g", "edge", "flapping", "gprs", "handover", "lte", "lte-radio", "nlc-3g", "nlc-edge",
         "offline", "perfect", "sitespeed-2g", "sitespeed-3g", "sitespeed-3gslow", "subway", "very-bad-network",
     ]
 

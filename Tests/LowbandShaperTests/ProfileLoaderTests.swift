@@ -50,10 +50,12 @@ import Testing
         let gprs = try load("gprs")
         #expect(gprs.downlink.rate == .bitsPerSecond(40_000) && gprs.uplink.rate == .bitsPerSecond(14_000))
         #expect(gprs.downlink.jitter.distribution == .pareto)
-        #expect(gprs.wakeUp?.delay == .milliseconds(300) ... .milliseconds(500))
+        #expect(gprs.radio?.states.last?.promotion == .milliseconds(300) ... .milliseconds(500), "+300–500 ms on the first packet after idle")
         let threeG = try load("3g")
         #expect(threeG.downlink.rate == .bitsPerSecond(1_500_000) && threeG.uplink.rate == .bitsPerSecond(500_000))
-        #expect(threeG.wakeUp?.delay == .seconds(1) ... .seconds(2))
+        // +1–2 s after idle: Qian et al.'s promotions, 1.5 s from FACH and 2 s from IDLE.
+        #expect(threeG.radio?.states.map(\.promotion.upperBound) == [.zero, .milliseconds(1500), .seconds(2)])
+        #expect(threeG.radio?.states.compactMap(\.demoteAfter) == [.seconds(5), .seconds(12)])
         let lte = try load("lte")
         #expect(lte.downlink.delay == .milliseconds(50) && lte.uplink.delay == .milliseconds(65))
         let veryBad = try load("very-bad-network")
@@ -248,6 +250,13 @@ import Testing
         ("overhead: {delayed-ack: 600ms}\n", "overhead.delayed-ack", "below 500ms"),
         ("overhead: {tls: 40KB}\n", "overhead.tls", "tens of bytes"),
         ("overhead: some\n", "overhead", "write none"),
+        ("radio: {states: [{name: ON, power: 800mW, demote-after: 5s}, {name: OFF, power: 0mW, demote-after: 10s, promotion: 2s}]}\n", "radio.states[1].demote-after", "never rests"),
+        ("radio: {states: [{name: ON, power: 800mW, demote-after: 0s}, {name: OFF, power: 0mW, promotion: 2s}]}\n", "radio.states[0].demote-after", "must be positive"),
+        ("radio: {states: [{name: ON, power: -800mW, demote-after: 5s}, {name: OFF, power: 0mW, promotion: 2s}]}\n", "radio.states[0].power", "below 0"),
+        ("radio: {states: [{name: ON, power: 800mW, demote-after: 5s}, {name: OFF, promotion: 2s}]}\n", "radio.states", "every state a power, or none"),
+        ("radio: {states: [{name: ON, demote-after: 5s}, {name: OFF}]}\n", "radio.states[1].promotion", "missing"),
+        ("radio: {states: [{name: ON, demote-after: 5s}]}\n", "radio.states", "at least two"),
+        ("wakeup: {idle: 10s, delay: 1s}\nradio: {states: [{name: ON, demote-after: 5s}, {name: OFF, promotion: 1s}]}\n", "radio", "not both"),
         ("nat: {idle-timeout: 300ms}\n", "nat.idle-timeout", "within one round trip (400 ms here)"),
         ("nat: {idle-timeout: 5m, on-expiry: maybe}\n", "nat.on-expiry", "use silent"),
         ("nat: {on-expiry: reset}\n", "nat.idle-timeout", "missing"),

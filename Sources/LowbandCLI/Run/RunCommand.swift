@@ -50,6 +50,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Faults to inject (virtual time): none, swarm (the seed picks the kinds), or a list such as reset,app-kill. Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var faults: String = "none"
 
+    @Option(help: "The engines' heartbeat interval: a ping when nothing arrived for this long (default: the engine's, 20s). What staying reachable costs on a radio (energy.* rows) and whether a NAT forgets the idle flow between pings (docs/HEARTBEAT.md).")
+    var heartbeat: String?
+
     @Flag(name: .customLong("no-drain"), help: "End the run with its traffic, instead of draining after it (no new sends, the network healed) until nothing is in flight or the settle bound passes, which lets every promise be judged.")
     var noDrain = false
 
@@ -77,6 +80,15 @@ struct RunCommand: AsyncParsableCommand {
         }
         if profiles != nil, profileNames.isEmpty {
             throw ValidationError("--profiles is empty; give names such as gprs,edge,3g")
+        }
+        if let heartbeat {
+            let parsed: Duration
+            do {
+                parsed = try DurationText.parse(heartbeat)
+            } catch {
+                throw ValidationError("--heartbeat: \(error)")
+            }
+            guard parsed >= .seconds(1) else { throw ValidationError("--heartbeat must be at least 1s, not '\(heartbeat)'") }
         }
         if let duration {
             let parsed: Duration
@@ -114,9 +126,10 @@ struct RunCommand: AsyncParsableCommand {
             } catch {
                 throw CommandIO.failure(error, command: Self.name)
             }
-            let options = ScenarioOptions(
+            var options = ScenarioOptions(
                 scenario: scenarioName, profile: loaded, profileName: name, seed: seed, clients: clientCount,
                 duration: resolvedDuration, virtualTime: virtualTime, command: command, faults: faultPlan, drain: !noDrain)
+            options.heartbeat = try? heartbeat.map(DurationText.parse)
             do {
                 try options.validate()
             } catch {
@@ -231,6 +244,7 @@ struct RunCommand: AsyncParsableCommand {
         parts += ["--seed", String(seed), "--clients", String(clients), "--duration", DurationText.format(duration)]
         if virtualTime { parts.append("--virtual-time") }
         if !faults.isNone { parts += ["--faults", faults.description] }
+        if let heartbeat, let parsed = try? DurationText.parse(heartbeat) { parts += ["--heartbeat", DurationText.format(parsed)] }
         if noDrain { parts.append("--no-drain") }
         return CommandWords.join(parts)
     }

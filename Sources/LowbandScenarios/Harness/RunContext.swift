@@ -26,6 +26,9 @@ final class RunContext {
     let probe = ResourceProbe()
     /// Plays the run's faults (virtual time with `--faults`).
     var faultInjector: FaultInjector?
+    /// What the device's radio did so far (time in each state, promotions, energy); nil when
+    /// the network has no radio model or the run cannot see it.
+    var radio: () -> RadioStatistics? = { nil }
     let gate = NetworkGate()
     /// Where the client databases live (removed after the run).
     let directory: String
@@ -82,6 +85,7 @@ final class RunContext {
         // machine: the journal stays in memory, unsynced (CacheWrites), which also keeps a
         // 10,000-client crowd at one descriptor per cache.
         if options.virtualTime { configuration.cacheWrites = .simulated }
+        if let heartbeat = options.heartbeat { configuration.connection.heartbeatInterval = heartbeat }
         ledger.register(token: user.token, client: index)
         let device = DeviceScheduler(base: scheduler)
         let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index, device: device)

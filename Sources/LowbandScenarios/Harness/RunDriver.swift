@@ -1,5 +1,6 @@
 import Foundation
 import LowbandRunReport
+import LowbandShaper
 
 /// Starts a scenario in its context and turns what it measured into a ``ScenarioOutput``.
 final class RunDriver {
@@ -61,6 +62,7 @@ final class RunDriver {
         if timeline.contains(where: { $0.kind == .disconnect }) {
             metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown)
         }
+        metrics += Self.radioMetrics(context.radio(), deliveries: breakdowns.count, seconds: end.seconds)
         if let name = result.deliveryMetric, let index = metrics.firstIndex(where: { $0.name == name }) {
             Self.addResyncDeliveries(breakdowns, to: &metrics[index])
         }
@@ -78,6 +80,25 @@ final class RunDriver {
         record.livenessSeconds = bounds.liveness.seconds
         record.drain = drained.map { $0.outcome(actualEnd: end) }
         return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
+    }
+
+    /// The radio's rows: time on and in each state, promotions, and (when the profile gives
+    /// power figures) energy in all, per delivered message and per hour.
+    static func radioMetrics(_ radio: RadioStatistics?, deliveries: Int, seconds: Double) -> [RunMetric] {
+        guard let radio else { return [] }
+        var rows = [
+            RunMetric(name: "radio.on_time", unit: "s", values: [radio.onSeconds]),
+            RunMetric(name: "radio.promotions", unit: "count", values: [Double(radio.promotions)]),
+            RunMetric(name: "radio.promoting", unit: "s", values: [radio.promotingSeconds]),
+        ]
+        for state in radio.secondsInState {
+            rows.append(RunMetric(name: "radio.state.\(state.name)", unit: "s", values: [state.seconds]))
+        }
+        guard let joules = radio.joules else { return rows }
+        rows.append(RunMetric(name: "energy.total", unit: "J", values: [joules]))
+        if deliveries > 0 { rows.append(RunMetric(name: "energy.per_message", unit: "J", values: [joules / Double(deliveries)])) }
+        if seconds > 0 { rows.append(RunMetric(name: "energy.per_hour", unit: "J", values: [joules / seconds * 3600])) }
+        return rows
     }
 
     /// Adds to `metric` every delivery a login carried: from the sender storing the message to

@@ -53,6 +53,7 @@ extension ScenarioName {
         case .scrollHistory: ScrollHistoryScenario.self
         case .subway: SubwayScenario.self
         case .crowd: CrowdScenario.self
+        case .pocket: PocketScenario.self
         }
     }
 }

@@ -21,6 +21,8 @@ final class TraceLog: ShaperTraceSink {
         var flows: [FlowKey: FlowTimeline] = [:]
         /// The connections the network reset, with when (run clock, ns).
         var resets: [(connection: Int, time: Int64)] = []
+        /// The connections whose flow the network forgot silently, with when (run clock, ns).
+        var forgotten: [(connection: Int, time: Int64)] = []
     }
 
     /// Shaper time zero on the run's clock, in nanoseconds.
@@ -57,6 +59,15 @@ final class TraceLog: ShaperTraceSink {
                 state.timeline.append(TimelineEvent(seconds: seconds, kind: .outageStart, detail: event.detail ?? "outage"))
             } else if event.kind == .outageEnd {
                 state.timeline.append(TimelineEvent(seconds: seconds, kind: .outageEnd, detail: event.detail ?? "outage"))
+            } else if event.kind == .natExpired, let connection = event.connection, event.detail?.hasPrefix("silent") == true {
+                state.forgotten.append((connection.index, shifted.time.nanoseconds))
+            } else if event.kind == .radio, let detail = event.detail, let arrow = detail.range(of: " → ") {
+                state.timeline.append(TimelineEvent(seconds: seconds, kind: .radio, detail: String(detail[arrow.upperBound...])))
+            } else if event.kind == .wakeup, let detail = event.detail, detail.hasPrefix("from "), let to = detail.range(of: " to ") {
+                let from = detail[detail.index(detail.startIndex, offsetBy: 5) ..< to.lowerBound]
+                let end = seconds + Double(event.delay?.nanosecondsClamped ?? 0) / 1e9
+                state.timeline.append(TimelineEvent(seconds: seconds, kind: .radio, detail: "promoting (from \(from))"))
+                state.timeline.append(TimelineEvent(seconds: end, kind: .radio, detail: String(detail[to.upperBound...])))
             } else if event.kind == .reset {
                 if let connection = event.connection { state.resets.append((connection.index, shifted.time.nanoseconds)) }
                 state.timeline.append(TimelineEvent(seconds: seconds, kind: .note, detail: "the network reset connection #\(event.connection?.index ?? -1)"))
@@ -85,6 +96,11 @@ final class TraceLog: ShaperTraceSink {
     /// The connections the network reset so far, with when (run clock, ns).
     var resets: [(connection: Int, time: Int64)] {
         state.withLock { $0.resets }
+    }
+
+    /// The connections whose flow the network forgot silently so far, with when (run clock, ns).
+    var forgotten: [(connection: Int, time: Int64)] {
+        state.withLock { $0.forgotten }
     }
 
     /// The timeline so far, in the order recorded.

@@ -1,6 +1,7 @@
 import LowbandClient
 import LowbandDeterminism
 import LowbandProxy
+import LowbandRunReport
 import LowbandServer
 import LowbandShaper
 import LowbandSimulation
@@ -29,8 +30,10 @@ enum VirtualRun {
             let ledger = RunLedger()
             let world: VirtualWorld
             do {
+                var description = WorldDescription(seed: options.seed, shape: implementation.worldShape(clients: options.clients), network: .profile(profile))
+                options.serverIdleTimeout.map { description.server.connections.idleTimeout = $0 }
                 world = try VirtualWorld(
-                    WorldDescription(seed: options.seed, shape: implementation.worldShape(clients: options.clients), network: .profile(profile)),
+                    description,
                     directory: directory, trace: trace, acceptor: { server in ObservingAcceptor(inner: server, ledger: ledger) })
             } catch {
                 throw ScenarioError(.setupFailed, "cannot build the run's world: \(error)")
@@ -50,6 +53,12 @@ enum VirtualRun {
                 // may hold one submit over the queue (two connections a client at most).
                 let cap = profile.link(direction).queueBytes + network.configuration.submitChunkSize * 2 * max(1, options.clients)
                 context.probe.watch("network \(direction.rawValue) queue (bytes)", cap: cap) { network.shaper?.queuedBytes(direction) }
+            }
+            if let radio = profile.radio {
+                trace.mark(TimelineEvent(seconds: 0, kind: .radio, detail: radio.states[0].name))
+            }
+            context.radio = {
+                network.shaper?.radioStatistics(at: ShaperInstant(nanoseconds: (scheduler.now - network.origin).nanosecondsClamped))
             }
             let driver = RunDriver(context: context, scenario: implementation.init(context: context))
             try driver.start()
