@@ -18,12 +18,12 @@ def load(path):
         energy = [float(r["energy_per_hour_j"]) for r in runs if r["energy_per_hour_j"]]
         late = sum(int(float(r["pushes_late"] or 0)) for r in runs)
         pushes = sum(int(float(r["pushes"] or 0)) for r in runs)
-        notices = [float(r["dead_flow_notice_s"]) for r in runs if r["dead_flow_notice_s"] not in ("", "-")]
+        notices = [float(r["dead_flow_notice_s"]) for r in runs if r["dead_flow_notice_s"] not in ("", "-", "nan")]
         table[key] = {
             "energy": sum(energy) / len(energy) if energy else None,
             "late": late,
             "pushes": pushes,
-            "notice": max(notices) if notices else None,
+            "notice": sum(notices) / len(notices) if notices else None,
         }
     return table
 
@@ -56,6 +56,7 @@ def curve(profile, points, width=460, height=220):
 
 def main():
     source, target = sys.argv[1], sys.argv[2]
+    default = int(sys.argv[3]) if len(sys.argv) > 3 else None
     table = load(source)
     profiles = sorted({p for p, _ in table})
     intervals = sorted({i for _, i in table})
@@ -65,6 +66,11 @@ def main():
     for p in profiles:
         lines.append(f"{p:<12}" + "".join(f"{(table[(p, i)]['energy'] or 0):>7.0f}{'*' if table[(p, i)]['late'] else ' '}" for i in intervals))
     lines.append("J per idle hour; * = pushes arrived late (the NAT forgot the idle flow)")
+    lines.append("")
+    lines.append("profile     " + "".join(f"{i:>8}" for i in intervals))
+    for p in profiles:
+        lines.append(f"{p:<12}" + "".join(f"{table[(p, i)]['notice']:>8.1f}" if table[(p, i)]["notice"] is not None else f"{'-':>8}" for i in intervals))
+    lines.append("s, the mean over the runs of the mean time from the network forgetting the flow (nat-expiry fault) to the engine giving it up")
     if pick is not None:
         lines.append(f"pick: {pick} s — the lowest energy among intervals that lost no push on any profile")
         for p in profiles:
@@ -72,6 +78,13 @@ def main():
             here = table[(p, pick)]["energy"]
             if best and here:
                 lines.append(f"  {p}: {here:.0f} J/h at {pick} s, lowest without a late push {best:.0f} J/h ({here / best:.2f}x)")
+    if default is not None and all((p, default) in table for p in profiles):
+        lines.append(f"the engine's default, {default} s: " + ("no push late on any profile" if default in safe else "PUSHES LATE on some profile"))
+        for p in profiles:
+            best = min((table[(p, i)]["energy"] for i in safe if table[(p, i)]["energy"]), default=None)
+            here = table[(p, default)]["energy"]
+            if best and here:
+                lines.append(f"  {p}: {here:.0f} J/h, {here / best:.2f}x the lowest without a late push; a dead flow noticed after {table[(p, default)]['notice'] or 0:.0f} s")
     print("\n".join(lines))
     html = ["<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Heartbeat sweep</title>",
             "<style>body{font-family:sans-serif;margin:24px}figure{display:inline-block;margin:8px}pre{background:#f6f6f6;padding:8px}</style></head><body>",

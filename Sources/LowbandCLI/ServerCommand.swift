@@ -64,7 +64,7 @@ struct ServerCommand: AsyncParsableCommand {
     var sessionsPerUser: Int = ConnectionLimits().sessionsPerUser
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Close a connection with no frame either way for this long (e.g. 90s, 5m).", valueName: "duration"))
-    var idleTimeout: String = "90s"
+    var idleTimeout: String = "10m"
 
     @Option(help: ArgumentHelp("Unsent reply bytes at which a session stops being read (read again under half).", valueName: "bytes"))
     var outboundLimit: Int = ConnectionLimits().outbound.highWaterMark

@@ -13,7 +13,8 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// reconnect).
     public var sessionsPerUser: Int
     /// A connection with no frame either way (and no byte arriving) for this long is closed.
-    /// The client engine pings after 20 s without news, so it is never idle this long.
+    /// The client engine pings after 270 s without news (its default), so it is never idle this
+    /// long: the default, 10 minutes, is more than two heartbeats.
     public var idleTimeout: Duration
     /// A connection not logged in this long after it was accepted is closed.
     public var loginTimeout: Duration
@@ -44,7 +45,7 @@ public struct ConnectionLimits: Sendable, Hashable {
     public init(
         maximumConnections: Int = 4096,
         sessionsPerUser: Int = 10,
-        idleTimeout: Duration = .seconds(90),
+        idleTimeout: Duration = .seconds(600),
         loginTimeout: Duration = .seconds(30),
         outbound: OutboundLimits = OutboundLimits(),
         outboundStallTimeout: Duration = .seconds(30),

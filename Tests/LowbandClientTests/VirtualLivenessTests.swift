@@ -93,8 +93,8 @@ import Testing
         #expect(engine.connection.statistics.loginReplyPayloadBytes.count == 1)
     }
 
-    /// The server closes a connection with no frame either way for 90 s: an engine with the
-    /// default heartbeat sitting idle, or only hearing pushes, is never closed by it.
+    /// The server closes a connection with no frame either way for 10 minutes: an engine with
+    /// the default heartbeat (270 s) sitting idle, or only hearing pushes, is never closed by it.
     @Test func anIdleEngineKeepsItsConnectionPastTheServersIdleTimeout() throws {
         let world = try ClientTestWorld()
         var closes: [ServerEvent] = []
@@ -111,7 +111,7 @@ import Testing
         }
         #expect(closes.isEmpty, "\(closes)")
         #expect(engine.connection.statistics.logins == 1 && engine.connection.statistics.disconnects == 0)
-        #expect(engine.connection.statistics.pings >= 40, "idle, the engine pings every 20 s")
+        #expect(engine.connection.statistics.pings >= 3, "idle for 900 s, the engine pings every 270 s")
     }
 
     @Test func aLargePageStillArrivingDoesNotMakeTheHeartbeatGiveUp() throws {

@@ -18,8 +18,8 @@ import Testing
         let second = try await ScenarioFixtures.run(options)
         #expect(try Self.encoded(first.record) == Self.encoded(second.record))
         #expect(first.trace == second.trace)
-        // A pocket's phone is quiet by design: heartbeats and a login in 90 s.
-        #expect(first.trace.count > (scenario == .pocket ? 50 : 100))
+        // A pocket's phone is quiet by design: a login and little else in 90 s.
+        #expect(first.trace.count > (scenario == .pocket ? 20 : 100))
         #expect(first.record.metrics.contains { !$0.values.isEmpty })
     }
 

@@ -34,6 +34,9 @@ import Testing
         for direction in [\NetworkProfile.downlink, \NetworkProfile.uplink] {
             options.profile[keyPath: direction].loss = LossProfile(rate: 0.1, burst: .seconds(20))
         }
+        // A 20 s heartbeat gives a link up 30 s into such a fade; the default (270 s) rides
+        // most of them out, and the push then arrives on its own connection.
+        options.heartbeat = .seconds(20)
         let output = try await ScenarioFixtures.run(options)
         let stalled = output.breakdowns.filter { $0.carrier == "login" && RunExplanation.dominant($0).0 == .downlinkLossStalls }
         let row = try #require(stalled.first, "no delivery was held by downlink loss stalls until a login")

@@ -45,13 +45,13 @@ import Testing
         let setup = try Setup()
         let client = try setup.client(loggedInAs: 1)
         let loggedInAt = setup.scheduler.now
-        setup.run(to: loggedInAt + .seconds(89))
+        setup.run(to: loggedInAt + .seconds(599))
         #expect(client.isConnected)
-        setup.run(to: loggedInAt + .seconds(91))
+        setup.run(to: loggedInAt + .seconds(601))
         #expect(!client.isConnected)
         let event = try #require(setup.events.first)
         #expect(event.reason == .idle && event.userID == 1)
-        #expect(event.description.contains("no frame either way for 90 s"), "\(event)")
+        #expect(event.description.contains("no frame either way for 600 s"), "\(event)")
         #expect(setup.server.connectionCount == 0 && setup.server.core.sessions(of: 1).isEmpty)
     }
 
@@ -170,6 +170,6 @@ import Testing
         // Back under the low mark: no stall deadline at all.
         standing.outboundLimitCrossed(isOver: false, at: .seconds(62), written: 9000)
         standing.active(at: .seconds(62))
-        #expect(standing.deadline == .seconds(152))
+        #expect(standing.deadline == .seconds(662))
     }
 }

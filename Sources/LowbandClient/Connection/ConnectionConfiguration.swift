@@ -5,7 +5,9 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     /// How long the login waits for its reply before the link is dropped and retried; while
     /// the reply is arriving it waits on, until nothing has arrived for `heartbeatTimeout`.
     public var loginTimeout: Duration
-    /// A ping is sent when nothing arrived for this long.
+    /// A ping is sent when nothing arrived for this long. The default, 270 s, is the heartbeat
+    /// sweep's pick (docs/HEARTBEAT.md): below the cellular profiles' 5-minute NAT timeout with
+    /// 30 s to spare, so no idle flow is forgotten, at 1.07× the lowest energy per idle hour.
     public var heartbeatInterval: Duration
     /// A ping is given up when nothing at all (no byte, no frame) has arrived for this long
     /// since it went out: the link is dead, it is closed and reconnected.
@@ -25,7 +27,7 @@ public struct ConnectionConfiguration: Hashable, Sendable {
     public init(
         requestTimeout: Duration = .seconds(15),
         loginTimeout: Duration = .seconds(20),
-        heartbeatInterval: Duration = .seconds(20),
+        heartbeatInterval: Duration = .seconds(270),
         heartbeatTimeout: Duration = .seconds(10),
         unansweredTimeout: Duration = .seconds(30),
         backoff: Backoff = Backoff(),

@@ -5,9 +5,10 @@ import LowbandShaper
 /// Why each client lost its session: what the network (or an injected fault) did to that
 /// client's connection in the time before the engine gave it up.
 ///
-/// An engine gives a link up once nothing has arrived for its heartbeat interval plus timeout,
-/// or a request went unanswered for `unansweredTimeout` (30 s with the defaults), so the cause
-/// is looked for in that stretch before each lost session, first match wins:
+/// An engine gives a link up once nothing has arrived for its heartbeat interval plus timeout
+/// (280 s with the defaults), or a request went unanswered for `unansweredTimeout` (30 s), so
+/// the cause is looked for in the longer of those stretches before each lost session, first
+/// match wins:
 /// - `fault`: an injected fault cut the client (or everyone) off, reset its connection or
 ///   stopped the server or app;
 /// - `outage` / `handover`: the profile's (or the scenario's) outage of that kind;
@@ -17,14 +18,16 @@ import LowbandShaper
 struct ReconnectCauses {
     static let causes = ["fault", "outage", "handover", "reset", "loss-stall", "other"]
 
-    /// How far back from a lost session a cause counts.
-    static let window: Duration = {
+    /// How far back from a lost session a cause counts, for engines pinging every `heartbeat`
+    /// (nil: the engine's default).
+    static func window(heartbeat: Duration?) -> Duration {
         let connection = ConnectionConfiguration()
-        return max(connection.heartbeatInterval + connection.heartbeatTimeout, connection.unansweredTimeout)
-    }()
+        return max((heartbeat ?? connection.heartbeatInterval) + connection.heartbeatTimeout, connection.unansweredTimeout)
+    }
 
     /// One `reconnects.<cause>` row per cause (0 included), counting lost sessions.
-    static func metrics(timeline: [TimelineEvent], ledger: RunLedger, trace: TraceLog, faults: [(client: Int?, span: Range<Duration>)]) -> [RunMetric] {
+    static func metrics(timeline: [TimelineEvent], ledger: RunLedger, trace: TraceLog, faults: [(client: Int?, span: Range<Duration>)], heartbeat: Duration?) -> [RunMetric] {
+        let window = window(heartbeat: heartbeat)
         let outages = outageSpans(timeline)
         let resets = trace.resets
         var counts = Dictionary(uniqueKeysWithValues: causes.map { ($0, 0) })

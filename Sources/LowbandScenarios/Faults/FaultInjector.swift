@@ -97,11 +97,11 @@ final class FaultInjector {
             // by their heartbeats.
             let end = context.profile.healedFrom.map { min(fault.at + fault.length, $0) } ?? fault.at + fault.length
             context.note(.note, "fault: the device comes back from a \(seconds(fault.length)) s handover with another address")
-            context.ledger.networkDown(client: nil, fault.at ..< max(fault.at, end) + ReconnectCauses.window)
+            context.ledger.networkDown(client: nil, fault.at ..< max(fault.at, end) + ReconnectCauses.window(heartbeat: context.options.heartbeat))
         case .natExpiry:
             guard let client = target(fault), let link = client.connector.current?.inner else { return }
             context.note(.note, "fault: the NAT forgot the client's connection", client: client.index)
-            context.ledger.networkDown(client: client.index, fault.at ..< fault.at + ReconnectCauses.window)
+            context.ledger.networkDown(client: client.index, fault.at ..< fault.at + ReconnectCauses.window(heartbeat: context.options.heartbeat))
             network.forgetBinding(link)
         case .connectionReset:
             guard let client = target(fault), let link = client.connector.current?.inner else { return }

@@ -60,7 +60,7 @@ final class RunDriver {
         let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
         var metrics = result.metrics
         if timeline.contains(where: { $0.kind == .disconnect }) {
-            metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown)
+            metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown, heartbeat: options.heartbeat)
         }
         metrics += Self.radioMetrics(context.radio(), deliveries: breakdowns.count, seconds: end.seconds)
         if let name = result.deliveryMetric, let index = metrics.firstIndex(where: { $0.name == name }) {
