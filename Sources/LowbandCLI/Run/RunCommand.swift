@@ -50,7 +50,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Faults to inject (virtual time): none, swarm (the seed picks the kinds), or a list such as reset,app-kill. Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var faults: String = "none"
 
-    @Option(help: "The engines' heartbeat interval: a ping when nothing arrived for this long (default: the engine's, 20s). What staying reachable costs on a radio (energy.* rows) and whether a NAT forgets the idle flow between pings (docs/HEARTBEAT.md).")
+    @Option(help: "The engines' heartbeat interval: a ping when nothing arrived for this long (default: the engine's, 270s). What staying reachable costs on a radio (energy.* rows) and whether a NAT forgets the idle flow between pings (docs/HEARTBEAT.md).")
     var heartbeat: String?
 
     @Flag(name: .customLong("no-drain"), help: "End the run with its traffic, instead of draining after it (no new sends, the network healed) until nothing is in flight or the settle bound passes, which lets every promise be judged.")
