@@ -516,7 +516,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LowbandShaperTests",
-            dependencies: ["LowbandProfiles", "LowbandShaper", "LowbandTestSupport"],
+            dependencies: ["LowbandDeterminism", "LowbandProfiles", "LowbandShaper", "LowbandTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
