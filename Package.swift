@@ -117,6 +117,8 @@ let package = Package(
             ],
             // The catalogue's one description; scripts/catalogue.py writes the Swift from it.
             exclude: ["Catalogue/Catalogue.schema"],
+            // The shipped wire dictionaries, compiled into the library (WireDictionary.shipped).
+            resources: [.embedInCode("Dictionaries")],
             swiftSettings: strict
         ),
         .target(
@@ -552,6 +554,7 @@ let package = Package(
         .testTarget(
             name: "LowbandWireTests",
             dependencies: [
+                "LowbandProcess",
                 "LowbandMessagePack",
                 "LowbandLZ4",
                 "LowbandFixtures",
