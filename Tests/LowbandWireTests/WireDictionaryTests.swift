@@ -104,6 +104,21 @@ import Testing
         }
     }
 
+    @Test func loginsThatAgreeNoDictionaryAreTheOldLayoutByteForByte() throws {
+        // LoginRequest [token, lastSync] and LoginReply [userID, serverTime, contacts, chats]:
+        // what every client and server wrote before dictionaries existed.
+        #expect(try LoginRequest(token: "t", lastSync: 5).messagePackBytes() == [0x92, 0xA1, 0x74, 0x05])
+        #expect(try LoginRequest(messagePackBytes: [0x92, 0xA1, 0x74, 0x05]).compressionDictionaries == [])
+        let reply = LoginReply(userID: 1, serverTime: 2, settings: nil, contacts: [], chats: [])
+        #expect(try reply.messagePackBytes() == [0x94, 0x01, 0x02, 0x90, 0x90])
+        // Offering and agreeing add one trailing field each.
+        #expect(try LoginRequest(token: "t", lastSync: 5, compressionDictionaries: [1]).messagePackBytes() == [0x93, 0xA1, 0x74, 0x05, 0x91, 0x01])
+        var agreed = reply
+        agreed.compressionDictionary = 1
+        #expect(try agreed.messagePackBytes() == [0x96, 0x01, 0x02, 0x90, 0x90, 0xC0, 0x01])
+        #expect(try LoginReply(messagePackBytes: [0x96, 0x01, 0x02, 0x90, 0x90, 0xC0, 0x01]) == agreed)
+    }
+
     @Test func idsOutsideOneToFifteenAreNoIDs() {
         #expect(WireDictionary.ID(rawValue: 0) == nil)
         #expect(WireDictionary.ID(rawValue: 16) == nil)
