@@ -465,6 +465,7 @@ let package = Package(
         .testTarget(
             name: "LowbandServerTests",
             dependencies: [
+                "LowbandLZ4",
                 "LowbandTesting",
                 "LowbandWire",
                 "LowbandShaper",
