@@ -6,6 +6,7 @@ enum MetricGlossary {
         switch name {
         case "push_to_visible": "from the server sending a push to the message entering the open chat's visible list (push-to-visible)"
         case "pushes": "messages the server pushed to the readers' open chats"
+        case "bytes_per_message": "push-to-visible: downlink bytes per message a reader saw, its push frame's header and payload as they travelled (compressed with the wire dictionary the session agreed, or plain LZ4; docs/PROTOCOL.md, \"Compression dictionaries\")"
         case "delivery_delay": "subway: for a rider's own message, until the server's acknowledgement reached the rider; for the partner's, until it was visible on the rider's screen, by push or after a reconnect (the breakdown counts the partner's only: its deliveries to the rider). crowd: from the sender storing a message to each other member's engine holding it, by its push or by a later login's delta sync (the deliveries the breakdown counts)"
         case "reconnects": "times a client connected again after losing its connection"
         case "reconnects.fault": "sessions lost while an injected fault cut the client (or everyone) off, reset its connection or stopped the server or app, within 30 s before (the engine's heartbeat interval and timeout)"
