@@ -117,6 +117,8 @@ let package = Package(
             ],
             // The catalogue's one description; scripts/catalogue.py writes the Swift from it.
             exclude: ["Catalogue/Catalogue.schema"],
+            // The shipped wire dictionaries, compiled into the library (WireDictionary.shipped).
+            resources: [.embedInCode("Dictionaries")],
             swiftSettings: strict
         ),
         .target(
@@ -463,6 +465,7 @@ let package = Package(
         .testTarget(
             name: "LowbandServerTests",
             dependencies: [
+                "LowbandLZ4",
                 "LowbandTesting",
                 "LowbandWire",
                 "LowbandShaper",
@@ -552,6 +555,7 @@ let package = Package(
         .testTarget(
             name: "LowbandWireTests",
             dependencies: [
+                "LowbandProcess",
                 "LowbandMessagePack",
                 "LowbandLZ4",
                 "LowbandFixtures",

@@ -53,6 +53,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // zstd for the compression suite's trained-dictionary rows; the benchmarks' only, not the
+        // library's (the wire speaks LZ4).
+        .systemLibrary(
+            name: "CZstd",
+            path: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(
             name: "CodecBench",
             dependencies: [
@@ -68,7 +76,7 @@ let package = Package(
         ),
         .target(
             name: "CompressionBench",
-            dependencies: [lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures"), "CZlib"],
+            dependencies: [lowband("LowbandLZ4"), lowband("LowbandWire"), lowband("LowbandFixtures"), "CZlib", "CZstd"],
             path: "Kits/CompressionBench",
             swiftSettings: strict
         ),

@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     let methods: [CompressionMethod]
     do {
         inputs = try CompressionInput.catalogue()
-        methods = CompressionMethod.catalogue(dictionary: try CompressionDictionary.make())
+        methods = CompressionMethod.catalogue(dictionary: try CompressionDictionary.make(), zstdDictionary: try ZstdDictionary.make())
     } catch {
         fatalError("CompressionBenchmarks: the fixture payloads do not encode: \(error)")
     }

@@ -81,6 +81,7 @@ struct FramesCommand: ParsableCommand {
                 "\"wireBytes\":\(FrameHeader.size + Int(header.payloadLength))",
                 "\"payloadBytes\":\(frame.payload.count)",
             ]
+            if let dictionary = header.dictionary { fields.insert("\"dictionary\":\(dictionary)", at: 5) }
             if !noPayload {
                 do {
                     fields.append("\"payload\":" + MessagePackJSON.render(try MessagePackValue(decoding: frame.payload)))

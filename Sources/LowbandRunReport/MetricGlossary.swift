@@ -10,6 +10,7 @@ enum MetricGlossary {
         case "pushes_late": "pocket: messages that reached the phone only by the sync after a reconnect — their push went into a flow the network had forgotten (a NAT timeout longer than the heartbeat), or the link was down"
         case "push_delay": "pocket: from the partner writing a message to it being visible on the phone"
         case "dead_flow_notice": "pocket: seconds from the network forgetting a flow silently (a NAT timeout, a new address) to the engine giving the link up"
+        case "bytes_per_message": "push-to-visible: downlink bytes per message a reader saw, its push frame's header and payload as they travelled (compressed with the wire dictionary the session agreed, or plain LZ4; docs/PROTOCOL.md, \"Compression dictionaries\")"
         case "delivery_delay": "subway: for a rider's own message, until the server's acknowledgement reached the rider; for the partner's, until it was visible on the rider's screen, by push or after a reconnect (the breakdown counts the partner's only: its deliveries to the rider). crowd: from the sender storing a message to each other member's engine holding it, by its push or by a later login's delta sync (the deliveries the breakdown counts)"
         case "reconnects": "times a client connected again after losing its connection"
         case "reconnects.fault": "sessions lost while an injected fault cut the client (or everyone) off, reset its connection or stopped the server or app, in the stretch before (the engine's heartbeat interval and timeout)"

@@ -46,6 +46,11 @@ public struct ScenarioOptions: Sendable {
     /// flight or the settle bound passes, so every promise the traffic made is judged
     /// (docs/RUN.md, "The drain"). False ends the run at ``duration``, as it stands.
     public var drain: Bool
+    /// Whether the client engines offer the shipped wire dictionaries at login, so that the
+    /// server agrees one and both directions compress with it (the product's default); false
+    /// runs them as clients from before dictionaries, plain LZ4 (docs/PROTOCOL.md,
+    /// "Compression dictionaries").
+    public var compressionDictionary: Bool
 
     /// The most client engines one run on sockets may have.
     public static let maximumClients = 1_000
@@ -68,7 +73,8 @@ public struct ScenarioOptions: Sendable {
         command: String = "",
         workDirectory: String? = nil,
         faults: FaultPlan = .none,
-        drain: Bool = true
+        drain: Bool = true,
+        compressionDictionary: Bool = true
     ) {
         self.scenario = scenario
         self.profile = profile
@@ -81,6 +87,7 @@ public struct ScenarioOptions: Sendable {
         self.workDirectory = workDirectory
         self.faults = faults
         self.drain = drain
+        self.compressionDictionary = compressionDictionary
     }
 
     /// Rejects impossible combinations before anything starts.

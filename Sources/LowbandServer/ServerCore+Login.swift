@@ -3,7 +3,8 @@ public import LowbandWire
 extension ServerCore {
     /// Logs `session` in and returns what changed for the user since `lastSync`: settings (nil
     /// when unchanged), contacts and chats (each with its last message and the user's unread
-    /// count), and the sync point to pass as `lastSync` next time.
+    /// count), the sync point to pass as `lastSync` next time, and the wire dictionary the
+    /// connection compresses with from now on (``chooseDictionary(offered:session:)``).
     mutating func login(_ request: LoginRequest, session: SessionID, at now: Duration) throws(ErrorReply) -> LoginReply {
         guard request.token.utf8.count <= configuration.limits.tokenBytes, let userID = userIDsByToken[request.token] else {
             throw ErrorReply(.unauthorized, "unknown token: log in with a token the server issued")
@@ -11,10 +12,14 @@ extension ServerCore {
         guard request.lastSync >= 0 else {
             throw ErrorReply(.badRequest, "lastSync \(request.lastSync) is negative: pass 0 or the serverTime of a previous login reply")
         }
+        let dictionary = try chooseDictionary(offered: request.compressionDictionaries, session: session)
         let serverTime = clock.syncPoint(at: now)
         try commit(.syncPoint(serverTime))
         attach(session, to: userID)
-        return changes(for: userID, since: request.lastSync, serverTime: serverTime)
+        sessions[session]?.dictionary = dictionary
+        var reply = changes(for: userID, since: request.lastSync, serverTime: serverTime)
+        reply.compressionDictionary = dictionary?.wireValue
+        return reply
     }
 
     /// What a login with `lastSync` would return for `userID` (no session is logged in).

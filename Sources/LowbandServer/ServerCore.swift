@@ -13,7 +13,8 @@ public import LowbandWire
 ///
 /// Each call returns what to send, in order: the reply to the request first (an
 /// `LowbandWire/ErrorReply` frame when the request is refused), then the pushes it causes,
-/// by receiving user and session, ascending.
+/// by receiving user and session, ascending. Each frame names the wire dictionary its session
+/// agreed at login (`LowbandWire/Frame/compressionDictionary`), for the encoder to compress with.
 public struct ServerCore: Sendable {
     /// The settings the core was made with.
     public let configuration: ServerConfiguration
@@ -98,14 +99,19 @@ public struct ServerCore: Sendable {
             return []
         }
         statistics.requests += 1
+        // The reply is compressed as the session agreed before this request: the login reply
+        // that names a dictionary is not yet compressed with it.
+        let agreed = sessions[session]?.dictionary
         var pushes: [Outbound] = []
-        let reply: Frame
-        do {
+        var reply: Frame
+        do throws(ErrorReply) {
+            if let refusal = dictionaryRefusal(frame, session: session) { throw refusal }
             reply = try respond(to: frame, from: session, at: now, pushes: &pushes)
         } catch {
             statistics.errorReplies += 1
             reply = errorFrame(error, answering: frame)
         }
+        reply.compressionDictionary = agreed
         statistics.pushes += pushes.count
         return [Outbound(session: session, frame: reply)] + pushes
     }
@@ -230,6 +236,7 @@ public struct ServerCore: Sendable {
                 sessions[session] = state
                 var frame = template
                 frame.sequence = state.pushSequence
+                frame.compressionDictionary = state.dictionary
                 result.append(Outbound(session: session, frame: frame))
             }
         }

@@ -110,6 +110,8 @@ struct UploadState: Sendable {
 struct SessionState: Sendable {
     var userID: Int64?
     var pushSequence: UInt32 = 0
+    /// The wire dictionary agreed at login; frames both ways may be compressed with it.
+    var dictionary: WireDictionary.ID?
 }
 
 /// An upload as the server holds it, for tests and tools.

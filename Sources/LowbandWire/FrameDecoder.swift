@@ -45,7 +45,9 @@ public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
             ? try decompress(&payload, header: header)
             : payload.readBytes(length: length)!
         streamOffset += FrameHeader.size + length
-        let frame = Frame(flags: header.flags.subtracting(.compressed), command: header.command, sequence: header.sequence, payload: bytes)
+        let frame = Frame(
+            flags: header.flags.subtracting(.compressed), command: header.command, sequence: header.sequence, payload: bytes,
+            compressionDictionary: header.dictionary)
         return (header, frame)
     }
 
@@ -68,6 +70,14 @@ public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
         let flags = header.flags
         guard flags.isSubset(of: FrameFlags.defined) else {
             throw WireError(.invalidFlags, "reserved flag bits are set (flags byte 0x\(String(flags.rawValue, radix: 16)))", streamOffset: streamOffset)
+        }
+        if let dictionary = header.dictionary {
+            guard flags.contains(.compressed) else {
+                throw WireError(.invalidFlags, "the flags byte 0x\(String(header.flagsByte, radix: 16)) names wire dictionary \(dictionary) but the payload is not compressed: only a compressed payload names a dictionary", streamOffset: streamOffset, header: header)
+            }
+            guard configuration.compression.dictionary(dictionary) != nil else {
+                throw WireError(.unknownDictionary, "a \(header.command) frame is compressed with wire dictionary \(dictionary), which this peer does not have (it has \(configuration.compression.dictionaryList)): a peer compresses only with the dictionary agreed at login", streamOffset: streamOffset, header: header)
+            }
         }
         if flags.contains(.push) && flags.contains(.response) {
             throw WireError(.invalidFlags, "a frame cannot be both a push and a response", streamOffset: streamOffset)
@@ -93,7 +103,7 @@ public struct FrameDecoder: NIOSingleStepByteToMessageDecoder {
         guard declared <= configuration.maximumPayloadLength else {
             throw WireError(.decompressedTooLarge, "compressed payload declares \(declared) uncompressed bytes, over the maximum of \(configuration.maximumPayloadLength)", streamOffset: streamOffset)
         }
-        let dictionary = configuration.compression.dictionary
+        let dictionary = header.dictionary.flatMap { configuration.compression.dictionary($0)?.dictionary } ?? configuration.compression.dictionary
         let offset = streamOffset
         do {
             return try payload.withUnsafeReadableBytes { (compressed) throws(LZ4Error) -> [UInt8] in

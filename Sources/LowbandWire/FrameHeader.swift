@@ -1,6 +1,7 @@
 import NIOCore
 
-/// Flags of a frame header. Bits 4–7 are reserved and must be zero.
+/// Flags of a frame header: the low four bits of its flags byte. The high four hold the id of
+/// the wire dictionary a compressed payload was compressed with (``FrameHeader/dictionary``).
 public struct FrameFlags: OptionSet, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -30,11 +31,12 @@ public struct FrameFlags: OptionSet, Hashable, Sendable, CustomStringConvertible
 /// ```
 /// 0       1       2               4                               8                              12
 /// +-------+-------+---------------+-------------------------------+-------------------------------+
-/// |version| flags |   command     |        sequence number        |    payload length on wire     |
+/// |version|dic|flg|   command     |        sequence number        |    payload length on wire     |
 /// +-------+-------+---------------+-------------------------------+-------------------------------+
 /// ```
 /// All integers are big-endian. When `.compressed` is set the payload starts with the
-/// uncompressed length (UInt32) followed by one LZ4 block.
+/// uncompressed length (UInt32) followed by one LZ4 block, compressed with the wire dictionary
+/// whose id is in the high four bits of the flags byte (0: none).
 public struct FrameHeader: Hashable, Sendable {
     /// The only protocol version this build speaks (``WireFormat/current``).
     public static let currentVersion: UInt8 = WireFormat.current.rawValue
@@ -51,14 +53,26 @@ public struct FrameHeader: Hashable, Sendable {
     public var sequence: UInt32
     /// Bytes of payload that follow the header on the wire.
     public var payloadLength: UInt32
+    /// The wire dictionary the compressed payload was compressed with (the flags byte's high four
+    /// bits); nil for plain LZ4 or an uncompressed payload.
+    public var dictionary: WireDictionary.ID?
 
-    /// A header; the version defaults to this build's.
-    public init(version: UInt8 = FrameHeader.currentVersion, flags: FrameFlags, command: Command, sequence: UInt32, payloadLength: UInt32) {
+    /// A header; the version defaults to this build's, the dictionary to none.
+    public init(
+        version: UInt8 = FrameHeader.currentVersion, flags: FrameFlags, command: Command, sequence: UInt32, payloadLength: UInt32,
+        dictionary: WireDictionary.ID? = nil
+    ) {
         self.version = version
         self.flags = flags
         self.command = command
         self.sequence = sequence
         self.payloadLength = payloadLength
+        self.dictionary = dictionary
+    }
+
+    /// The flags byte: the flags in the low four bits, the dictionary's id in the high four.
+    public var flagsByte: UInt8 {
+        flags.rawValue | (dictionary.map { $0.rawValue << 4 } ?? 0)
     }
 
     /// Reads a header without consuming it; nil while fewer than 12 bytes are readable.
@@ -70,13 +84,15 @@ public struct FrameHeader: Hashable, Sendable {
               let sequence = buffer.getInteger(at: buffer.readerIndex + 4, as: UInt32.self),
               let length = buffer.getInteger(at: buffer.readerIndex + 8, as: UInt32.self)
         else { return nil }
-        return FrameHeader(version: version, flags: FrameFlags(rawValue: flags), command: Command(rawValue: command), sequence: sequence, payloadLength: length)
+        return FrameHeader(
+            version: version, flags: FrameFlags(rawValue: flags & 0x0F), command: Command(rawValue: command), sequence: sequence,
+            payloadLength: length, dictionary: WireDictionary.ID(rawValue: flags >> 4))
     }
 
     /// Writes the header over the 12 bytes at `index`, which must already be written.
     func set(in buffer: inout ByteBuffer, at index: Int) {
         buffer.setInteger(version, at: index)
-        buffer.setInteger(flags.rawValue, at: index + 1)
+        buffer.setInteger(flagsByte, at: index + 1)
         buffer.setInteger(command.rawValue, at: index + 2)
         buffer.setInteger(sequence, at: index + 4)
         buffer.setInteger(payloadLength, at: index + 8)

@@ -11,7 +11,8 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The header's version byte is not one this build speaks.
         public static let unsupportedVersion = Code("unsupportedVersion")
-        /// Reserved flag bits are set, or flags contradict each other.
+        /// Reserved flag bits are set, or flags contradict each other (a dictionary id on a
+        /// payload that is not compressed, too).
         public static let invalidFlags = Code("invalidFlags")
         /// The command code is not in the catalogue.
         public static let unknownCommand = Code("unknownCommand")
@@ -21,6 +22,8 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let decompressedTooLarge = Code("decompressedTooLarge")
         /// A compressed payload does not decompress to its declared size.
         public static let decompressionFailed = Code("decompressionFailed")
+        /// A frame names a wire dictionary this peer does not have.
+        public static let unknownDictionary = Code("unknownDictionary")
         /// The stream ended inside a frame.
         public static let truncatedStream = Code("truncatedStream")
         /// A payload is not the MessagePack the command calls for.

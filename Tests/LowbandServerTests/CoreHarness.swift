@@ -11,8 +11,8 @@ struct CoreHarness {
     var now: Duration = .zero
     private var sequence: UInt32 = 0
 
-    init(seed: UInt64 = 7, shape: MessengerWorld.Shape = MessengerWorld.Shape(), limits: ServerLimits = ServerLimits()) {
-        core = ServerCore(configuration: ServerConfiguration(seed: seed, world: shape, limits: limits))
+    init(seed: UInt64 = 7, shape: MessengerWorld.Shape = MessengerWorld.Shape(), limits: ServerLimits = ServerLimits(), frame: FrameConfiguration = FrameConfiguration()) {
+        core = ServerCore(configuration: ServerConfiguration(seed: seed, world: shape, limits: limits, frame: frame))
     }
 
     var world: MessengerWorld { core.world }

@@ -4,7 +4,7 @@ import CZlib
 /// A ready-to-use compressor and decompressor for one ``CompressionMethod``, working on
 /// caller-owned buffers so that a benchmark times the codec, not array allocation.
 ///
-/// Not `Sendable`: the zlib streams it keeps are used from one thread at a time.
+/// Not `Sendable`: the zlib streams and zstd contexts it keeps are used from one thread at a time.
 final class CompressionCodec {
     private enum Engine {
         case copy
@@ -12,6 +12,7 @@ final class CompressionCodec {
         /// connection sending many frames would.
         case lz4(LZ4BlockCompressor, LZ4Dictionary?)
         case zlib(ZlibStreams)
+        case zstd(ZstdContexts)
     }
 
     private let engine: Engine
@@ -26,6 +27,7 @@ final class CompressionCodec {
                 throw CompressionBenchError(.invalidArgument, "method \(method.id): \(error)")
             }
         case .zlib(let level): engine = .zlib(try ZlibStreams(level: level))
+        case .zstd(let level, let dictionary): engine = .zstd(try ZstdContexts(level: level, dictionary: dictionary))
         }
     }
 
@@ -35,6 +37,7 @@ final class CompressionCodec {
         case .copy: count
         case .lz4: LZ4Block.compressBound(count)
         case .zlib(let streams): streams.compressBound(count)
+        case .zstd(let contexts): contexts.compressBound(count)
         }
     }
 
@@ -55,6 +58,8 @@ final class CompressionCodec {
             }
         case .zlib(let streams):
             return try streams.compress(input, into: output)
+        case .zstd(let contexts):
+            return try contexts.compress(input, into: output)
         }
     }
 
@@ -75,6 +80,8 @@ final class CompressionCodec {
             }
         case .zlib(let streams):
             return try streams.decompress(input, into: output)
+        case .zstd(let contexts):
+            return try contexts.decompress(input, into: output)
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite struct CompressionWorkloadTests {
     @Test func inputsAndMethodsHaveTheFixedIDs() {
         #expect(Shared.inputs.map(\.id) == ["login-reply-50", "history-page-50", "push-1", "contacts-500", "small-messages"])
-        #expect(Shared.methodIDs == ["none", "lz4-a1", "lz4-a4", "lz4-a16", "lz4hc-9", "lz4hc-12", "lz4-dict", "zlib-1", "zlib-6"])
+        #expect(Shared.methodIDs == ["none", "lz4-a1", "lz4-a4", "lz4-a16", "lz4hc-9", "lz4hc-12", "lz4-dict", "zstd-3", "zstd-3-dict", "zlib-1", "zlib-6"])
         #expect(Shared.input("small-messages").payloads.count == 1_000)
         for input in Shared.inputs where input.id != "small-messages" {
             #expect(input.payloads.count == 1, "\(input.id)")
@@ -73,6 +73,10 @@ import Testing
         #expect(withDictionary < plain)
         // Plain LZ4 finds little in a single small push; the dictionary is worth more than a few percent.
         #expect(Double(withDictionary) < 0.8 * Double(plain), "lz4-dict \(withDictionary) bytes vs lz4-a1 \(plain) bytes")
+    }
+
+    @Test func theDictionaryIsTheWiresShippedOne() {
+        #expect(Shared.dictionary == WireDictionary.messenger1.dictionary)
     }
 
     @Test func theDictionaryComesFromAnotherSeedThanTheMeasuredPayloads() throws {

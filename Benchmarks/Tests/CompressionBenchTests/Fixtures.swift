@@ -11,7 +11,11 @@ enum Shared {
         do { return try CompressionDictionary.make() } catch { fatalError("dictionary samples do not encode: \(error)") }
     }()
 
-    static let methods = CompressionMethod.catalogue(dictionary: dictionary)
+    static let zstdDictionary: ZstdDictionary = {
+        do { return try ZstdDictionary.make() } catch { fatalError("the zstd dictionary does not train: \(error)") }
+    }()
+
+    static let methods = CompressionMethod.catalogue(dictionary: dictionary, zstdDictionary: zstdDictionary)
     static let methodIDs = methods.map(\.id)
 
     static func input(_ id: String) -> CompressionInput {

@@ -56,6 +56,9 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-drain"), help: "End the run with its traffic, instead of draining after it (no new sends, the network healed) until nothing is in flight or the settle bound passes, which lets every promise be judged.")
     var noDrain = false
 
+    @Option(name: .customLong("compression-dictionary"), help: "on: the engines offer the shipped wire dictionary at login and both directions compress with it; off: plain LZ4, as clients from before dictionaries; both: each profile runs off, then on, and a table sets bytes per message and the latency p50 side by side.")
+    var compressionDictionary: String = "on"
+
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when a messenger invariant was broken (for exploring); the violations are still reported.")
     var allowViolations = false
 
@@ -70,6 +73,17 @@ struct RunCommand: AsyncParsableCommand {
             return profiles.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         return [profile ?? "edge"]
+    }
+
+    /// Whether each profile runs with the wire dictionary, without, or both (without first);
+    /// nil for a value that is none of on, off, both.
+    var dictionaryVariants: [Bool]? {
+        switch compressionDictionary {
+        case "on": [true]
+        case "off": [false]
+        case "both": [false, true]
+        default: nil
+        }
     }
 
     init() {}
@@ -89,6 +103,9 @@ struct RunCommand: AsyncParsableCommand {
                 throw ValidationError("--heartbeat: \(error)")
             }
             guard parsed >= .seconds(1) else { throw ValidationError("--heartbeat must be at least 1s, not '\(heartbeat)'") }
+        }
+        guard dictionaryVariants != nil else {
+            throw ValidationError("--compression-dictionary must be on, off or both, not '\(compressionDictionary)'")
         }
         if let duration {
             let parsed: Duration
@@ -119,6 +136,7 @@ struct RunCommand: AsyncParsableCommand {
 
         // Everything is checked before anything starts.
         var runs: [ScenarioOptions] = []
+        let variants = dictionaryVariants ?? [true]
         for name in names {
             let loaded: NetworkProfile
             do {
@@ -126,16 +144,20 @@ struct RunCommand: AsyncParsableCommand {
             } catch {
                 throw CommandIO.failure(error, command: Self.name)
             }
-            var options = ScenarioOptions(
-                scenario: scenarioName, profile: loaded, profileName: name, seed: seed, clients: clientCount,
-                duration: resolvedDuration, virtualTime: virtualTime, command: command, faults: faultPlan, drain: !noDrain)
-            options.heartbeat = try? heartbeat.map(DurationText.parse)
-            do {
-                try options.validate()
-            } catch {
-                throw CommandIO.failure(error, command: Self.name)
+            for dictionary in variants {
+                let label = variants.count > 1 ? DictionaryComparison.label(name, dictionary: dictionary) : name
+                var options = ScenarioOptions(
+                    scenario: scenarioName, profile: loaded, profileName: label, seed: seed, clients: clientCount,
+                    duration: resolvedDuration, virtualTime: virtualTime, command: command, faults: faultPlan, drain: !noDrain,
+                    compressionDictionary: dictionary)
+                options.heartbeat = try? heartbeat.map(DurationText.parse)
+                do {
+                    try options.validate()
+                } catch {
+                    throw CommandIO.failure(error, command: Self.name)
+                }
+                runs.append(options)
             }
-            runs.append(options)
         }
         let directory = out ?? "reports/run-\(scenarioName.rawValue)-\(names.map(RunOutputs.fileSafe).joined(separator: "-"))-seed\(seed)"
         do {
@@ -183,6 +205,10 @@ struct RunCommand: AsyncParsableCommand {
             try CommandIO.write("\n" + RunOutputs.summary(records[0]))
         } else if records.count > 1 {
             try CommandIO.write("\ncomparison (p50):\n" + RunOutputs.comparison(records))
+        }
+        let dictionaryTable = DictionaryComparison.table(records)
+        if !dictionaryTable.isEmpty {
+            try CommandIO.write("\nthe wire dictionary against plain LZ4, measured in this run (ratio: dictionary / plain):\n" + dictionaryTable)
         }
         for record in records {
             let stages = RunOutputs.stages(record)
@@ -246,6 +272,7 @@ struct RunCommand: AsyncParsableCommand {
         if !faults.isNone { parts += ["--faults", faults.description] }
         if let heartbeat, let parsed = try? DurationText.parse(heartbeat) { parts += ["--heartbeat", DurationText.format(parsed)] }
         if noDrain { parts.append("--no-drain") }
+        if compressionDictionary != "on" { parts += ["--compression-dictionary", compressionDictionary] }
         return CommandWords.join(parts)
     }
 

@@ -27,6 +27,8 @@ public final class Connection {
     private var timeouts: [UInt32: ScheduledWork] = [:]
     private var reconnectTimer: ScheduledWork?
     private var heartbeatTimer: ScheduledWork?
+    /// The wire dictionary this link's login agreed (docs/PROTOCOL.md, "Compression dictionaries").
+    private var dictionaries = DictionaryAgreement()
 
     /// - Parameters:
     ///   - connector: opens the links to the server.
@@ -183,6 +185,13 @@ public final class Connection {
         }
     }
 
+    /// The server broke the protocol on this link: logged, and the link closed (the connection
+    /// reconnects with back-off).
+    private func protocolError(_ error: ClientError) {
+        log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "protocolError", message: error.description))
+        closeLink(error)
+    }
+
     private func dropUnexpected(_ reason: String) {
         statistics.unexpectedFrames += 1
         log.record(ClientLogEntry(time: scheduler.now, level: .warning, event: "unexpectedReply", message: reason + "; dropped"))
@@ -207,7 +216,9 @@ public final class Connection {
                 link.delegate = self
                 switch self.machine.linkOpened(now: self.scheduler.now) {
                 case .sendLogin(let sequence, let timeout):
-                    self.send(self.loginRequest(), sequence: sequence, timeout: timeout)
+                    let request = self.loginRequest()
+                    self.dictionaries.loginSent(request)
+                    self.send(request, sequence: sequence, timeout: timeout)
                 case .closeLink(let error):
                     self.closeLink(error)
                 }
@@ -220,6 +231,7 @@ public final class Connection {
     private func closeLink(_ error: ClientError) {
         guard let link else { return }
         self.link = nil
+        dictionaries.reset()
         link.delegate = nil
         link.close()
         perform(machine.linkClosed(error: error))
@@ -235,6 +247,7 @@ public final class Connection {
     }
 
     private func transmit(_ frame: Frame) {
+        let frame = dictionaries.stamped(frame)
         statistics.record(sent: frame)
         link?.send(frame)
     }
@@ -282,6 +295,10 @@ public final class Connection {
         if let timeout = timeouts.removeValue(forKey: sequence) { scheduler.cancel(timeout) }
         switch Self.decodeReply(LoginReply.self, from: frame) {
         case .success(let reply):
+            if let error = dictionaries.loginReplied(reply) {
+                protocolError(error)
+                return
+            }
             statistics.loginReplyPayloadBytes.append(frame.payload.count)
             guard case .reportLoggedIn(let heartbeat) = machine.loginSucceeded(now: scheduler.now) else { return }
             statistics.logins += 1
@@ -301,6 +318,10 @@ public final class Connection {
 extension Connection: FrameLinkDelegate {
     public func link(_ link: any FrameLink, didReceive frame: Frame) {
         guard link === self.link else { return }
+        if let error = dictionaries.refusal(of: frame) {
+            protocolError(error)
+            return
+        }
         statistics.record(received: frame)
         switch machine.received(flags: frame.flags, command: frame.command, sequence: frame.sequence, now: scheduler.now) {
         case nil:
@@ -328,6 +349,7 @@ extension Connection: FrameLinkDelegate {
         guard link === self.link else { return }
         self.link = nil
         link.delegate = nil
+        dictionaries.reset()
         perform(machine.linkClosed(error: error.map { ClientError(.connectionLost, "the link broke: \($0)") }))
     }
 }

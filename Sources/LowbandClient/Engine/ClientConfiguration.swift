@@ -1,3 +1,5 @@
+public import LowbandWire
+
 /// Everything a client engine is made from, besides its transport, scheduler and clocks.
 public struct ClientConfiguration: Hashable, Sendable {
     /// The login token.
@@ -16,6 +18,11 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var screen: ScreenConfiguration
     /// Log entries kept in memory.
     public var logCapacity: Int
+    /// The wire dictionaries the login offers, whose bytes the connector's frame configuration
+    /// must have (`LowbandWire/CompressionPolicy/dictionaries`, the shipped ones by default); the
+    /// server picks one or none, and the link compresses with it both ways. Empty: plain LZ4,
+    /// as a client before dictionaries (docs/PROTOCOL.md, "Compression dictionaries").
+    public var compressionDictionaries: [WireDictionary.ID]
     /// How the cache file is written: `.durable` unless a virtual-time run says otherwise.
     package var cacheWrites: CacheWrites = .durable
 
@@ -28,7 +35,8 @@ public struct ClientConfiguration: Hashable, Sendable {
         connection: ConnectionConfiguration = ConnectionConfiguration(),
         outbox: OutboxConfiguration = OutboxConfiguration(),
         screen: ScreenConfiguration = ScreenConfiguration(),
-        logCapacity: Int = 1_000
+        logCapacity: Int = 1_000,
+        compressionDictionaries: [WireDictionary.ID] = WireDictionary.shipped.map(\.id)
     ) {
         self.token = token
         self.databasePath = databasePath
@@ -37,6 +45,7 @@ public struct ClientConfiguration: Hashable, Sendable {
         self.outbox = outbox
         self.screen = screen
         self.logCapacity = logCapacity
+        self.compressionDictionaries = compressionDictionaries
     }
 
     /// The longest an outbox task waits, counting only time its session is up, once it is at

@@ -91,13 +91,14 @@ public final class ClientEngine {
         self.sync = sync
 
         let token = configuration.token
+        let offered = configuration.compressionDictionaries.map(\.wireValue)
         let connection = Connection(
             connector: connector, scheduler: scheduler, configuration: configuration.connection,
             generator: root.derived(2), log: log,
             loginRequest: {
                 // The cursor is read at each login, so every reconnect is a delta sync.
                 let lastSync = (try? sync.lastSync()) ?? 0
-                return LoginRequest(token: token, lastSync: lastSync)
+                return LoginRequest(token: token, lastSync: lastSync, compressionDictionaries: offered)
             }
         )
         self.connection = connection

@@ -81,6 +81,7 @@ final class RunContext {
         }
         var seeds = SeededGenerator(seed: options.seed).derived(0x434C_4945_4E54, UInt64(index))  // "CLIENT"
         var configuration = ClientConfiguration(token: user.token, databasePath: "\(directory)/\(database)", seed: seeds.next(), logCapacity: 200)
+        configuration.compressionDictionaries = offeredDictionaries
         // In virtual time nothing dies inside a transaction and nothing must survive the
         // machine: the journal stays in memory, unsynced (CacheWrites), which also keeps a
         // 10,000-client crowd at one descriptor per cache.
@@ -155,7 +156,9 @@ final class RunContext {
         let connector = GatedConnector(inner: makeConnector(), gate: gate, scheduler: scheduler, ledger: ledger, owner: index, device: nil)
         let connection = Connection(
             connector: connector, scheduler: scheduler, generator: SeededGenerator(seed: options.seed).derived(0x5055_5348, UInt64(index)),  // "PUSH"
-            log: ClientLog(capacity: 50), loginRequest: { LoginRequest(token: token, lastSync: 0) })
+            log: ClientLog(capacity: 50), loginRequest: { [offered = offeredDictionaries.map(\.wireValue)] in
+                LoginRequest(token: token, lastSync: 0, compressionDictionaries: offered)
+            })
         connection.observer = observer
         connections.append(connection)
         return connection
@@ -225,13 +228,21 @@ final class RunContext {
         return chats.first
     }
 
-    /// The wire size of the push that carries `message`.
-    static func pushFrameBytes(_ message: Message) -> Int? {
-        guard let frame = try? Frame.push(NewMessagePush(message: message), sequence: 1),
-              let bytes = try? FrameEncoder().bytes(of: frame)
-        else { return nil }
-        return bytes.readableBytes
+    /// The wire size of the push that carries `message`, compressed with `dictionary` when the
+    /// receiving session agreed one.
+    static func pushFrameBytes(_ message: Message, dictionary: WireDictionary.ID?) -> Int? {
+        guard var frame = try? Frame.push(NewMessagePush(message: message), sequence: 1) else { return nil }
+        frame.compressionDictionary = dictionary
+        return (try? FrameEncoder().bytes(of: frame))?.readableBytes
     }
+
+    /// The wire dictionaries the run's engines offer at login (``ScenarioOptions/compressionDictionary``).
+    var offeredDictionaries: [WireDictionary.ID] {
+        options.compressionDictionary ? WireDictionary.shipped.map(\.id) : []
+    }
+
+    /// The dictionary the server agrees with the run's engines: the highest they offer.
+    var agreedDictionary: WireDictionary.ID? { offeredDictionaries.max() }
 }
 
 extension SeededGenerator {

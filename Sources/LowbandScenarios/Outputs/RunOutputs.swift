@@ -8,7 +8,8 @@ package enum RunOutputs {
     /// The rows of `results.csv`: one per metric with samples (suite `run.<scenario>`, benchmark
     /// `<profile>`), `invariant.<name>` (violations, count) and `invariant.<name>.cases` (cases
     /// checked; 0 is "not checked") per promise, plus `floor` and `median` (ms), `p50_vs_median`
-    /// (x) and `below_floor` (count) when the scenario has a floor.
+    /// (x) and `below_floor` (count) when the scenario has a floor, and the ratios of a profile
+    /// run with and without the wire dictionary (``DictionaryComparison``).
     package static func rows(for records: [RunRecord], environment: RunEnvironment) -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
         for record in records {
@@ -36,7 +37,7 @@ package enum RunOutputs {
                 rows.append(BenchmarkRow(suite: suite, benchmark: record.profile, metric: "below_floor", unit: "count", samples: [Double(below)], environment: environment))
             }
         }
-        return rows
+        return rows + DictionaryComparison.rows(for: records, environment: environment)
     }
 
     /// Writes results.csv, the trace(s), record.json and report.html into `directory`.

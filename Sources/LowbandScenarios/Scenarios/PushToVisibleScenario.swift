@@ -6,7 +6,9 @@ import LowbandShaper
 import LowbandWire
 
 /// Messages pushed to an open chat at a seeded rate (one every 1–5 s per client): the time from
-/// the server sending each push to the message entering the visible list.
+/// the server sending each push to the message entering the visible list, and the bytes each
+/// delivered message cost on the downlink (`bytes_per_message`: its push frame's header and
+/// payload as they travelled, compressed as the session agreed).
 ///
 /// Each client opens its first chat; another member of that chat "writes" through the server
 /// (no client of its own), so every push crosses the shaped downlink once. The workload of a
@@ -41,6 +43,8 @@ final class PushToVisibleScenario: Scenario {
     /// Samples faster than the physical floor of their own push (the network model was beaten:
     /// a bug in the measurement or the shaper).
     private var belowFloor = 0
+    /// The wire bytes of the push frames of every sample (a message seen by a reader).
+    private var deliveredBytes = 0
 
     private struct Pair: Hashable {
         var reader: Int
@@ -99,7 +103,7 @@ final class PushToVisibleScenario: Scenario {
             switch result {
             case .success(let message):
                 self.pushes += 1
-                let bytes = RunContext.pushFrameBytes(message)
+                let bytes = RunContext.pushFrameBytes(message, dictionary: self.context.agreedDictionary)
                 self.posted[message.id] = (postedAt, bytes)
                 if let bytes { self.pushBytes.append(bytes) }
                 self.context.line("push-sent", client: index, chat: reader.chatID, message: message.id)
@@ -126,6 +130,7 @@ final class PushToVisibleScenario: Scenario {
         guard let push = posted[pair.message], seen.insert(pair).inserted else { return }
         let delay = visibleAt - push.at
         samples.append(delay, endingAt: visibleAt)
+        deliveredBytes += push.frameBytes ?? 0
         if let bytes = push.frameBytes, delay < PhysicalFloor.least(profile: context.profile, frameBytes: bytes) { belowFloor += 1 }
         context.line("visible", client: pair.reader, chat: readers[pair.reader].chatID, message: pair.message, value: delay)
     }
@@ -142,6 +147,7 @@ final class PushToVisibleScenario: Scenario {
             metrics: [
                 samples.metric(named: "push_to_visible"),
                 RunMetric(name: "pushes", unit: "count", values: [Double(pushes)]),
+                RunMetric(name: "bytes_per_message", unit: "bytes", values: samples.values.isEmpty ? [] : [Double(deliveredBytes) / Double(samples.values.count)]),
             ],
             floorMilliseconds: floor.map(\.least.milliseconds))
         result.medianMilliseconds = median?.milliseconds

@@ -27,11 +27,15 @@ public struct LoginRequest: WireRequest {
     public var token: String
     /// The `serverTime` of the previous login reply; the server sends only what changed since.
     public var lastSync: ServerTime
+    /// The ids of the wire dictionaries the client has (`WireDictionary`); empty: none, plain
+    /// LZ4 only. The server names the one it will use in the reply.
+    public var compressionDictionaries: [Int64]
 
-    /// A login with `token`, asking for what changed since `lastSync`.
-    public init(token: String, lastSync: ServerTime) {
+    /// A login with `token`, asking for what changed since `lastSync`; by default offering no dictionary.
+    public init(token: String, lastSync: ServerTime, compressionDictionaries: [Int64] = []) {
         self.token = token
         self.lastSync = lastSync
+        self.compressionDictionaries = compressionDictionaries
     }
 }
 
@@ -49,14 +53,18 @@ public struct LoginReply: WireMessage {
     public var contacts: [Contact]
     /// Chats added or changed since `lastSync`, each with its last message.
     public var chats: [Chat]
+    /// The wire dictionary both directions of this connection compress with from the next
+    /// frame on, one the request offered; nil: none, plain LZ4.
+    public var compressionDictionary: Int64?
 
-    /// A reply with every field given.
-    public init(userID: Int64, serverTime: ServerTime, settings: Settings?, contacts: [Contact], chats: [Chat]) {
+    /// A reply with every field given; by default agreeing no dictionary.
+    public init(userID: Int64, serverTime: ServerTime, settings: Settings?, contacts: [Contact], chats: [Chat], compressionDictionary: Int64? = nil) {
         self.userID = userID
         self.serverTime = serverTime
         self.settings = settings
         self.contacts = contacts
         self.chats = chats
+        self.compressionDictionary = compressionDictionary
     }
 }
 

@@ -95,7 +95,7 @@ extension Pong {
 
 extension LoginRequest {
     enum CodingKeys: String, CodingKey {
-        case token, lastSync
+        case token, lastSync, compressionDictionaries
     }
 
     public init(from decoder: any Decoder) throws {
@@ -103,11 +103,13 @@ extension LoginRequest {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             token = try container.decode(String.self, forKey: .token)
             lastSync = try container.decode(Int64.self, forKey: .lastSync)
+            compressionDictionaries = try container.decodeIfPresent([Int64].self, forKey: .compressionDictionaries) ?? []
             return
         }
         var container = try decoder.unkeyedContainer()
         token = try container.decode(String.self)
         lastSync = try container.decode(Int64.self)
+        compressionDictionaries = try container.decodeTrailing([Int64].self) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -115,17 +117,20 @@ extension LoginRequest {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(token, forKey: .token)
             try container.encode(lastSync, forKey: .lastSync)
+            if !compressionDictionaries.isEmpty { try container.encode(compressionDictionaries, forKey: .compressionDictionaries) }
             return
         }
         var container = encoder.unkeyedContainer()
         try container.encode(token)
         try container.encode(lastSync)
+        let present = !compressionDictionaries.isEmpty ? 1 : 0
+        if present > 0 { try container.encode(compressionDictionaries) }
     }
 }
 
 extension LoginReply {
     enum CodingKeys: String, CodingKey {
-        case userID, serverTime, settings, contacts, chats
+        case userID, serverTime, settings, contacts, chats, compressionDictionary
     }
 
     public init(from decoder: any Decoder) throws {
@@ -136,6 +141,7 @@ extension LoginReply {
             settings = try container.decodeIfPresent(Settings.self, forKey: .settings)
             contacts = try container.decode([Contact].self, forKey: .contacts)
             chats = try container.decode([Chat].self, forKey: .chats)
+            compressionDictionary = try container.decodeIfPresent(Int64.self, forKey: .compressionDictionary)
             return
         }
         var container = try decoder.unkeyedContainer()
@@ -144,6 +150,7 @@ extension LoginReply {
         contacts = try container.decode([Contact].self)
         chats = try container.decode([Chat].self)
         settings = try container.decodeTrailing(Settings.self)
+        compressionDictionary = try container.decodeTrailing(Int64.self)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -154,6 +161,7 @@ extension LoginReply {
             try container.encodeIfPresent(settings, forKey: .settings)
             try container.encode(contacts, forKey: .contacts)
             try container.encode(chats, forKey: .chats)
+            try container.encodeIfPresent(compressionDictionary, forKey: .compressionDictionary)
             return
         }
         var container = encoder.unkeyedContainer()
@@ -161,8 +169,9 @@ extension LoginReply {
         try container.encode(serverTime)
         try container.encode(contacts)
         try container.encode(chats)
-        let present = settings != nil ? 1 : 0
+        let present = compressionDictionary != nil ? 2 : (settings != nil ? 1 : 0)
         if present > 0 { if let value = settings { try container.encode(value) } else { try container.encodeNil() } }
+        if present > 1 { if let value = compressionDictionary { try container.encode(value) } else { try container.encodeNil() } }
     }
 }
 

@@ -48,29 +48,33 @@ extension Pong: MessagePackFastCodable {
 
 extension LoginRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        try writer.writeArrayHeader(count: 2)
+        let present = !compressionDictionaries.isEmpty ? 1 : 0
+        try writer.writeArrayHeader(count: 2 + present)
         try writer.write(token)
         writer.write(lastSync)
+        if present > 0 { try writer.writeIntegers(compressionDictionaries) }
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
         let fields = try reader.readFields(required: 2, of: "LoginRequest")
         let token = try reader.readString()
         let lastSync = try reader.readInt64()
-        try reader.skipFields(fields, known: 2)
-        self.init(token: token, lastSync: lastSync)
+        let compressionDictionaries: [Int64] = fields > 2 ? (try reader.readOptional { reader throws(MessagePackError) in try reader.readIntegers() } ?? []) : []
+        try reader.skipFields(fields, known: 3)
+        self.init(token: token, lastSync: lastSync, compressionDictionaries: compressionDictionaries)
     }
 }
 
 extension LoginReply: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = settings != nil ? 1 : 0
+        let present = compressionDictionary != nil ? 2 : (settings != nil ? 1 : 0)
         try writer.writeArrayHeader(count: 4 + present)
         writer.write(userID)
         writer.write(serverTime)
         try contacts.writeMessagePack(to: &writer)
         try chats.writeMessagePack(to: &writer)
         if present > 0 { if let value = settings { try value.writeMessagePack(to: &writer) } else { writer.writeNil() } }
+        if present > 1 { if let value = compressionDictionary { writer.write(value) } else { writer.writeNil() } }
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -80,8 +84,9 @@ extension LoginReply: MessagePackFastCodable {
         let contacts = try [Contact](messagePack: &reader)
         let chats = try [Chat](messagePack: &reader)
         let settings: Settings? = fields > 4 ? try reader.readOptional { reader throws(MessagePackError) in try Settings(messagePack: &reader) } : nil
-        try reader.skipFields(fields, known: 5)
-        self.init(userID: userID, serverTime: serverTime, settings: settings, contacts: contacts, chats: chats)
+        let compressionDictionary: Int64? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt64() } : nil
+        try reader.skipFields(fields, known: 6)
+        self.init(userID: userID, serverTime: serverTime, settings: settings, contacts: contacts, chats: chats, compressionDictionary: compressionDictionary)
     }
 }
 
