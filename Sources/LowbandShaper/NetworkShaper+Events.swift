@@ -102,20 +102,35 @@ extension NetworkShaper {
         bottlenecks[slot].busy = false
         radio.touch(now)
         if expireIfIdle(id, direction) {
+            if connections[id] != nil {
+                // Forgotten just now: this piece goes the way of the rest.
+                bottlenecks[slot].occupancy -= bytes
+                connections[id]![direction].inFlight = 0
+                connections[id]![direction].state = .idle
+                resumeIfRoom(direction)
+            }
+            startNext(direction)
+            return
+        }
+        if connections[id]?.forgotten == true {
+            // The NAT drops it: it leaves the queue and goes nowhere.
+            bottlenecks[slot].occupancy -= bytes
+            connections[id]![direction].inFlight = 0
+            connections[id]![direction].state = .idle
+            resumeIfRoom(direction)
             startNext(direction)
             return
         }
         if var flow = connections[id]?[direction] {
             let link = bottlenecks[slot].timeline.phase(at: now).link
-            let forgotten = connections[id]!.forgotten
             flow.inFlight = 0
-            if forgotten || isLost(direction, link.loss, &flow) {
+            if isLost(direction, link.loss, &flow) {
                 let stall = flow.loss.stallForLoss(link.loss)
                 flow.queued += bytes
                 flow.state = .stalled
                 connections[id]![direction] = flow
                 timers.schedule(.stallEnded(id, direction), at: now + stall)
-                record(.lossStall, id, direction, bytes: bytes, delay: stall, detail: forgotten ? "the network forgot the flow" : nil)
+                record(.lossStall, id, direction, bytes: bytes, delay: stall)
             } else {
                 connections[id]!.lastCrossed = now
                 let delay = max(0, link.delay.nanosecondsClamped + flow.jitter.sample(link.jitter, using: &flow.generator))
@@ -139,8 +154,9 @@ extension NetworkShaper {
     }
 
     /// Whether the NAT forgot `id`'s flow, idle since it last carried a piece, as this piece
-    /// tries to cross: a silent expiry leaves it forgotten (this piece and all after it are
-    /// lost); a reset one resets it now, and true is returned. Not after the network healed.
+    /// tries to cross: a silent expiry forgets it (this piece and all after it vanish); a reset
+    /// one resets it now. Either way the piece is gone and true is returned. Not after the
+    /// network healed.
     private mutating func expireIfIdle(_ id: ConnectionID, _ direction: Direction) -> Bool {
         guard let nat = profile.nat, let connection = connections[id], !connection.forgotten, !isHealed,
               now - connection.lastCrossed >= nat.idleTimeout.nanosecondsClamped else { return false }
@@ -150,8 +166,30 @@ extension NetworkShaper {
             reset(id)
             return true
         }
-        connections[id]!.forgotten = true
-        return false
+        forget(id)
+        return true
+    }
+
+    /// The network forgets `id`'s flow: what it has queued leaves the shared queue (the NAT
+    /// drops it, as it will drop everything after), a piece on its way vanishes when it is
+    /// through, and no more is taken (``submit(_:on:_:at:)`` refuses, so its source stops being
+    /// read, as a TCP sender's window closes). The connection stays open until an end closes it.
+    mutating func forget(_ id: ConnectionID) {
+        guard var connection = connections[id], !connection.forgotten else { return }
+        connection.forgotten = true
+        for direction in Direction.allCases {
+            let slot = direction.index
+            bottlenecks[slot].occupancy -= connection[direction].queued
+            connection[direction].queued = 0
+            connection[direction].tlsBytes = 0
+            connection[direction].unacknowledged = 0
+            if connection[direction].state != .transmitting { connection[direction].state = .idle }
+        }
+        connections[id] = connection
+        for direction in Direction.allCases {
+            bottlenecks[direction.index].paused.removeAll { $0 == id }
+            resumeIfRoom(direction)
+        }
     }
 
     /// The device comes back from an outage with another address: every connection open now
@@ -160,7 +198,7 @@ extension NetworkShaper {
         for id in connections.keys.sorted() {
             guard let connection = connections[id], !connection.forgotten else { continue }
             record(.natExpired, id, detail: "\(death.rawValue): the device's address changed")
-            if death == .reset { reset(id) } else { connections[id]!.forgotten = true }
+            if death == .reset { reset(id) } else { forget(id) }
         }
     }
 

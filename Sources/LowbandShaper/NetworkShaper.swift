@@ -93,6 +93,9 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         guard bytes > 0, connections[id] != nil else {
             return bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit
         }
+        // A forgotten flow takes nothing more: its bytes would die at the NAT, and its sender
+        // stops (its window never opens again).
+        if connections[id]!.forgotten { return false }
         bottlenecks[slot].occupancy += bytes
         connections[id]![direction].queued += bytes
         connections[id]![direction].tlsBytes += profile.overhead.tlsBytes(forWriteOf: bytes)
@@ -133,13 +136,13 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         record(.close, id, detail: reason)
     }
 
-    /// The network forgets `id`'s flow now, as a NAT that lost its binding does: every piece of
-    /// it is lost from now on, with no reset either way, until the connection is closed.
+    /// The network forgets `id`'s flow now, as a NAT that lost its binding does: its bytes
+    /// vanish from now on, with no reset either way, until the connection is closed.
     public mutating func forget(_ id: ConnectionID, at now: ShaperInstant) {
         run(until: now.nanoseconds)
         guard connections[id] != nil, !connections[id]!.forgotten else { return }
-        connections[id]!.forgotten = true
         record(.natExpired, id, detail: "silent: forgotten by a fault")
+        forget(id)
     }
 
     // MARK: Inspection
