@@ -34,9 +34,11 @@ import Testing
         }
         #expect(cached == texts)
 
-        // The frame counted on the wire is the push frame the server encodes, LZ4-compressed.
+        // The frame counted on the wire is the push frame the server encodes, LZ4-compressed
+        // with the wire dictionary the engine and the server agreed at login.
         for sample in samples {
-            let frame = try Frame.push(NewMessagePush(message: sample.message), sequence: 0)
+            var frame = try Frame.push(NewMessagePush(message: sample.message), sequence: 0)
+            frame.compressionDictionary = WireDictionary.messenger1.id
             let encoded = try FrameEncoder().bytes(of: frame)
             #expect(sample.frameBytes == encoded.readableBytes)
             #expect(sample.frameBytes < FrameHeader.size + frame.payload.count, "compressed: \(sample.frameBytes) B on the wire for a \(frame.payload.count) B payload")
