@@ -101,23 +101,15 @@ extension NetworkShaper {
         let slot = direction.index
         bottlenecks[slot].busy = false
         radio.touch(now)
-        if expireIfIdle(id, direction) {
+        // A flow the NAT forgot (before, or just now) loses the piece: it leaves the queue and
+        // goes nowhere. One reset just now is gone already.
+        if expireIfIdle(id, direction) || connections[id]?.forgotten == true {
             if connections[id] != nil {
-                // Forgotten just now: this piece goes the way of the rest.
                 bottlenecks[slot].occupancy -= bytes
                 connections[id]![direction].inFlight = 0
                 connections[id]![direction].state = .idle
                 resumeIfRoom(direction)
             }
-            startNext(direction)
-            return
-        }
-        if connections[id]?.forgotten == true {
-            // The NAT drops it: it leaves the queue and goes nowhere.
-            bottlenecks[slot].occupancy -= bytes
-            connections[id]![direction].inFlight = 0
-            connections[id]![direction].state = .idle
-            resumeIfRoom(direction)
             startNext(direction)
             return
         }
