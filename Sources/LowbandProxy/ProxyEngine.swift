@@ -319,6 +319,11 @@ final class ProxyEngine {
         return state
     }
 
+    /// What the device's radio did so far: time in each state, promotions and energy.
+    var radioStatistics: RadioStatistics? {
+        machine.radioStatistics(at: now())
+    }
+
     func partition(_ direction: Direction) {
         perform(machine.partition(direction, at: now()))
         updateGate()

@@ -178,6 +178,12 @@ public final class ShapingProxy: Sendable {
         get async throws(ProxyError) { try await onLoop { engine in engine.linkState } }
     }
 
+    /// What the device's radio did since the link started (time in each state, promotions
+    /// and, when the profile gives powers, energy); nil when the profile has no radio model.
+    public var radioStatistics: RadioStatistics? {
+        get async throws(ProxyError) { try await onLoop { engine in engine.radioStatistics } }
+    }
+
     /// Resets every open connection (a TCP RST to both sides), as a dropped bearer or a NAT
     /// rebinding would; what was on its way is lost. New connections are served as usual.
     public func resetAll(reason: String = "reset by a fault") async throws(ProxyError) {

@@ -94,6 +94,12 @@ package struct ProxyStateMachine {
 
     package var openConnections: [Int] { order }
 
+    /// What the device's radio did from the link's start until `now` (on the proxy's
+    /// timeline); nil when the link has no radio model.
+    package func radioStatistics(at now: ShaperInstant) -> RadioStatistics? {
+        shaper.radioStatistics(at: local(now))
+    }
+
     /// Whether a new client's handshake would cross the link at `now` (on the proxy's
     /// timeline), and until when: the socket proxy completes no handshake while it is down.
     package mutating func reachability(at now: ShaperInstant) -> ShaperReachability {

@@ -42,6 +42,29 @@ import Testing
         return Int64(line[range.upperBound...].prefix { $0.isNumber })
     }
 
+    /// The radio lives in the proxy's shaper on sockets: the run reads it as it ends, so a
+    /// socket run reports the radio's time and energy as a virtual one does.
+    @Test func aSocketRunReportsTheProxysRadioTimeAndEnergy() async throws {
+        let options = ScenarioOptions(
+            scenario: .pushToVisible, profile: try ScenarioFixtures.profile("3g"), seed: 2, clients: 1,
+            duration: .seconds(12), virtualTime: false)
+        let record = try await ScenarioRunner.run(options).record
+        let dch = try #require(record.count("radio.state.CELL_DCH"))
+        let fach = try #require(record.count("radio.state.CELL_FACH"))
+        let idle = try #require(record.count("radio.state.IDLE"))
+        let promoting = try #require(record.count("radio.promoting"))
+        // The states cover the proxy's life: the traffic and the drain, less the few
+        // milliseconds the proxy started after the run's clock.
+        let total = dch + fach + idle + promoting
+        let ran = record.durationSeconds + (record.drain?.seconds ?? 0)
+        #expect(total > ran - 1 && total < ran + 1, "radio \(total) s, run \(ran) s")
+        #expect(dch > 0, "pushes every 1–5 s keep the radio in CELL_DCH")
+        let joules = try #require(record.count("energy.total"))
+        #expect(abs(joules - ((dch + promoting) * 0.8 + fach * 0.46)) < 1e-6, "\(joules) J")
+        let radio = record.timeline.filter { $0.kind == .radio }
+        #expect(radio.first?.detail == "CELL_DCH" && radio.first?.seconds == 0)
+    }
+
     @Test func aStopEndsASocketRunWithAPartialRecord() async throws {
         let stop = StopSignal()
         let options = ScenarioOptions(

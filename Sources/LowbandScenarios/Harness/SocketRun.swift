@@ -2,6 +2,7 @@ import Foundation
 import LowbandClient
 import LowbandProxy
 import LowbandProxyCore
+import LowbandRunReport
 import LowbandServer
 import LowbandShaper
 import LowbandTesting
@@ -65,12 +66,14 @@ enum SocketRun {
             // with the shaper's decisions about its bytes; read while the run lasts.
             let ports = ProxyPorts()
             let events = harness.proxy.events()
+            let proxy = harness.proxy
             let output = try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { for await event in events { ports.record(event) } }
                 defer { group.cancelAll() }
                 return try await drive(
                     options, implementation: implementation, profile: profile, loop: loop, scheduler: scheduler, server: runServer, ledger: ledger, ports: ports,
-                    trace: trace, directory: directory.path, proxyPort: harness.proxyPort, progress: progress, stop: stop)
+                    trace: trace, directory: directory.path, proxyPort: harness.proxyPort, radio: { try? await proxy.radioStatistics },
+                    progress: progress, stop: stop)
             }
             result = .success(output)
         } catch {
@@ -84,7 +87,8 @@ enum SocketRun {
     private static func drive(
         _ options: ScenarioOptions, implementation: any Scenario.Type, profile: NetworkProfile, loop: any EventLoop, scheduler: EventLoopScheduler,
         server: NIOLoopBoundBox<LoopRunServer>, ledger: NIOLoopBoundBox<RunLedger>, ports: ProxyPorts, trace: TraceLog,
-        directory: String, proxyPort: Int, progress: @escaping @Sendable (RunProgress) -> Void, stop: StopSignal
+        directory: String, proxyPort: Int, radio: @escaping @Sendable () async -> RadioStatistics?,
+        progress: @escaping @Sendable (RunProgress) -> Void, stop: StopSignal
     ) async throws -> ScenarioOutput {
         let promise = loop.makePromise(of: ScenarioOutput.self)
         let state = try await loop.submit {
@@ -102,8 +106,15 @@ enum SocketRun {
                 options: options, profile: profile, scheduler: scheduler, server: server.value, trace: trace, ledger: ledger.value,
                 directory: directory, workClock: ContinuousWorkClock(),
                 makeConnector: { SocketFrameConnector(scheduler: scheduler, port: proxyPort) })
+            // The radio lives in the proxy's shaper, on the proxy's loop: the run reads it once,
+            // as it ends (``SocketRunState/finish(partial:drain:)``), and its rows show that.
+            let radioReading = RadioReading(loop: loop, read: radio)
+            if let model = profile.radio {
+                trace.mark(TimelineEvent(seconds: 0, kind: .radio, detail: model.states[0].name))
+                context.radio = { radioReading.last }
+            }
             let driver = RunDriver(context: context, scenario: implementation.init(context: context))
-            let state = SocketRunState(driver: driver, server: server.value, promise: promise, progress: progress)
+            let state = SocketRunState(driver: driver, server: server.value, radio: radioReading, promise: promise, progress: progress)
             try driver.start()
             state.arm(until: options.duration)
             return NIOLoopBoundBox(Optional(state), eventLoop: loop)
@@ -123,13 +134,18 @@ enum SocketRun {
 private final class SocketRunState {
     private let driver: RunDriver
     private let server: LoopRunServer
+    private let radio: RadioReading
     private let promise: EventLoopPromise<ScenarioOutput>
     private let progress: @Sendable (RunProgress) -> Void
     private var finishing = false
 
-    init(driver: RunDriver, server: LoopRunServer, promise: EventLoopPromise<ScenarioOutput>, progress: @escaping @Sendable (RunProgress) -> Void) {
+    init(
+        driver: RunDriver, server: LoopRunServer, radio: RadioReading, promise: EventLoopPromise<ScenarioOutput>,
+        progress: @escaping @Sendable (RunProgress) -> Void
+    ) {
         self.driver = driver
         self.server = server
+        self.radio = radio
         self.promise = promise
         self.progress = progress
     }
@@ -169,14 +185,45 @@ private final class SocketRunState {
         }
     }
 
-    /// Ends the run: the checks read the server's state as of now, copied from its loop first.
+    /// Ends the run: the checks read the server's state and the radio's as of now, copied
+    /// from their loops first.
     func finish(partial: Bool, drain: DrainPhase? = nil) {
         guard !driver.isFinished, !finishing else { return }
         finishing = true
-        server.refresh { [self] in
-            let output = driver.finish(partial: partial, drain: drain)
-            progress(driver.progress)
-            promise.succeed(output)
+        radio.refresh { [self] in
+            server.refresh { [self] in
+                let output = driver.finish(partial: partial, drain: drain)
+                progress(driver.progress)
+                promise.succeed(output)
+            }
+        }
+    }
+}
+
+/// The proxy's radio statistics as last read, on the run's loop; the proxy keeps them on its
+/// own loop, so a read hops there and back.
+final class RadioReading {
+    private let loop: any EventLoop
+    private let read: @Sendable () async -> RadioStatistics?
+    private(set) var last: RadioStatistics?
+
+    init(loop: any EventLoop, read: @escaping @Sendable () async -> RadioStatistics?) {
+        self.loop = loop
+        self.read = read
+    }
+
+    /// Reads the proxy's radio now, then calls `done` on the run's loop.
+    func refresh(_ done: @escaping () -> Void) {
+        let loop = self.loop
+        let read = self.read
+        let box = NIOLoopBound((self, done), eventLoop: loop)
+        Task {
+            let statistics = await read()
+            loop.execute {
+                let (reading, done) = box.value
+                reading.last = statistics
+                done()
+            }
         }
     }
 }
