@@ -27,6 +27,16 @@ import Testing
         }
     }
 
+    /// A small figure (joules per message on a busy link) keeps its digits in the table.
+    @Test func figuresUnderOneKeepTwoSignificantDigits() {
+        #expect(RunOutputs.number(0.0437) == "0.044")
+        #expect(RunOutputs.number(0.5) == "0.5")
+        #expect(RunOutputs.number(-0.25) == "-0.25")
+        #expect(RunOutputs.number(203.04) == "203.0")
+        #expect(RunOutputs.number(23) == "23")
+        #expect(RunOutputs.number(0) == "0")
+    }
+
     @Test func brokenPromisesAreNamedWithTheirVerdicts() {
         let record = RunRecord(
             scenario: "crowd", profile: "edge", seed: 1, clients: 2, virtualTime: true, command: "", durationSeconds: 60, partial: false,

@@ -177,8 +177,11 @@ package enum RunOutputs {
     }
 
     /// Milliseconds and counts for reading: whole numbers as such, else one decimal.
+    /// Whole numbers as they are, others to one decimal, and those under 1 to two significant
+    /// digits: 0.04 J per message would read 0.0 to one decimal.
     package static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        if abs(value) < 1 { return String(format: "%.2g", value) }
         return String(format: "%.1f", value)
     }
 }
