@@ -20,29 +20,9 @@ final class PocketScenario: Scenario {
         MessengerWorld.Shape(users: max(clients + 1, 4), chatsPerUser: 2, messagesPerChat: 20)
     }
 
-    private final class Phone {
-        let index: Int
-        let client: ScenarioClient
-        let chatID: Int64
-        let partner: Int64
-        var texts: MessengerFixtures
-        var random: SeededGenerator
-        var screen: ChatScreenModel?
-
-        init(index: Int, client: ScenarioClient, chatID: Int64, partner: Int64, texts: MessengerFixtures, random: SeededGenerator) {
-            self.index = index
-            self.client = client
-            self.chatID = chatID
-            self.partner = partner
-            self.texts = texts
-            self.random = random
-        }
-    }
-
     private let context: RunContext
-    private var phones: [Phone] = []
-    private var postedAt: [Int64: Duration] = [:]
-    private var sightings = PostSightings<Int64, (phone: Int, visibleAt: Duration)>()
+    private var phones: [DirectChatter] = []
+    private let partners: PartnerPosts
     private var delays = TimedSamples()
     private var written = 0
     private var byPush = 0
@@ -50,39 +30,27 @@ final class PocketScenario: Scenario {
 
     init(context: RunContext) {
         self.context = context
+        partners = PartnerPosts(context: context)
+        partners.delivered = { [unowned self] id, phone, posted, visibleAt in
+            self.delivered(id, phone: phone, posted: posted, visibleAt: visibleAt)
+        }
     }
 
     func start() throws(ScenarioError) {
         for index in 0 ..< context.clientCount {
-            let userID = Int64(index + 1)
-            guard let chat = context.chat(of: userID, preferDirect: true), let partner = chat.memberIDs.first(where: { $0 != userID }) else {
-                throw ScenarioError(.setupFailed, "client \(index): user \(userID) has no chat with another member")
-            }
-            let client = try context.makeClient(index: index, userID: userID, database: "client-\(index).sqlite")
-            let phone = Phone(index: index, client: client, chatID: chat.id, partner: partner, texts: context.texts(for: index), random: context.random(6, UInt64(index)))
+            let phone = try DirectChatter.make(index: index, context: context, stream: 6)
             phones.append(phone)
-            client.onEvent = { [weak self, weak phone] event in
+            phone.client.onEvent = { [weak self, weak phone] event in
                 guard let self, let phone, case .synced = event, phone.screen == nil else { return }
-                self.openChat(phone)
+                let index = phone.index
+                phone.openChat(context: self.context) { [weak self] id in self?.partners.visible(id, on: index) }
                 self.scheduleNext(phone)
             }
-            client.engine.start()
+            phone.client.engine.start()
         }
     }
 
-    private func openChat(_ phone: Phone) {
-        let screen = phone.client.engine.openChat(phone.chatID)
-        phone.screen = screen
-        screen.onVisible = { [weak self, weak phone] event in
-            guard let self, let phone, case .message(let id) = event.row else { return }
-            guard let posted = self.postedAt.removeValue(forKey: id) else { return self.sightings.sawUnposted(id, (phone.index, self.context.now)) }
-            self.delivered(id, phone: phone.index, posted: posted, visibleAt: self.context.now)
-        }
-        context.observe(screen, client: phone.client.index)
-        screen.open()
-    }
-
-    private func scheduleNext(_ phone: Phone) {
+    private func scheduleNext(_ phone: DirectChatter) {
         let gap = phone.random.duration(in: .seconds(300) ... .seconds(900))
         context.scheduler.schedule(after: gap) { [weak self, weak phone] in
             guard let self, let phone, !self.context.trafficIsOver else { return }
@@ -91,23 +59,9 @@ final class PocketScenario: Scenario {
         }
     }
 
-    private func write(_ phone: Phone) {
+    private func write(_ phone: DirectChatter) {
         written += 1
-        let (index, chatID) = (phone.index, phone.chatID)
-        sightings.willPost()
-        context.server.post(phone.texts.text(), in: chatID, from: phone.partner) { [weak self] result, postedAt in
-            guard let self else { return }
-            guard case .success(let message) = result else {
-                _ = self.sightings.didPost(nil)
-                return
-            }
-            self.context.line("partner-sent", client: index, chat: chatID, message: message.id)
-            if let seen = self.sightings.didPost(message.id) {
-                self.delivered(message.id, phone: seen.phone, posted: postedAt, visibleAt: seen.visibleAt)
-            } else {
-                self.postedAt[message.id] = postedAt
-            }
-        }
+        partners.post(phone.texts.text(), to: phone)
     }
 
     private func delivered(_ id: Int64, phone: Int, posted: Duration, visibleAt: Duration) {

@@ -32,58 +32,36 @@ final class SubwayScenario: Scenario {
         return adjusted
     }
 
-    private final class Rider {
-        let index: Int
-        let client: ScenarioClient
-        let chatID: Int64
-        let partner: Int64
-        var texts: MessengerFixtures
-        var random: SeededGenerator
-        var screen: ChatScreenModel?
-
-        init(index: Int, client: ScenarioClient, chatID: Int64, partner: Int64, texts: MessengerFixtures, random: SeededGenerator) {
-            self.index = index
-            self.client = client
-            self.chatID = chatID
-            self.partner = partner
-            self.texts = texts
-            self.random = random
-        }
-    }
-
     private struct Sent: Hashable {
         var rider: Int
         var clientID: UInt64
     }
 
     private let context: RunContext
-    private var riders: [Rider] = []
+    private var riders: [DirectChatter] = []
     private var composedAt: [Sent: Duration] = [:]
-    private var postedAt: [Int64: Duration] = [:]
-    /// Partner messages visible before their post's completion (``PostSightings``): the rider
-    /// and when.
-    private var sightings = PostSightings<Int64, (rider: Int, visibleAt: Duration)>()
+    private let partners: PartnerPosts
     private var delays = TimedSamples()
     private var written = 0
 
     init(context: RunContext) {
         self.context = context
+        partners = PartnerPosts(context: context)
+        partners.delivered = { [unowned self] id, rider, posted, visibleAt in
+            self.delivered(id, rider: rider, posted: posted, visibleAt: visibleAt)
+        }
     }
 
     func start() throws(ScenarioError) {
         for index in 0 ..< context.clientCount {
-            let userID = Int64(index + 1)
-            guard let chat = context.chat(of: userID, preferDirect: true), let partner = chat.memberIDs.first(where: { $0 != userID }) else {
-                throw ScenarioError(.setupFailed, "client \(index): user \(userID) has no chat with another member")
-            }
-            let client = try context.makeClient(index: index, userID: userID, database: "client-\(index).sqlite")
-            let rider = Rider(index: index, client: client, chatID: chat.id, partner: partner, texts: context.texts(for: index), random: context.random(5, UInt64(index)))
+            let rider = try DirectChatter.make(index: index, context: context, stream: 5)
             riders.append(rider)
-            client.onEvent = { [weak self, weak rider] event in
+            rider.client.onEvent = { [weak self, weak rider] event in
                 guard let self, let rider else { return }
                 switch event {
                 case .synced where rider.screen == nil:
-                    self.openChat(rider)
+                    let index = rider.index
+                    rider.openChat(context: self.context) { [weak self] id in self?.partners.visible(id, on: index) }
                     self.scheduleNext(rider)
                 case .outbox(.sent(_, let message)):
                     self.acknowledged(message, rider: rider)
@@ -91,22 +69,11 @@ final class SubwayScenario: Scenario {
                     break
                 }
             }
-            client.engine.start()
+            rider.client.engine.start()
         }
     }
 
-    private func openChat(_ rider: Rider) {
-        let screen = rider.client.engine.openChat(rider.chatID)
-        rider.screen = screen
-        screen.onVisible = { [weak self, weak rider] event in
-            guard let self, let rider else { return }
-            self.visible(event, rider: rider)
-        }
-        context.observe(screen, client: rider.client.index)
-        screen.open()
-    }
-
-    private func scheduleNext(_ rider: Rider) {
+    private func scheduleNext(_ rider: DirectChatter) {
         let gap = rider.random.duration(in: .seconds(4) ... .seconds(12))
         context.scheduler.schedule(after: gap) { [weak self, weak rider] in
             guard let self, let rider, !self.context.trafficIsOver else { return }
@@ -115,7 +82,7 @@ final class SubwayScenario: Scenario {
         }
     }
 
-    private func write(_ rider: Rider) {
+    private func write(_ rider: DirectChatter) {
         let text = rider.texts.text()
         written += 1
         if rider.random.next() & 1 == 0 {
@@ -123,36 +90,15 @@ final class SubwayScenario: Scenario {
             composedAt[Sent(rider: rider.index, clientID: clientID)] = context.now
             context.line("send", client: rider.index, chat: rider.chatID, detail: "client id \(clientID)")
         } else {
-            let (index, chatID) = (rider.index, rider.chatID)
-            sightings.willPost()
-            context.server.post(text, in: chatID, from: rider.partner) { [weak self] result, postedAt in
-                guard let self else { return }
-                guard case .success(let message) = result else {
-                    _ = self.sightings.didPost(nil)
-                    return
-                }
-                self.context.line("partner-sent", client: index, chat: chatID, message: message.id)
-                if let seen = self.sightings.didPost(message.id) {
-                    self.delivered(message.id, rider: seen.rider, posted: postedAt, visibleAt: seen.visibleAt)
-                } else {
-                    self.postedAt[message.id] = postedAt
-                }
-            }
+            partners.post(text, to: rider)
         }
     }
 
-    private func acknowledged(_ message: Message, rider: Rider) {
+    private func acknowledged(_ message: Message, rider: DirectChatter) {
         guard let clientID = message.clientID, let composed = composedAt.removeValue(forKey: Sent(rider: rider.index, clientID: clientID)) else { return }
         let delay = context.now - composed
         delays.append(delay, endingAt: context.now)
         context.line("delivered", client: rider.index, chat: rider.chatID, message: message.id, value: delay, detail: "acknowledged")
-    }
-
-    private func visible(_ event: VisibilityEvent, rider: Rider) {
-        guard case .message(let id) = event.row else { return }
-        // The run's time, not the phone's: its clock may be skewed (`--faults clock-skew`).
-        guard let posted = postedAt.removeValue(forKey: id) else { return sightings.sawUnposted(id, (rider.index, context.now)) }
-        delivered(id, rider: rider.index, posted: posted, visibleAt: context.now)
     }
 
     private func delivered(_ id: Int64, rider: Int, posted: Duration, visibleAt: Duration) {
@@ -174,7 +120,7 @@ final class SubwayScenario: Scenario {
                 RunMetric(name: "disconnects", unit: "count", values: [Double(context.clients.reduce(0) { $0 + $1.disconnects })]),
                 RunMetric(name: "outages", unit: "count", values: [Double(Outages.count(in: context.trace.timeline, runEnd: context.now.seconds))]),
                 RunMetric(name: "messages", unit: "count", values: [Double(written)]),
-                RunMetric(name: "undelivered", unit: "count", values: [Double(composedAt.count + postedAt.count)]),
+                RunMetric(name: "undelivered", unit: "count", values: [Double(composedAt.count + partners.pending)]),
             ],
             floorMilliseconds: nil)
     }
