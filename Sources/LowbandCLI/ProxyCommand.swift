@@ -314,7 +314,7 @@ struct ProxyCommand: AsyncParsableCommand {
         following.cancel()
         await following.value
         if let recorder, let record {
-            try writeRecord(recorder, to: record, problems: follower?.problems ?? [])
+            try await writeRecord(recorder, to: record, problems: follower?.problems ?? [])
         }
     }
 
@@ -325,10 +325,10 @@ struct ProxyCommand: AsyncParsableCommand {
     }
 
     /// Judges the recorded session and writes its folder; one line on stderr says the verdict.
-    private func writeRecord(_ recorder: SessionRecorder, to folder: String, problems: [String]) throws {
+    private func writeRecord(_ recorder: SessionRecorder, to folder: String, problems: [String]) async throws {
         let loaded = try? NetworkProfile.load(named: profile)
         let roundTrip = loaded.map { $0.uplink.delay + $0.downlink.delay } ?? .zero
-        let session = recorder.finish(bounds: try sessionBounds, roundTrip: roundTrip)
+        let session = await recorder.finish(bounds: try sessionBounds, roundTrip: roundTrip)
         let header = [
             "lowband proxy \(name) → \(upstream ?? (socks != nil ? "SOCKS5" : "HTTP proxy") + " (the app names each destination)") on \(profile), seed \(seed), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
         ]

@@ -75,6 +75,13 @@ import Testing
         #expect(network.contains(#"{"proxy":"second","at_ns":"#) && network.contains(#""event":"open","connection":1"#), "\(network)")
         let results = try String(contentsOfFile: "\(record)/results.csv", encoding: .utf8)
         #expect(results.contains("proxy.record,3g,invariant.acknowledged_lost,count,1,"))
+        // Each proxy is a device's link on 3g, with its radio: the record says what the two
+        // radios did and cost, one sample per link.
+        #expect(verdict.contains("radio: on ") && verdict.contains("(2 device links together)") && verdict.contains(" J per hour"), "\(verdict)")
+        let energy = try #require(results.split(separator: "\n").first { $0.hasPrefix("proxy.record,3g,energy.total,J,") }, "\(results)")
+        let columns = energy.split(separator: ",", omittingEmptySubsequences: false)
+        #expect(columns[9] == "2" && (Double(columns[7]) ?? 0) > 0, "\(energy)")
+        #expect(results.contains("proxy.record,3g,radio.state.CELL_DCH,s,"))
         let report = try String(contentsOfFile: "\(record)/report.html", encoding: .utf8)
         #expect(report.contains("<h2 id=\"promises\">Promises</h2>"))
         #expect(report.contains("acknowledged_lost"))

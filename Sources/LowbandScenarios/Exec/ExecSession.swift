@@ -143,7 +143,7 @@ enum ExecSession {
         _ = await serving.value
         await registry.stopAll()
         _ = await driver.value
-        let record = recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
+        let record = await recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
         let result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
             plan: schedule.map(\.description), elapsed: record.elapsed)

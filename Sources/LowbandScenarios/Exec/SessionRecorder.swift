@@ -3,6 +3,7 @@ package import LowbandAppEvents
 import LowbandBasics
 package import LowbandProxy
 import LowbandProxyCore
+package import LowbandShaper
 package import LowbandReports
 package import LowbandRunReport
 import Synchronization
@@ -14,6 +15,8 @@ final class SessionState: Sendable {
     let timeline = Mutex(SessionTimelineRecorder())
     let decisions = Mutex<[String]>([])
     let played = Mutex<[String]>([])
+    /// The proxies watched, in order: each is a device's link, with its radio.
+    let proxies = Mutex<[ShapingProxy]>([])
 }
 
 /// Records a session of an outside app behind live proxies: its events (stamped on one clock),
@@ -45,6 +48,7 @@ package final class SessionRecorder: Sendable {
     package func watch(_ proxy: ShapingProxy, name: String, offset: Duration) {
         let stream = proxy.events()
         let state = self.state
+        state.proxies.withLock { $0.append(proxy) }
         let pause = self.pause
         let task = Task {
             for await event in stream where !pause.isPaused {
@@ -60,10 +64,15 @@ package final class SessionRecorder: Sendable {
         watchers.withLock { $0.append(task) }
     }
 
-    /// Stops watching and judges the session as it stands.
-    package func finish(bounds: EventBounds, roundTrip: Duration) -> SessionRecord {
+    /// Stops watching and judges the session as it stands, with what each proxy's radio did
+    /// (read from the proxy, stopped or not: its shaper stays readable).
+    package func finish(bounds: EventBounds, roundTrip: Duration) async -> SessionRecord {
         let end = clock()
         for task in watchers.withLock({ $0 }) { task.cancel() }
+        var radios: [RadioStatistics] = []
+        for proxy in state.proxies.withLock({ $0 }) {
+            if let radio = try? await proxy.radioStatistics { radios.append(radio) }
+        }
         var record = state.network.withLock { $0 }
         record.finish(at: end.seconds)
         let events = log.events.filter { !pause.wasPaused(at: $0.arrival) }
@@ -79,7 +88,7 @@ package final class SessionRecorder: Sendable {
             events: events, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 },
             book: EventChecker(events: events, network: record, bounds: bounds, end: end.seconds).check(),
             breakdown: EventBreakdown.compute(events: events, network: record, roundTrip: roundTrip),
-            bounds: bounds, dropped: log.dropped, elapsed: end, timeline: timeline.finish(at: end.seconds, stretches: record.spans))
+            bounds: bounds, dropped: log.dropped, elapsed: end, timeline: timeline.finish(at: end.seconds, stretches: record.spans), radios: radios)
     }
 }
 
@@ -96,6 +105,8 @@ package struct SessionRecord: Sendable {
     package var elapsed: Duration
     /// What the network did, connection by connection, with the app's events as marks.
     package var timeline: SessionTimeline
+    /// What each device link's radio did (one per proxy whose profile has a radio model).
+    package var radios: [RadioStatistics] = []
 
     /// Devices that posted events.
     package var devices: Int { Set(events.map(\.device)).count }
@@ -105,6 +116,7 @@ package struct SessionRecord: Sendable {
         var lines = header
         lines.append("events: \(events.count) from \(devices) device(s)\(dropped > 0 ? ", \(dropped) dropped over the cap" : "")")
         lines += problems.map { "bad event: \($0)" }
+        if let radio = radioLine { lines.append(radio) }
         lines.append("promises: \(book.checks.tally) (bounds: \(bounds))")
         for check in book.checks { lines.append("  \(check.name): \(check.verdict) — \(check.promise)") }
         for violation in book.violations { lines.append("  \(violation.summary)") }
@@ -144,6 +156,50 @@ package struct SessionRecord: Sendable {
         if !acked.isEmpty { rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "sent_to_acked", unit: "ms", samples: acked, environment: environment)) }
         if !delivered.isEmpty { rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "sent_to_shown", unit: "ms", samples: delivered, environment: environment)) }
         rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "events", unit: "count", samples: [Double(events.count)], environment: environment))
+        for metric in radioMetrics {
+            rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: metric.name, unit: metric.unit, samples: metric.values, environment: environment))
+        }
         return rows
+    }
+
+    /// Messages the app showed (the breakdown's legs other than acknowledgements).
+    private var shown: Int { breakdown.filter { $0.leg != "acked" }.count }
+
+    /// The radio's rows as a run has them (``RunDriver/radioMetrics(_:deliveries:seconds:)``),
+    /// one sample per device link: time on, in each state, promotions, energy in all and per
+    /// hour; `energy.per_message` is the links' energy together per message shown.
+    package var radioMetrics: [RunMetric] {
+        let each = radios.map { RunDriver.radioMetrics($0, deliveries: 0, seconds: elapsed.seconds) }
+        var merged: [RunMetric] = []
+        for metric in each.joined() {
+            if let index = merged.firstIndex(where: { $0.name == metric.name }) {
+                merged[index].values += metric.values
+            } else {
+                merged.append(metric)
+            }
+        }
+        let joules = radios.compactMap(\.joules)
+        if joules.count == radios.count, !joules.isEmpty, shown > 0, let index = merged.firstIndex(where: { $0.name == "energy.total" }) {
+            merged.insert(RunMetric(name: "energy.per_message", unit: "J", values: [joules.reduce(0, +) / Double(shown)]), at: index + 1)
+        }
+        return merged
+    }
+
+    /// One line of what the radios did, for the verdict; nil without a radio model.
+    private var radioLine: String? {
+        guard !radios.isEmpty else { return nil }
+        let on = radios.map(\.onSeconds).reduce(0, +)
+        let promotions = radios.map(\.promotions).reduce(0, +)
+        var line = String(format: "radio: on %.1f s of %.1f s", on, elapsed.seconds)
+        if radios.count > 1 { line += " (\(radios.count) device links together)" }
+        line += ", \(promotions) promotion(s)"
+        let joules = radios.compactMap(\.joules)
+        if joules.count == radios.count {
+            let total = joules.reduce(0, +)
+            line += String(format: ", %.2f J", total)
+            if shown > 0 { line += String(format: " (%.3f J per message shown)", total / Double(shown)) }
+            if elapsed > .zero { line += String(format: ", %.0f J per hour", total / elapsed.seconds * 3600) }
+        }
+        return line + " (docs/SHAPER.md, \"Radio states and energy\")"
     }
 }
