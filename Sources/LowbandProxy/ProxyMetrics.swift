@@ -14,6 +14,8 @@ enum ProxyMetrics {
     struct Sample: Sendable {
         var description: ProxyDescription
         var statistics: ProxyStatistics
+        /// What the link's radio did so far; nil when its profile has no radio model.
+        var radio: RadioStatistics? = nil
     }
 
     static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -82,9 +84,25 @@ enum ProxyMetrics {
         let stallSeconds = Double(statistics.lossStallTime.nanosecondsClamped) / 1e9
         registry.makeCounter(descriptor: descriptor("lowband_proxy_loss_stall_seconds_total", "The loss stalls' retransmission timeouts added up."), labels: proxy)
             .increment(by: stallSeconds)
+        if let radio = sample.radio { record(radio, proxy: proxy, in: registry) }
         // Every kind the link has started, sorted: the dictionary's order never reaches the text.
         for (kind, count) in statistics.outages.sorted(by: { $0.key < $1.key }) {
             counter("lowband_proxy_outages_total", proxy + [("kind", kind)], "Outage windows that began, by kind (a handover inside a blackout is two).", count, registry)
+        }
+    }
+
+    /// The device's radio (docs/SHAPER.md, "Radio states and energy"): seconds in each state
+    /// and promoting, promotions, and the energy when the profile gives powers.
+    private static func record(_ radio: RadioStatistics, proxy: [(String, String)], in registry: PrometheusCollectorRegistry) {
+        let seconds = descriptor("lowband_proxy_radio_seconds_total", "Seconds the device's radio spent in each state of the profile's radio model, and promoting.")
+        for state in radio.secondsInState {
+            registry.makeCounter(descriptor: seconds, labels: proxy + [("state", state.name)]).increment(by: state.seconds)
+        }
+        registry.makeCounter(descriptor: seconds, labels: proxy + [("state", "promoting")]).increment(by: radio.promotingSeconds)
+        counter("lowband_proxy_radio_promotions_total", proxy, "Times the radio was promoted back to its top state.", radio.promotions, registry)
+        if let joules = radio.joules {
+            registry.makeCounter(descriptor: descriptor("lowband_proxy_radio_energy_joules_total", "Energy the radio drew above the phone's idle power, by the profile's powers."), labels: proxy)
+                .increment(by: joules)
         }
     }
 

@@ -180,7 +180,8 @@ public actor ProxyRegistry {
         var samples: [ProxyMetrics.Sample] = []
         for name in entries.keys.sorted() {
             guard let entry = entries[name], let description = try? await describe(entry.proxy, enabled: entry.enabled) else { continue }
-            samples.append(ProxyMetrics.Sample(description: description, statistics: await entry.proxy.statistics))
+            let radio = try? await entry.proxy.radioStatistics
+            samples.append(ProxyMetrics.Sample(description: description, statistics: await entry.proxy.statistics, radio: radio ?? nil))
         }
         return samples
     }

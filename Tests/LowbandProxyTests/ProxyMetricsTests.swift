@@ -148,6 +148,40 @@ import Testing
         }
     }
 
+    /// On a profile with a radio model the scrape says what the device's radio did: seconds per
+    /// state and promoting, promotions, and joules that are those seconds times the profile's
+    /// powers (3g: CELL_DCH 800 mW, CELL_FACH 460 mW, promotions at the top state's).
+    @Test func aRadioProfilesStatesAndEnergyAreScraped() async throws {
+        let profile = try ProxyHarness.profile("3g")
+        let registry = ProxyRegistry(configuration: .init(defaultProfile: "3g", defaultSeed: 1, makeLink: { _, _, seed throws(ProxyError) in
+            .network(profile, seed: seed)
+        }))
+        let server = ControlServer(registry: registry, configuration: .init(listen: ProxyEndpoint(host: "127.0.0.1", port: 0)))
+        let apiPort = try #require(try await server.start().port)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            defer { group.cancelAll() }
+            let created = try await HTTPTestClient.request("POST", "/proxies", port: apiPort, body: #"{"name":"phone","upstream":"127.0.0.1:9","listen":"127.0.0.1:0"}"#)
+            try #require(created.status == 201, "\(created.text)")
+            try await Task.sleep(for: .milliseconds(200))
+            let result = try await ExternalProcess.run("python3", ["-c", Self.parser, String(apiPort)])
+            try #require(result.status == 0, "python3 failed: \(result.stderrText)")
+            let parsed = try JSONDecoder().decode(Parsed.self, from: Data(result.stdoutText.utf8))
+            let seconds = try #require(parsed.families["lowband_proxy_radio_seconds"], "\(parsed.families.keys.sorted())")
+            #expect(seconds.type == "counter")
+            let byState = Dictionary(uniqueKeysWithValues: seconds.samples.map { ($0.labels["state"] ?? "", $0.value) })
+            #expect(Set(byState.keys) == ["CELL_DCH", "CELL_FACH", "IDLE", "promoting"])
+            // The radio starts at the top (5 s there before CELL_FACH); the scrape came after
+            // the 200 ms slept.
+            let dch = try #require(byState["CELL_DCH"])
+            #expect(dch >= 0.2 && dch <= 5, "\(byState)")
+            #expect(parsed.families["lowband_proxy_radio_promotions"]?.samples.first?.value == 0)
+            let joules = try #require(parsed.families["lowband_proxy_radio_energy_joules"]?.samples.first?.value)
+            let expected = (dch + (byState["promoting"] ?? 0)) * 0.8 + (byState["CELL_FACH"] ?? 0) * 0.46
+            #expect(abs(joules - expected) < 1e-6, "\(joules) J, \(byState)")
+        }
+    }
+
     /// A deleted proxy leaves the exposition; an empty registry answers an empty body.
     @Test func deletedProxiesDisappear() async throws {
         let registry = ProxyRegistry()
