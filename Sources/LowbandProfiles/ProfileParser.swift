@@ -264,6 +264,25 @@ struct ProfileParser {
         return WakeUpProfile(idle: .nanoseconds(idle), delay: delay)
     }
 
+    /// A state's small-transfer thresholds: `500B` for both directions, or `{uplink: 540B,
+    /// downlink: 475B}`; each positive.
+    private mutating func carried(_ node: Node, _ path: String) throws(ProfileError) -> RadioProfile.Carried {
+        func threshold(_ node: Node, _ key: String) throws(ProfileError) -> Int {
+            let bytes = try figure(node, key, Units.bytes)
+            guard bytes > 0, bytes <= 1 << 30 else { throw failure(node, key, "a threshold is a positive number of bytes, at most 1GB") }
+            return Int(bytes)
+        }
+        guard case .mapping = node else {
+            let both = try threshold(node, path)
+            return RadioProfile.Carried(uplink: both, downlink: both)
+        }
+        let fields = try Fields(node, path: path, parser: self, allowed: ["uplink", "downlink", "source"])
+        record(fields)
+        return RadioProfile.Carried(
+            uplink: try threshold(try fields.required("uplink"), "\(path).uplink"),
+            downlink: try threshold(try fields.required("downlink"), "\(path).downlink"))
+    }
+
     /// The radio's ladder of power states, top first: `{promotion-power: 1210mW, states: [{name,
     /// power, demote-after, promotion}, …]}`. Every state but the last drops after its
     /// `demote-after`; the last rests; every state but the first has a promotion to the top.
@@ -277,7 +296,7 @@ struct ProfileParser {
         var states: [RadioProfile.State] = []
         for (index, entry) in sequence.enumerated() {
             let path = "radio.states[\(index)]"
-            let state = try Fields(entry, path: path, parser: self, allowed: ["name", "power", "demote-after", "promotion", "source"])
+            let state = try Fields(entry, path: path, parser: self, allowed: ["name", "power", "demote-after", "promotion", "carries", "source"])
             record(state)
             let name = try text(state.required("name"), key: "\(path).name")
             let power = try state["power"].map { node throws(ProfileError) in try figure(node, "\(path).power", Units.milliwatts) }
@@ -299,7 +318,16 @@ struct ProfileParser {
             } else if index > 0 {
                 throw failure(entry, "\(path).promotion", "missing; give the time from this state back to the top, e.g. 2s")
             }
-            states.append(RadioProfile.State(name: name, milliwatts: power, demoteAfter: demoteAfter, promotion: promotion))
+            var carries: RadioProfile.Carried?
+            if let node = state["carries"] {
+                guard index > 0, index < sequence.count - 1 else {
+                    throw failure(
+                        node, "\(path).carries",
+                        index == 0 ? "the top state carries everything; carries belongs to a lower state that sends small transfers itself (CELL_FACH)" : "the bottom state is where the radio rests, with no channel to carry anything; every transfer from it is promoted")
+                }
+                carries = try carried(node, "\(path).carries")
+            }
+            states.append(RadioProfile.State(name: name, milliwatts: power, demoteAfter: demoteAfter, promotion: promotion, carries: carries))
         }
         var radio = RadioProfile(states: states)
         if let node = fields["promotion-power"] { radio.promotionMilliwatts = try figure(node, "radio.promotion-power", Units.milliwatts) }

@@ -58,7 +58,10 @@ extension NetworkShaper {
             wait(direction, until: clear)
             return
         }
-        if let wake = radio.wakeIfIdle(at: now) {
+        // What waits on the direction (and one piece's headers) is what a state that carries
+        // small transfers compares with its threshold.
+        let waiting = bottlenecks[slot].occupancy + bottlenecks[slot].acknowledgementBytes + profile.overhead.headerBytes
+        if let wake = radio.wakeIfIdle(at: now, bytes: waiting, direction: direction) {
             record(.wakeup, head, direction, delay: wake.delay, detail: profile.radio.map { "from \(wake.from) to \($0.states[0].name)" })
             wait(direction, until: now + wake.delay)
             return

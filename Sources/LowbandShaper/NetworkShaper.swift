@@ -68,7 +68,8 @@ public struct NetworkShaper: TrafficShaper, Sendable {
             downstream: Flow(generator: root.derived(1, label, 1))
         )
         let connectDelay = control.uniform(in: profile.connectDelay)
-        if let wake = radio.wakeIfIdle(at: self.now) {
+        // The handshake's first segment goes up: a state that carries small transfers sends it.
+        if let wake = radio.wakeIfIdle(at: self.now, bytes: max(profile.overhead.headerBytes, 40), direction: .upstream) {
             record(.wakeup, id, delay: wake.delay, detail: profile.radio.map { "from \(wake.from) to \($0.states[0].name)" })
         }
         radio.touch(self.now)

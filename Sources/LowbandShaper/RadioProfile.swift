@@ -21,13 +21,35 @@ public struct RadioProfile: Sendable, Hashable {
         /// The promotion from this state to the top (drawn uniformly from the range for each);
         /// zero for the top state.
         public var promotion: ClosedRange<Duration>
+        /// The small transfers this state carries itself, without a promotion (3G's CELL_FACH
+        /// on its shared channel); nil when every transfer is promoted to the top.
+        public var carries: Carried?
 
-        /// A state drawing `milliwatts`, dropping after `demoteAfter`, promoted in `promotion`.
-        public init(name: String, milliwatts: Double?, demoteAfter: Duration?, promotion: ClosedRange<Duration> = .zero ... .zero) {
+        /// A state drawing `milliwatts`, dropping after `demoteAfter`, promoted in `promotion`,
+        /// carrying `carries` itself.
+        public init(name: String, milliwatts: Double?, demoteAfter: Duration?, promotion: ClosedRange<Duration> = .zero ... .zero, carries: Carried? = nil) {
             self.name = name
             self.milliwatts = milliwatts
             self.demoteAfter = demoteAfter
             self.promotion = promotion
+            self.carries = carries
+        }
+    }
+
+    /// The most bytes waiting on a direction that a state sends without a promotion: past
+    /// them the radio is promoted to the top (3G's RLC buffer thresholds).
+    public struct Carried: Sendable, Hashable {
+        public var uplink: Int
+        public var downlink: Int
+
+        public init(uplink: Int, downlink: Int) {
+            self.uplink = uplink
+            self.downlink = downlink
+        }
+
+        /// The threshold of `direction` (upstream is the device's uplink).
+        public func bytes(_ direction: Direction) -> Int {
+            direction == .upstream ? uplink : downlink
         }
     }
 

@@ -81,6 +81,9 @@ struct Radio: Sendable {
     var generator: SeededGenerator
     /// The last moment the link carried anything (or the end of the last promotion).
     var lastActivity: Int64 = 0
+    /// The state the radio was in at ``lastActivity``: the top, or a lower state that carried
+    /// a small transfer itself (``RadioProfile/State/carries``); its timers run from there.
+    var anchor = 0
     /// Nothing is sent before this (the end of the current promotion).
     var awakeFrom: Int64 = 0
     /// Promotions so far.
@@ -89,7 +92,7 @@ struct Radio: Sendable {
     var inState: [Int64]
     var promoting: Int64 = 0
     var accountedUntil: Int64 = 0
-    /// The lowest state the trace has been told of since the last time at the top.
+    /// The lowest state the trace has been told of since the last activity.
     var reported = 0
 
     init(profile: RadioProfile?, generator: SeededGenerator) {
@@ -102,7 +105,7 @@ struct Radio: Sendable {
     func level(at time: Int64) -> Int {
         guard let profile else { return 0 }
         var elapsed = time - lastActivity
-        var index = 0
+        var index = anchor
         while index < profile.states.count - 1, let after = profile.states[index].demoteAfter?.nanosecondsClamped, elapsed >= after {
             elapsed -= after
             index += 1
@@ -110,26 +113,33 @@ struct Radio: Sendable {
         return index
     }
 
-    /// Starts a promotion at `time` if the radio has dropped below the top; returns its length
-    /// and the state it starts from.
-    mutating func wakeIfIdle(at time: Int64) -> (delay: Int64, from: String)? {
+    /// Starts a promotion at `time` if the radio has dropped below the top and its state does
+    /// not carry `bytes` waiting on `direction` itself; returns its length and the state it
+    /// starts from.
+    mutating func wakeIfIdle(at time: Int64, bytes: Int, direction: Direction) -> (delay: Int64, from: String)? {
         guard let profile, time >= awakeFrom else { return nil }
         let level = level(at: time)
         guard level > 0 else { return nil }
+        if let carried = profile.states[level].carries, bytes <= carried.bytes(direction) { return nil }
         account(upTo: time)
         let delay = generator.uniform(in: profile.states[level].promotion)
         awakeFrom = time + delay
         lastActivity = time + delay
+        anchor = 0
         promotions += 1
         reported = 0
         return (delay, profile.states[level].name)
     }
 
+    /// Traffic at `time`: the radio stays in the state it is in when that state carries small
+    /// transfers, and is at the top otherwise; its timers start again.
     mutating func touch(_ time: Int64) {
         guard time > lastActivity else { return }
         account(upTo: time)
-        // Traffic brings the radio back to the top: its next drops are reported again.
-        reported = 0
+        let current = level(at: time)
+        anchor = profile?.states[current].carries != nil ? current : 0
+        // Its next drops are reported again.
+        reported = anchor
         lastActivity = time
     }
 
@@ -138,7 +148,7 @@ struct Radio: Sendable {
         guard let profile, time >= awakeFrom else { return [] }
         var result: [(time: Int64, from: String, to: String)] = []
         var boundary = lastActivity
-        var index = 0
+        var index = anchor
         while index < profile.states.count - 1, let after = profile.states[index].demoteAfter?.nanosecondsClamped {
             boundary += after
             guard boundary <= time else { break }
@@ -161,7 +171,7 @@ struct Radio: Sendable {
             from = end
         }
         var boundary = lastActivity
-        var index = 0
+        var index = anchor
         while from < time, index < profile.states.count {
             let after = index < profile.states.count - 1 ? profile.states[index].demoteAfter?.nanosecondsClamped : nil
             let end = after.map { min(time, boundary + $0) } ?? time

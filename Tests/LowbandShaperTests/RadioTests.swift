@@ -48,6 +48,50 @@ import Testing
         #expect(abs(statistics.promotingSeconds - 3.5) < 1e-9)
     }
 
+    /// Qian et al.'s FACH sends small transfers on its shared channel itself: at most 543 B
+    /// waiting to go up or 475 B to come down, no promotion, and its 12 s timer starts again;
+    /// more, and the radio is promoted to DCH first. From IDLE every transfer is promoted.
+    @Test func fachCarriesSmallTransfersWithoutAPromotion() throws {
+        var states = Self.umts.states
+        states[1].carries = RadioProfile.Carried(uplink: 543, downlink: 475)
+        let recorder = ShaperTraceRecorder()
+        var link = VirtualLink(profile(RadioProfile(states: states)), trace: recorder)
+        let id = link.open().id
+        link.submit(100, on: id, .upstream)
+        link.run(until: .seconds(10))
+        // In FACH since 5.0508 s: 100 B go at once, and FACH lasts 12 s from their arrival.
+        link.submit(100, on: id, .upstream)
+        link.run(until: .seconds(15))
+        // Still in FACH: 1,000 B are over the threshold, 1.5 s to DCH first.
+        link.submit(1_000, on: id, .upstream)
+        link.run(until: .seconds(40))
+        // In IDLE since 33.558 s: even 100 B wait 2 s.
+        link.submit(100, on: id, .upstream)
+        link.run(until: .seconds(50))
+        // In FACH again (since 47.0508 s): 400 B come down at once, 500 B are over 475.
+        link.submit(400, on: id, .downstream)
+        link.run(until: .seconds(52))
+        link.submit(500, on: id, .downstream)
+        link.run(until: .seconds(60))
+        let arrivals = link.deliveries.map { $0.time.seconds }
+        let expected = [0.0508, 10.0508, 16.558, 42.0508, 50.0532, 53.554]
+        #expect(arrivals.count == expected.count && zip(arrivals, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(arrivals)")
+        let wakeups = recorder.events.filter { $0.kind == .wakeup }
+        #expect(wakeups.map(\.detail) == ["from CELL_FACH to CELL_DCH", "from IDLE to CELL_DCH", "from CELL_FACH to CELL_DCH"])
+        // The carried transfer restarted FACH's timer: IDLE 12 s after it, not 17 s after DCH.
+        let drops = recorder.events.filter { $0.kind == .radio }.map { "\($0.detail ?? "") at \(String(format: "%.4f", $0.time.seconds))" }
+        #expect(drops.prefix(3) == ["CELL_DCH → CELL_FACH at 5.0508", "CELL_DCH → CELL_FACH at 21.5580", "CELL_FACH → IDLE at 33.5580"], "\(drops)")
+        let statistics = try #require(link.shaper.radioStatistics(at: .seconds(60)))
+        let seconds = Dictionary(uniqueKeysWithValues: statistics.secondsInState.map { ($0.name, $0.seconds) })
+        #expect(statistics.promotions == 3 && abs(statistics.promotingSeconds - 5) < 1e-9)
+        #expect(abs(seconds["CELL_DCH"]! - 20.2136) < 1e-9, "\(seconds)")
+        #expect(abs(seconds["CELL_FACH"]! - 28.3444) < 1e-9, "\(seconds)")
+        #expect(abs(seconds["IDLE"]! - 6.442) < 1e-9, "\(seconds)")
+        let joules = try #require(statistics.joules)
+        let expectedJoules: Double = 25.2136 * 0.8 + 28.3444 * 0.46
+        #expect(abs(joules - expectedJoules) < 1e-9)
+    }
+
     /// One transfer, then a minute of silence: DCH until 5 s after its arrival, FACH for 12 s,
     /// then IDLE: 5.0508 s × 800 mW + 12 s × 460 mW = 9.56064 J.
     @Test func energyIsTheTimeInEachStateTimesItsPower() throws {
