@@ -39,9 +39,12 @@ public struct RadioProfile: Sendable, Hashable {
     /// The most bytes waiting on a direction that a state sends without a promotion: past
     /// them the radio is promoted to the top (3G's RLC buffer thresholds).
     public struct Carried: Sendable, Hashable {
+        /// Bytes waiting to go up (the device's uplink) that the state still sends itself.
         public var uplink: Int
+        /// Bytes waiting to come down that the state still sends itself.
         public var downlink: Int
 
+        /// Thresholds of `uplink` and `downlink` bytes.
         public init(uplink: Int, downlink: Int) {
             self.uplink = uplink
             self.downlink = downlink
