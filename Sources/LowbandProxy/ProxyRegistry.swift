@@ -181,7 +181,7 @@ public actor ProxyRegistry {
         for name in entries.keys.sorted() {
             guard let entry = entries[name], let description = try? await describe(entry.proxy, enabled: entry.enabled) else { continue }
             let radio = try? await entry.proxy.radioStatistics
-            samples.append(ProxyMetrics.Sample(description: description, statistics: await entry.proxy.statistics, radio: radio ?? nil))
+            samples.append(ProxyMetrics.Sample(description: description, statistics: await entry.proxy.statistics, radio: radio))
         }
         return samples
     }

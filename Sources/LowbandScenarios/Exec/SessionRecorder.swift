@@ -3,9 +3,9 @@ package import LowbandAppEvents
 import LowbandBasics
 package import LowbandProxy
 import LowbandProxyCore
-package import LowbandShaper
 package import LowbandReports
 package import LowbandRunReport
+package import LowbandShaper
 import Synchronization
 
 /// What a session's tasks write while it runs: the network record, the proxies' decisions as
@@ -169,7 +169,10 @@ package struct SessionRecord: Sendable {
     /// one sample per device link: time on, in each state, promotions, energy in all and per
     /// hour; `energy.per_message` is the links' energy together per message shown.
     package var radioMetrics: [RunMetric] {
-        let each = radios.map { RunDriver.radioMetrics($0, deliveries: 0, seconds: elapsed.seconds) }
+        // Per hour of each link's own life: a proxy made during the session ran for less of it.
+        let each = radios.map { radio in
+            RunDriver.radioMetrics(radio, deliveries: 0, seconds: radio.secondsInState.reduce(radio.promotingSeconds) { $0 + $1.seconds })
+        }
         var merged: [RunMetric] = []
         for metric in each.joined() {
             if let index = merged.firstIndex(where: { $0.name == metric.name }) {
