@@ -1,6 +1,7 @@
 /// The live page the control API serves at `/ui?token=…` (`lowband proxy` prints the address):
 /// one self-contained HTML file, no external assets. It shows the device's link (up, or an
-/// outage or handover and until when, and the bytes in its queue each way), the open connections (destination, state, bytes each
+/// outage or handover and until when, the bytes in its queue each way, and on a profile with a
+/// radio model the radio's state and the energy it drew), the open connections (destination, state, bytes each
 /// way, what the proxy holds for them) each with a lane of its bytes over the last minute, the
 /// throughput each way over the last minute, and the toxics; and it drives the proxy with the
 /// same calls a script makes: switch profile or seed, "outage now" and "handover now" for N s,
@@ -47,6 +48,7 @@ enum LivePage {
           <span id="link" class="badge up">link up</span>
           <span id="profile"></span>
           <span id="queue" title="bytes waiting in the link's queue"></span>
+          <span id="radio" title="the device's radio: its state now, and the energy it has drawn since the link started"></span>
         </header>
         <section class="controls">
           <form id="switch"><label>profile <select id="profiles"></select></label><label>seed <input id="seed" type="number" min="0" step="1"></label><button>Switch</button></form>
@@ -127,6 +129,7 @@ enum LivePage {
           badge.className = "badge " + (link.down ? "down" : "up");
           badge.textContent = link.down ? `${link.forced || "outage"}${link.until_s != null ? " until " + link.until_s.toFixed(1) + " s" : ""}` : "link up";
           $("queue").textContent = link.queued_upstream_bytes == null ? "" : `queue: up ${bytes(link.queued_upstream_bytes)}, down ${bytes(link.queued_downstream_bytes)}`;
+          $("radio").textContent = link.radio_state == null ? "" : `radio ${link.radio_state}${link.radio_joules == null ? "" : ", " + link.radio_joules.toFixed(1) + " J"}`;
           const rows = state.connections.map((c) => `<tr data-number="${c.number}"><td>${c.number}</td><td>${escape(c.description)}</td><td class="state">${escape(c.state)}</td><td class="number up-bytes">${c.upstream_bytes}</td><td class="number down-bytes">${c.downstream_bytes}</td><td class="number">${bytes(c.buffered_bytes)}</td><td><button data-reset="${c.number}">Reset</button></td></tr>`);
           $("connections").tBodies[0].innerHTML = rows.join("");
           const end = nowMs(), start = end - 60000;

@@ -52,6 +52,10 @@ public struct ProxyLinkState: Sendable, Hashable, Codable {
     public var queuedUpstreamBytes: Int?
     /// Bytes waiting in the link's queue toward the client.
     public var queuedDownstreamBytes: Int?
+    /// The device's radio state now (or `promoting`); nil when the profile has no radio model.
+    public var radioState: String?
+    /// The energy the radio has drawn since the link started, joules; nil without power figures.
+    public var radioJoules: Double?
 
     /// A state with every field given.
     public init(down: Bool, untilSeconds: Double?, forced: String?, queuedUpstreamBytes: Int? = nil, queuedDownstreamBytes: Int? = nil) {
@@ -68,5 +72,7 @@ public struct ProxyLinkState: Sendable, Hashable, Codable {
         case forced
         case queuedUpstreamBytes = "queued_upstream_bytes"
         case queuedDownstreamBytes = "queued_downstream_bytes"
+        case radioState = "radio_state"
+        case radioJoules = "radio_joules"
     }
 }

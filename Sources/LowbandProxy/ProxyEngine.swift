@@ -316,6 +316,10 @@ final class ProxyEngine {
             state.queuedUpstreamBytes = shaper.queuedBytes(.upstream)
             state.queuedDownstreamBytes = shaper.queuedBytes(.downstream)
         }
+        if let radio = machine.radioStatistics(at: now) {
+            state.radioState = radio.state
+            state.radioJoules = radio.joules
+        }
         return state
     }
 

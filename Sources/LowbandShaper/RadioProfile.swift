@@ -98,6 +98,8 @@ public struct RadioStatistics: Sendable, Hashable {
     public var promotions: Int
     /// Energy drawn, joules; nil when the profile gives no power figures.
     public var joules: Double?
+    /// The state the radio is in at the moment the figures were taken, or `promoting`.
+    public var state: String
 
     /// Seconds in any state but the bottom one, promotions included: the radio was on.
     public var onSeconds: Double {
@@ -106,7 +108,7 @@ public struct RadioStatistics: Sendable, Hashable {
 
     public static func == (lhs: RadioStatistics, rhs: RadioStatistics) -> Bool {
         lhs.secondsInState.map(\.name) == rhs.secondsInState.map(\.name) && lhs.secondsInState.map(\.seconds) == rhs.secondsInState.map(\.seconds)
-            && lhs.promotingSeconds == rhs.promotingSeconds && lhs.promotions == rhs.promotions && lhs.joules == rhs.joules
+            && lhs.promotingSeconds == rhs.promotingSeconds && lhs.promotions == rhs.promotions && lhs.joules == rhs.joules && lhs.state == rhs.state
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -198,6 +198,7 @@ struct Radio: Sendable {
             let stateEnergy = zip(profile.states, copy.inState).reduce(0.0) { $0 + ($1.0.milliwatts ?? 0) * Double($1.1) }
             joules = (stateEnergy + promotionPower * Double(copy.promoting)) * 1e-12
         }
-        return RadioStatistics(secondsInState: seconds, promotingSeconds: Double(copy.promoting) / 1e9, promotions: copy.promotions, joules: joules)
+        let state = time < awakeFrom ? "promoting" : profile.states[level(at: time)].name
+        return RadioStatistics(secondsInState: seconds, promotingSeconds: Double(copy.promoting) / 1e9, promotions: copy.promotions, joules: joules, state: state)
     }
 }

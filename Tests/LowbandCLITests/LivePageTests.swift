@@ -120,6 +120,12 @@ import Testing
             js('document.querySelector(\'button[data-reset="1"]\').click(); true')
             until('document.querySelector(\'tr[data-number="1"]\') === null')
             result["api_connections_after_reset"] = json.load(urllib.request.urlopen(api + "/proxies/lowband/connections"))["connections"]
+            # Switched to 3g through the form: the header shows the device's radio, and the API
+            # says the same.
+            result["radio_before"] = js('document.getElementById("radio").textContent')
+            js('document.getElementById("profiles").value = "3g"; document.getElementById("switch").requestSubmit(); true')
+            result["radio"] = until('document.getElementById("radio").textContent.startsWith("radio ") && document.getElementById("radio").textContent')
+            result["api_link"] = json.load(urllib.request.urlopen(api + "/proxies/lowband/connections"))["link"]
         finally:
             chrome.kill(); proxy.terminate(); proxy.wait(timeout=30)
         print(json.dumps(result))
@@ -155,5 +161,13 @@ import Testing
         #expect(result["profile_after"] as? String == "perfect, seed 9", "\(result)")
         // Reset: gone from the page and from the proxy.
         #expect((result["api_connections_after_reset"] as? [Any])?.isEmpty == true, "\(result)")
+        // The radio: nothing on perfect; on 3g the radio starts in CELL_DCH (5 s there) and has
+        // drawn 0.8 W since the switch.
+        #expect(result["radio_before"] as? String == "", "\(result)")
+        let radio = try #require(result["radio"] as? String, "\(result)")
+        #expect(radio.hasPrefix("radio CELL_DCH, ") && radio.hasSuffix(" J"), "\(radio)")
+        let link = try #require(result["api_link"] as? [String: Any], "\(result)")
+        #expect(link["radio_state"] as? String == "CELL_DCH" || link["radio_state"] as? String == "CELL_FACH", "\(link)")
+        #expect((link["radio_joules"] as? Double ?? -1) >= 0, "\(link)")
     }
 }
