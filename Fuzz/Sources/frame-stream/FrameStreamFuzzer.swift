@@ -79,11 +79,19 @@ enum StreamDecoding {
         }
         let again = decode([Array(buffer.readableBytesView)[...]], configuration: configuration)
         require(again.error == nil, "re-encoded frames do not decode: \(String(describing: again.error))")
+        // Whether a payload travels compressed, and so with which dictionary, is the encoder's
+        // choice (it writes a payload plain when compressing does not pay, as a peer may not
+        // have done); the frames must agree on everything else, and a re-encoded frame can only
+        // have been compressed with the dictionary its frame asked for.
         let strip = { (frame: Frame) -> Frame in
             var plain = frame
             plain.flags.remove(.compressed)
+            plain.compressionDictionary = nil
             return plain
         }
         require(again.frames.map(strip) == frames.map(strip), "re-encoded frames decode differently")
+        for (first, second) in zip(frames, again.frames) where second.compressionDictionary != nil {
+            require(second.compressionDictionary == first.compressionDictionary, "a \(first.command) frame asked for dictionary \(String(describing: first.compressionDictionary)) and was compressed with \(String(describing: second.compressionDictionary))")
+        }
     }
 }
