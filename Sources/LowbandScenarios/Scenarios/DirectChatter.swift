@@ -87,9 +87,15 @@ final class PartnerPosts {
         }
     }
 
+    /// Opens `chatter`'s chat screen; each partner message that becomes visible on it is timed.
+    func openChat(of chatter: DirectChatter) {
+        let index = chatter.index
+        chatter.openChat(context: context) { [weak self] id in self?.visible(id, on: index) }
+    }
+
     /// `message` became visible on `chatter`'s screen now (the run's time, not the phone's:
     /// its clock may be skewed, `--faults clock-skew`).
-    func visible(_ message: Int64, on chatter: Int) {
+    private func visible(_ message: Int64, on chatter: Int) {
         guard let posted = postedAt.removeValue(forKey: message) else { return sightings.sawUnposted(message, (chatter, context.now)) }
         delivered(message, chatter, posted, context.now)
     }

@@ -42,8 +42,7 @@ final class PocketScenario: Scenario {
             phones.append(phone)
             phone.client.onEvent = { [weak self, weak phone] event in
                 guard let self, let phone, case .synced = event, phone.screen == nil else { return }
-                let index = phone.index
-                phone.openChat(context: self.context) { [weak self] id in self?.partners.visible(id, on: index) }
+                self.partners.openChat(of: phone)
                 self.scheduleNext(phone)
             }
             phone.client.engine.start()

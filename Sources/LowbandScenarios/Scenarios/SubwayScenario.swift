@@ -60,8 +60,7 @@ final class SubwayScenario: Scenario {
                 guard let self, let rider else { return }
                 switch event {
                 case .synced where rider.screen == nil:
-                    let index = rider.index
-                    rider.openChat(context: self.context) { [weak self] id in self?.partners.visible(id, on: index) }
+                    self.partners.openChat(of: rider)
                     self.scheduleNext(rider)
                 case .outbox(.sent(_, let message)):
                     self.acknowledged(message, rider: rider)
