@@ -28,6 +28,8 @@ public struct NetworkRecord: Sendable {
         public var connection: Int?
         /// The proxy's words for it (why a connection closed).
         public var detail: String?
+        /// Who asked for it, for a reset: `fault 3`, `the control API`; nil for the link's own.
+        public var origin: String?
     }
 
     /// Every stretch a link held or lost what was sent, in start order once finished.
@@ -39,7 +41,7 @@ public struct NetworkRecord: Sendable {
     /// Stretches in which bytes waited in a link's queue behind others: proxy, start and end (seconds).
     public private(set) var queues: [(proxy: String, start: Double, end: Double)] = []
     /// Stretches begun and not yet ended: an outage, or a partition of one direction, per proxy.
-    private var open: [OpenKey: (kind: String, start: Double)] = [:]
+    private var open: [OpenKey: (kind: String, start: Double, origin: String?)] = [:]
 
     private struct OpenKey: Hashable {
         var what: String
@@ -55,18 +57,23 @@ public struct NetworkRecord: Sendable {
         switch event.kind {
         case .outageStart:
             let kind = event.detail.map { $0.contains("handover") ? "handover" : "outage" } ?? "outage"
-            open[OpenKey(what: "outage", proxy: proxy)] = (kind, at)
+            // A forced outage says "forced" (and which fault asked); the shaper's own are the profile's.
+            let forced = event.detail?.contains("forced") ?? false
+            let origin = forced ? Self.faultTag(in: event.detail) ?? "the control API" : "the profile"
+            open[OpenKey(what: "outage", proxy: proxy)] = (kind, at, origin)
         case .outageEnd:
             if let started = open.removeValue(forKey: OpenKey(what: "outage", proxy: proxy)) {
-                spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true))
+                spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true, origin: started.origin))
             }
         case .partition:
             let direction = event.direction.map { "\($0)" } ?? ""
-            open[OpenKey(what: "partition \(direction)", proxy: proxy)] = ("partition \(direction)", at)
+            open[OpenKey(what: "partition \(direction)", proxy: proxy)] = ("partition \(direction)", at, Self.faultTag(in: event.detail))
         case .heal:
-            for key in open.keys where key.what.hasPrefix("partition ") && key.proxy == proxy {
+            // A heal names its direction; one without heals every partition of the proxy.
+            let healed = event.direction.map { "partition \($0)" }
+            for key in open.keys where key.what.hasPrefix("partition ") && key.proxy == proxy && (healed == nil || key.what == healed) {
                 if let started = open.removeValue(forKey: key) {
-                    spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true))
+                    spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true, origin: started.origin))
                 }
             }
         case .lossStall:
@@ -79,25 +86,47 @@ public struct NetworkRecord: Sendable {
             let words = detail[colon.upperBound...].split(separator: " ")
             let key = OpenKey(what: "toxic \(name)", proxy: proxy)
             if let started = open.removeValue(forKey: key) {
-                spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: started.kind.hasPrefix("blackhole")))
+                spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: started.kind.hasPrefix("blackhole"), origin: started.origin))
             }
             guard event.kind != .toxicRemoved, let type = words.first else { break }
             let direction = event.direction.map { " \($0)" } ?? ""
             // toxiproxy's timeout toxic at 0 holds everything and closes nothing: a blackhole.
             let blackhole = type == "timeout" && words.contains("timeout=0")
-            open[key] = (blackhole ? "blackhole\(direction)" : "toxic \(type)\(direction)", at)
-        case .reset, .open, .close, .refused:
+            open[key] = (blackhole ? "blackhole\(direction)" : "toxic \(type)\(direction)", at, Self.faultTag(in: name) ?? "the control API")
+        case .reset:
+            let origin = Self.faultTag(in: event.detail) ?? (event.detail?.contains("control API") == true ? "the control API" : nil)
+            instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail, origin: origin))
+        case .open, .close, .refused:
             instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail))
         default:
             break
         }
     }
 
+    /// `fault N` when `text` names a planned fault (`fault 3: reset`, `outage forced for 2 s
+    /// (fault 3)`, a toxic named `fault-3-latency`), else nil.
+    public static func faultTag(in text: String?) -> String? {
+        guard let text else { return nil }
+        let characters = Array(text)
+        var index = 0
+        while index + 6 < characters.count {
+            let word = String(characters[index ..< index + 6])
+            let atWordStart = index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber)
+            if atWordStart, word == "fault " || word == "fault-" {
+                var end = index + 6
+                while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1 }
+                if end > index + 6, let number = Int(String(characters[index + 6 ..< end])) { return "fault \(number)" }
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// Closes every stretch still open at `end` (the session ended inside it).
     public mutating func finish(at end: Double) {
         for (key, started) in open {
             let down = !key.what.hasPrefix("toxic ") || started.kind.hasPrefix("blackhole")
-            spans.append(Span(kind: started.kind, proxy: key.proxy, start: started.start, end: end, down: down))
+            spans.append(Span(kind: started.kind, proxy: key.proxy, start: started.start, end: end, down: down, origin: started.origin))
         }
         open = [:]
         spans.sort { ($0.start, $0.kind) < ($1.start, $1.kind) }
@@ -134,7 +163,8 @@ public struct NetworkRecord: Sendable {
     public func describe(from: Double, to: Double) -> String {
         var parts: [String] = []
         for span in spans where span.end >= from && span.start <= to {
-            parts.append("\(span.kind) \(Self.format(span.start))–\(Self.format(span.end)) s on \(span.proxy)")
+            let origin = span.origin.map { $0.hasPrefix("fault ") ? " (\($0))" : "" } ?? ""
+            parts.append("\(span.kind) \(Self.format(span.start))–\(Self.format(span.end)) s on \(span.proxy)\(origin)")
         }
         let inWindow = stalls.filter { $0.end >= from && $0.start <= to }
         if !inWindow.isEmpty {
@@ -147,7 +177,9 @@ public struct NetworkRecord: Sendable {
         }
         let resets = instants.filter { $0.kind == "reset" && $0.at >= from && $0.at <= to }
         for reset in resets.prefix(5) {
-            parts.append("reset at \(Self.format(reset.at)) s on \(reset.proxy)\(reset.connection.map { " (connection \($0))" } ?? "")")
+            var words = reset.connection.map { ["connection \($0)"] } ?? []
+            if let origin = reset.origin, origin.hasPrefix("fault ") { words.append(origin) }
+            parts.append("reset at \(Self.format(reset.at)) s on \(reset.proxy)" + (words.isEmpty ? "" : " (\(words.joined(separator: ", ")))"))
         }
         if resets.count > 5 { parts.append("\(resets.count - 5) more resets") }
         let closes = instants.filter { $0.kind == "close" && $0.at >= from && $0.at <= to }

@@ -279,8 +279,8 @@ final class ProxyEngine {
     }
 
     /// An outage forced now for `length` (`kind`: outage or handover); see `ProxyStateMachine`.
-    func forceOutage(for length: Duration, kind: String) {
-        perform(machine.forceOutage(for: length, kind: kind, at: now()))
+    func forceOutage(for length: Duration, kind: String, reason: String?) {
+        perform(machine.forceOutage(for: length, kind: kind, reason: reason, at: now()))
         updateGate()
     }
 
@@ -328,13 +328,13 @@ final class ProxyEngine {
         machine.radioStatistics(at: now())
     }
 
-    func partition(_ direction: Direction) {
-        perform(machine.partition(direction, at: now()))
+    func partition(_ direction: Direction, reason: String?) {
+        perform(machine.partition(direction, reason: reason, at: now()))
         updateGate()
     }
 
-    func heal() {
-        perform(machine.heal(at: now()))
+    func heal(_ direction: Direction?, reason: String?) {
+        perform(machine.heal(direction, reason: reason, at: now()))
         updateGate()
     }
 

@@ -157,9 +157,9 @@ public final class ShapingProxy: Sendable {
     /// Forces an outage now, for `length`: nothing moves either way (bytes held in order, none
     /// dropped), no new handshake completes, connections stay open; an `outage-start` event now
     /// and an `outage-end` at its end. `kind` is `outage` or `handover` (a short one, by name).
-    /// One already forced is lengthened.
-    public func forceOutage(for length: Duration, kind: String = "outage") async throws(ProxyError) {
-        try await onLoop { engine in engine.forceOutage(for: length, kind: kind) }
+    /// One already forced is lengthened. `reason` (e.g. `fault 3`) goes into the event's words.
+    public func forceOutage(for length: Duration, kind: String = "outage", reason: String? = nil) async throws(ProxyError) {
+        try await onLoop { engine in engine.forceOutage(for: length, kind: kind, reason: reason) }
     }
 
     /// Resets one open connection (a TCP RST to both sides); false when none has that number.
@@ -190,15 +190,17 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine in engine.resetAll(reason: reason) }
     }
 
-    /// Holds every byte of `direction` on every connection, open or new, until ``heal()``:
-    /// nothing is dropped, nothing gets through (a one-way partition).
-    public func partition(_ direction: Direction) async throws(ProxyError) {
-        try await onLoop { engine in engine.partition(direction) }
+    /// Holds every byte of `direction` on every connection, open or new, until ``heal(_:reason:)``:
+    /// nothing is dropped, nothing gets through (a one-way partition). `reason` (e.g. `fault 3`)
+    /// is the `partition` event's detail.
+    public func partition(_ direction: Direction, reason: String? = nil) async throws(ProxyError) {
+        try await onLoop { engine in engine.partition(direction, reason: reason) }
     }
 
-    /// Ends every partition; the held bytes go on, in order.
-    public func heal() async throws(ProxyError) {
-        try await onLoop { engine in engine.heal() }
+    /// Ends the partition of `direction` (nil: every partition); the held bytes go on, in
+    /// order. `reason` is the `heal` event's detail.
+    public func heal(_ direction: Direction? = nil, reason: String? = nil) async throws(ProxyError) {
+        try await onLoop { engine in engine.heal(direction, reason: reason) }
     }
 
     // MARK: Registry support

@@ -35,24 +35,26 @@ extension ProxyStateMachine {
 
     /// Holds every byte of `direction` from now on, on every connection: nothing more is
     /// submitted to the link, and what the link delivers is kept back (in order, with any end or
-    /// close behind it) until ``heal(at:)``. Nothing is dropped; reading stops once the link
-    /// buffer limit is reached, as it would behind a full link.
-    package mutating func partition(_ direction: Direction, at now: ShaperInstant) -> [ProxyAction] {
+    /// close behind it) until ``heal(_:reason:at:)``. Nothing is dropped; reading stops once the
+    /// link buffer limit is reached, as it would behind a full link. `reason` (e.g. `fault 3`)
+    /// is the `partition` event's detail, so a record can say which fault it was.
+    package mutating func partition(_ direction: Direction, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
         guard !partitioned.contains(direction) else { return takeActions() }
         partitioned.append(direction)
-        emit(.partition, now, direction: direction)
+        emit(.partition, now, direction: direction, detail: reason)
         step(now)
         return takeActions()
     }
 
-    /// Ends every partition: the held bytes are delivered at once, in order, then the bytes
-    /// not yet submitted go to the link.
-    package mutating func heal(at now: ShaperInstant) -> [ProxyAction] {
-        guard !partitioned.isEmpty else { return takeActions() }
-        let healed = partitioned
-        partitioned.removeAll()
+    /// Ends the partition of `direction` (nil: every partition): the held bytes are delivered at
+    /// once, in order, then the bytes not yet submitted go to the link. `reason` is the `heal`
+    /// event's detail.
+    package mutating func heal(_ direction: Direction? = nil, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
+        let healed = partitioned.filter { direction == nil || $0 == direction }
+        guard !healed.isEmpty else { return takeActions() }
+        partitioned.removeAll { healed.contains($0) }
         for direction in healed {
-            emit(.heal, now, direction: direction)
+            emit(.heal, now, direction: direction, detail: reason)
         }
         for number in order {
             // A forced outage still holds everything; its end releases it.
@@ -72,15 +74,17 @@ extension ProxyStateMachine {
     /// Forces an outage now, for `length`: as the profile's own outages do, nothing moves either
     /// way (bytes are held in order, not dropped), no handshake completes (the socket proxy's
     /// listener stops completing them too), and it is an `outage-start` event (`kind`: `outage`
-    /// or `handover`, with "forced" in its words) and at its end an `outage-end`. One already in
-    /// force is lengthened to end at the later time. Connections stay open.
-    package mutating func forceOutage(for length: Duration, kind: String, at now: ShaperInstant) -> [ProxyAction] {
+    /// or `handover`, with "forced" in its words, then `(reason)` when one is given) and at its
+    /// end an `outage-end`. One already in force is lengthened to end at the later time (no new
+    /// `outage-start`: its `outage-end` comes at the later time). Connections stay open.
+    package mutating func forceOutage(for length: Duration, kind: String, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
         let until = now + length
+        let because = reason.map { " (\($0))" } ?? ""
         if let forced {
             self.forced = (max(forced.until, until), forced.kind)
         } else {
             forced = (until, kind)
-            emit(.outageStart, now, detail: "\(kind) forced for \(Self.seconds(length))")
+            emit(.outageStart, now, detail: "\(kind) forced for \(Self.seconds(length))\(because)")
         }
         step(now)
         return takeActions()

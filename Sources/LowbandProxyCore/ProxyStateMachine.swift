@@ -49,9 +49,9 @@ package struct ProxyStateMachine {
     /// (scanning all of them on every step was 60 % of a 10,000-client crowd's time).
     private var waiting: [(number: Int, until: ShaperInstant)] = []
     package internal(set) var toxics: [Toxic] = []
-    /// Directions whose deliveries are held until ``heal(at:)``, in the order partitioned.
+    /// Directions whose deliveries are held until ``heal(_:reason:at:)``, in the order partitioned.
     package internal(set) var partitioned: [Direction] = []
-    /// An outage forced now (``forceOutage(for:kind:at:)``): until when, and its kind.
+    /// An outage forced now (``forceOutage(for:kind:reason:at:)``): until when, and its kind.
     package internal(set) var forced: (until: ShaperInstant, kind: String)?
     var random: SeededGenerator
     private var nextNumber = 1

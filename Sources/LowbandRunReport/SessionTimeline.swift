@@ -58,14 +58,18 @@ public struct SessionTimeline: Sendable, Hashable, Codable {
         public var end: Double
         /// Whether nothing got through meanwhile.
         public var down: Bool
+        /// Who made it: `fault 3` (a planned fault of `explore --exec`, by its number), `the
+        /// profile` (the shaper's own outages), `the control API`; nil where nobody said.
+        public var origin: String?
 
         /// A stretch with every field given.
-        public init(kind: String, proxy: String, start: Double, end: Double, down: Bool) {
+        public init(kind: String, proxy: String, start: Double, end: Double, down: Bool, origin: String? = nil) {
             self.kind = kind
             self.proxy = proxy
             self.start = start
             self.end = end
             self.down = down
+            self.origin = origin
         }
     }
 

@@ -80,6 +80,7 @@ public enum SessionTimelineChart {
         for stretch in timeline.stretches {
             let x1 = x(stretch.start), x2 = Swift.max(x(stretch.end), x1 + 1)
             let what = "\(stretch.kind) on \(stretch.proxy) from \(NumberFormatting.duration(seconds: stretch.start)) to \(NumberFormatting.duration(seconds: stretch.end))"
+                + (stretch.origin.map { " (\($0))" } ?? "")
             if stretch.down {
                 body.append(SVG.rect(x: x1, y: linkTop, width: x2 - x1, height: plotBottom - linkTop, attributes: ["class": "stretch-down", "fill": "#424242", "fill-opacity": "0.14"], title: what))
                 body.append(SVG.rect(x: x1, y: linkTop + 4, width: x2 - x1, height: 14, attributes: ["class": "stretch \(stretch.kind.split(separator: " ").first ?? "")", "fill": stretch.kind == "handover" ? "#7E57C2" : "#424242"], title: what))

@@ -56,8 +56,8 @@ import Testing
         #expect(timeline.destinations.map(\.destination) == ["img.cdn.example.com:443", "127.0.0.1:8080", "127.0.0.1:9090"])
 
         #expect(timeline.stretches == [
-            SessionTimeline.Stretch(kind: "handover", proxy: "lowband", start: 1.4, end: 3.4, down: true),
-            SessionTimeline.Stretch(kind: "toxic latency downstream", proxy: "lowband", start: 1.5, end: 5, down: false),
+            SessionTimeline.Stretch(kind: "handover", proxy: "lowband", start: 1.4, end: 3.4, down: true, origin: "the profile"),
+            SessionTimeline.Stretch(kind: "toxic latency downstream", proxy: "lowband", start: 1.5, end: 5, down: false, origin: "the control API"),
         ])
         #expect(timeline.marks.map(\.kind) == ["dns", "toxic", "link", "reset", "denied", "app"])
         #expect(timeline.marks.first { $0.kind == "link" }?.detail == "switched to 3g seed 8")

@@ -91,6 +91,40 @@ final class ListeningPort: Sendable {
         #expect(table.split(separator: "\n").count == 2)
     }
 
+    /// A fault drawn for one device's link acts on that link only, and the record says what the
+    /// proxies did, not what was planned: each outage and partition in faults.txt is found in
+    /// network.jsonl on the link it names and on no other, and the recorder's check says so.
+    @Test func eachFaultActsOnItsDevicesLinkAndTheRecordIsWhatTheProxiesDid() async throws {
+        let upstream = try ListeningPort()
+        let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
+        let result = try await explore([
+            "--upstream", "alice=127.0.0.1:\(upstream.port)", "--upstream", "bob=127.0.0.1:\(upstream.port)", "--exec", "sleep 5",
+            "--profile", "perfect", "--seeds", "1..4", "--faults", "outage,handover,partition", "--duration", "4s", "--keep-sessions",
+        ], out: directory.file("links"))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        var outages = 0
+        for seed in 1 ... 4 {
+            let session = directory.file("links/sessions/seed-\(seed)")
+            let faults = try String(contentsOfFile: "\(session)/faults.txt", encoding: .utf8)
+            #expect(faults.contains("recorder check: the proxies' events agree with the"), "\(faults)")
+            let network = try String(contentsOfFile: "\(session)/network.jsonl", encoding: .utf8)
+            // Every outage the proxies started names its fault; the fault's played line names that proxy.
+            for line in network.split(separator: "\n") where line.contains("\"event\":\"outage-start\"") {
+                outages += 1
+                let proxy = line.contains("{\"proxy\":\"alice\"") ? "alice" : "bob"
+                let tag = try #require(line.firstRange(of: #/\(fault (\d+)\)/#).map { String(line[$0]).dropFirst().dropLast() })
+                let playedPart = try #require(faults.components(separatedBy: "played (from the proxies' own events):").last)
+                let played = try #require(playedPart.split(separator: "\n").first { $0.hasPrefix("  \(tag) (") })
+                #expect(played.contains(" on \(proxy)"), "\(line) vs \(played)")
+            }
+            for line in faults.split(separator: "\n") where line.hasPrefix("  fault ") && line.contains("(outage): at ") {
+                // Planned on one link: "on bob" or "on alice", never every link.
+                #expect(line.hasSuffix(" on alice") || line.hasSuffix(" on bob"), "\(line)")
+            }
+        }
+        #expect(outages > 0, "no seed played an outage")
+    }
+
     @Test func eventsPostedOverHTTPReachTheChecker() async throws {
         let upstream = try ListeningPort()
         let directory = try TemporaryDirectory(prefix: "lowband-exec-test")

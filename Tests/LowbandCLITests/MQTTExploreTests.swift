@@ -35,6 +35,17 @@ import Testing
         return (result.stdoutText, result.stderrText, result.status)
     }
 
+    /// The recorder's own check on every session a sweep kept (repeats and the shrink's runs
+    /// included): what it says was played agrees with what was asked, fault by fault, link by link.
+    private func expectRecorderAgrees(_ sweep: String) throws {
+        let sessions = try FileManager.default.contentsOfDirectory(atPath: "\(sweep)/sessions")
+        #expect(!sessions.isEmpty)
+        for session in sessions {
+            let faults = try String(contentsOfFile: "\(sweep)/sessions/\(session)/faults.txt", encoding: .utf8)
+            #expect(faults.contains("recorder check: the proxies' events agree with the"), "\(session): \(faults)")
+        }
+    }
+
     private func chat(qos: Int) -> String {
         "python3 \(Self.example)/chat.py --qos \(qos) --messages 5 --interval 0.1 --linger 2.5 --ack-wait 4"
     }
@@ -55,6 +66,7 @@ import Testing
             #expect(result.stdout.contains("though it was connected from"), "\(result.stdout)")
             #expect(result.stdout.contains(" on alice (connection "), "\(result.stdout)")
             #expect(!result.stdout.contains(" on bob (connection "), "\(result.stdout)")
+            try expectRecorderAgrees(directory.file("qos0"))
         }
     }
 
@@ -68,6 +80,7 @@ import Testing
             #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("duplicated in"), "\(result.stdout)")
             #expect(result.stdout.contains("bob received message m-"))
+            try expectRecorderAgrees(directory.file("qos1"))
             // Every failing seed prints its shrunk command; the first must fail again run alone.
             let shrunk = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("  shrunk:") })
             var command = String(shrunk.dropFirst("  shrunk:".count)).trimmingCharacters(in: .whitespaces)

@@ -6,9 +6,9 @@ import LowbandShaper
 /// A fault `lowband explore --exec` plays on the real proxies in front of an app (docs/APP-EVENTS.md,
 /// "Faults"). Lengths scale with the fault window (`--duration`), so a shorter window shrinks them too.
 public enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
-    /// Coverage lost on every upstream (the shaper's own blackout): bytes held, connects hang.
+    /// Coverage lost on one device's link (a forced outage): bytes held both ways, connects hang.
     case outage
-    /// A cell change: a short cut of every upstream (the shaper's own handover).
+    /// A cell change: a short cut of one device's link (a forced outage named handover).
     case handover
     /// Every connection of one upstream reset at once (a dropped bearer, a NAT rebinding).
     case reset
@@ -157,30 +157,64 @@ public struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One fault, placed on the session's clock (or on an app event, for an aimed one).
+/// One fault, placed on the session's clock (or on an app event, for an aimed one). Every
+/// fault acts on one device's link: the upstream it was drawn for, or for an aimed fault the
+/// link of the device that said the event (docs/APP-EVENTS.md, "Faults").
 struct ExecFault: Sendable, Hashable, CustomStringConvertible {
     var kind: ExecFaultKind
     /// When it starts (seconds into the session); for an aimed fault, after its event.
     var at: Duration
     var length: Duration
-    /// The upstream it hits (index), for the kinds that hit one.
+    /// The upstream it hits (index).
     var upstream: Int
     var direction: Direction = .downstream
     var attributes: [String: Int64] = [:]
     /// For an aimed fault: the event kind and which occurrence of it (1-based) it follows.
     var after: (kind: String, occurrence: Int)?
+    /// Its number in the seed's schedule (`fault 3`), the name every record uses for it.
+    var number = 0
+    /// The plan's word that made it, as `--faults` spells it: `outage`, `after:acked=reset`.
+    var words = ""
 
     static func == (lhs: ExecFault, rhs: ExecFault) -> Bool { lhs.description == rhs.description }
     func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
-    var description: String {
-        var text = after.map { "after \($0.kind) #\($0.occurrence) +\(Self.format(at))" } ?? "at \(Self.format(at))"
-        text += ": \(kind.rawValue)"
-        if length > .zero { text += " for \(Self.format(length))" }
-        text += " on upstream \(upstream + 1)"
-        if kind == .partition || kind.rawValue.hasPrefix("toxic") { text += " \(direction)" }
+    var description: String { describe(links: []) }
+
+    /// `fault 3 (outage): at 2.716 s, outage for 2.716 s on bob`; `links` names the upstreams.
+    func describe(links: [String]) -> String {
+        let link = upstream < links.count ? links[upstream] : "upstream \(upstream + 1)"
+        var text = "fault \(number) (\(words)): "
+        if let after {
+            text += "after \(after.kind) #\(after.occurrence) +\(Self.format(at)), \(played)"
+            text += " on the link of the device that says it, else \(link)"
+        } else {
+            text += "at \(Self.format(at)), \(played) on \(link)"
+        }
         if !attributes.isEmpty { text += " " + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         return text
+    }
+
+    /// What the proxies' events show for it: `outage for 2.716 s`, `partition upstream for 1 s`.
+    private var played: String {
+        var text = kindPlayed
+        if length > .zero { text += " for \(Self.format(length))" }
+        return text
+    }
+
+    /// The kind as the proxies' events name it (``LowbandAppEvents/PlayedFault/kind``).
+    var kindPlayed: String {
+        switch kind {
+        case .outage: "outage"
+        case .handover: "handover"
+        case .reset: "reset"
+        case .partition: "partition \(direction)"
+        case .blackhole: "blackhole both ways"
+        case .toxicLatency: "toxic latency \(direction)"
+        case .toxicBandwidth: "toxic bandwidth \(direction)"
+        case .toxicSlicer: "toxic slicer \(direction)"
+        case .toxicResetPeer: "toxic reset_peer \(direction)"
+        }
     }
 
     static func format(_ duration: Duration) -> String {
@@ -226,6 +260,7 @@ extension ExecFaultPlan {
                     fault.length = length(&generator, 0.05, 0.2)
                     fault.attributes = ["timeout": generator.integer(in: 0 ... 2_000)]
                 }
+                fault.words = kind.rawValue
                 faults.append(fault)
             }
         }
@@ -237,19 +272,11 @@ extension ExecFaultPlan {
             fault.direction = generator.next() >> 63 == 1 ? .upstream : .downstream
             if aimed.kind != .reset { fault.length = aimed.length ?? length(&generator, 0.1, 0.4) }
             fault.after = (aimed.after, occurrence)
+            fault.words = aimed.description
             faults.append(fault)
         }
-        return faults.sorted { ($0.after == nil ? 0 : 1, $0.at, $0.kind) < ($1.after == nil ? 0 : 1, $1.at, $1.kind) }
-    }
-
-    /// `profile` with the seed's outages and handovers as fixed windows, played by the shaper's
-    /// own outage code (held bytes, hanging connects).
-    static func profile(_ profile: NetworkProfile, faults: [ExecFault]) -> NetworkProfile {
-        var shaped = profile
-        for fault in faults where fault.after == nil && (fault.kind == .outage || fault.kind == .handover) {
-            shaped.outages.append(OutageProfile(
-                kind: fault.kind == .outage ? .blackout : .handover, start: fault.at ... fault.at, duration: fault.length ... fault.length))
-        }
-        return shaped
+        faults.sort { ($0.after == nil ? 0 : 1, $0.at, $0.kind) < ($1.after == nil ? 0 : 1, $1.at, $1.kind) }
+        for index in faults.indices { faults[index].number = index + 1 }
+        return faults
     }
 }

@@ -64,12 +64,13 @@ enum ExecSession {
         let log = recorder.log
         let oneWay = [options.profile.uplink, options.profile.downlink].map { $0.delay + $0.jitter.amount }.max() ?? .zero
         let schedule = plan.schedule(seed: seed, window: window, upstreams: options.upstreams.count, oneWay: oneWay)
-        let shaped = ExecFaultPlan.profile(options.profile, faults: schedule)
+        let links = options.upstreams.map(\.name)
+        let profile = options.profile
 
         // The proxies, one per upstream, each its own device link from the seed.
         let registry = ProxyRegistry(configuration: .init(
             defaultProfile: options.profileName, defaultSeed: seed,
-            makeLink: { _, _, seed in .network(shaped, seed: seed) }, availableProfiles: { [options.profileName] }))
+            makeLink: { _, _, seed in .network(profile, seed: seed) }, availableProfiles: { [options.profileName] }))
         var proxies: [ShapingProxy] = []
         var environment = ProcessInfo.processInfo.environment
         for (index, upstream) in options.upstreams.enumerated() {
@@ -105,8 +106,7 @@ enum ExecSession {
 
         let child = try await ChildProcess("/bin/sh", ["-c", options.command], environment: environment, ownGroup: true)
         let driver = Task {
-            await FaultDriver(proxies: proxies, names: options.upstreams.map(\.name), log: log, clock: clock, state: recorder.state)
-                .play(schedule)
+            await FaultDriver(proxies: proxies, names: links, log: log, clock: clock, state: recorder.state).play(schedule)
         }
         let output = Task { () -> (stdout: [String], problems: [String]) in
             var kept: [String] = []
@@ -138,27 +138,31 @@ enum ExecSession {
         following.cancel()
         await following.value
         problems += follower?.problems ?? []
+        // The driver ends what it started (heals, removes its toxics) before the proxies stop,
+        // so the proxies' events hold every fault's end.
         driver.cancel()
+        _ = await driver.value
         serving.cancel()
         _ = await serving.value
         await registry.stopAll()
-        _ = await driver.value
         let record = await recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
         let result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
-            plan: schedule.map(\.description), elapsed: record.elapsed)
+            plan: schedule.map { $0.describe(links: links) }, elapsed: record.elapsed)
         var header = ["seed \(seed) on \(options.profileName), faults \(plan)"]
         header.append("command: exit status \(status)\(exited ? "" : " (killed after --timeout \(DurationText.format(options.timeout)))"), \(String(format: "%.1f", record.elapsed.seconds)) s")
         header.append("faults planned: " + (result.plan.isEmpty ? "none" : result.plan.joined(separator: "; ")))
-        // An aimed fault is played on the link of the device that said the event, when it has one.
-        if !record.played.isEmpty { header.append("faults played: " + record.played.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")) }
+        // What was played is read from the proxies' own events, not from the plan.
+        if !record.played.isEmpty { header.append("faults played: " + record.played.joined(separator: "; ")) }
         let again = options.command(seed: seed, faults: plan, window: window)
         header.append("run it again: \(again)")
         try record.write(to: folder, header: header, problems: problems, suite: "explore.exec", benchmark: options.profileName, command: again)
         try (stdout.map { $0 + "\n" }.joined()).write(toFile: "\(folder)/stdout.log", atomically: true, encoding: .utf8)
         try child.stderrText.write(toFile: "\(folder)/stderr.log", atomically: true, encoding: .utf8)
-        try ("planned:\n" + result.plan.map { "  \($0)\n" }.joined() + "played:\n" + record.played.map { "  \($0)\n" }.joined())
-            .write(toFile: "\(folder)/faults.txt", atomically: true, encoding: .utf8)
+        var faults = "planned:\n" + result.plan.map { "  \($0)\n" }.joined()
+        faults += "played (from the proxies' own events):\n" + record.played.map { "  \($0)\n" }.joined()
+        if let check = record.recorderCheck { faults += check + "\n" }
+        try faults.write(toFile: "\(folder)/faults.txt", atomically: true, encoding: .utf8)
         return result
     }
 

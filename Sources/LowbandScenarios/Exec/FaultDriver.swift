@@ -6,10 +6,11 @@ import LowbandProxyCore
 import LowbandShaper
 
 /// Plays a seed's faults on the real proxies, on the session's clock: the timed ones at their
-/// instants, the aimed ones just after the app's event they follow. Outages and handovers at
-/// fixed instants are in the link's profile already (the shaper plays them). Every fault played
-/// is noted with its real time; the proxies report what each did (resets, partitions, toxics and
-/// blackholes) in their own events, which the network record reads.
+/// instants, the aimed ones just after the app's event they follow. Each acts on one link: the
+/// upstream it was drawn for, or for an aimed fault the link of the device that said the event,
+/// where an upstream bears that device's name. Every request to a proxy names its fault (`fault
+/// 3`), so the proxies' own events say which fault each decision was; the driver keeps what it
+/// asked, and when, as ``FaultRequest``s — what the record of what was played is checked against.
 struct FaultDriver: Sendable {
     let proxies: [ShapingProxy]
     let names: [String]
@@ -19,13 +20,15 @@ struct FaultDriver: Sendable {
 
     func play(_ faults: [ExecFault]) async {
         await withTaskGroup(of: Void.self) { group in
-            for (index, fault) in faults.enumerated() where !(fault.after == nil && (fault.kind == .outage || fault.kind == .handover)) {
-                group.addTask { await self.play(fault, number: index + 1) }
+            for fault in faults {
+                group.addTask { await self.play(fault) }
             }
         }
     }
 
-    private func play(_ fault: ExecFault, number: Int) async {
+    private func play(_ fault: ExecFault) async {
+        let reason = "fault \(fault.number)"
+        var request = FaultRequest(number: fault.number, words: fault.words, kind: fault.kindPlayed, link: names[fault.upstream], at: 0)
         var start = fault.at
         var upstream = fault.upstream
         if let after = fault.after {
@@ -33,7 +36,10 @@ struct FaultDriver: Sendable {
             guard let kind = AppEvent.Kind(rawValue: after.kind) else { return }
             var moment: (at: Duration, device: String)?
             while moment == nil {
-                guard !Task.isCancelled else { return }
+                guard !Task.isCancelled else {
+                    request.outcome = .notPlayed("no device said \(after.kind) a \(Self.ordinal(after.occurrence)) time before the session ended")
+                    return keep(request)
+                }
                 moment = log.moment(of: kind, occurrence: after.occurrence)
                 if moment == nil { try? await Task.sleep(for: .milliseconds(5)) }
             }
@@ -41,28 +47,29 @@ struct FaultDriver: Sendable {
             start = moment.at + fault.at
             // Aimed at the device that said it, where an upstream is that device's own link.
             if let own = names.firstIndex(where: { $0.lowercased() == moment.device.lowercased() }) { upstream = own }
+            request.link = names[upstream]
         }
-        guard await sleep(until: start) else { return }
-        var fault = fault
-        fault.upstream = upstream
+        guard await sleep(until: start) else {
+            request.outcome = .notPlayed(String(format: "the session ended at %.3f s, before its time (%.3f s)", clock().seconds, start.seconds))
+            return keep(request)
+        }
         let proxy = proxies[upstream]
         let began = clock()
+        request.at = began.seconds
         var toxicName: String?
         do {
             switch fault.kind {
             case .reset:
-                try await proxy.resetAll(reason: "fault \(number): reset")
+                try await proxy.resetAll(reason: "\(reason): reset")
             case .partition:
-                try await proxy.partition(fault.direction)
+                try await proxy.partition(fault.direction, reason: reason)
             case .outage, .handover:
-                // Aimed: every upstream held both ways (the shaper's outages are placed in advance).
-                for proxy in proxies {
-                    try await proxy.partition(.upstream)
-                    try await proxy.partition(.downstream)
-                }
+                // The shaper's forced outage: bytes held both ways, connects hang, for its length.
+                try await proxy.forceOutage(for: fault.length, kind: fault.kind.rawValue, reason: reason)
+                request.ended = (began + fault.length).seconds
             case .blackhole:
                 for direction in [Direction.upstream, .downstream] {
-                    try await proxy.addToxic(Toxic(name: "fault-\(number)-blackhole-\(direction)", type: .timeout, stream: direction, attributes: ["timeout": 0]))
+                    try await proxy.addToxic(Toxic(name: "fault-\(fault.number)-blackhole-\(direction)", type: .timeout, stream: direction, attributes: ["timeout": 0]))
                 }
             case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicResetPeer:
                 let type: ToxicType = switch fault.kind {
@@ -71,29 +78,28 @@ struct FaultDriver: Sendable {
                 case .toxicSlicer: .slicer
                 default: .resetPeer
                 }
-                toxicName = "fault-\(number)-\(type.rawValue)"
+                toxicName = "fault-\(fault.number)-\(type.rawValue)"
                 try await proxy.addToxic(Toxic(name: toxicName!, type: type, stream: fault.direction, attributes: fault.attributes))
             }
         } catch {
-            note("\(format(began)) \(fault): refused: \(error)")
-            return
+            request.outcome = .refused("\(error)")
+            return keep(request)
         }
-        note("\(format(began)) \(fault) (\(names[upstream]))")
-        guard fault.length > .zero else { return }
+        guard fault.length > .zero, fault.kind != .outage, fault.kind != .handover else { return keep(request) }
         // The end is played even when the session is ending, so nothing stays held.
         _ = await sleep(until: began + fault.length)
-        let ended = clock()
+        request.ended = clock().seconds
         switch fault.kind {
-        case .partition, .outage, .handover:
-            for proxy in fault.kind == .partition ? [proxy] : proxies { try? await proxy.heal() }
+        case .partition:
+            try? await proxy.heal(fault.direction, reason: reason)
         case .blackhole:
-            for direction in [Direction.upstream, .downstream] { try? await proxy.removeToxic(named: "fault-\(number)-blackhole-\(direction)") }
+            for direction in [Direction.upstream, .downstream] { try? await proxy.removeToxic(named: "fault-\(fault.number)-blackhole-\(direction)") }
         case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicResetPeer:
             if let toxicName { try? await proxy.removeToxic(named: toxicName) }
-        case .reset:
+        case .reset, .outage, .handover:
             break
         }
-        note("\(format(ended)) fault \(number) over")
+        keep(request)
     }
 
     /// Sleeps until `instant` on the session's clock; false when cancelled first.
@@ -109,11 +115,16 @@ struct FaultDriver: Sendable {
         return !Task.isCancelled
     }
 
-    private func note(_ line: String) {
-        state.played.withLock { $0.append(line) }
+    private func keep(_ request: FaultRequest) {
+        state.requests.withLock { $0.append(request) }
     }
 
-    private func format(_ time: Duration) -> String {
-        String(format: "%8.3f s", time.seconds)
+    static func ordinal(_ number: Int) -> String {
+        switch number {
+        case 1: "1st"
+        case 2: "2nd"
+        case 3: "3rd"
+        default: "\(number)th"
+        }
     }
 }

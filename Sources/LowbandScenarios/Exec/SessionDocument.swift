@@ -49,6 +49,9 @@ package struct SessionDocument: Codable, Sendable {
     package var violations: [String]
     package var legs: [Leg]
     package var played: [String]
+    /// Whether the played faults agree with what the fault driver asked, link by link (absent
+    /// for a session without a driver, and in documents written before it was kept).
+    package var recorderCheck: String?
     package var timeline: SessionTimeline
 
     /// The document of `record`, titled by the verdict's first line.
@@ -71,6 +74,7 @@ package struct SessionDocument: Codable, Sendable {
                 parts: row.parts.map { Part(name: $0.name, milliseconds: $0.milliseconds) })
         }
         played = record.played
+        recorderCheck = record.recorderCheck
         timeline = record.timeline
     }
 

@@ -9,12 +9,12 @@ package import LowbandShaper
 import Synchronization
 
 /// What a session's tasks write while it runs: the network record, the proxies' decisions as
-/// JSON lines (at most 200,000), and the faults played.
+/// JSON lines (at most 200,000), and the faults a driver asked the proxies for.
 final class SessionState: Sendable {
     let network = Mutex(NetworkRecord())
     let timeline = Mutex(SessionTimelineRecorder())
     let decisions = Mutex<[String]>([])
-    let played = Mutex<[String]>([])
+    let requests = Mutex<[FaultRequest]>([])
     /// The proxies watched, in order: each is a device's link, with its radio.
     let proxies = Mutex<[ShapingProxy]>([])
 }
@@ -68,7 +68,11 @@ package final class SessionRecorder: Sendable {
     /// (read from the proxy, stopped or not: its shaper stays readable).
     package func finish(bounds: EventBounds, roundTrip: Duration) async -> SessionRecord {
         let end = clock()
-        for task in watchers.withLock({ $0 }) { task.cancel() }
+        // A stopped proxy ends its events: every decision it took is read before judging. One
+        // still running (its owner did not stop it) is left after a short wait.
+        for task in watchers.withLock({ $0 }) where await ExecSession.value(of: task, within: .seconds(2)) == nil {
+            task.cancel()
+        }
         var radios: [RadioStatistics] = []
         for proxy in state.proxies.withLock({ $0 }) {
             if let radio = try? await proxy.radioStatistics { radios.append(radio) }
@@ -84,8 +88,10 @@ package final class SessionRecorder: Sendable {
         for event in events {
             timeline.markApp(at: event.arrival.seconds, device: event.device, kind: event.kind.rawValue, message: event.message)
         }
+        let requests = state.requests.withLock { $0 }.sorted { $0.number < $1.number }
         return SessionRecord(
-            events: events, decisions: state.decisions.withLock { $0 }, played: state.played.withLock { $0 },
+            events: events, decisions: state.decisions.withLock { $0 }, network: record, faults: record.played, requests: requests,
+            recorderProblems: record.disagreements(with: requests),
             book: EventChecker(events: events, network: record, bounds: bounds, end: end.seconds).check(),
             breakdown: EventBreakdown.compute(events: events, network: record, roundTrip: roundTrip),
             bounds: bounds, dropped: log.dropped, elapsed: end, timeline: timeline.finish(at: end.seconds, stretches: record.spans), radios: radios)
@@ -97,7 +103,14 @@ package final class SessionRecorder: Sendable {
 package struct SessionRecord: Sendable {
     package var events: [AppEvent]
     package var decisions: [String]
-    package var played: [String]
+    /// What the network did, from the proxies' own events.
+    package var network: NetworkRecord
+    /// Every fault the proxies played, from their own events.
+    package var faults: [PlayedFault]
+    /// What a fault driver asked the proxies for (none for a session driven by hand).
+    package var requests: [FaultRequest]
+    /// Where the record of what was played disagrees with what was asked (empty: it agrees).
+    package var recorderProblems: [String]
     package var book: PromiseBook
     package var breakdown: [EventBreakdown]
     package var bounds: EventBounds
@@ -111,12 +124,52 @@ package struct SessionRecord: Sendable {
     /// Devices that posted events.
     package var devices: Int { Set(events.map(\.device)).count }
 
+    /// The faults played, from the proxies' own events, then the planned ones that were not
+    /// played and why: `fault 3: outage 2.717–5.433 s on bob`, `fault 4 (after:acked=reset):
+    /// not played: no device said acked a 2nd time before the session ended`.
+    package var played: [String] {
+        let words = Dictionary(requests.map { ($0.origin, $0.words) }, uniquingKeysWith: { first, _ in first })
+        let record = network
+        var lines = faults.map { fault in
+            var line = words[fault.origin].map { "\(fault.origin) (\($0)): \(fault.what)" } ?? fault.description
+            let lengthened = record.lengthening(fault, by: requests).map(\.origin)
+            if !lengthened.isEmpty { line += " (lengthened by \(lengthened.joined(separator: ", ")))" }
+            return line
+        }
+        for request in requests {
+            switch request.outcome {
+            case .asked:
+                if !faults.contains(where: { $0.origin == request.origin }) {
+                    let why = request.kind == "reset" ? "no connection was open" : "it fell inside an outage already in force on that link, which it lengthened"
+                    lines.append("\(request.origin) (\(request.words)): \(request.kind) at \(PlayedFault.format(request.at)) s on \(request.link): \(why)")
+                }
+            case .refused(let why):
+                lines.append("\(request.origin) (\(request.words)): refused by \(request.link): \(why)")
+            case .notPlayed(let why):
+                lines.append("\(request.origin) (\(request.words)): not played: \(why)")
+            }
+        }
+        return lines
+    }
+
+    /// The recorder's check in one line: whether what it says was played agrees with what the
+    /// driver asked, fault by fault and link by link; nil when nothing was asked.
+    package var recorderCheck: String? {
+        guard !requests.isEmpty else { return nil }
+        if recorderProblems.isEmpty {
+            let asked = requests.filter { $0.outcome == .asked }.count
+            return "recorder check: the proxies' events agree with the \(asked) fault(s) asked, link by link"
+        }
+        return "recorder check FAILED: " + recorderProblems.joined(separator: "; ")
+    }
+
     /// The verdict in words: `header` lines, then the events, the promises and the broken cases.
     package func verdict(header: [String], problems: [String]) -> String {
         var lines = header
         lines.append("events: \(events.count) from \(devices) device(s)\(dropped > 0 ? ", \(dropped) dropped over the cap" : "")")
         lines += problems.map { "bad event: \($0)" }
         if let radio = radioLine { lines.append(radio) }
+        if let recorderCheck { lines.append(recorderCheck) }
         lines.append("promises: \(book.checks.tally) (bounds: \(bounds))")
         for check in book.checks { lines.append("  \(check.name): \(check.verdict) — \(check.promise)") }
         for violation in book.violations { lines.append("  \(violation.summary)") }
