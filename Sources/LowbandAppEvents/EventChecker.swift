@@ -44,10 +44,12 @@ public struct EventChecker: Sendable {
     public func check() -> PromiseBook {
         var book = PromiseBook()
         let model = Model(events)
-        checkLost(model, &book)
-        checkDuplicates(model, &book)
-        checkOrder(model, &book)
-        checkLiveness(model, &book)
+        let finder = CauseFinder(events: events, network: network)
+        let explain = explainer(model, finder)
+        checkLost(model, &book, explain)
+        checkDuplicates(model, &book, explain)
+        checkOrder(model, &book, explain)
+        checkLiveness(model, &book, explain, links: finder.links)
         book.sortViolations()
         return book
     }
@@ -59,7 +61,39 @@ public struct EventChecker: Sendable {
         return { network.describe(from: $0, to: $1) }
     }
 
-    private func checkLost(_ model: Model, _ book: inout PromiseBook) {
+    /// Each broken case's cause, from the affected devices' own connections and bytes
+    /// (``CauseFinder``), with what else the network did near it, the affected link's first.
+    private func explainer(_ model: Model, _ finder: CauseFinder) -> PromiseBook.CaseExplainer {
+        let network = self.network
+        return { broken in
+            let cause: Cause
+            let window: (Double, Double)
+            switch broken {
+            case .lost(let key, let recipient, let confirmed):
+                guard let info = model.messages[key], let sender = info.sender, let sent = info.sent else { return nil }
+                cause = finder.lost(message: key, sender: sender, sent: sent, acked: confirmed, recipient: recipient)
+                window = (confirmed - 2, confirmed + 2)
+            case .duplicated(let key, let device, let first, let second):
+                guard let info = model.messages[key], let sender = info.sender, let sent = info.sent else { return nil }
+                cause = finder.duplicated(message: key, sender: sender, sent: sent, device: device, first: first, second: second)
+                window = (first - 1, second)
+            case .order(let device, let earlier, let later, let at):
+                guard let first = model.messages[earlier], let second = model.messages[later], let firstSender = first.sender, let firstSent = first.sent,
+                    let secondSender = second.sender, let secondSent = second.sent
+                else { return nil }
+                cause = finder.order(device: device, earlier: (earlier, firstSender, firstSent), later: (later, secondSender, secondSent), at: at)
+                window = (min(firstSent, secondSent), at)
+            case .late(let key, let device, let sent, let until):
+                cause = finder.late(message: key, sender: device, sent: sent, until: until)
+                window = (sent, until)
+            }
+            let context = network.describe(from: window.0, to: window.1, first: cause.link, most: 4)
+            return PromiseBook.CaseExplanation(
+                cause: cause.text, fault: cause.fault, context: context == "nothing: the links delivered" ? nil : context)
+        }
+    }
+
+    private func checkLost(_ model: Model, _ book: inout PromiseBook, _ explain: PromiseBook.CaseExplainer) {
         var deliveries: [PromiseBook.Delivery] = []
         for message in model.messageOrder {
             guard let info = model.messages[message], let acked = info.acked, let chat = info.chat else { continue }
@@ -68,12 +102,14 @@ public struct EventChecker: Sendable {
             }
             deliveries.append(PromiseBook.Delivery(
                 message: "message \(message)", chat: "chat \(chat)", confirmed: acked, confirmedHow: "acknowledged to \(info.sender ?? "?")",
-                place: PromiseBook.Place(), recipients: recipients))
+                place: PromiseBook.Place(), recipients: recipients, key: message))
         }
-        book.checkDelivered(deliveries, settle: Self.seconds(bounds.settle), end: end, promise: Self.promise("acknowledged_lost"), network: networkWords)
+        book.checkDelivered(
+            deliveries, settle: Self.seconds(bounds.settle), end: end, promise: Self.promise("acknowledged_lost"), network: networkWords,
+            explain: explain)
     }
 
-    private func checkDuplicates(_ model: Model, _ book: inout PromiseBook) {
+    private func checkDuplicates(_ model: Model, _ book: inout PromiseBook, _ explain: PromiseBook.CaseExplainer) {
         var holdings: [String: PromiseBook.Holding] = [:]
         for event in events {
             guard let message = event.message, event.kind == model.displayKind(of: event.device) else { continue }
@@ -82,11 +118,11 @@ public struct EventChecker: Sendable {
             holdings[event.device, default: PromiseBook.Holding(device: event.device, verb: verb, items: [])].items
                 .append((message, "message \(message) of chat \(chat)", event.seconds, PromiseBook.Place()))
         }
-        let tally = book.checkHeldOnce(holdings.keys.sorted().compactMap { holdings[$0] }, network: networkWords)
+        let tally = book.checkHeldOnce(holdings.keys.sorted().compactMap { holdings[$0] }, network: networkWords, explain: explain)
         book.record("duplicated", checked: tally.checked, violations: tally.broken, promise: Self.promise("duplicated"))
     }
 
-    private func checkOrder(_ model: Model, _ book: inout PromiseBook) {
+    private func checkOrder(_ model: Model, _ book: inout PromiseBook, _ explain: PromiseBook.CaseExplainer) {
         var checked = 0
         var broken = 0
         for chat in model.chatOrder {
@@ -96,22 +132,25 @@ public struct EventChecker: Sendable {
             let others = sequences.sorted { $0.key < $1.key }.filter { $0.key != reference.key }.map { device, items in
                 PromiseBook.Sequence(device: device, chat: "chat \(chat)", items: items.map { ($0.message, "message \($0.message)", $0.at, PromiseBook.Place()) })
             }
-            let tally = book.checkSameOrder(others, reference: (reference.key, reference.value.map(\.message)), network: networkWords)
+            let tally = book.checkSameOrder(others, reference: (reference.key, reference.value.map(\.message)), network: networkWords, explain: explain)
             checked += tally.checked
             broken += tally.broken
         }
         book.record("order", checked: checked, violations: broken, promise: Self.promise("order"))
     }
 
-    private func checkLiveness(_ model: Model, _ book: inout PromiseBook) {
-        let down = Stretches(network.spans.filter(\.down).map { $0.start ..< max($0.start, $0.end) })
+    private func checkLiveness(_ model: Model, _ book: inout PromiseBook, _ explain: PromiseBook.CaseExplainer, links: DeviceLinks) {
         let sends = model.messageOrder.compactMap { message -> PromiseBook.Send? in
             guard let info = model.messages[message], let sender = info.sender, let sent = info.sent else { return nil }
+            // Down time of the sender's own link (every link where it is not known).
+            let link = links.link(of: sender)
+            let down = Stretches(network.spans.filter { $0.down && (link == nil || $0.proxy == link) }.map { $0.start ..< max($0.start, $0.end) })
             return PromiseBook.Send(
                 device: sender, message: "message \(message)", chat: "chat \(info.chat ?? "?")", sent: sent, acked: info.acked,
-                delivering: Stretches(model.sessions(of: sender, end: end)).subtracting(down), place: PromiseBook.Place())
+                delivering: Stretches(model.sessions(of: sender, end: end)).subtracting(down), place: PromiseBook.Place(), key: message)
         }
-        book.checkLiveness(sends, bound: Self.seconds(bounds.liveness), end: end, promise: Self.promise("liveness"), network: networkWords)
+        book.checkLiveness(
+            sends, bound: Self.seconds(bounds.liveness), end: end, promise: Self.promise("liveness"), network: networkWords, explain: explain)
     }
 
     // MARK: The events, arranged

@@ -1,6 +1,7 @@
 import Foundation
 public import LowbandRunReport
 public import LowbandProxyCore
+public import LowbandShaper
 
 /// What the network did during a session, from the proxies' own decisions (their events) and
 /// the faults put on them: when each link was down and why, its loss stalls, when bytes waited in
@@ -16,9 +17,9 @@ public struct NetworkRecord: Sendable {
     /// timeline draws (`SessionTimeline.Stretch`), so both read one record.
     public typealias Span = SessionTimeline.Stretch
 
-    /// One moment: a reset, a connection opened or closed, a refused connect.
+    /// One moment: a reset, a connection opened, connected upstream or closed, a refused connect.
     public struct Instant: Sendable, Hashable {
-        /// `reset`, `open`, `close`, `refused`.
+        /// `reset`, `open`, `connect`, `close`, `refused`.
         public var kind: String
         /// The proxy (upstream) it happened on.
         public var proxy: String
@@ -32,14 +33,56 @@ public struct NetworkRecord: Sendable {
         public var origin: String?
     }
 
+    /// A stretch in which one connection's bytes of one direction waited: a loss stall (the
+    /// link lost a piece and waits for its retransmission) or a wait in the link's queue.
+    public struct Hold: Sendable, Hashable {
+        /// The proxy (link).
+        public var proxy: String
+        /// The connection whose bytes waited, where the proxy said.
+        public var connection: Int?
+        /// Which way they were going, where the proxy said.
+        public var direction: Direction?
+        /// When the wait began and ended (seconds).
+        public var start: Double
+        public var end: Double
+    }
+
+    /// Bytes of one connection and direction that the link delivered, or that were discarded
+    /// (by a reset, a close while they were held, a toxic): the ledger a message's path is
+    /// read from.
+    public struct Transfer: Sendable, Hashable {
+        /// The proxy (link).
+        public var proxy: String
+        /// The connection.
+        public var connection: Int
+        /// Which way.
+        public var direction: Direction
+        /// When (seconds).
+        public var at: Double
+        /// How many bytes.
+        public var bytes: Int
+        /// Discarded rather than delivered.
+        public var dropped: Bool
+        /// Why they were discarded, in the proxy's words.
+        public var detail: String?
+    }
+
+    /// At most this many transfers are kept (a long recorded session keeps its first ones and
+    /// counts the rest in ``omittedTransfers``).
+    public static let maximumTransfers = 200_000
+
     /// Every stretch a link held or lost what was sent, in start order once finished.
     public private(set) var spans: [Span] = []
-    /// Every reset, open, close and refused connect.
+    /// Every reset, open, connect, close and refused connect.
     public private(set) var instants: [Instant] = []
-    /// Loss stalls: proxy, start and end (seconds).
-    public private(set) var stalls: [(proxy: String, start: Double, end: Double)] = []
-    /// Stretches in which bytes waited in a link's queue behind others: proxy, start and end (seconds).
-    public private(set) var queues: [(proxy: String, start: Double, end: Double)] = []
+    /// Loss stalls, in start order once finished.
+    public private(set) var stalls: [Hold] = []
+    /// Stretches in which bytes waited in a link's queue behind others.
+    public private(set) var queues: [Hold] = []
+    /// Bytes delivered and discarded, connection by connection, in time order.
+    public private(set) var transfers: [Transfer] = []
+    /// Transfers beyond ``maximumTransfers``.
+    public private(set) var omittedTransfers = 0
     /// Stretches begun and not yet ended: an outage, or a partition of one direction, per proxy.
     private var open: [OpenKey: (kind: String, start: Double, origin: String?)] = [:]
 
@@ -77,9 +120,18 @@ public struct NetworkRecord: Sendable {
                 }
             }
         case .lossStall:
-            stalls.append((proxy, at, at + Self.seconds(event.duration ?? .zero)))
+            stalls.append(Hold(proxy: proxy, connection: event.connection, direction: event.direction, start: at, end: at + Self.seconds(event.duration ?? .zero)))
         case .queue:
-            queues.append((proxy, at - Self.seconds(event.duration ?? .zero), at))
+            queues.append(Hold(proxy: proxy, connection: event.connection, direction: event.direction, start: at - Self.seconds(event.duration ?? .zero), end: at))
+        case .deliver, .drop:
+            guard let connection = event.connection, let direction = event.direction else { break }
+            guard transfers.count < Self.maximumTransfers else {
+                omittedTransfers += 1
+                break
+            }
+            transfers.append(Transfer(
+                proxy: proxy, connection: connection, direction: direction, at: at, bytes: event.bytes ?? 0, dropped: event.kind == .drop,
+                detail: event.kind == .drop ? event.detail : nil))
         case .toxicAdded, .toxicUpdated, .toxicRemoved:
             guard let detail = event.detail, let colon = detail.range(of: ": ") else { break }
             let name = String(detail[..<colon.lowerBound])
@@ -96,7 +148,7 @@ public struct NetworkRecord: Sendable {
         case .reset:
             let origin = Self.faultTag(in: event.detail) ?? (event.detail?.contains("control API") == true ? "the control API" : nil)
             instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail, origin: origin))
-        case .open, .close, .refused:
+        case .open, .connect, .close, .refused:
             instants.append(Instant(kind: event.kind.rawValue, proxy: proxy, at: at, connection: event.connection, detail: event.detail))
         default:
             break
@@ -132,65 +184,7 @@ public struct NetworkRecord: Sendable {
         spans.sort { ($0.start, $0.kind) < ($1.start, $1.kind) }
         stalls.sort { $0.start < $1.start }
         queues.sort { $0.start < $1.start }
-    }
-
-    /// Seconds of `from ..< to` in which some link was down (overlaps counted once).
-    public func downTime(from: Double, to: Double) -> Double {
-        covered(downRanges, from: from, to: to)
-    }
-
-    /// Seconds of `from ..< to` in which some link stalled on a loss, outside its down time.
-    public func stallTime(from: Double, to: Double) -> Double {
-        let both = covered(downRanges + stalls.map { ($0.start, $0.end) }, from: from, to: to)
-        return max(0, both - downTime(from: from, to: to))
-    }
-
-    /// Seconds of `from ..< to` in which bytes waited in some link's queue, outside its down
-    /// time and loss stalls.
-    public func queueTime(from: Double, to: Double) -> Double {
-        let before = downRanges + stalls.map { ($0.start, $0.end) }
-        let all = covered(before + queues.map { ($0.start, $0.end) }, from: from, to: to)
-        return max(0, all - covered(before, from: from, to: to))
-    }
-
-    private var downRanges: [(Double, Double)] {
-        spans.filter(\.down).map { ($0.start, $0.end) }
-    }
-
-    /// What the network did in `from ... to`, in words: `outage 12.0–15.3 s on mqtt; 2 loss
-    /// stalls (0.8 s); bytes waited for the link for 1.2 s; reset at 14.1 s (connection 3)`, or
-    /// `nothing: the links delivered`.
-    public func describe(from: Double, to: Double) -> String {
-        var parts: [String] = []
-        for span in spans where span.end >= from && span.start <= to {
-            let origin = span.origin.map { $0.hasPrefix("fault ") ? " (\($0))" : "" } ?? ""
-            parts.append("\(span.kind) \(Self.format(span.start))–\(Self.format(span.end)) s on \(span.proxy)\(origin)")
-        }
-        let inWindow = stalls.filter { $0.end >= from && $0.start <= to }
-        if !inWindow.isEmpty {
-            let total = inWindow.reduce(0) { $0 + ($1.end - $1.start) }
-            parts.append("\(inWindow.count) loss stall\(inWindow.count == 1 ? "" : "s") (\(Self.format(total)) s)")
-        }
-        let queued = covered(queues.map { ($0.start, $0.end) }, from: from, to: to)
-        if queued >= 0.05 {
-            parts.append("bytes waited for the link for \(Self.format(queued)) s")
-        }
-        let resets = instants.filter { $0.kind == "reset" && $0.at >= from && $0.at <= to }
-        for reset in resets.prefix(5) {
-            var words = reset.connection.map { ["connection \($0)"] } ?? []
-            if let origin = reset.origin, origin.hasPrefix("fault ") { words.append(origin) }
-            parts.append("reset at \(Self.format(reset.at)) s on \(reset.proxy)" + (words.isEmpty ? "" : " (\(words.joined(separator: ", ")))"))
-        }
-        if resets.count > 5 { parts.append("\(resets.count - 5) more resets") }
-        let closes = instants.filter { $0.kind == "close" && $0.at >= from && $0.at <= to }
-        if !closes.isEmpty { parts.append("\(closes.count) connection\(closes.count == 1 ? "" : "s") closed") }
-        return parts.isEmpty ? "nothing: the links delivered" : parts.joined(separator: "; ")
-    }
-
-    /// Seconds of `from ..< to` that `ranges` cover, overlaps counted once.
-    private func covered(_ ranges: [(Double, Double)], from: Double, to: Double) -> Double {
-        guard to > from else { return 0 }
-        return Stretches(ranges.map { $0.0 ..< max($0.0, $0.1) }).covered(from ..< to)
+        transfers.sort { $0.at < $1.at }
     }
 
     static func seconds(_ duration: Duration) -> Double {

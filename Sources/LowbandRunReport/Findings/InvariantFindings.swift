@@ -72,9 +72,19 @@ public struct InvariantViolation: Sendable, Hashable, Codable {
     public var detail: String
     /// The run's trace lines nearest to ``seconds`` that concern this client or chat.
     public var traceLines: [String]
+    /// The network decision without which it would not have broken, in words (or that none
+    /// touched the message), where the checker could find it.
+    public var cause: String?
+    /// The planned fault that cause is (`fault 4`): what a rerun without it takes away.
+    public var causeFault: String?
 
     /// A violation; everything but the invariant, time and detail is optional.
-    public init(invariant: String, seconds: Double, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, detail: String, traceLines: [String] = []) {
+    public init(
+        invariant: String, seconds: Double, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, detail: String,
+        traceLines: [String] = [], cause: String? = nil, causeFault: String? = nil
+    ) {
+        self.cause = cause
+        self.causeFault = causeFault
         self.invariant = invariant
         self.seconds = seconds
         self.client = client

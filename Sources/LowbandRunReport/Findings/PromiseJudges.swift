@@ -35,6 +35,41 @@ extension PromiseBook {
     /// The trace lines near a time for a client and chat, where the producer has a trace.
     public typealias TraceLines = (_ seconds: Double, _ client: Int?, _ chat: Int64?) -> [String]
 
+    /// A broken case, as a judge hands it to a producer that can say what caused it. Keys are the
+    /// producer's own (an app's message id).
+    public enum BrokenCase: Sendable, Hashable {
+        /// `recipient` lacks the message `key`, confirmed at `confirmed`.
+        case lost(key: String, recipient: String, confirmed: Double)
+        /// `device` holds `key` twice, first at `first`, again at `second`.
+        case duplicated(key: String, device: String, first: Double, second: Double)
+        /// `device` has `later` before `earlier` (found at `at`).
+        case order(device: String, earlier: String, later: String, at: Double)
+        /// `device`'s send of `key` at `sent` waited past the bound, until `until`.
+        case late(key: String, device: String, sent: Double, until: Double)
+    }
+
+    /// A producer's explanation of a broken case: its cause, the planned fault behind it, and
+    /// what else the network did near it (the affected device's link first).
+    public struct CaseExplanation: Sendable, Hashable {
+        /// The sentence after `cause:`.
+        public var cause: String
+        /// The planned fault the cause is (`fault 4`), if one.
+        public var fault: String?
+        /// What else the network did near it, in words.
+        public var context: String?
+
+        /// An explanation with every field given.
+        public init(cause: String, fault: String?, context: String?) {
+            self.cause = cause
+            self.fault = fault
+            self.context = context
+        }
+    }
+
+    /// Explains a broken case, where the producer can; nil where it cannot (the judge then says
+    /// what the network did around it, from ``NetworkWords``).
+    public typealias CaseExplainer = (BrokenCase) -> CaseExplanation?
+
     // MARK: acknowledged_lost
 
     /// A message the server confirmed, and the members of its chat that should get it.
@@ -51,9 +86,12 @@ extension PromiseBook {
         public var place: Place
         /// Every member but its sender.
         public var recipients: [Recipient]
+        /// The producer's key for the message, for a ``CaseExplainer``.
+        public var key: String?
 
         /// A delivery with every field given.
-        public init(message: String, chat: String, confirmed: Double, confirmedHow: String, place: Place, recipients: [Recipient]) {
+        public init(message: String, chat: String, confirmed: Double, confirmedHow: String, place: Place, recipients: [Recipient], key: String? = nil) {
+            self.key = key
             self.message = message
             self.chat = chat
             self.confirmed = confirmed
@@ -101,7 +139,7 @@ extension PromiseBook {
     /// gap. A recipient without it that was never connected that long is not judged.
     public mutating func checkDelivered(
         _ deliveries: [Delivery], settle: Double, end: Double, promise: String? = nil,
-        network: NetworkWords = { _, _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
+        network: NetworkWords = { _, _ in nil }, explain: CaseExplainer = { _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
     ) {
         var checked = 0
         var broken = 0
@@ -130,11 +168,12 @@ extension PromiseBook {
                 }
                 var place = delivery.place
                 place.client = recipient.client
-                let around = network(delivery.confirmed - 2, delivery.confirmed + 2).map { "; network around the confirmation: \($0)" } ?? ""
+                let explanation = delivery.key.flatMap { explain(.lost(key: $0, recipient: recipient.device, confirmed: delivery.confirmed)) }
+                let around = explanation.map(Self.because) ?? network(delivery.confirmed - 2, delivery.confirmed + 2).map { "; network around the confirmation: \($0)" } ?? ""
                 violate(
                     "acknowledged_lost", at: at, place,
                     detail: "\(recipient.device) never got \(delivery.message) of \(delivery.chat) (\(delivery.confirmedHow) at \(Self.words(delivery.confirmed)) s), \(how)\(around)",
-                    traceLines: traceLines)
+                    explanation: explanation, traceLines: traceLines)
             }
         }
         record("acknowledged_lost", checked: checked, violations: broken, promise: promise)
@@ -158,9 +197,12 @@ extension PromiseBook {
         public var delivering: Stretches
         /// Where it is, for the report.
         public var place: Place
+        /// The producer's key for the message, for a ``CaseExplainer``.
+        public var key: String?
 
         /// A send with every field given.
-        public init(device: String, message: String, chat: String, sent: Double, acked: Double?, delivering: Stretches, place: Place) {
+        public init(device: String, message: String, chat: String, sent: Double, acked: Double?, delivering: Stretches, place: Place, key: String? = nil) {
+            self.key = key
             self.device = device
             self.message = message
             self.chat = chat
@@ -175,7 +217,7 @@ extension PromiseBook {
     /// acknowledgement. An unanswered send is judged once it has waited that long.
     public mutating func checkLiveness(
         _ sends: [Send], bound: Double, end: Double, promise: String? = nil,
-        network: NetworkWords = { _, _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
+        network: NetworkWords = { _, _ in nil }, explain: CaseExplainer = { _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
     ) {
         var checked = 0
         var broken = 0
@@ -187,11 +229,12 @@ extension PromiseBook {
             guard let late else { continue }
             broken += 1
             let outcome = send.acked.map { "acknowledged only at \(Self.words($0)) s, \(Self.words($0 - send.sent)) s after it was sent" } ?? "never acknowledged"
-            let meanwhile = network(send.sent, until).map { "; network meanwhile: \($0)" } ?? ""
+            let explanation = send.key.flatMap { explain(.late(key: $0, device: send.device, sent: send.sent, until: until)) }
+            let meanwhile = explanation.map(Self.because) ?? network(send.sent, until).map { "; network meanwhile: \($0)" } ?? ""
             violate(
                 "liveness", at: late, send.place,
                 detail: "\(send.device)'s send of \(send.message) in \(send.chat) (at \(Self.words(send.sent)) s) waited more than \(Self.words(bound)) s while connected on a delivering link: \(outcome)\(meanwhile)",
-                traceLines: traceLines)
+                explanation: explanation, traceLines: traceLines)
         }
         record("liveness", checked: checked, violations: broken, promise: promise)
     }
@@ -221,7 +264,8 @@ extension PromiseBook {
     /// - Returns: the cases looked at and the broken ones, for the caller to add to its other
     ///   parts of the promise before it records it.
     public mutating func checkHeldOnce(
-        _ holdings: [Holding], network: NetworkWords = { _, _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
+        _ holdings: [Holding], network: NetworkWords = { _, _ in nil }, explain: CaseExplainer = { _ in nil },
+        traceLines: TraceLines = { _, _, _ in [] }
     ) -> (checked: Int, broken: Int) {
         var checked = 0
         var broken = 0
@@ -238,8 +282,12 @@ extension PromiseBook {
                 broken += 1
                 let count = seen.count == 2 ? "twice" : "\(seen.count) times"
                 let when = Set(seen).count > 1 ? ", at \(seen.prefix(4).map { Self.words($0) + " s" }.joined(separator: ", "))" : ""
-                let meanwhile = Set(seen).count > 1 ? network(seen[0] - 1, seen[1]).map { "; network before the second: \($0)" } ?? "" : ""
-                violate("duplicated", at: second.at, second.place, detail: "\(holding.device)\(holding.verb) \(second.message) \(count)\(when)\(meanwhile)", traceLines: traceLines)
+                let explanation = explain(.duplicated(key: key, device: holding.device, first: seen[0], second: second.at))
+                let meanwhile = explanation.map(Self.because)
+                    ?? (Set(seen).count > 1 ? network(seen[0] - 1, seen[1]).map { "; network before the second: \($0)" } ?? "" : "")
+                violate(
+                    "duplicated", at: second.at, second.place, detail: "\(holding.device)\(holding.verb) \(second.message) \(count)\(when)\(meanwhile)",
+                    explanation: explanation, traceLines: traceLines)
             }
         }
         return (checked, broken)
@@ -271,7 +319,7 @@ extension PromiseBook {
     /// - Returns: the cases looked at and the broken ones.
     public mutating func checkSameOrder(
         _ sequences: [Sequence], reference: (device: String, keys: [String]),
-        network: NetworkWords = { _, _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
+        network: NetworkWords = { _, _ in nil }, explain: CaseExplainer = { _ in nil }, traceLines: TraceLines = { _, _, _ in [] }
     ) -> (checked: Int, broken: Int) {
         let position = Dictionary(reference.keys.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var checked = 0
@@ -284,21 +332,31 @@ extension PromiseBook {
             broken += 1
             let later = common[index]
             let earlier = common[index - 1]
-            let before = network(earlier.at - 5, later.at).map { "; network before: \($0)" } ?? ""
+            // The reference has `later` first: it is the one that should have come earlier.
+            let explanation = explain(.order(device: sequence.device, earlier: later.key, later: earlier.key, at: later.at))
+            let before = explanation.map(Self.because) ?? network(earlier.at - 5, later.at).map { "; network before: \($0)" } ?? ""
             violate(
                 "order", at: later.at, later.place,
                 detail: "\(sequence.device) has \(later.message) after \(earlier.message) in \(sequence.chat); \(reference.device) has them the other way round\(before)",
-                traceLines: traceLines)
+                explanation: explanation, traceLines: traceLines)
         }
         return (checked, broken)
     }
 
     // MARK: Helpers
 
-    private mutating func violate(_ invariant: String, at seconds: Double, _ place: Place, detail: String, traceLines: TraceLines) {
-        violate(invariant, seconds: seconds, client: place.client, chat: place.chat, message: place.message, clientID: place.clientID, detail: detail) {
+    private mutating func violate(_ invariant: String, at seconds: Double, _ place: Place, detail: String, explanation: CaseExplanation? = nil, traceLines: TraceLines) {
+        violate(
+            invariant, seconds: seconds, client: place.client, chat: place.chat, message: place.message, clientID: place.clientID, detail: detail,
+            cause: explanation?.cause, causeFault: explanation?.fault
+        ) {
             traceLines(seconds, place.client, place.chat)
         }
+    }
+
+    /// `; cause: …; also near: …`, as a broken case's words end when its cause is known.
+    static func because(_ explanation: CaseExplanation) -> String {
+        "; cause: \(explanation.cause)" + (explanation.context.map { "; also near: \($0)" } ?? "")
     }
 
     /// Seconds in a verdict's words: three decimals, as the trace has them.
