@@ -3,18 +3,20 @@ import LowbandBasics
 
 /// Where a message's time went in a session judged from events: from its `sent` to its
 /// `acked` (the sender's leg) and to its first display on each other device, split into what
-/// the network did on the proxies during that interval and the rest (docs/APP-EVENTS.md,
-/// "Where the time went"):
+/// the network did to the message's own path and the rest (docs/APP-EVENTS.md, "Where the time
+/// went"):
 ///
-/// - link down: some upstream was in an outage, handover, partition or blackhole;
-/// - loss stalls: a link stalled on a lost piece (outside the down time);
+/// - link down: the path's link was in an outage, handover, partition or blackhole of its direction;
+/// - loss stalls: the path's connection stalled on a lost piece of its direction (outside the down time);
 /// - transit: the profile's round trip (its one-way delays both ways), at most what is left;
-/// - queueing: bytes waited in a link's queue for the link, at the profile's rate (the
+/// - queueing: the path's bytes waited in its link's queue, at the profile's rate (the
 ///   message's own earlier pieces or other traffic), at most what is left;
 /// - app: the rest — the app's own code, its reconnects and retries.
 ///
-/// The proxies see an app's bytes, not its messages: each part is what the links did during the
-/// leg, which is this message's share when the app sent little else meanwhile.
+/// The path is read from the proxies' ledger: the message goes up the sender's connection from
+/// its `sent` until that connection's first bytes reach the server, then down — the sender's
+/// connection for the acknowledgement, the recipient's for a delivery. What happened to other
+/// connections, other directions or other links in the same window is never counted.
 ///
 /// The parts add up to the total exactly.
 public struct EventBreakdown: Sendable, Hashable {
@@ -48,6 +50,7 @@ public struct EventBreakdown: Sendable, Hashable {
     /// one-way delays both ways.
     public static func compute(events: [AppEvent], network: NetworkRecord, roundTrip: Duration) -> [EventBreakdown] {
         let transit = roundTrip.seconds
+        let links = DeviceLinks(events: events, network: network)
         var sent: [String: (device: String, chat: String, at: Double)] = [:]
         var order: [String] = []
         var legs: [String: [(leg: String, at: Double)]] = [:]
@@ -77,10 +80,14 @@ public struct EventBreakdown: Sendable, Hashable {
             guard let origin = sent[message] else { continue }
             for leg in legs[message] ?? [] where leg.at >= origin.at {
                 let total = leg.at - origin.at
-                let down = min(total, network.downTime(from: origin.at, to: leg.at))
-                let stalls = min(total - down, network.stallTime(from: origin.at, to: leg.at))
+                let segments = path(from: origin.device, to: leg.leg == "acked" ? origin.device : leg.leg, sent: origin.at, arrived: leg.at, links: links, network: network)
+                func sum(_ part: (NetworkRecord, Double, Double, NetworkRecord.Path) -> Double) -> Double {
+                    segments.reduce(0) { $0 + part(network, $1.from, $1.to, $1.path) }
+                }
+                let down = min(total, sum { $0.downTime(from: $1, to: $2, on: $3) })
+                let stalls = min(total - down, sum { $0.stallTime(from: $1, to: $2, on: $3) })
                 let carried = min(total - down - stalls, transit)
-                let queued = min(total - down - stalls - carried, network.queueTime(from: origin.at, to: leg.at))
+                let queued = min(total - down - stalls - carried, sum { $0.queueTime(from: $1, to: $2, on: $3) })
                 let app = total - down - stalls - queued - carried
                 result.append(EventBreakdown(
                     message: message, chat: origin.chat, leg: leg.leg, sentSeconds: origin.at, totalMilliseconds: total * 1000,
@@ -89,6 +96,28 @@ public struct EventBreakdown: Sendable, Hashable {
             }
         }
         return result
+    }
+
+    /// The stretches of a leg and the path its bytes took in each: up `sender`'s connection from
+    /// `sent` until its first bytes after it reached the server, then down `receiver`'s
+    /// connection until `arrived`. Where a device's connection is not known, that stretch counts
+    /// what every link did (as before the ledger).
+    static func path(
+        from sender: String, to receiver: String, sent: Double, arrived: Double, links: DeviceLinks, network: NetworkRecord
+    ) -> [(from: Double, to: Double, path: NetworkRecord.Path)] {
+        guard let up = links.connection(of: sender, openAt: sent) ?? links.connections(of: sender).first(where: { $0.opened >= sent && $0.opened <= arrived }) else {
+            return [(sent, arrived, .anywhere)]
+        }
+        let upPath = NetworkRecord.Path(proxy: up.proxy, connection: up.number, direction: .upstream)
+        let reached = min(arrived, network.transfers(on: upPath, from: sent).first { !$0.dropped }?.at ?? arrived)
+        var segments = [(from: sent, to: reached, path: upPath)]
+        guard reached < arrived else { return segments }
+        if let down = links.connection(of: receiver, openAt: arrived) ?? links.connections(of: receiver).last(where: { $0.opened <= arrived }) {
+            segments.append((reached, arrived, NetworkRecord.Path(proxy: down.proxy, connection: down.number, direction: .downstream)))
+        } else {
+            segments.append((reached, arrived, .anywhere))
+        }
+        return segments
     }
 
     /// The CSV header of ``csvLine``.

@@ -1,5 +1,6 @@
 import LowbandAppEvents
 import LowbandProxyCore
+import LowbandShaper
 import Testing
 
 /// The checker on hand-written sessions: each promise held, and each broken with the words a
@@ -128,5 +129,46 @@ import Testing
         #expect(parsed[1].parts.map(\.name) == ["link down", "loss stalls", "queueing", "transit", "app"])
         #expect(zip(parsed[1].parts, bob.parts).allSatisfy { abs($0.milliseconds - $1.milliseconds) < 0.05 })
         #expect(throws: EventBreakdown.ParseFailure.self) { try EventBreakdown.parse("h\nx,y\n", file: "b.csv") }
+    }
+
+    /// Each message's time is split from its own bytes' path: a loss planted on alice's uplink
+    /// while she sends m-1 is m-1's, never bob's m-2 sent in the same window over his own link,
+    /// nor the downstream half of m-1's own acknowledgement.
+    @Test func aLossIsBlamedOnTheMessageWhoseBytesItHeldAndNoOther() {
+        var network = NetworkRecord()
+        func on(_ proxy: String, _ seconds: Double, _ kind: ProxyEvent.Kind, _ connection: Int? = nil, _ direction: Direction? = nil, bytes: Int? = nil, duration: Duration? = nil) {
+            network.record(
+                ProxyEvent(time: .milliseconds(Int64((seconds * 1000).rounded())), kind: kind, connection: connection, direction: direction, bytes: bytes, duration: duration),
+                proxy: proxy, offset: .zero)
+        }
+        for device in ["alice", "bob"] {
+            on(device, 0, .open, 1)
+            on(device, 0.1, .connect, 1)
+        }
+        // m-1: alice's piece is lost at 1.0 s, her uplink stalls 1.0 s, it arrives at 2.1 s.
+        on("alice", 1.0, .lossStall, 1, .upstream, duration: .seconds(1))
+        on("alice", 2.1, .deliver, 1, .upstream, bytes: 75)
+        on("alice", 2.2, .deliver, 1, .downstream, bytes: 4)
+        // m-2: bob sends at 1.2 s over his own link, nothing lost; acknowledged at 1.42 s.
+        on("bob", 1.31, .deliver, 1, .upstream, bytes: 75)
+        on("bob", 1.41, .deliver, 1, .downstream, bytes: 4)
+        // m-1's acknowledgement waits on the server until 3.0 s, during a stall of another
+        // connection's downlink: not m-1's.
+        on("alice", 2.3, .lossStall, 2, .downstream, duration: .milliseconds(600))
+        network.finish(at: 10)
+        let events = [
+            AppEvent(device: "alice", kind: .sent, message: "m-1", chat: "c", arrival: .seconds(1)),
+            AppEvent(device: "bob", kind: .sent, message: "m-2", chat: "c", arrival: .milliseconds(1200)),
+            AppEvent(device: "bob", kind: .acked, message: "m-2", chat: "c", arrival: .milliseconds(1420)),
+            AppEvent(device: "alice", kind: .acked, message: "m-1", chat: "c", arrival: .seconds(3)),
+        ]
+        let rows = EventBreakdown.compute(events: events, network: network, roundTrip: .milliseconds(200))
+        let first = rows.first { $0.message == "m-1" }!
+        let second = rows.first { $0.message == "m-2" }!
+        #expect(first.lossStallMilliseconds == 1000, "\(first)")
+        #expect(abs(first.transitMilliseconds - 200) < 0.001 && abs(first.appMilliseconds - 800) < 0.001, "\(first)")
+        // Bob's acknowledgement: all transit, no stall, though alice's stall covered its window.
+        #expect(second.lossStallMilliseconds == 0, "\(second)")
+        #expect(abs(second.transitMilliseconds - 200) < 0.001 && abs(second.appMilliseconds - 20) < 0.001, "\(second)")
     }
 }
