@@ -87,7 +87,7 @@ public struct EventChecker: Sendable {
                 cause = finder.late(message: key, sender: device, sent: sent, until: until)
                 window = (sent, until)
             }
-            let context = network.describe(from: window.0, to: window.1, first: cause.link, most: 4)
+            let context = network.describe(from: window.0, to: window.1, first: cause.link, most: 4, excluding: cause.fault)
             return PromiseBook.CaseExplanation(
                 cause: cause.text, fault: cause.fault, context: context == "nothing: the links delivered" ? nil : context)
         }

@@ -5,10 +5,11 @@ extension NetworkRecord {
     /// 2 loss stalls (0.8 s); bytes waited for the link for 1.2 s; reset at 14.1 s on mqtt
     /// (connection 3)`, or `nothing: the links delivered`. With `first`, what happened on that
     /// link (the affected device's) comes first, then the rest, each in time order; at most
-    /// `most` of them, then how many more.
-    public func describe(from: Double, to: Double, first: String? = nil, most: Int = .max) -> String {
+    /// `most` of them, then how many more. What `excluding` made (`fault 4`: already named as
+    /// the cause) is left out.
+    public func describe(from: Double, to: Double, first: String? = nil, most: Int = .max, excluding: String? = nil) -> String {
         var parts: [(proxy: String?, at: Double, text: String)] = []
-        for span in spans where span.end >= from && span.start <= to {
+        for span in spans where span.end >= from && span.start <= to && (excluding == nil || span.origin != excluding) {
             let origin = span.origin.map { $0.hasPrefix("fault ") ? " (\($0))" : "" } ?? ""
             parts.append((span.proxy, span.start, "\(span.kind) \(Self.format(span.start))–\(Self.format(span.end)) s on \(span.proxy)\(origin)"))
         }
@@ -22,14 +23,14 @@ extension NetworkRecord {
         if queued >= 0.05 {
             parts.append((nil, to, "bytes waited for the link for \(Self.format(queued)) s"))
         }
-        let resets = instants.filter { $0.kind == "reset" && $0.at >= from && $0.at <= to }
+        let resets = instants.filter { $0.kind == "reset" && $0.at >= from && $0.at <= to && (excluding == nil || $0.origin != excluding) }
         for reset in resets.prefix(5) {
             var words = reset.connection.map { ["connection \($0)"] } ?? []
             if let origin = reset.origin, origin.hasPrefix("fault ") { words.append(origin) }
             parts.append((reset.proxy, reset.at, "reset at \(Self.format(reset.at)) s on \(reset.proxy)" + (words.isEmpty ? "" : " (\(words.joined(separator: ", ")))")))
         }
         if resets.count > 5 { parts.append((nil, to, "\(resets.count - 5) more resets")) }
-        let closes = instants.filter { $0.kind == "close" && $0.at >= from && $0.at <= to }
+        let closes = instants.filter { $0.kind == "close" && $0.at >= from && $0.at <= to && (excluding == nil || NetworkRecord.faultTag(in: $0.detail) != excluding) }
         if !closes.isEmpty { parts.append((nil, to, "\(closes.count) connection\(closes.count == 1 ? "" : "s") closed")) }
         guard !parts.isEmpty else { return "nothing: the links delivered" }
         let ordered = parts.enumerated().sorted { lhs, rhs in

@@ -80,10 +80,10 @@ enum CommandIO {
         failure(IOError(description: message), command: command)
     }
 
-    /// Reports `error` and returns the exit code to throw: one line, status 1, no trace.
-    static func failure(_ error: any Error, command: String) -> ExitCode {
+    /// Reports `error` and returns the exit code to throw: one line, status 1 (or `status`), no trace.
+    static func failure(_ error: any Error, command: String, status: Int32 = 1) -> ExitCode {
         reportError(error, command: command)
-        return ExitCode.failure
+        return status == 1 ? ExitCode.failure : ExitCode(status)
     }
 
     private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {

@@ -121,6 +121,7 @@ import Testing
         ledger.on("alice", 5.1, .deliver, 1, .upstream, bytes: 75)
         ledger.on("bob", 4.8, .reset, 1, detail: "fault 4: reset")
         ledger.on("bob", 4.8, .close, 1, detail: "fault 4: reset")
+        ledger.on("bob", 5.5, .toxicAdded, nil, .downstream, detail: "fault-5-latency: latency jitter=0 latency=900")
         let events = [
             event("bob", .connected, nil, 0.3), event("alice", .connected, nil, 0.3),
             event("alice", .sent, "m-2", 5.0), event("alice", .acked, "m-2", 5.3), event("bob", .disconnected, nil, 4.9), event("bob", .connected, nil, 9.4),
@@ -129,8 +130,9 @@ import Testing
         let violation = book.violations.first { $0.invariant == "acknowledged_lost" }
         #expect(violation?.causeFault == "fault 4")
         #expect(violation?.detail.contains("; cause: bob had no working connection from 4.800 s") == true, "\(violation?.detail ?? "")")
-        // The context starts with bob's link, not with alice's partition that came first.
+        // The context starts with bob's link, not with alice's partition that came first, and
+        // does not repeat the reset the cause names.
         let context = violation?.detail.components(separatedBy: "; also near: ").last ?? ""
-        #expect(context.hasPrefix("reset at 4.8 s on bob"), "\(context)")
+        #expect(context == "toxic latency downstream 5.5–30.0 s on bob (fault 5); partition downstream 5.0–6.0 s on alice (fault 1)", "\(context)")
     }
 }

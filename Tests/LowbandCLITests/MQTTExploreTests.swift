@@ -50,22 +50,34 @@ import Testing
         "python3 \(Self.example)/chat.py --qos \(qos) --messages 5 --interval 0.1 --linger 2.5 --ack-wait 4"
     }
 
-    @Test func qos0LosesMessagesWhenTheLinkDiesUnderAPublish() async throws {
+    @Test func qos0LosesMessagesWhenTheLinkDiesUnderAPublishAndTheCauseIsProved() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-mqtt-test")
         try await withBroker { port in
             // Each device its own link; the reset is aimed at the link of the device that said
             // `acked`, the moment its publish is on the way.
             let result = try await explore([
                 "--upstream", "alice=127.0.0.1:\(port)", "--upstream", "bob=127.0.0.1:\(port)", "--exec", chat(qos: 0), "--profile", "3g",
-                "--seeds", "1..3", "--jobs", "3", "--faults", "after:acked+0ms=reset", "--bound", "settle=2s", "--out", directory.file("qos0"),
+                "--seeds", "1..2", "--jobs", "2", "--faults", "after:acked+0ms=reset", "--bound", "settle=2s", "--prove", "--prove-runs", "2",
+                "--out", directory.file("qos0"),
             ])
             #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("acknowledged_lost in"), "\(result.stdout)")
-            // Named with what the network did to whom: bob stayed connected, alice's link was reset.
             #expect(result.stdout.contains("bob never got message m-"))
-            #expect(result.stdout.contains("though it was connected from"), "\(result.stdout)")
-            #expect(result.stdout.contains(" on alice (connection "), "\(result.stdout)")
-            #expect(!result.stdout.contains(" on bob (connection "), "\(result.stdout)")
+            // One cause: the reset of alice's own link under her publish, and nothing of bob's.
+            let causes = result.stdout.split(separator: "\n").filter { $0.hasPrefix("seed ") }
+            #expect(!causes.isEmpty)
+            for line in causes {
+                #expect(line.contains("; cause: ") && line.contains("alice's connection 1 was reset by fault 1 at"), "\(line)")
+                #expect(!line.contains("bob's connection"), "\(line)")
+            }
+            // Proved by runs without the reset (the promise held) and with it alone (it broke).
+            let proofs = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  cause:") }
+            #expect(proofs.count == causes.count, "\(result.stdout)")
+            for proof in proofs {
+                #expect(proof.contains("proved: without fault 1 (after:acked+0s=reset) acknowledged_lost held 2 of 2, with it alone broke 2 of 2"), "\(proof)")
+            }
+            let csv = try String(contentsOfFile: directory.file("qos0/explore.csv"), encoding: .utf8)
+            #expect(csv.contains(",\"proved: without fault 1 (after:acked+0s=reset)"), "\(csv)")
             try expectRecorderAgrees(directory.file("qos0"))
         }
     }

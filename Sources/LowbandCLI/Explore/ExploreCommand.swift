@@ -90,6 +90,18 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-sessions"), help: "With --exec: keep every seed's session folder, not only the failing ones'.")
     var keepSessions = false
 
+    @Flag(help: "With --exec: prove each failing seed's cause: run it again without that fault and with it alone (--prove-runs times each).")
+    var prove = false
+
+    @Option(name: .customLong("prove-runs"), help: "With --prove: runs without the cause, and with it alone, per failing seed (default 3).")
+    var proveRuns: Int = 3
+
+    @Option(name: .customLong("without-faults"), help: "With --exec: leave out these faults of each seed's schedule, by number (faults.txt), all else identical: 4 or 2,5.")
+    var withoutFaults: String?
+
+    @Option(name: .customLong("only-faults"), help: "With --exec: play only these faults of each seed's schedule, by number (faults.txt): 4 or 2,5.")
+    var onlyFaults: String?
+
     @Flag(name: .customLong("virtual-time"), help: "Explore in virtual time (what the scenarios always do; refused with --exec, whose app runs in real time).")
     var virtualTime = false
 
@@ -102,8 +114,10 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             try await ExploreExec(command: self, exec: exec).run()
             return
         }
-        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions {
-            throw CommandIO.failure("--upstream, --bound, --events, --keep-sessions and --repeat go with --exec (exploring your own app); the scenarios need none of them", command: Self.name)
+        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || prove || withoutFaults != nil || onlyFaults != nil {
+            throw CommandIO.failure(
+                "--upstream, --bound, --events, --keep-sessions, --repeat, --prove, --without-faults and --only-faults go with --exec (exploring your own app); the scenarios need none of them",
+                command: Self.name)
         }
         let options: ExploreOptions
         do {

@@ -34,7 +34,7 @@ struct ExploreExec {
         try CommandIO.write("""
             lowband explore --exec: \(CommandWords.quoted(exec)) behind \(options.upstreams.map(\.spelled).joined(separator: ", ")) on \(options.profileName), \
             seeds \(command.seeds)\(command.shard.map { " (shard \($0))" } ?? ""): \(total) runs, faults \(options.faults) in a \(DurationText.format(options.window)) window, \
-            timeout \(DurationText.format(options.timeout)), \(options.jobs) at a time\(options.repeats > 0 ? ", failures run \(options.repeats) more times" : "")\(options.shrink ? ", failures shrunk" : "")
+            timeout \(DurationText.format(options.timeout)), \(options.jobs) at a time\(options.repeats > 0 ? ", failures run \(options.repeats) more times" : "")\(options.proveRuns > 0 ? ", causes proved (\(options.proveRuns) runs each way)" : "")\(options.shrink ? ", failures shrunk" : "")
             bounds: \(options.bounds)
 
             """)
@@ -51,6 +51,7 @@ struct ExploreExec {
                     var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n"
                     line += "  session:   \(ExecExplorer.folder(options, seed: outcome.seed))/\n  reproduce: \(outcome.command)\n"
                     if !outcome.determinism.isEmpty { line += "  repeated:  \(outcome.determinism)\n" }
+                    if !outcome.proof.isEmpty { line += "  cause:     \(outcome.proof)\n" }
                     if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
                     return line
                 }
@@ -60,7 +61,7 @@ struct ExploreExec {
         }
     }
 
-    private func parse() throws -> ExecOptions {
+    func parse() throws -> ExecOptions {
         if command.virtualTime {
             throw CommandIO.IOError(description: "--exec runs your command in real time; --virtual-time is for the built-in scenarios only")
         }
@@ -101,11 +102,15 @@ struct ExploreExec {
                 throw CommandIO.IOError(description: error.description)
             }
         }
-        return ExecOptions(
+        guard command.proveRuns >= 1 else { throw CommandIO.IOError(description: "--prove-runs must be at least 1 (got \(command.proveRuns))") }
+        var options = ExecOptions(
             upstreams: upstreams, command: exec, profile: profile, profileName: command.profile, seeds: SeedSelection(range: range, shard: shard),
             faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
             bounds: bounds, boundOptions: command.bound, directory: command.out ?? "reports/explore-exec-\(RunOutputs.fileSafe(command.profile))",
             eventsFile: command.events, keepSessions: command.keepSessions)
+        options.selection = try ExecFaultSelection(without: command.withoutFaults, only: command.onlyFaults)
+        options.proveRuns = command.prove ? command.proveRuns : 0
+        return options
     }
 
     /// One error line before any seed runs when an upstream does not answer.

@@ -34,6 +34,7 @@ public enum ExecExplorer {
         let command = options.command(seed: seed, faults: plan, window: options.window)
         var repeatText = ""
         var shrunk = ""
+        var proof = ""
         if result.broken.isEmpty {
             if !options.keepSessions { try? FileManager.default.removeItem(atPath: folder) }
         } else {
@@ -48,16 +49,24 @@ public enum ExecExplorer {
                     ? "fails every time (\(same) of \(runs) runs): the network's decisions decide it"
                     : "fails \(same) of \(runs) runs: the network's decisions were the same each time, so the app's timing decides it"
             }
+            if options.proveRuns > 0, let signature = result.signature {
+                let outcome = try await ExecProof(options: options, seed: seed, plan: plan, window: options.window, folder: folder)
+                    .prove(signature: signature, fault: result.causeFault, asked: result.asked, words: result.faultWords)
+                proof = outcome.line + (outcome.command.map { "  (alone: \($0))" } ?? "")
+                try? SessionDocument.amend(folder: folder, proof: proof)
+            }
             if options.shrink, let signature = result.signature {
                 shrunk = try await shrink(seed: seed, plan: plan, signature: signature, options)
             }
         }
         var hash = FNV1a()
         for line in result.plan { hash.add(line + "\n") }
-        return SeedOutcome(
+        var outcome = SeedOutcome(
             seed: seed, faults: plan.description, clients: result.devices, durationSeconds: result.elapsed.seconds, broken: result.broken,
             firstViolation: result.firstFailure, wallMilliseconds: (clock.now - start).milliseconds, traceHash: hash.value.hexDigits,
             determinism: repeatText, command: command, shrunk: shrunk)
+        outcome.proof = proof
+        return outcome
     }
 
     /// The smallest plan found that still fails with `signature`: fewer fault kinds, fewer aimed

@@ -58,6 +58,11 @@ public struct ExecOptions: Sendable {
     public var eventsFile: String?
     /// Keep the session folder of every seed, not only of the failing ones.
     public var keepSessions: Bool
+    /// Which of each seed's numbered faults are played (`--without-faults`, `--only-faults`).
+    public var selection: ExecFaultSelection = .all
+    /// With `--prove`: how many runs without the cause, and with it alone, each failing seed gets
+    /// (0: no proof).
+    public var proveRuns = 0
 
     /// Options with every field given.
     public init(
@@ -114,12 +119,14 @@ public struct ExecOptions: Sendable {
         "LOWBAND_PROXY_" + upstream.name.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
     }
 
-    /// The command that runs `seed` again alone, with `faults` and `window`.
-    public func command(seed: UInt64, faults: ExecFaultPlan, window: Duration) -> String {
+    /// The command that runs `seed` again alone, with `faults`, `window` and `selection`
+    /// (by default the options' own).
+    public func command(seed: UInt64, faults: ExecFaultPlan, window: Duration, selection: ExecFaultSelection? = nil) -> String {
         var parts = ["lowband", "explore"]
         for upstream in upstreams { parts += ["--upstream", upstream.spelled] }
         parts += ["--exec", command, "--profile", profileName, "--seeds", String(seed), "--faults", faults.description,
                   "--duration", DurationText.format(window), "--timeout", DurationText.format(timeout)]
+        parts += (selection ?? self.selection).words
         for bound in boundOptions { parts += ["--bound", bound] }
         if let eventsFile { parts += ["--events", eventsFile] }
         return CommandWords.join(parts)

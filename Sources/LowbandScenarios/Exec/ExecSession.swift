@@ -29,6 +29,12 @@ struct ExecSessionResult: Sendable {
     var plan: [String]
     /// How long the session lasted.
     var elapsed: Duration
+    /// The planned fault the first broken case's cause names (`fault 4`), if one.
+    var causeFault: String?
+    /// The numbers of the faults the proxies were asked to play.
+    var asked: [Int] = []
+    /// Each scheduled fault's plan word, by number (`4: reset`).
+    var faultWords: [Int: String] = [:]
 
     /// What broke: promises by name, then `exit` or `timeout`.
     var broken: [(name: String, count: Int)] {
@@ -57,7 +63,10 @@ struct ExecSessionResult: Sendable {
 /// seed's link decisions and faults, an events endpoint, the command in a process group of its
 /// own, and at the end the promises checked and the session folder written.
 enum ExecSession {
-    static func run(_ options: ExecOptions, seed: UInt64, faults plan: ExecFaultPlan, window: Duration, folder: String) async throws -> ExecSessionResult {
+    static func run(
+        _ options: ExecOptions, seed: UInt64, faults plan: ExecFaultPlan, window: Duration, folder: String, selection: ExecFaultSelection? = nil
+    ) async throws -> ExecSessionResult {
+        let selection = selection ?? options.selection
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let recorder = SessionRecorder()
         let clock = recorder.clock
@@ -106,7 +115,7 @@ enum ExecSession {
 
         let child = try await ChildProcess("/bin/sh", ["-c", options.command], environment: environment, ownGroup: true)
         let driver = Task {
-            await FaultDriver(proxies: proxies, names: links, log: log, clock: clock, state: recorder.state).play(schedule)
+            await FaultDriver(proxies: proxies, names: links, log: log, clock: clock, state: recorder.state, selection: selection).play(schedule)
         }
         let output = Task { () -> (stdout: [String], problems: [String]) in
             var kept: [String] = []
@@ -146,15 +155,18 @@ enum ExecSession {
         _ = await serving.value
         await registry.stopAll()
         let record = await recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
-        let result = ExecSessionResult(
+        var result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
             plan: schedule.map { $0.describe(links: links) }, elapsed: record.elapsed)
-        var header = ["seed \(seed) on \(options.profileName), faults \(plan)"]
+        result.causeFault = record.book.violations.first { $0.invariant == result.signature }?.causeFault
+        result.asked = record.requests.filter { $0.outcome == .asked }.map(\.number)
+        result.faultWords = Dictionary(schedule.map { ($0.number, $0.words) }, uniquingKeysWith: { first, _ in first })
+        var header = ["seed \(seed) on \(options.profileName), faults \(plan)" + (selection.isAll ? "" : " (\(selection))")]
         header.append("command: exit status \(status)\(exited ? "" : " (killed after --timeout \(DurationText.format(options.timeout)))"), \(String(format: "%.1f", record.elapsed.seconds)) s")
         header.append("faults planned: " + (result.plan.isEmpty ? "none" : result.plan.joined(separator: "; ")))
         // What was played is read from the proxies' own events, not from the plan.
         if !record.played.isEmpty { header.append("faults played: " + record.played.joined(separator: "; ")) }
-        let again = options.command(seed: seed, faults: plan, window: window)
+        let again = options.command(seed: seed, faults: plan, window: window, selection: selection)
         header.append("run it again: \(again)")
         try record.write(to: folder, header: header, problems: problems, suite: "explore.exec", benchmark: options.profileName, command: again)
         try (stdout.map { $0 + "\n" }.joined()).write(toFile: "\(folder)/stdout.log", atomically: true, encoding: .utf8)

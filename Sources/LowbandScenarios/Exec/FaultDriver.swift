@@ -17,6 +17,8 @@ struct FaultDriver: Sendable {
     let log: AppEventLog
     let clock: @Sendable () -> Duration
     let state: SessionState
+    /// Which of the faults are played; the others are kept as not played, with why.
+    var selection: ExecFaultSelection = .all
 
     func play(_ faults: [ExecFault]) async {
         await withTaskGroup(of: Void.self) { group in
@@ -29,6 +31,10 @@ struct FaultDriver: Sendable {
     private func play(_ fault: ExecFault) async {
         let reason = "fault \(fault.number)"
         var request = FaultRequest(number: fault.number, words: fault.words, kind: fault.kindPlayed, link: names[fault.upstream], at: 0)
+        guard selection.plays(fault.number) else {
+            request.outcome = .notPlayed("left out (\(selection.words.joined(separator: " ")))")
+            return keep(request)
+        }
         var start = fault.at
         var upstream = fault.upstream
         if let after = fault.after {

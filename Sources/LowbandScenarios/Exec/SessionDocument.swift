@@ -27,6 +27,13 @@ package struct SessionDocument: Codable, Sendable {
         package var parts: [Part]
     }
 
+    /// A fault a driver asked for: its number, its plan word and whether the proxies were asked.
+    package struct Fault: Codable, Sendable {
+        package var number: Int
+        package var words: String
+        package var asked: Bool
+    }
+
     package struct Part: Codable, Sendable {
         package var name: String
         package var milliseconds: Double
@@ -52,6 +59,14 @@ package struct SessionDocument: Codable, Sendable {
     /// Whether the played faults agree with what the fault driver asked, link by link (absent
     /// for a session without a driver, and in documents written before it was kept).
     package var recorderCheck: String?
+    /// The promise the first broken case broke (or `exit`/`timeout`), what `--prove` proves.
+    package var signature: String?
+    /// The planned fault that case's cause names (`fault 4`), if one.
+    package var causeFault: String?
+    /// `--prove`'s verdict on that cause, once a proof ran.
+    package var proof: String?
+    /// The seed's numbered faults (absent for a session without a fault driver).
+    package var faults: [Fault]?
     package var timeline: SessionTimeline
 
     /// The document of `record`, titled by the verdict's first line.
@@ -75,6 +90,9 @@ package struct SessionDocument: Codable, Sendable {
         }
         played = record.played
         recorderCheck = record.recorderCheck
+        signature = record.book.violations.first?.invariant
+        causeFault = record.book.violations.first?.causeFault
+        faults = record.requests.isEmpty ? nil : record.requests.map { Fault(number: $0.number, words: $0.words, asked: $0.outcome == .asked) }
         timeline = record.timeline
     }
 
@@ -141,6 +159,23 @@ package struct SessionDocumentError: Error, CustomStringConvertible {
 }
 
 extension SessionDocument {
+    /// Adds `--prove`'s verdict to the session in `folder`: a `proof:` line at the end of
+    /// verdict.txt, `proof` in record.json, and report.html rendered again with it.
+    ///
+    /// - Throws: ``SessionDocumentError`` when the record cannot be read or a file written.
+    package static func amend(folder: String, proof: String) throws(SessionDocumentError) {
+        var document = try read(folder: folder)
+        document.proof = proof
+        document.verdict += "proof: \(proof)\n"
+        do {
+            try document.encoded().write(to: URL(fileURLWithPath: "\(folder)/record.json"))
+            try document.verdict.write(toFile: "\(folder)/verdict.txt", atomically: true, encoding: .utf8)
+        } catch {
+            throw SessionDocumentError("cannot write the proof into \(folder): \(error.localizedDescription)")
+        }
+        _ = try renderReport(folder: folder)
+    }
+
     /// Renders `folder/report.html` again from `folder/record.json`; the report's path.
     ///
     /// - Throws: ``SessionDocumentError`` when the record cannot be read or the report written.

@@ -12,6 +12,9 @@ enum SessionReportHTML {
         var body = "<h1>\(HTMLPage.escape(title))</h1>\n"
         let broken = document.promises.filter { $0.violations > 0 }
         body += "<p class=\"verdict\">\(broken.isEmpty ? "Every promise held or was not checked" : "\(broken.count) promise\(broken.count == 1 ? "" : "s") broken"): \(HTMLPage.escape(document.tally)); bounds: \(HTMLPage.escape(document.bounds)).</p>\n"
+        if let proof = document.proof {
+            body += "<p class=\"proof \(proof.hasPrefix("proved") ? "proved" : "not-proved")\" id=\"proof\"><strong>\(proof.hasPrefix("proved") ? "Cause proved" : "Cause not proved")</strong>: \(HTMLPage.escape(proof))</p>\n"
+        }
         body += "<p class=\"provenance\">Same network again: <code>\(HTMLPage.escape(document.command))</code>"
         if !document.switches.isEmpty {
             body += "; then, as during the session: " + document.switches.map { HTMLPage.escape($0) }.joined(separator: "; ")

@@ -39,6 +39,10 @@ public enum ExploreReportHTML {
                 body += "<td>\(HTMLPage.escape(outcome.firstViolation))\(outcome.determinism.hasPrefix("differs") ? "<br>" + HTMLPage.escape(outcome.determinism) : "")</td>"
                 body += "<td><code>\(HTMLPage.escape(outcome.command))</code>"
                 if !outcome.shrunk.isEmpty { body += "<br>shrunk: <code>\(HTMLPage.escape(outcome.shrunk))</code>" }
+                if !outcome.proof.isEmpty {
+                    let proved = outcome.proof.hasPrefix("proved")
+                    body += "<br><span class=\"proof \(proved ? "proved" : "not-proved")\">\(HTMLPage.escape(outcome.proof))</span>"
+                }
                 body += "</td></tr>"
             }
             body += "</tbody></table>"

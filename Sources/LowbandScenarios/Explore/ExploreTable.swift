@@ -4,8 +4,10 @@ import LowbandRunReport
 
 /// `explore.csv`: one row per seed, and `lowband explore merge` reads it back.
 ///
-///     seed,faults,clients,duration_s,verdict,violations,first_violation,wall_ms,trace_hash,determinism,command,shrunk
+///     seed,faults,clients,duration_s,verdict,violations,first_violation,wall_ms,trace_hash,determinism,command,shrunk,proof
 ///
+/// `proof` is `--prove`'s verdict (`proved: without fault 4 (reset) … held 3 of 3, …`). A file
+/// written before that column existed (without it) reads back with an empty proof.
 /// `verdict` is `ok` or the broken invariants with their counts (`liveness×2 order×1`),
 /// `violations` their sum. Fields are quoted as RFC 4180 says when they hold a comma or quote.
 public enum ExploreTable {
@@ -21,7 +23,9 @@ public enum ExploreTable {
     }
 
     /// The header, in column order.
-    public static let columns = ["seed", "faults", "clients", "duration_s", "verdict", "violations", "first_violation", "wall_ms", "trace_hash", "determinism", "command", "shrunk"]
+    public static let columns = ["seed", "faults", "clients", "duration_s", "verdict", "violations", "first_violation", "wall_ms", "trace_hash", "determinism", "command", "shrunk", "proof"]
+    /// The header of files written before the `proof` column.
+    static let columnsBeforeProof = Array(columns.dropLast())
 
     /// The most rows a file may hold when read back.
     public static let maximumRows = 10_000_000
@@ -35,7 +39,7 @@ public enum ExploreTable {
             let fields: [String] = [
                 String(outcome.seed), outcome.faults, String(outcome.clients), number(outcome.durationSeconds), outcome.verdict,
                 String(outcome.broken.reduce(0) { $0 + $1.count }), outcome.firstViolation, String(format: "%.1f", outcome.wallMilliseconds),
-                outcome.traceHash, outcome.determinism, outcome.command, outcome.shrunk,
+                outcome.traceHash, outcome.determinism, outcome.command, outcome.shrunk, outcome.proof,
             ]
             text += CSVWriter.line(fields)
         }
@@ -51,18 +55,20 @@ public enum ExploreTable {
         } catch {
             throw ReadError(file: file, line: error.line, message: error.message)
         }
+        var width = columns.count
         for record in records {
             let lineNumber = record.line
             let fields = record.fields
             if lineNumber == 1 {
-                guard fields == columns else {
+                guard fields == columns || fields == columnsBeforeProof else {
                     throw ReadError(file: file, line: 1, message: "not an explore.csv header (expected \(columns.prefix(3).joined(separator: ","))…)")
                 }
+                width = fields.count
                 continue
             }
             guard outcomes.count < maximumRows else { throw ReadError(file: file, line: lineNumber, message: "more than \(maximumRows) rows") }
-            guard fields.count == columns.count else {
-                throw ReadError(file: file, line: lineNumber, message: "\(fields.count) fields, expected \(columns.count)")
+            guard fields.count == width else {
+                throw ReadError(file: file, line: lineNumber, message: "\(fields.count) fields, expected \(width)")
             }
             guard let seed = UInt64(fields[0]), let clients = Int(fields[2]), let duration = Double(fields[3]), let wall = Double(fields[7]) else {
                 throw ReadError(file: file, line: lineNumber, message: "seed, clients, duration_s or wall_ms is not a number")
@@ -77,9 +83,11 @@ public enum ExploreTable {
                     broken.append((String(pieces[0]), count))
                 }
             }
-            outcomes.append(SeedOutcome(
+            var outcome = SeedOutcome(
                 seed: seed, faults: fields[1], clients: clients, durationSeconds: duration, broken: broken, firstViolation: fields[6],
-                wallMilliseconds: wall, traceHash: fields[8], determinism: fields[9], command: fields[10], shrunk: fields[11]))
+                wallMilliseconds: wall, traceHash: fields[8], determinism: fields[9], command: fields[10], shrunk: fields[11])
+            if width > 12 { outcome.proof = fields[12] }
+            outcomes.append(outcome)
         }
         guard !records.isEmpty else { throw ReadError(file: file, line: 1, message: "the file is empty") }
         return outcomes

@@ -22,6 +22,9 @@ public struct SeedOutcome: Sendable, Hashable {
     public var command: String
     /// The shrunk reproducing command, when `--shrink` found a smaller failing run.
     public var shrunk: String
+    /// With `--prove`: whether the cause was proved by runs without it and with it alone, and
+    /// what made the difference when it was not; empty when not proved or not asked.
+    public var proof = ""
     /// The promises the seed's run had no case of; nil when not known (an `--exec` seed, an
     /// outcome read back from `explore.csv`, which does not keep it).
     public var unchecked: [String]?
@@ -58,7 +61,7 @@ public struct SeedOutcome: Sendable, Hashable {
         lhs.seed == rhs.seed && lhs.faults == rhs.faults && lhs.clients == rhs.clients && lhs.durationSeconds == rhs.durationSeconds
             && lhs.broken.map(\.name) == rhs.broken.map(\.name) && lhs.broken.map(\.count) == rhs.broken.map(\.count)
             && lhs.firstViolation == rhs.firstViolation && lhs.wallMilliseconds == rhs.wallMilliseconds && lhs.traceHash == rhs.traceHash
-            && lhs.determinism == rhs.determinism && lhs.command == rhs.command && lhs.shrunk == rhs.shrunk
+            && lhs.determinism == rhs.determinism && lhs.command == rhs.command && lhs.shrunk == rhs.shrunk && lhs.proof == rhs.proof
     }
 
     public func hash(into hasher: inout Hasher) {
