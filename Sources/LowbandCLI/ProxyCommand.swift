@@ -80,6 +80,9 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "With --record: override a promise's bound, NAME=DURATION (settle, liveness; repeatable).")
     var bound: [String] = []
 
+    @Option(help: "Play the network of a session `--record` wrote again: its command line and every switch, toxic, outage and reset made through the API, each at its recorded time; other options given here replace the recorded ones (docs/APP-EVENTS.md).")
+    var replay: String?
+
     @Option(help: "With --record: a file the app appends its events to (JSON lines), followed as it grows.")
     var events: String?
 
@@ -128,6 +131,8 @@ struct ProxyCommand: AsyncParsableCommand {
     init() {}
 
     func validate() throws {
+        // A replay's options are checked once laid over the recorded command line.
+        guard replay == nil else { return }
         _ = try AddressOption.parse(listen, option: "--listen")
         if let upstream { _ = try AddressOption.parse(upstream, option: "--upstream", allowsPortZero: false) }
         if let api { _ = try AddressOption.parse(api, option: "--api") }
@@ -195,10 +200,20 @@ struct ProxyCommand: AsyncParsableCommand {
     var apiIsRequired: Bool { api != nil || !servesTraffic }
 
     func run() async throws {
+        if let replay {
+            try await runReplay(replay)
+            return
+        }
+        try await serveUntilStopped()
+    }
+
+    /// Serves until a signal stops it; with `replay`, plays its changes (and records as
+    /// `recordedWith`).
+    func serveUntilStopped(replay: SessionReplay? = nil, recordedWith: String? = nil) async throws {
         let command = "lowband proxy"
         do {
             try await CommandShutdown.watching(command: command, announce: { signal in Self.log("stopping on signal \(signal.rawValue)") }) { shutdown in
-                try await serve(shutdown: shutdown)
+                try await serve(shutdown: shutdown, replay: replay, recordedWith: recordedWith)
             }
         } catch let error as ExitCode {
             throw error
@@ -207,7 +222,7 @@ struct ProxyCommand: AsyncParsableCommand {
         }
     }
 
-    private func serve(shutdown: CommandShutdown) async throws {
+    private func serve(shutdown: CommandShutdown, replay: SessionReplay?, recordedWith: String?) async throws {
         if let record { try OutputDirectory.prepare(record, option: "--record") }
         // A record keeps the link's decisions too, unless --trace sends them elsewhere.
         let traceFile = try (trace ?? record.map { "\($0)/trace.jsonl" }).map { try TraceFile(path: $0) }
@@ -221,6 +236,7 @@ struct ProxyCommand: AsyncParsableCommand {
         _ = try makeLink("", profile, seed)
         // Every proxy is recorded from its first moment: this one and any made through the API.
         let recorder = record.map { _ in SessionRecorder() }
+        let origin = ContinuousClock.now
         let registry = ProxyRegistry(
             configuration: ProxyRegistry.Configuration(
                 defaultProfile: profile,
@@ -310,11 +326,19 @@ struct ProxyCommand: AsyncParsableCommand {
         } else if let record {
             Self.log("warning: recording into \(record)/ without a control API or --events: the record will hold the proxy's decisions but no app events")
         }
+        let replaying = Task { [registry] in
+            guard let replay else { return }
+            for line in replay.skipped { Self.log("replay: \(line)") }
+            Self.log("replay: \(replay.actions.count) change(s) made through the API, each at its recorded time")
+            await replay.play(on: registry, from: origin, log: { Self.log($0) })
+        }
         try await shutdown.run(services)
+        replaying.cancel()
+        await replaying.value
         following.cancel()
         await following.value
         if let recorder, let record {
-            try await writeRecord(recorder, to: record, problems: follower?.problems ?? [])
+            try await writeRecord(recorder, to: record, problems: follower?.problems ?? [], recordedWith: recordedWith)
         }
     }
 
@@ -325,15 +349,21 @@ struct ProxyCommand: AsyncParsableCommand {
     }
 
     /// Judges the recorded session and writes its folder; one line on stderr says the verdict.
-    private func writeRecord(_ recorder: SessionRecorder, to folder: String, problems: [String]) async throws {
+    private func writeRecord(_ recorder: SessionRecorder, to folder: String, problems: [String], recordedWith: String?) async throws {
         let loaded = try? NetworkProfile.load(named: profile)
         let roundTrip = loaded.map { $0.uplink.delay + $0.downlink.delay } ?? .zero
         let session = await recorder.finish(bounds: try sessionBounds, roundTrip: roundTrip)
-        let header = [
+        var header = [
             "lowband proxy \(name) → \(upstream ?? (socks != nil ? "SOCKS5" : "HTTP proxy") + " (the app names each destination)") on \(profile), seed \(seed), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
         ]
+        // What the network did that someone made (the API, the profile), from the proxies' events.
+        if !session.played.isEmpty { header.append("faults played: " + session.played.joined(separator: "; ")) }
+        // The same network again is this folder replayed; the line that recorded it is kept for that.
+        let again = CommandWords.join(["lowband", "proxy", "--replay", folder])
         do {
-            try session.write(to: folder, header: header, problems: problems, suite: "proxy.record", benchmark: profile, command: RunEnvironment.current().command)
+            try session.write(
+                to: folder, header: header, problems: problems, suite: "proxy.record", benchmark: profile, command: again,
+                recordedWith: recordedWith ?? RunEnvironment.current().command)
         } catch {
             throw CommandIO.IOError(description: "--record: cannot write \(folder): \(SystemErrorText.describe(error))")
         }

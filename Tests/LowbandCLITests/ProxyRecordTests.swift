@@ -105,7 +105,9 @@ import Testing
         #expect(connections.contains { $0["proxy"] as? String == "second" && $0["destination"] as? String == "127.0.0.1:\(upstream.port)" }, "\(connections)")
         #expect((timeline["stretches"] as? [[String: Any]])?.contains { $0["kind"] as? String == "toxic latency downstream" } == true)
         #expect((timeline["marks"] as? [[String: Any]])?.filter { $0["kind"] as? String == "app" }.count == 3)
-        #expect((document["command"] as? String)?.hasPrefix("lowband proxy --listen 127.0.0.1:\(ports.0) --upstream 127.0.0.1:\(upstream.port)") == true, "\(document["command"] ?? "")")
+        // The same network again is this folder replayed; the line that recorded it is kept for that.
+        #expect(document["command"] as? String == "lowband proxy --replay \(record)", "\(document["command"] ?? "")")
+        #expect((document["recordedWith"] as? String)?.hasPrefix("lowband proxy --listen 127.0.0.1:\(ports.0) --upstream 127.0.0.1:\(upstream.port)") == true, "\(document["recordedWith"] ?? "")")
         #expect(FileManager.default.fileExists(atPath: "\(record)/trace.jsonl"))
         // `lowband report DIR` renders the same page again from record.json alone.
         try FileManager.default.removeItem(atPath: "\(record)/report.html")

@@ -51,7 +51,8 @@ import Testing
         let marks = try #require(timeline["marks"] as? [[String: Any]])
         #expect(marks.contains { $0["kind"] as? String == "denied" && ($0["detail"] as? String)?.hasSuffix("is blocked by rule 2: 127.0.0.2=block") == true })
         #expect(document["switches"] as? [String] == (marks.filter { $0["kind"] as? String == "link" }.map { String(format: "%.3f s: ", $0["at"] as? Double ?? 0) + "switched to 3g seed 6" }))
-        #expect((document["command"] as? String)?.contains("--route localhost=edge --route 127.0.0.2=block") == true)
+        #expect((document["recordedWith"] as? String)?.contains("--route localhost=edge --route 127.0.0.2=block") == true)
+        #expect(document["command"] as? String == "lowband proxy --replay \(record)")
         let trace = try String(contentsOfFile: "\(record)/trace.jsonl", encoding: .utf8)
         #expect(trace.contains(#""event":"link""#) && trace.contains("3g seed 6"))
 

@@ -41,8 +41,12 @@ package struct SessionDocument: Codable, Sendable {
 
     package var format: Int
     package var title: String
-    /// The command that gives the same network again (its seed, profile, rules).
+    /// The command that gives the same network again: for a recorded session `lowband proxy
+    /// --replay DIR`, for an exec session the seed's own command.
     package var command: String
+    /// The command line that recorded it (`lowband proxy --listen … --record DIR`), which a
+    /// replay starts from; absent for an exec session and in records written before it was kept.
+    package var recordedWith: String?
     /// The profile and seed switches made while it ran, in order (`12.400 s: switched to 3g seed 7`).
     package var switches: [String]
     package var commit: String
@@ -70,10 +74,11 @@ package struct SessionDocument: Codable, Sendable {
     package var timeline: SessionTimeline
 
     /// The document of `record`, titled by the verdict's first line.
-    package init(_ record: SessionRecord, header: [String], verdict: String, command: String, environment: RunEnvironment) {
+    package init(_ record: SessionRecord, header: [String], verdict: String, command: String, recordedWith: String? = nil, environment: RunEnvironment) {
         format = Self.currentFormat
         title = header.first ?? "session"
         self.command = command
+        self.recordedWith = recordedWith
         switches = record.timeline.marks.filter { $0.kind == "link" }.map { String(format: "%.3f s: ", $0.at) + ($0.detail ?? "") }
         commit = environment.commit
         host = environment.host

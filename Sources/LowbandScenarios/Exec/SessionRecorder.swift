@@ -180,7 +180,7 @@ package struct SessionRecord: Sendable {
     /// results.csv (`invariant.<name>` and `.cases` per promise, leg times), record.json
     /// (everything the report shows, with `command`: what gives the same network again) and
     /// report.html, rendered from it.
-    package func write(to folder: String, header: [String], problems: [String], suite: String, benchmark: String, command: String) throws {
+    package func write(to folder: String, header: [String], problems: [String], suite: String, benchmark: String, command: String, recordedWith: String? = nil) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         func put(_ name: String, _ text: String) throws {
             try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
@@ -192,7 +192,7 @@ package struct SessionRecord: Sendable {
         try put("verdict.txt", verdict)
         let environment = RunEnvironment.current()
         try BenchmarkCSV.write(rows: rows(suite: suite, benchmark: benchmark, environment: environment), to: "\(folder)/results.csv")
-        let document = SessionDocument(self, header: header, verdict: verdict, command: command, environment: environment)
+        let document = SessionDocument(self, header: header, verdict: verdict, command: command, recordedWith: recordedWith, environment: environment)
         try document.encoded().write(to: URL(fileURLWithPath: "\(folder)/record.json"))
         try put("report.html", SessionReportHTML.render(document))
     }

@@ -17,7 +17,13 @@ enum SessionReportHTML {
         }
         body += "<p class=\"provenance\">Same network again: <code>\(HTMLPage.escape(document.command))</code>"
         if !document.switches.isEmpty {
-            body += "; then, as during the session: " + document.switches.map { HTMLPage.escape($0) }.joined(separator: "; ")
+            // A replay plays the switches itself; another command leaves them to the reader.
+            let replays = document.command.contains(" --replay ")
+            body += (replays ? " (it plays these switches at their times too: " : "; then, as during the session: ")
+                + document.switches.map { HTMLPage.escape($0) }.joined(separator: "; ") + (replays ? ")" : "")
+        }
+        if let recordedWith = document.recordedWith {
+            body += ". Recorded with <code>\(HTMLPage.escape(recordedWith))</code>"
         }
         body += ". Recorded \(HTMLPage.escape(document.timestamp)) on \(HTMLPage.escape(document.host)) at commit \(HTMLPage.escape(document.commit)), \(String(format: "%.1f", document.seconds)) s.</p>\n"
         body += "<h2 id=\"timeline\">What the network did</h2>\n"
