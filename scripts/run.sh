@@ -5,4 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build -c release --product lowband
-exec .build/release/lowband "${@:-run}"
+# The commands Lowband prints (reproduce, shrunk, same network again) start with `lowband`: the
+# binary just built goes on PATH so they run as printed.
+binary="$PWD/.build/release/lowband"
+if [ "$(readlink -f "$(command -v lowband 2>/dev/null || true)" 2>/dev/null)" != "$binary" ]; then
+    if [ -w /usr/local/bin ]; then
+        ln -sf "$binary" /usr/local/bin/lowband
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo ln -sf "$binary" /usr/local/bin/lowband
+    else
+        echo "run: cannot put lowband on PATH (/usr/local/bin is not writable); printed commands run as $binary" >&2
+    fi
+fi
+exec "$binary" "${@:-run}"

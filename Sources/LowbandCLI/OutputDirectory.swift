@@ -34,6 +34,26 @@ enum OutputDirectory {
         }
     }
 
+    /// `base` when it holds no earlier results (no `marker` file in it), else the first of
+    /// `base-2`, `base-3`, … that holds none: a command run again without `--out` (a printed
+    /// reproduce or shrunk command) writes beside the evidence, never over it.
+    static func fresh(_ base: String, marker: String) -> String {
+        var candidate = base
+        var number = 1
+        while kind(of: "\(candidate)/\(marker)") != .missing, number < 10_000 {
+            number += 1
+            candidate = "\(base)-\(number)"
+        }
+        return candidate
+    }
+
+    /// Refuses an `option` folder that holds another command's results (its `marker` file),
+    /// unless `force`: one line saying which file and what to do.
+    static func refuseEarlier(_ path: String, marker: String, what: String, option: String, force: Bool) throws {
+        guard !force, kind(of: "\(path)/\(marker)") != .missing else { return }
+        throw CommandIO.IOError(description: "\(option) \(path) holds \(what) (\(path)/\(marker)); give another folder, or --force to write over it")
+    }
+
     private enum Kind { case directory, other, missing }
 
     private static func kind(of path: String) -> Kind {

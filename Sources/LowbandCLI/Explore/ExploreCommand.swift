@@ -67,6 +67,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-violations"), help: "Exit 0 even when seeds failed.")
     var allowViolations = false
 
+    @Flag(help: "Write into an --out folder that holds an earlier sweep's results (refused without it).")
+    var force = false
+
     @Option(help: ArgumentHelp(
         "Explore your own app: run this shell command once per seed against fresh proxies in front of every --upstream (docs/APP-EVENTS.md).",
         discussion: "The command gets LOWBAND_PROXY, LOWBAND_PROXY_<NAME>, LOWBAND_EVENTS (the URL to POST events to), LOWBAND_SEED and LOWBAND_OUT."))
@@ -141,8 +144,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
-        let directory = out ?? "reports/explore-\(options.scenario.rawValue)-\(RunOutputs.fileSafe(profile))"
+        let directory = out ?? OutputDirectory.fresh("reports/explore-\(options.scenario.rawValue)-\(RunOutputs.fileSafe(profile))", marker: "explore.csv")
         do {
+            if let out { try OutputDirectory.refuseEarlier(out, marker: "explore.csv", what: "an earlier sweep's results", option: "--out", force: force) }
             try OutputDirectory.prepare(directory, option: "--out")
         } catch {
             throw CommandIO.failure(error, command: Self.name)
@@ -170,14 +174,14 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
         try await ExploreSweep.run(
             command: Self.name, shutdown: shutdown, directory: directory, title: "lowband explore: \(options.scenario) on \(profile), seeds \(seeds)",
             suite: "explore.\(options.scenario.rawValue)", benchmark: profile, total: total, allowViolations: allowViolations,
-            files: "explore.csv, explore.html, results.csv",
+            files: "explore.csv, explore.html, results.csv", jobs: options.jobs,
             failure: { outcome in
                 var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n  reproduce: \(outcome.command)\n"
                 if outcome.determinism.hasPrefix("differs") { line += "  not deterministic: \(outcome.determinism)\n" }
                 if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
                 return line
             }
-        ) { stop, progress, onOutcome in
+        ) { stop, progress, onOutcome, _ in
             try await Explorer.run(options, progress: progress, onOutcome: onOutcome, stop: stop)
         }
     }

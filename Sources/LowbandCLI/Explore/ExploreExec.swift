@@ -26,6 +26,9 @@ struct ExploreExec {
             throw CommandIO.failure(error, command: Self.name)
         }
         do {
+            if let out = command.out {
+                try OutputDirectory.refuseEarlier(out, marker: "explore.csv", what: "an earlier sweep's results", option: "--out", force: command.force)
+            }
             try OutputDirectory.prepare(options.directory, option: "--out")
         } catch {
             throw CommandIO.failure(error, command: Self.name)
@@ -46,17 +49,22 @@ struct ExploreExec {
                 command: Self.name, shutdown: shutdown, directory: options.directory,
                 title: "lowband explore --exec on \(options.profileName), seeds \(command.seeds)", suite: "explore.exec", benchmark: options.profileName,
                 total: total, allowViolations: command.allowViolations, files: "explore.csv, explore.html, results.csv, sessions/ (failing seeds)",
-                summaryFormat: "%.1f s of wall time, %.1f s per seed\n",
+                jobs: options.jobs,
+                found: { outcome in
+                    // The moment the seed's own run fails: before its repeats, proof and shrinking.
+                    "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n"
+                        + "  session:   \(ExecExplorer.folder(options, seed: outcome.seed))/\n  reproduce: \(outcome.command)\n"
+                },
                 failure: { outcome in
-                    var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n"
-                    line += "  session:   \(ExecExplorer.folder(options, seed: outcome.seed))/\n  reproduce: \(outcome.command)\n"
-                    if !outcome.determinism.isEmpty { line += "  repeated:  \(outcome.determinism)\n" }
-                    if !outcome.proof.isEmpty { line += "  cause:     \(outcome.proof)\n" }
-                    if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
-                    return line
+                    // What the seed's repeats, proof and shrinking added, once they are done.
+                    var lines: [String] = []
+                    if !outcome.determinism.isEmpty { lines.append("  repeated:  \(outcome.determinism)") }
+                    if !outcome.proof.isEmpty { lines.append("  cause:     \(outcome.proof)") }
+                    if !outcome.shrunk.isEmpty { lines.append("  shrunk:    \(outcome.shrunk)") }
+                    return lines.isEmpty ? "" : "seed \(outcome.seed), once run again:\n" + lines.map { $0 + "\n" }.joined()
                 }
-            ) { stop, progress, onOutcome in
-                try await ExecExplorer.run(options, progress: progress, onOutcome: onOutcome, stop: stop)
+            ) { stop, progress, onOutcome, onFound in
+                try await ExecExplorer.run(options, progress: progress, onOutcome: onOutcome, onFound: onFound, stop: stop)
             }
         }
     }
@@ -106,7 +114,7 @@ struct ExploreExec {
         var options = ExecOptions(
             upstreams: upstreams, command: exec, profile: profile, profileName: command.profile, seeds: SeedSelection(range: range, shard: shard),
             faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
-            bounds: bounds, boundOptions: command.bound, directory: command.out ?? "reports/explore-exec-\(RunOutputs.fileSafe(command.profile))",
+            bounds: bounds, boundOptions: command.bound, directory: command.out ?? OutputDirectory.fresh("reports/explore-exec-\(RunOutputs.fileSafe(command.profile))", marker: "explore.csv"),
             eventsFile: command.events, keepSessions: command.keepSessions)
         options.selection = try ExecFaultSelection(without: command.withoutFaults, only: command.onlyFaults)
         options.proveRuns = command.prove ? command.proveRuns : 0

@@ -9,19 +9,31 @@ import LowbandScenarios
 enum ExploreSweep {
     /// Runs `sweep`, then writes and summarises what it explored; `failure` is a failing seed's
     /// lines, `files` what the folder holds.
+    /// `found`, when given, is a failing seed's lines the moment its first run fails (before
+    /// its repeats, proof and shrinking); `failure` then prints what those added.
     static func run(
         command: String, shutdown: CommandShutdown, directory: String, title: String, suite: String, benchmark: String, total: Int,
-        allowViolations: Bool, files: String, summaryFormat: String = "%.1f s of wall time, %.2f s per seed, %.0f s per 1,000 seeds\n",
+        allowViolations: Bool, files: String, jobs: Int,
+        found: (@Sendable (SeedOutcome) -> String)? = nil,
         failure: @escaping @Sendable (SeedOutcome) -> String,
-        sweep: @escaping @Sendable (StopSignal, _ progress: @escaping @Sendable (ExploreProgress) -> Void, _ onOutcome: @escaping @Sendable (SeedOutcome) -> Void) async throws -> [SeedOutcome]
+        sweep: @escaping @Sendable (
+            StopSignal, _ progress: @escaping @Sendable (ExploreProgress) -> Void, _ onOutcome: @escaping @Sendable (SeedOutcome) -> Void,
+            _ onFound: @escaping @Sendable (SeedOutcome) -> Void
+        ) async throws -> [SeedOutcome]
     ) async throws {
         let status = ExploreStatus()
         let started = ContinuousClock.now
         let work = StoppableWork { stop in
             try await sweep(stop, { status.update($0) }, { outcome in
                 guard outcome.failed else { return }
+                let lines = failure(outcome)
+                guard !lines.isEmpty else { return }
                 status.interrupt()
-                try? CommandIO.write(failure(outcome))
+                try? CommandIO.write(lines)
+            }, { outcome in
+                guard let found else { return }
+                status.interrupt()
+                try? CommandIO.write(found(outcome))
             })
         }
         do {
@@ -38,9 +50,8 @@ enum ExploreSweep {
             throw CommandIO.failure("cannot write the results into \(directory): \(SystemErrorText.describe(error))", command: command)
         }
         let elapsed = (ContinuousClock.now - started) / .seconds(1)
-        let perSeed = elapsed / Double(max(1, outcomes.count))
         try CommandIO.write(ExploreOutputs.summary(outcomes, total: total)
-            + String(format: summaryFormat, elapsed, perSeed, perSeed * 1000)
+            + ExploreOutputs.timeLine(outcomes, elapsed: elapsed, jobs: jobs) + "\n"
             + "results in \(directory)/: \(files)\n")
         if work.stop.isStopped { throw ExitCode(130) }
         if outcomes.contains(where: \.failed), !allowViolations { throw ExitCode(RunCommand.violationExitCode) }

@@ -159,7 +159,8 @@ struct RunCommand: AsyncParsableCommand {
                 runs.append(options)
             }
         }
-        let directory = out ?? "reports/run-\(scenarioName.rawValue)-\(names.map(RunOutputs.fileSafe).joined(separator: "-"))-seed\(seed)"
+        // Run again without --out (a printed reproduce command), it writes beside the earlier run.
+        let directory = out ?? OutputDirectory.fresh("reports/run-\(scenarioName.rawValue)-\(names.map(RunOutputs.fileSafe).joined(separator: "-"))-seed\(seed)", marker: "results.csv")
         do {
             try OutputDirectory.prepare(directory, option: "--out")
         } catch {

@@ -12,10 +12,11 @@ public enum ExecExplorer {
         _ options: ExecOptions,
         progress: @escaping @Sendable (ExploreProgress) -> Void = { _ in },
         onOutcome: @escaping @Sendable (SeedOutcome) -> Void = { _ in },
+        onFound: @escaping @Sendable (SeedOutcome) -> Void = { _ in },
         stop: StopSignal = StopSignal()
     ) async throws -> [SeedOutcome] {
         return try await SeedSweep.run(options.seeds.seeds, jobs: options.jobs, stop: stop, progress: progress, onOutcome: onOutcome) { seed in
-            try await explore(seed: seed, options)
+            try await explore(seed: seed, options, onFound: onFound)
         }
     }
 
@@ -24,20 +25,31 @@ public enum ExecExplorer {
         "\(options.directory)/sessions/seed-\(seed)"
     }
 
-    static func explore(seed: UInt64, _ options: ExecOptions) async throws -> SeedOutcome {
+    /// `onFound` hears of a failure as soon as the seed's own run shows it, before its repeats,
+    /// proof and shrinking run.
+    static func explore(seed: UInt64, _ options: ExecOptions, onFound: @Sendable (SeedOutcome) -> Void = { _ in }) async throws -> SeedOutcome {
         let plan = options.faults.resolved(seed: seed)
         let folder = folder(options, seed: seed)
         try? FileManager.default.removeItem(atPath: folder)
         let clock = ContinuousClock()
         let start = clock.now
         let result = try await ExecSession.run(options, seed: seed, faults: plan, window: options.window, folder: folder)
+        // The seed's own run is its time; what runs it again comes after.
+        let wall = (clock.now - start).milliseconds
         let command = options.command(seed: seed, faults: plan, window: options.window)
+        var hash = FNV1a()
+        for line in result.plan { hash.add(line + "\n") }
+        var outcome = SeedOutcome(
+            seed: seed, faults: plan.description, clients: result.devices, durationSeconds: result.elapsed.seconds, broken: result.broken,
+            firstViolation: result.firstFailure, wallMilliseconds: wall, traceHash: hash.value.hexDigits, determinism: "", command: command, shrunk: "")
+        if !result.broken.isEmpty || options.keepSessions { outcome.session = "sessions/seed-\(seed)" }
         var repeatText = ""
         var shrunk = ""
         var proof = ""
         if result.broken.isEmpty {
             if !options.keepSessions { try? FileManager.default.removeItem(atPath: folder) }
         } else {
+            onFound(outcome)
             if options.repeats > 0 {
                 var same = 1
                 for run in 1 ... options.repeats {
@@ -59,12 +71,8 @@ public enum ExecExplorer {
                 shrunk = try await shrink(seed: seed, plan: plan, signature: signature, options)
             }
         }
-        var hash = FNV1a()
-        for line in result.plan { hash.add(line + "\n") }
-        var outcome = SeedOutcome(
-            seed: seed, faults: plan.description, clients: result.devices, durationSeconds: result.elapsed.seconds, broken: result.broken,
-            firstViolation: result.firstFailure, wallMilliseconds: (clock.now - start).milliseconds, traceHash: hash.value.hexDigits,
-            determinism: repeatText, command: command, shrunk: shrunk)
+        outcome.determinism = repeatText
+        outcome.shrunk = shrunk
         outcome.proof = proof
         return outcome
     }

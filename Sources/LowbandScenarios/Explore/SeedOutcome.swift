@@ -25,6 +25,9 @@ public struct SeedOutcome: Sendable, Hashable {
     /// With `--prove`: whether the cause was proved by runs without it and with it alone, and
     /// what made the difference when it was not; empty when not proved or not asked.
     public var proof = ""
+    /// The seed's session folder relative to the sweep's folder (`sessions/seed-3`) when it was
+    /// kept (an `--exec` seed that failed, or with `--keep-sessions`); empty otherwise.
+    public var session = ""
     /// The promises the seed's run had no case of; nil when not known (an `--exec` seed, an
     /// outcome read back from `explore.csv`, which does not keep it).
     public var unchecked: [String]?

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandBasics
 package import LowbandReports
 import LowbandRunReport
 
@@ -40,6 +41,19 @@ package enum ExploreOutputs {
             rows.append(BenchmarkRow(suite: suite, benchmark: benchmark, metric: "wall_per_seed", unit: "ms", samples: outcomes.map(\.wallMilliseconds), environment: environment))
         }
         return rows
+    }
+
+    /// The sweep's times in one line, the per-seed figure named as explore.html and results.csv
+    /// (`wall_per_seed`) name it: `median wall time per seed 20.2 s (each seed's own run); 44.4 s
+    /// of wall time in all, 3 seeds at a time, 740 s per 1,000 seeds`.
+    package static func timeLine(_ outcomes: [SeedOutcome], elapsed: Double, jobs: Int) -> String {
+        var line = ""
+        if let median = Percentile.median(outcomes.map(\.wallMilliseconds)) {
+            line += String(format: "median wall time per seed %.1f s (each seed's own run); ", median / 1000)
+        }
+        line += String(format: "%.1f s of wall time in all, %d seed%@ at a time", elapsed, jobs, jobs == 1 ? "" : "s")
+        if !outcomes.isEmpty { line += String(format: ", %.0f s per 1,000 seeds", elapsed / Double(outcomes.count) * 1000) }
+        return line
     }
 
     package static func summary(_ outcomes: [SeedOutcome], total: Int) -> String {
