@@ -42,8 +42,9 @@ public struct NetworkRecord: Sendable {
         public var connection: Int?
         /// Which way they were going, where the proxy said.
         public var direction: Direction?
-        /// When the wait began and ended (seconds).
+        /// When the wait began (seconds).
         public var start: Double
+        /// When it ended (seconds).
         public var end: Double
     }
 

@@ -77,14 +77,18 @@ public struct InvariantViolation: Sendable, Hashable, Codable {
     public var cause: String?
     /// The planned fault that cause is (`fault 4`): what a rerun without it takes away.
     public var causeFault: String?
+    /// The case itself, where the checker can name it: `m-3@bob` (the message and the device it
+    /// broke on), so a rerun can tell whether this very case broke again.
+    public var subject: String?
 
     /// A violation; everything but the invariant, time and detail is optional.
     public init(
         invariant: String, seconds: Double, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, detail: String,
-        traceLines: [String] = [], cause: String? = nil, causeFault: String? = nil
+        traceLines: [String] = [], cause: String? = nil, causeFault: String? = nil, subject: String? = nil
     ) {
         self.cause = cause
         self.causeFault = causeFault
+        self.subject = subject
         self.invariant = invariant
         self.seconds = seconds
         self.client = client

@@ -51,13 +51,13 @@ public struct PromiseBook: Sendable {
     /// promise; `traceLines` is asked for only then.
     public mutating func violate(
         _ invariant: String, seconds: Double, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil,
-        detail: String, cause: String? = nil, causeFault: String? = nil, traceLines: () -> [String] = { [] }
+        detail: String, cause: String? = nil, causeFault: String? = nil, subject: String? = nil, traceLines: () -> [String] = { [] }
     ) {
         found[invariant, default: 0] += 1
         guard found[invariant]! <= keep else { return }
         violations.append(InvariantViolation(
             invariant: invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail,
-            traceLines: traceLines(), cause: cause, causeFault: causeFault))
+            traceLines: traceLines(), cause: cause, causeFault: causeFault, subject: subject))
     }
 
     /// Puts the kept violations in time order.

@@ -38,6 +38,14 @@ extension PromiseBook {
     /// A broken case, as a judge hands it to a producer that can say what caused it. Keys are the
     /// producer's own (an app's message id).
     public enum BrokenCase: Sendable, Hashable {
+        /// The case in one key: `m-3@bob`, the message (or the two, for order) and the device.
+        public var subject: String {
+            switch self {
+            case .lost(let key, let device, _), .duplicated(let key, let device, _, _), .late(let key, let device, _, _): "\(key)@\(device)"
+            case .order(let device, let earlier, let later, _): "\(earlier)<\(later)@\(device)"
+            }
+        }
+
         /// `recipient` lacks the message `key`, confirmed at `confirmed`.
         case lost(key: String, recipient: String, confirmed: Double)
         /// `device` holds `key` twice, first at `first`, again at `second`.
@@ -69,6 +77,7 @@ extension PromiseBook {
     /// Explains a broken case, where the producer can; nil where it cannot (the judge then says
     /// what the network did around it, from ``NetworkWords``).
     public typealias CaseExplainer = (BrokenCase) -> CaseExplanation?
+
 
     // MARK: acknowledged_lost
 
@@ -168,12 +177,13 @@ extension PromiseBook {
                 }
                 var place = delivery.place
                 place.client = recipient.client
-                let explanation = delivery.key.flatMap { explain(.lost(key: $0, recipient: recipient.device, confirmed: delivery.confirmed)) }
+                let broken = delivery.key.map { BrokenCase.lost(key: $0, recipient: recipient.device, confirmed: delivery.confirmed) }
+                let explanation = broken.flatMap(explain)
                 let around = explanation.map(Self.because) ?? network(delivery.confirmed - 2, delivery.confirmed + 2).map { "; network around the confirmation: \($0)" } ?? ""
                 violate(
                     "acknowledged_lost", at: at, place,
                     detail: "\(recipient.device) never got \(delivery.message) of \(delivery.chat) (\(delivery.confirmedHow) at \(Self.words(delivery.confirmed)) s), \(how)\(around)",
-                    explanation: explanation, traceLines: traceLines)
+                    explanation: explanation, subject: broken?.subject, traceLines: traceLines)
             }
         }
         record("acknowledged_lost", checked: checked, violations: broken, promise: promise)
@@ -229,12 +239,13 @@ extension PromiseBook {
             guard let late else { continue }
             broken += 1
             let outcome = send.acked.map { "acknowledged only at \(Self.words($0)) s, \(Self.words($0 - send.sent)) s after it was sent" } ?? "never acknowledged"
-            let explanation = send.key.flatMap { explain(.late(key: $0, device: send.device, sent: send.sent, until: until)) }
+            let broken = send.key.map { BrokenCase.late(key: $0, device: send.device, sent: send.sent, until: until) }
+            let explanation = broken.flatMap(explain)
             let meanwhile = explanation.map(Self.because) ?? network(send.sent, until).map { "; network meanwhile: \($0)" } ?? ""
             violate(
                 "liveness", at: late, send.place,
                 detail: "\(send.device)'s send of \(send.message) in \(send.chat) (at \(Self.words(send.sent)) s) waited more than \(Self.words(bound)) s while connected on a delivering link: \(outcome)\(meanwhile)",
-                explanation: explanation, traceLines: traceLines)
+                explanation: explanation, subject: broken?.subject, traceLines: traceLines)
         }
         record("liveness", checked: checked, violations: broken, promise: promise)
     }
@@ -282,12 +293,13 @@ extension PromiseBook {
                 broken += 1
                 let count = seen.count == 2 ? "twice" : "\(seen.count) times"
                 let when = Set(seen).count > 1 ? ", at \(seen.prefix(4).map { Self.words($0) + " s" }.joined(separator: ", "))" : ""
-                let explanation = explain(.duplicated(key: key, device: holding.device, first: seen[0], second: second.at))
+                let broken = BrokenCase.duplicated(key: key, device: holding.device, first: seen[0], second: second.at)
+                let explanation = explain(broken)
                 let meanwhile = explanation.map(Self.because)
                     ?? (Set(seen).count > 1 ? network(seen[0] - 1, seen[1]).map { "; network before the second: \($0)" } ?? "" : "")
                 violate(
                     "duplicated", at: second.at, second.place, detail: "\(holding.device)\(holding.verb) \(second.message) \(count)\(when)\(meanwhile)",
-                    explanation: explanation, traceLines: traceLines)
+                    explanation: explanation, subject: explanation == nil ? nil : broken.subject, traceLines: traceLines)
             }
         }
         return (checked, broken)
@@ -333,22 +345,26 @@ extension PromiseBook {
             let later = common[index]
             let earlier = common[index - 1]
             // The reference has `later` first: it is the one that should have come earlier.
-            let explanation = explain(.order(device: sequence.device, earlier: later.key, later: earlier.key, at: later.at))
+            let broken = BrokenCase.order(device: sequence.device, earlier: later.key, later: earlier.key, at: later.at)
+            let explanation = explain(broken)
             let before = explanation.map(Self.because) ?? network(earlier.at - 5, later.at).map { "; network before: \($0)" } ?? ""
             violate(
                 "order", at: later.at, later.place,
                 detail: "\(sequence.device) has \(later.message) after \(earlier.message) in \(sequence.chat); \(reference.device) has them the other way round\(before)",
-                explanation: explanation, traceLines: traceLines)
+                explanation: explanation, subject: explanation == nil ? nil : broken.subject, traceLines: traceLines)
         }
         return (checked, broken)
     }
 
     // MARK: Helpers
 
-    private mutating func violate(_ invariant: String, at seconds: Double, _ place: Place, detail: String, explanation: CaseExplanation? = nil, traceLines: TraceLines) {
+    private mutating func violate(
+        _ invariant: String, at seconds: Double, _ place: Place, detail: String, explanation: CaseExplanation? = nil, subject: String? = nil,
+        traceLines: TraceLines
+    ) {
         violate(
             invariant, seconds: seconds, client: place.client, chat: place.chat, message: place.message, clientID: place.clientID, detail: detail,
-            cause: explanation?.cause, causeFault: explanation?.fault
+            cause: explanation?.cause, causeFault: explanation?.fault, subject: subject
         ) {
             traceLines(seconds, place.client, place.chat)
         }

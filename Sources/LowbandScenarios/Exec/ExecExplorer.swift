@@ -63,7 +63,7 @@ public enum ExecExplorer {
             }
             if options.proveRuns > 0, let signature = result.signature {
                 let outcome = try await ExecProof(options: options, seed: seed, plan: plan, window: options.window, folder: folder)
-                    .prove(signature: signature, fault: result.causeFault, asked: result.asked, words: result.faultWords)
+                    .prove(signature: signature, subject: result.causeSubject, fault: result.causeFault, asked: result.asked, words: result.faultWords)
                 proof = outcome.line + (outcome.command.map { "  (alone: \($0))" } ?? "")
                 try? SessionDocument.amend(folder: folder, proof: proof)
             }

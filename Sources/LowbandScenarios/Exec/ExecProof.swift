@@ -26,16 +26,23 @@ struct ExecProof: Sendable {
         var command: String?
     }
 
-    /// Proves or refutes `fault` (`fault 4`) as the cause of `signature` (the promise that broke,
-    /// or `exit`/`timeout`); `asked` are the faults the proxies played, `words` names them.
-    func prove(signature: String, fault: String?, asked: [Int], words: [Int: String]) async throws -> Outcome {
+    /// Proves or refutes `fault` (`fault 4`) as the cause of the case `subject` (`m-3@bob`) of
+    /// `signature` (the promise that broke, or `exit`/`timeout`); `asked` are the faults the
+    /// proxies played, `words` names them. Without the fault, that very case must hold (the
+    /// same message on the same device: other faults may still break others); with it alone,
+    /// the promise must break on the same device. Without a subject, the promise as a whole.
+    func prove(signature: String, subject: String? = nil, fault: String?, asked: [Int], words: [Int: String]) async throws -> Outcome {
         let base = options.selection
         var attempt = 0
-        func breaks(_ selection: ExecFaultSelection, _ label: String) async throws -> Bool {
+        let device = subject.flatMap { $0.split(separator: "@").last.map(String.init) }
+        /// Whether the run of `selection` broke the case (`exact`) or the promise on its device.
+        func breaks(_ selection: ExecFaultSelection, _ label: String, exact: Bool = false) async throws -> Bool {
             attempt += 1
             let result = try await ExecSession.run(
                 options, seed: seed, faults: plan, window: window, folder: "\(folder)/prove/\(attempt)-\(label)", selection: selection)
-            return result.broken.contains { $0.name == signature }
+            guard let subject, let device else { return result.broken.contains { $0.name == signature } }
+            if exact { return result.brokenSubjects.contains("\(signature) \(subject)") }
+            return result.brokenSubjects.contains { $0.hasPrefix("\(signature) ") && $0.hasSuffix("@\(device)") }
         }
         var line: String
         var proved = false
@@ -44,14 +51,18 @@ struct ExecProof: Sendable {
             var held = 0
             var broke = 0
             for _ in 0 ..< options.proveRuns {
-                if try await !breaks(ExecFaultSelection(without: base.without.union([number]), only: base.only), "without-\(number)") { held += 1 }
+                if try await !breaks(ExecFaultSelection(without: base.without.union([number]), only: base.only), "without-\(number)", exact: true) { held += 1 }
             }
             for _ in 0 ..< options.proveRuns {
                 if try await breaks(ExecFaultSelection(only: [number]), "only-\(number)") { broke += 1 }
             }
             proved = held == options.proveRuns && broke == options.proveRuns
             let runs = options.proveRuns
-            line = "\(proved ? "proved" : "not proved"): without \(named) \(signature) held \(held) of \(runs), with it alone broke \(broke) of \(runs)"
+            let what = subject.map { subject in
+                let parts = subject.split(separator: "@")
+                return (held: "\(signature) of \(parts.first ?? "") on \(parts.last ?? "")", broke: "\(signature) on \(parts.last ?? "")")
+            } ?? (held: signature, broke: signature)
+            line = "\(proved ? "proved" : "not proved"): without \(named) \(what.held) held \(held) of \(runs), with it alone \(what.broke) broke \(broke) of \(runs)"
             if proved { return Outcome(line: line, proved: true, command: nil) }
         } else {
             line = "not proved: the cause names no planned fault"

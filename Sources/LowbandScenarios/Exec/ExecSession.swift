@@ -31,6 +31,10 @@ struct ExecSessionResult: Sendable {
     var elapsed: Duration
     /// The planned fault the first broken case's cause names (`fault 4`), if one.
     var causeFault: String?
+    /// That case itself (`m-3@bob`), where the checker named it.
+    var causeSubject: String?
+    /// Every broken case kept, as `promise m-3@bob` (those the checker could name).
+    var brokenSubjects: Set<String> = []
     /// The numbers of the faults the proxies were asked to play.
     var asked: [Int] = []
     /// Each scheduled fault's plan word, by number (`4: reset`).
@@ -158,7 +162,10 @@ enum ExecSession {
         var result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
             plan: schedule.map { $0.describe(links: links) }, elapsed: record.elapsed)
-        result.causeFault = record.book.violations.first { $0.invariant == result.signature }?.causeFault
+        let first = record.book.violations.first { $0.invariant == result.signature }
+        result.causeFault = first?.causeFault
+        result.causeSubject = first?.subject
+        result.brokenSubjects = Set(record.book.violations.compactMap { violation in violation.subject.map { "\(violation.invariant) \($0)" } })
         result.asked = record.requests.filter { $0.outcome == .asked }.map(\.number)
         result.faultWords = Dictionary(schedule.map { ($0.number, $0.words) }, uniquingKeysWith: { first, _ in first })
         var header = ["seed \(seed) on \(options.profileName), faults \(plan)" + (selection.isAll ? "" : " (\(selection))")]

@@ -67,6 +67,8 @@ package struct SessionDocument: Codable, Sendable {
     package var signature: String?
     /// The planned fault that case's cause names (`fault 4`), if one.
     package var causeFault: String?
+    /// That case itself (`m-3@bob`), where the checker named it.
+    package var causeSubject: String?
     /// `--prove`'s verdict on that cause, once a proof ran.
     package var proof: String?
     /// The seed's numbered faults (absent for a session without a fault driver).
@@ -97,6 +99,7 @@ package struct SessionDocument: Codable, Sendable {
         recorderCheck = record.recorderCheck
         signature = record.book.violations.first?.invariant
         causeFault = record.book.violations.first?.causeFault
+        causeSubject = record.book.violations.first?.subject
         faults = record.requests.isEmpty ? nil : record.requests.map { Fault(number: $0.number, words: $0.words, asked: $0.outcome == .asked) }
         timeline = record.timeline
     }

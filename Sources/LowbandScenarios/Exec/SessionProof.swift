@@ -13,7 +13,7 @@ package enum SessionProof {
     /// names, read from record.json.
     ///
     /// - Throws: ``Refusal`` when nothing broke or the folder is no session.
-    package static func claim(folder: String) throws -> (signature: String, fault: String?, asked: [Int], words: [Int: String], command: String) {
+    package static func claim(folder: String) throws -> (signature: String, subject: String?, fault: String?, asked: [Int], words: [Int: String], command: String) {
         let document: SessionDocument
         do {
             document = try SessionDocument.read(folder: folder)
@@ -27,7 +27,7 @@ package enum SessionProof {
             throw Refusal(description: "\(folder): every promise held in this session; there is no cause to prove")
         }
         let faults = document.faults ?? []
-        return (signature, document.causeFault, faults.filter(\.asked).map(\.number),
+        return (signature, document.causeSubject, document.causeFault, faults.filter(\.asked).map(\.number),
                 Dictionary(faults.map { ($0.number, $0.words) }, uniquingKeysWith: { first, _ in first }), document.command)
     }
 
@@ -39,7 +39,7 @@ package enum SessionProof {
             throw Refusal(description: "\(folder): its command names \(options.seeds.seeds.count) seeds; a session is one seed's")
         }
         let outcome = try await ExecProof(options: options, seed: seed, plan: options.faults.resolved(seed: seed), window: options.window, folder: folder)
-            .prove(signature: claim.signature, fault: claim.fault, asked: claim.asked, words: claim.words)
+            .prove(signature: claim.signature, subject: claim.subject, fault: claim.fault, asked: claim.asked, words: claim.words)
         let proof = outcome.line + (outcome.command.map { "  (alone: \($0))" } ?? "")
         try SessionDocument.amend(folder: folder, proof: proof)
         return proof
