@@ -36,9 +36,15 @@ public struct CauseFinder: Sendable {
     /// recipient's.
     public func lost(message: String, sender: String, sent: Double, acked: Double, recipient: String) -> Cause {
         let recipientLink = links.link(of: recipient)
-        // Up: from the sender's connection to the server.
+        // Up: from the sender's connection to the server. An event is stamped when it reaches
+        // Lowband, a little after the app did it: a connection that ended just before the stamp
+        // may be the one the app wrote to.
+        let slack = 0.5
         var reached: Double?
-        if let up = links.connection(of: sender, openAt: sent) ?? links.connections(of: sender).first(where: { $0.opened >= sent }) {
+        if let up = links.connection(of: sender, openAt: sent)
+            ?? links.connections(of: sender).last(where: { $0.opened <= sent && ($0.closed ?? .infinity) > sent - slack })
+            ?? links.connections(of: sender).first(where: { $0.opened >= sent })
+        {
             let start = max(sent, up.opened)
             let bytes = transfers(up, .upstream, from: start)
             if let first = bytes.first, first.dropped {
@@ -51,6 +57,9 @@ public struct CauseFinder: Sendable {
                 return Cause(
                     text: "\(sender)'s link held what \(sender) wrote after sending \(message) at \(Self.time(sent)) s (\(span(hold)))\(ended); it never reached the server",
                     fault: fault(of: hold), networkTouched: true, link: links.link(of: sender))
+            } else if let closed = up.closed, let ending = up.ending, closed <= sent + slack {
+                // Written into a connection that was ending: nothing of it reached the proxy.
+                return broke(up, device: sender, text: "\(sender)'s connection \(up.number) \(ending), as \(sender) sent \(message) (at \(Self.time(sent)) s): nothing of it reached the server", link: links.link(of: recipient))
             }
         }
         // Without a byte seen going up, the acknowledgement is the latest it can have reached the server.

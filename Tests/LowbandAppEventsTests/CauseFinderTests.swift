@@ -63,6 +63,21 @@ import Testing
         #expect(cause.text == "the bytes alice wrote after sending m-1 at 3.200 s never reached the server: 87 B were dropped at 3.500 s when alice's connection 1 was reset by fault 3 at 3.500 s")
     }
 
+    /// Events are stamped when they reach Lowband, a little after the app acted: a send stamped
+    /// a millisecond after its connection was reset went into the dying connection.
+    @Test func aSendIntoAConnectionResetJustBeforeItsStampIsTheResets() {
+        var ledger = Ledger()
+        ledger.session("alice", 1, from: 0)
+        ledger.session("bob", 1, from: 0)
+        ledger.on("alice", 1.200, .reset, 1, detail: "fault 1: reset")
+        ledger.on("alice", 1.200, .close, 1, detail: "fault 1: reset")
+        ledger.session("alice", 2, from: 1.25)
+        let events = [event("alice", .sent, "m-3", 1.201), event("alice", .acked, "m-3", 1.201)]
+        let cause = CauseFinder(events: events, network: ledger.finished()).lost(message: "m-3", sender: "alice", sent: 1.201, acked: 1.201, recipient: "bob")
+        #expect(cause.fault == "fault 1")
+        #expect(cause.text == "alice's connection 1 was reset by fault 1 at 1.200 s, as alice sent m-3 (at 1.201 s): nothing of it reached the server")
+    }
+
     @Test func whenNoFaultTouchedTheMessageTheVerdictSaysSoPlainly() {
         var ledger = Ledger()
         ledger.session("alice", 1, from: 0)

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""A two-device chat over Redis pub/sub (redis-py) that tells Lowband what it did.
+
+alice PUBLISHes --messages messages to one channel, --interval apart; bob is SUBSCRIBEd to it.
+Each connects through its own proxy when Lowband gives one (LOWBAND_PROXY_ALICE,
+LOWBAND_PROXY_BOB: `--upstream alice=HOST:PORT --upstream bob=HOST:PORT`), else LOWBAND_PROXY,
+and both post their events (JSON lines, docs/APP-EVENTS.md) to LOWBAND_EVENTS:
+
+  connected / disconnected   each device's session (bob: subscribed, or its connection failed)
+  sent                       alice is about to PUBLISH
+  acked                      the server answered the PUBLISH (Redis has the message)
+  received                   bob's subscription delivered it (the id is the payload)
+
+Redis pub/sub delivers a message to the subscribers connected at that moment and keeps nothing:
+a subscriber whose connection dies misses what is published until it has subscribed again. That
+is the network's doing, and Lowband names the fault and proves it.
+
+--drop-after-reconnect SECONDS plants an app bug instead: after a reconnect, bob's app throws
+away what arrives for that long (as a client that discards updates while it "resyncs" would).
+The network delivered those messages; Lowband says no fault touched them.
+
+Exits 0 once alice is done and bob has stayed --linger seconds more: whether a promise broke
+is Lowband's verdict, from the events.
+"""
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import urllib.request
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+# One channel per run: seeds side by side share the server.
+CHANNEL = f"lowband:{os.environ.get('LOWBAND_SEED', '0')}-{os.getpid()}:c-1"
+
+
+class Events:
+    """Posts events to Lowband from a background thread, in order."""
+
+    def __init__(self, url):
+        self.url = url
+        self.lock = threading.Condition()
+        self.queue = []
+        self.closed = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def post(self, device, kind, message=None, chat="c-1"):
+        event = {"device": device, "kind": kind, "chat": chat}
+        if message is not None:
+            event["message"] = message
+        with self.lock:
+            self.queue.append(event)
+            self.lock.notify()
+
+    def _run(self):
+        while True:
+            with self.lock:
+                while not self.queue and not self.closed:
+                    self.lock.wait()
+                if not self.queue and self.closed:
+                    return
+                batch, self.queue = self.queue, []
+            body = "".join(json.dumps(e) + "\n" for e in batch).encode()
+            request = urllib.request.Request(self.url, data=body, method="POST")
+            try:
+                urllib.request.urlopen(request, timeout=5).read()
+            except Exception as error:
+                print(f"chat.py: could not post {len(batch)} event(s): {error}", file=sys.stderr)
+
+    def close(self):
+        with self.lock:
+            self.closed = True
+            self.lock.notify()
+        self.thread.join(timeout=10)
+
+
+def address_of(name):
+    address = os.environ.get(f"LOWBAND_PROXY_{name.upper()}") or os.environ["LOWBAND_PROXY"]
+    host, port = address.rsplit(":", 1)
+    return host, int(port)
+
+
+def client(name):
+    """A client with no retries of its own: a dead connection is the app's to notice."""
+    host, port = address_of(name)
+    return redis.Redis(host=host, port=port, socket_connect_timeout=5, socket_timeout=10, retry=Retry(NoBackoff(), 0), retry_on_error=[])
+
+
+def bob(events, stop, ready, drop_after_reconnect):
+    reconnected_at = None
+    while not stop.is_set():
+        try:
+            pubsub = client("bob").pubsub(ignore_subscribe_messages=False)
+            pubsub.subscribe(CHANNEL)
+            while not stop.is_set():
+                message = pubsub.get_message(timeout=0.05)
+                if message is None:
+                    continue
+                if message["type"] == "subscribe":
+                    events.post("bob", "connected")
+                    ready.set()
+                    continue
+                if message["type"] != "message":
+                    continue
+                if drop_after_reconnect and reconnected_at is not None and time.monotonic() - reconnected_at < drop_after_reconnect:
+                    continue  # the planted bug: what arrives while "resyncing" is thrown away
+                events.post("bob", "received", message["data"].decode())
+        except (redis.ConnectionError, redis.TimeoutError, OSError):
+            events.post("bob", "disconnected")
+            reconnected_at = time.monotonic()
+            time.sleep(0.05)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--messages", type=int, default=20)
+    parser.add_argument("--interval", type=float, default=0.1)
+    parser.add_argument("--linger", type=float, default=3.0)
+    parser.add_argument("--drop-after-reconnect", type=float, default=0.0)
+    options = parser.parse_args()
+    events = Events(os.environ["LOWBAND_EVENTS"])
+    stop = threading.Event()
+    ready = threading.Event()
+    listener = threading.Thread(target=bob, args=(events, stop, ready, options.drop_after_reconnect), daemon=True)
+    listener.start()
+    ready.wait(timeout=10)
+    publisher = None
+    for number in range(1, options.messages + 1):
+        message = f"m-{number}"
+        while publisher is None:
+            try:
+                publisher = client("alice")
+                publisher.ping()
+                events.post("alice", "connected")
+            except (redis.ConnectionError, redis.TimeoutError, OSError):
+                publisher = None
+                time.sleep(0.05)
+        events.post("alice", "sent", message)
+        try:
+            publisher.publish(CHANNEL, message)
+            events.post("alice", "acked", message)
+        except (redis.ConnectionError, redis.TimeoutError, OSError):
+            events.post("alice", "disconnected")
+            publisher = None
+        time.sleep(options.interval)
+    time.sleep(options.linger)
+    stop.set()
+    listener.join(timeout=5)
+    events.close()
+
+
+if __name__ == "__main__":
+    main()
