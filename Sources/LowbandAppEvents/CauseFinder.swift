@@ -22,11 +22,18 @@ public struct CauseFinder: Sendable {
     let network: NetworkRecord
     /// Which connections were whose.
     public let links: DeviceLinks
+    /// When each device said `connected`, in order: its app's own word that a session works.
+    let connectedAt: [String: [Double]]
 
     /// A finder over `events` and `network`.
     public init(events: [AppEvent], network: NetworkRecord) {
         self.network = network
         links = DeviceLinks(events: events, network: network)
+        var connectedAt: [String: [Double]] = [:]
+        for event in events.sorted(by: { $0.arrival < $1.arrival }) where event.kind == .connected {
+            connectedAt[event.device, default: []].append(event.seconds)
+        }
+        self.connectedAt = connectedAt
     }
 
     // MARK: The promises
@@ -46,7 +53,7 @@ public struct CauseFinder: Sendable {
             ?? links.connections(of: sender).first(where: { $0.opened >= sent })
         {
             let start = max(sent, up.opened)
-            let bytes = transfers(up, .upstream, from: start)
+            let bytes = ownBytes(up, .upstream, from: start)
             if let first = bytes.first, first.dropped {
                 return droppedOnTheWay(first, life: up, device: sender, what: "the bytes \(sender) wrote after sending \(message) at \(Self.time(sent)) s never reached the server", link: links.link(of: sender))
             }
@@ -74,7 +81,14 @@ public struct CauseFinder: Sendable {
             var pending = ""
             var pendingFault: String?
             if let opening = links.connections(of: recipient).last(where: { $0.isOpen(at: atServer) }) {
-                let carried = firstDelivered(opening, .upstream).map { "carried nothing to the server until \(Self.time($0)) s" } ?? "carried nothing to the server" + (opening.ending.map { " before it \($0)" } ?? "")
+                let carried: String
+                if let working = established(opening) {
+                    carried = "worked only from \(Self.time(working)) s"
+                } else if firstDelivered(opening, .upstream) != nil {
+                    carried = "never worked" + (opening.ending.map { " before it \($0)" } ?? "")
+                } else {
+                    carried = "carried nothing to the server" + (opening.ending.map { " before it \($0)" } ?? "")
+                }
                 let slow = network.spans.first { $0.proxy == opening.proxy && $0.start <= atServer && $0.end >= opening.opened && NetworkRecord.Path(proxy: opening.proxy, direction: .upstream).crosses($0) }
                 pending = "; \(recipient)'s connection \(opening.number), opened at \(Self.time(opening.opened)) s, \(carried)" + (slow.map { " (\(span($0)))" } ?? "")
                 pendingFault = slow.flatMap(fault(of:))
@@ -91,7 +105,7 @@ public struct CauseFinder: Sendable {
                 text: "\(recipient) had no working connection from \(Self.time(before.closed ?? atServer)) s (\(recipient)'s connection \(before.number) \(ending)\(held)) to \(until); \(message) reached the server at \(Self.time(atServer)) s, inside that gap\(pending)",
                 fault: because, networkTouched: because != nil || before.reset || hold != nil, link: recipientLink)
         }
-        let bytes = transfers(down, .downstream, from: atServer)
+        let bytes = ownBytes(down, .downstream, from: atServer)
         if let first = bytes.first, first.dropped {
             return droppedOnTheWay(first, life: down, device: recipient, what: "the \(first.bytes) B the server wrote to \(recipient) after \(message) reached it at \(Self.time(atServer)) s never arrived", link: recipientLink)
         }
@@ -161,15 +175,36 @@ public struct CauseFinder: Sendable {
 
     // MARK: Reading the ledger
 
-    /// When `life` had carried bytes both ways (the app's handshake done), if it ever did.
+    /// When `life` worked for its app, if it ever did. Where the device says `connected`, the
+    /// session works from the last bytes that came down that connection before the first such
+    /// event after it opened (the answer that told the app: a CONNACK, a subscription's
+    /// confirmation; the event itself is stamped when it reaches Lowband, a little later).
+    /// Elsewhere, once it had carried bytes both ways (a handshake done).
     private func established(_ life: DeviceLinks.Life) -> Double? {
         guard let up = firstDelivered(life, .upstream), let down = firstDelivered(life, .downstream) else { return nil }
-        return max(up, down)
+        let bytes = max(up, down)
+        guard let device = links.owner(of: life) ?? links.ownLinkOwner(life.proxy), let said = connectedAt[device] else { return bytes }
+        guard let connected = said.first(where: { $0 >= life.opened && $0 >= bytes - 0.0005 }), connected < (life.closed ?? .infinity) + 0.5 else {
+            // The app never said this connection worked.
+            return nil
+        }
+        let path = NetworkRecord.Path(proxy: life.proxy, connection: life.number, direction: .downstream)
+        let answer = network.transfers(on: path, from: life.opened).last { !$0.dropped && $0.at <= connected }?.at
+        return max(bytes, answer ?? connected)
     }
 
     /// When `life`'s link first delivered bytes of `direction`.
     private func firstDelivered(_ life: DeviceLinks.Life, _ direction: Direction) -> Double? {
         transfers(life, direction, from: life.opened).first { !$0.dropped }?.at
+    }
+
+    /// The transfers of `life` and `direction` that can be a message's put on it at `start`: a
+    /// drop from then on, a delivery only once the link's floor has passed (sooner, they are
+    /// earlier bytes), less 50 ms for an event stamped a little after the app acted.
+    private func ownBytes(_ life: DeviceLinks.Life, _ direction: Direction, from start: Double) -> [NetworkRecord.Transfer] {
+        let floor = direction == .upstream ? network.floor.up : network.floor.down
+        let earliest = start + max(0, floor - 0.05)
+        return transfers(life, direction, from: start).filter { $0.dropped || $0.at >= earliest }
     }
 
     /// `life`'s transfers of `direction` from `start` on, in time order.

@@ -128,6 +128,11 @@ public struct DeviceLinks: Sendable {
         owners[Self.key(life.proxy, life.number)]
     }
 
+    /// The device whose own link `proxy` is, if it is one's.
+    public func ownLinkOwner(_ proxy: String) -> String? {
+        ownLinks.first { $0.value == proxy }?.key
+    }
+
     /// The link that is `device`'s own (a proxy bearing its name), if one is.
     public func ownLink(of device: String) -> String? {
         ownLinks[device] ?? proxies.sorted().first { $0.lowercased() == device.lowercased() }

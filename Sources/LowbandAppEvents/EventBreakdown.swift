@@ -109,7 +109,9 @@ public struct EventBreakdown: Sendable, Hashable {
             return [(sent, arrived, .anywhere)]
         }
         let upPath = NetworkRecord.Path(proxy: up.proxy, connection: up.number, direction: .upstream)
-        let reached = min(arrived, network.transfers(on: upPath, from: sent).first { !$0.dropped }?.at ?? arrived)
+        // Bytes delivered sooner than the link's floor after `sent` are earlier bytes.
+        let earliest = sent + max(0, network.floor.up - 0.05)
+        let reached = min(arrived, network.transfers(on: upPath, from: sent).first { !$0.dropped && $0.at >= earliest }?.at ?? arrived)
         var segments = [(from: sent, to: reached, path: upPath)]
         guard reached < arrived else { return segments }
         if let down = links.connection(of: receiver, openAt: arrived) ?? links.connections(of: receiver).last(where: { $0.opened <= arrived }) {

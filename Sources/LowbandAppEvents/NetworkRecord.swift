@@ -68,6 +68,31 @@ public struct NetworkRecord: Sendable {
         public var detail: String?
     }
 
+    /// The least time a link takes to carry bytes one way (seconds): its profile's delay less its
+    /// jitter. Bytes a link delivers sooner than that after a message was sent are earlier
+    /// bytes, not the message's.
+    public struct Floor: Sendable, Hashable {
+        /// Toward the server.
+        public var up: Double
+        /// Toward the device.
+        public var down: Double
+
+        /// A floor of `up` and `down` seconds.
+        public init(up: Double, down: Double) {
+            self.up = up
+            self.down = down
+        }
+
+        /// The floor of `profile`'s links (its delay less its jitter, never below zero).
+        public init(_ profile: NetworkProfile) {
+            func least(_ link: LinkProfile) -> Double { max(0, NetworkRecord.seconds(link.delay - link.jitter.amount)) }
+            self.init(up: least(profile.uplink), down: least(profile.downlink))
+        }
+    }
+
+    /// The links' floor, where the recorder knows the profile (zero otherwise).
+    public var floor = Floor(up: 0, down: 0)
+
     /// At most this many transfers are kept (a long recorded session keeps its first ones and
     /// counts the rest in ``omittedTransfers``).
     public static let maximumTransfers = 200_000

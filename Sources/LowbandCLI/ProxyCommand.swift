@@ -352,7 +352,8 @@ struct ProxyCommand: AsyncParsableCommand {
     private func writeRecord(_ recorder: SessionRecorder, to folder: String, problems: [String], recordedWith: String?) async throws {
         let loaded = try? NetworkProfile.load(named: profile)
         let roundTrip = loaded.map { $0.uplink.delay + $0.downlink.delay } ?? .zero
-        let session = await recorder.finish(bounds: try sessionBounds, roundTrip: roundTrip)
+        let session = await recorder.finish(
+            bounds: try sessionBounds, roundTrip: roundTrip, floor: loaded.map(NetworkRecord.Floor.init) ?? NetworkRecord.Floor(up: 0, down: 0))
         var header = [
             "lowband proxy \(name) → \(upstream ?? (socks != nil ? "SOCKS5" : "HTTP proxy") + " (the app names each destination)") on \(profile), seed \(seed), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
         ]

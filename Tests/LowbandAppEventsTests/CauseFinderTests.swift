@@ -27,9 +27,10 @@ import Testing
             on(proxy, seconds + 0.2, .deliver, number, .upstream, bytes: 30)
             on(proxy, seconds + 0.3, .deliver, number, .downstream, bytes: 4)
         }
-        func finished(at end: Double = 30) -> NetworkRecord {
+        func finished(at end: Double = 30, floor: NetworkRecord.Floor = NetworkRecord.Floor(up: 0, down: 0)) -> NetworkRecord {
             var network = self.network
             network.finish(at: end)
+            network.floor = floor
             return network
         }
     }
@@ -76,6 +77,24 @@ import Testing
         let cause = CauseFinder(events: events, network: ledger.finished()).lost(message: "m-3", sender: "alice", sent: 1.201, acked: 1.201, recipient: "bob")
         #expect(cause.fault == "fault 1")
         #expect(cause.text == "alice's connection 1 was reset by fault 1 at 1.200 s, as alice sent m-3 (at 1.201 s): nothing of it reached the server")
+    }
+
+    /// Bytes the link delivers sooner than its one-way floor after a send are an earlier
+    /// message's: m-2's arriving 3 ms after m-3 was sent is not m-3 reaching the server.
+    @Test func anEarlierMessagesBytesAreNotTakenForThisOnes() {
+        var ledger = Ledger()
+        ledger.session("alice", 1, from: 0)
+        ledger.session("bob", 1, from: 0)
+        ledger.on("alice", 1.158, .deliver, 1, .upstream, bytes: 75)
+        ledger.on("bob", 1.255, .deliver, 1, .downstream, bytes: 75)
+        ledger.on("alice", 1.300, .drop, 1, .upstream, bytes: 75, detail: "fault 1: reset")
+        ledger.on("alice", 1.300, .reset, 1, detail: "fault 1: reset")
+        ledger.on("alice", 1.300, .close, 1, detail: "fault 1: reset")
+        let events = [event("alice", .sent, "m-3", 1.155), event("alice", .acked, "m-3", 1.155)]
+        let network = ledger.finished(floor: NetworkRecord.Floor(up: 0.1, down: 0.1))
+        let cause = CauseFinder(events: events, network: network).lost(message: "m-3", sender: "alice", sent: 1.155, acked: 1.155, recipient: "bob")
+        #expect(cause.fault == "fault 1", "\(cause.text)")
+        #expect(cause.text.hasPrefix("the bytes alice wrote after sending m-3 at 1.155 s never reached the server: 75 B were dropped at 1.300 s"), "\(cause.text)")
     }
 
     @Test func whenNoFaultTouchedTheMessageTheVerdictSaysSoPlainly() {

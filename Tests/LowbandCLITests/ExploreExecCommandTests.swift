@@ -99,7 +99,7 @@ final class ListeningPort: Sendable {
         let directory = try TemporaryDirectory(prefix: "lowband-exec-test")
         let result = try await explore([
             "--upstream", "alice=127.0.0.1:\(upstream.port)", "--upstream", "bob=127.0.0.1:\(upstream.port)", "--exec", "sleep 5",
-            "--profile", "perfect", "--seeds", "1..4", "--faults", "outage,handover,partition", "--duration", "4s", "--keep-sessions",
+            "--profile", "perfect", "--seeds", "1..4", "--jobs", "4", "--faults", "outage,handover,partition", "--duration", "4s", "--keep-sessions",
         ], out: directory.file("links"))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         var outages = 0

@@ -105,4 +105,74 @@ import Testing
             #expect(alone.status == 3, "\(command)\n\(alone.stdoutText)\(alone.stderrText)")
         }
     }
+
+    /// A session driven by hand through `lowband proxy --record`, with an outage, a toxic and a
+    /// reset made through the API while the chat runs, replayed by `lowband proxy --replay` with
+    /// the chat run again: the replay's record lists the same faults at the same times.
+    @Test func aRecordedChatSessionsNetworkIsReplayed() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-mqtt-test")
+        try await withBroker { port in
+            let listen = try ListeningPort().port
+            let api = try ListeningPort().port
+            func session(_ arguments: [String], changes: Bool) async throws -> ChildProcess {
+                let proxy = try await LowbandBinary.start(arguments)
+                var answered = false
+                for _ in 0 ..< 100 where !answered {
+                    let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:\(api)/version').read()"])
+                    answered = probe.status == 0
+                    if !answered { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                try #require(answered, "\(proxy.stderrText)")
+                var environment = ProcessInfo.processInfo.environment
+                environment["LOWBAND_PROXY"] = "127.0.0.1:\(listen)"
+                environment["LOWBAND_EVENTS"] = "http://127.0.0.1:\(api)/events"
+                let chat = try await ChildProcess(
+                    "/usr/bin/env", ["python3", "\(Self.example)/chat.py", "--qos", "1", "--messages", "12", "--interval", "0.2", "--linger", "2", "--ack-wait", "8"],
+                    environment: environment)
+                if changes {
+                    // A user's changes through the toxiproxy API while the chat runs.
+                    let change = """
+                        import json, time, urllib.request as u
+                        def call(method, path, body=None):
+                            u.urlopen(u.Request('http://127.0.0.1:\(api)' + path, data=json.dumps(body).encode() if body is not None else None, method=method)).read()
+                        time.sleep(1.5)
+                        call('POST', '/proxies/lowband/outage', {"seconds": 1.0, "kind": "outage"})
+                        time.sleep(1.5)
+                        call('POST', '/proxies/lowband/toxics', {"name": "slow", "type": "latency", "stream": "downstream", "attributes": {"latency": 400}})
+                        time.sleep(0.5)
+                        call('DELETE', '/proxies/lowband/connections/1')
+                        time.sleep(0.5)
+                        call('DELETE', '/proxies/lowband/toxics/slow')
+                        """
+                    let changed = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", change])
+                    #expect(changed.status == 0, "\(changed.stderrText)")
+                }
+                #expect(try await chat.exitStatus(timeout: .seconds(60)) == 0, "\(chat.stderrText)")
+                proxy.send(SIGINT)
+                #expect(try await proxy.exitStatus(timeout: .seconds(30)) == 0, "\(proxy.stderrText)")
+                return proxy
+            }
+            let first = directory.file("recorded")
+            _ = try await session([
+                "proxy", "--listen", "127.0.0.1:\(listen)", "--upstream", "127.0.0.1:\(port)", "--api", "127.0.0.1:\(api)", "--profile", "3g",
+                "--record", first,
+            ], changes: true)
+            let second = directory.file("replayed")
+            let replay = try await session(["proxy", "--replay", first, "--record", second], changes: false)
+            #expect(replay.stderrText.contains("replay: 4 change(s) made through the API"), "\(replay.stderrText)")
+            func played(_ folder: String) throws -> [String] {
+                let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/record.json"))) as? [String: Any]
+                return document?["played"] as? [String] ?? []
+            }
+            let lines = [try played(first), try played(second)]
+            #expect(lines[0].count == 3, "\(lines[0])")
+            #expect(lines[0].count == lines[1].count, "\(lines)")
+            for (one, other) in zip(lines[0], lines[1]) {
+                let shapes = [one, other].map { $0.replacingOccurrences(of: #"[0-9]+\.[0-9]+"#, with: "T", options: .regularExpression) }
+                #expect(shapes[0] == shapes[1], "\(one) / \(other)")
+                let times = [one, other].map { line in line.matches(of: #/[0-9]+\.[0-9]+/#).compactMap { Double(line[$0.range]) } }
+                for (a, b) in zip(times[0], times[1]) { #expect(abs(a - b) < 0.25, "\(one) / \(other)") }
+            }
+        }
+    }
 }

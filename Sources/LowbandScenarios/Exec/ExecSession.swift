@@ -158,7 +158,8 @@ enum ExecSession {
         serving.cancel()
         _ = await serving.value
         await registry.stopAll()
-        let record = await recorder.finish(bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay)
+        let record = await recorder.finish(
+            bounds: options.bounds, roundTrip: options.profile.uplink.delay + options.profile.downlink.delay, floor: NetworkRecord.Floor(options.profile))
         var result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
             plan: schedule.map { $0.describe(links: links) }, elapsed: record.elapsed)

@@ -66,7 +66,7 @@ package final class SessionRecorder: Sendable {
 
     /// Stops watching and judges the session as it stands, with what each proxy's radio did
     /// (read from the proxy, stopped or not: its shaper stays readable).
-    package func finish(bounds: EventBounds, roundTrip: Duration) async -> SessionRecord {
+    package func finish(bounds: EventBounds, roundTrip: Duration, floor: NetworkRecord.Floor = NetworkRecord.Floor(up: 0, down: 0)) async -> SessionRecord {
         let end = clock()
         // A stopped proxy ends its events: every decision it took is read before judging. One
         // still running (its owner did not stop it) is left after a short wait.
@@ -79,6 +79,7 @@ package final class SessionRecorder: Sendable {
         }
         var record = state.network.withLock { $0 }
         record.finish(at: end.seconds)
+        record.floor = floor
         let events = log.events.filter { !pause.wasPaused(at: $0.arrival) }
         var timeline = state.timeline.withLock { $0 }
         for interval in pause.pausedIntervals {
