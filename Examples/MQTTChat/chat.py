@@ -24,54 +24,16 @@ import os
 import sys
 import threading
 import time
-import urllib.request
 
 import paho.mqtt.client as mqtt
 
+
+# The events poster the examples share (Examples/lowband_events.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lowband_events import Events  # noqa: E402
+
 # One topic per run, for the same reason as the client ids: seeds side by side share the broker.
 TOPIC = f"lowband/{os.environ.get('LOWBAND_SEED', '0')}-{os.getpid()}/chat/c-1"
-
-
-class Events:
-    """Posts events to Lowband, one request per event, from a background thread so a slow
-    control API never blocks paho's network loop."""
-
-    def __init__(self, url):
-        self.url = url
-        self.lock = threading.Condition()
-        self.queue = []
-        self.closed = False
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def post(self, device, kind, message=None, chat="c-1"):
-        event = {"device": device, "kind": kind, "chat": chat}
-        if message is not None:
-            event["message"] = message
-        with self.lock:
-            self.queue.append(event)
-            self.lock.notify()
-
-    def _run(self):
-        while True:
-            with self.lock:
-                while not self.queue and not self.closed:
-                    self.lock.wait()
-                if not self.queue and self.closed:
-                    return
-                batch, self.queue = self.queue, []
-            body = "".join(json.dumps(e) + "\n" for e in batch).encode()
-            request = urllib.request.Request(self.url, data=body, method="POST", headers={"Content-Type": "application/x-ndjson"})
-            try:
-                urllib.request.urlopen(request, timeout=5).read()
-            except Exception as error:  # the verdict will lack these events; say so
-                print(f"chat.py: could not post {len(batch)} event(s): {error}", file=sys.stderr)
-
-    def close(self):
-        with self.lock:
-            self.closed = True
-            self.lock.notify()
-        self.thread.join(timeout=10)
 
 
 def proxy_of(name):

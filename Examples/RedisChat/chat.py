@@ -23,60 +23,22 @@ Exits 0 once alice is done and bob has stayed --linger seconds more: whether a p
 is Lowband's verdict, from the events.
 """
 import argparse
-import json
 import os
 import sys
 import threading
 import time
-import urllib.request
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+
+# The events poster the examples share (Examples/lowband_events.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from lowband_events import Events  # noqa: E402
+
 # One channel per run: seeds side by side share the server.
 CHANNEL = f"lowband:{os.environ.get('LOWBAND_SEED', '0')}-{os.getpid()}:c-1"
-
-
-class Events:
-    """Posts events to Lowband from a background thread, in order."""
-
-    def __init__(self, url):
-        self.url = url
-        self.lock = threading.Condition()
-        self.queue = []
-        self.closed = False
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def post(self, device, kind, message=None, chat="c-1"):
-        event = {"device": device, "kind": kind, "chat": chat}
-        if message is not None:
-            event["message"] = message
-        with self.lock:
-            self.queue.append(event)
-            self.lock.notify()
-
-    def _run(self):
-        while True:
-            with self.lock:
-                while not self.queue and not self.closed:
-                    self.lock.wait()
-                if not self.queue and self.closed:
-                    return
-                batch, self.queue = self.queue, []
-            body = "".join(json.dumps(e) + "\n" for e in batch).encode()
-            request = urllib.request.Request(self.url, data=body, method="POST")
-            try:
-                urllib.request.urlopen(request, timeout=5).read()
-            except Exception as error:
-                print(f"chat.py: could not post {len(batch)} event(s): {error}", file=sys.stderr)
-
-    def close(self):
-        with self.lock:
-            self.closed = True
-            self.lock.notify()
-        self.thread.join(timeout=10)
 
 
 def address_of(name):

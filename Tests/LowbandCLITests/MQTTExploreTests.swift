@@ -20,12 +20,7 @@ import Testing
         let broker = try await ChildProcess("/bin/bash", ["\(Self.example)/mosquitto.sh", String(port)], ownGroup: true)
         defer { broker.sendToGroup(SIGTERM) }
         // Ready once it accepts a connection.
-        var ready = false
-        for _ in 0 ..< 100 where !ready {
-            let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1)"])
-            ready = probe.status == 0
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let ready = try await Readiness.python("import socket; socket.create_connection(('127.0.0.1', \(port)), timeout=1)")
         try #require(ready, "mosquitto did not start: \(broker.stderrText)")
         try await body(port)
     }
@@ -116,13 +111,7 @@ import Testing
             let api = try ListeningPort().port
             func session(_ arguments: [String], changes: Bool) async throws -> ChildProcess {
                 let proxy = try await LowbandBinary.start(arguments)
-                var answered = false
-                for _ in 0 ..< 100 where !answered {
-                    let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:\(api)/version').read()"])
-                    answered = probe.status == 0
-                    if !answered { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                try #require(answered, "\(proxy.stderrText)")
+                try #require(try await Readiness.controlAPI(port: api), "\(proxy.stderrText)")
                 var environment = ProcessInfo.processInfo.environment
                 environment["LOWBAND_PROXY"] = "127.0.0.1:\(listen)"
                 environment["LOWBAND_EVENTS"] = "http://127.0.0.1:\(api)/events"

@@ -27,13 +27,7 @@ import Testing
             "--profile", "3g", "--record", record, "--bound", "settle=1s", "--events", events,
         ])
         // The API is up once it answers.
-        var answered = false
-        for _ in 0 ..< 100 where !answered {
-            let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:\(ports.1)/version').read()"])
-            answered = probe.status == 0
-            if !answered { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try #require(answered, "\(proxy.stderrText)")
+        try #require(try await Readiness.controlAPI(port: ports.1), "\(proxy.stderrText)")
         // A user adds a toxic through the toxiproxy API; one device posts, the other appends to
         // the file; bob never gets m-1.
         let post = """

@@ -10,13 +10,7 @@ import Testing
 @Suite(.serialized, .tags(.wallClock)) struct ProxyReplayTests {
     /// The API is up once it answers.
     private func waitForAPI(_ port: Int, _ proxy: ChildProcess) async throws {
-        var answered = false
-        for _ in 0 ..< 100 where !answered {
-            let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import urllib.request as u; u.urlopen('http://127.0.0.1:\(port)/version').read()"])
-            answered = probe.status == 0
-            if !answered { try await Task.sleep(for: .milliseconds(100)) }
-        }
-        try #require(answered, "\(proxy.stderrText)")
+        try #require(try await Readiness.controlAPI(port: port), "\(proxy.stderrText)")
     }
 
     /// A device's connection through the proxy from the session's first second, and (with

@@ -20,12 +20,7 @@ import Testing
         let port = try ListeningPort().port
         let server = try await ChildProcess("/bin/bash", ["\(Self.example)/redis.sh", String(port)], ownGroup: true)
         defer { server.sendToGroup(SIGTERM) }
-        var ready = false
-        for _ in 0 ..< 100 where !ready {
-            let probe = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", "import redis; redis.Redis(port=\(port), socket_connect_timeout=1).ping()"])
-            ready = probe.status == 0
-            if !ready { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        let ready = try await Readiness.python("import redis; redis.Redis(port=\(port), socket_connect_timeout=1).ping()")
         try #require(ready, "redis-server did not start: \(server.stderrText)")
         try await body(port)
     }

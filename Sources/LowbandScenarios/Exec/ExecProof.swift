@@ -103,6 +103,8 @@ struct ExecProof: Sendable {
         let named = current.sorted().map { number in "fault \(number)" + (words[number].map { " (\($0))" } ?? "") }
         let together = current.count == 1 ? named[0] : named.joined(separator: " with ") + " together"
         let command = options.command(seed: seed, faults: plan, window: window, selection: selection)
-        return Outcome(line: line + "; what made the difference: \(together) (broke it alone: \(ExecFaultSelection.faults(current)) of \(asked.count) played)", proved: false, command: command)
+        return Outcome(
+            line: line + "; the fewest played faults that broke it again alone, one run each: \(together) (of \(asked.count) played)", proved: false,
+            command: command)
     }
 }
