@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import LowbandScenarios
 
 extension ProxyCommand {
@@ -14,7 +15,8 @@ extension ProxyCommand {
             session = try SessionReplay.read(folder: folder)
             words = session.arguments + Self.overrides()
             replayed = try ProxyCommand.parse(words)
-            if let record = replayed.record, record == folder || record.hasPrefix(folder + "/") {
+            let normalized = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+            if let record = replayed.record, normalized(record) == normalized(folder) || normalized(record).hasPrefix(normalized(folder) + "/") {
                 throw CommandIO.IOError(description: "--record \(record) would write over the session being replayed; record the replay into another folder")
             }
         } catch {

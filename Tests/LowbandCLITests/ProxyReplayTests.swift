@@ -119,6 +119,9 @@ import Testing
         let before = try String(contentsOfFile: "\(first)/record.json", encoding: .utf8)
         let over = try await LowbandBinary.run(["proxy", "--replay", first, "--record", first])
         #expect(over.status == 2 && over.stderrText.contains("would write over the session being replayed"), "\(over.stderrText)")
+        // However the folder is spelled.
+        let spelled = try await LowbandBinary.run(["proxy", "--replay", first, "--record=\(first)/./"])
+        #expect(spelled.status == 2 && spelled.stderrText.contains("would write over the session being replayed"), "\(spelled.stderrText)")
         #expect(try String(contentsOfFile: "\(first)/record.json", encoding: .utf8) == before)
     }
 }

@@ -63,6 +63,11 @@ package struct SessionReplay: Sendable {
                 index += 2
                 continue
             }
+            // `--record=DIR` is the same option in one word.
+            if dropped.contains(where: { words[index].hasPrefix($0 + "=") }) {
+                index += 1
+                continue
+            }
             arguments.append(words[index])
             index += 1
         }
