@@ -73,6 +73,13 @@ import Testing
                 #expect(proof.contains("proved: without fault 1 (after:acked+0s=reset) acknowledged_lost of m-"), "\(proof)")
                 #expect(proof.hasSuffix(" on bob held 2 of 2, with it alone acknowledged_lost on bob broke 2 of 2"), "\(proof)")
             }
+            // The session's verdict and report say it too, and explore.html links the report.
+            let verdict = try String(contentsOfFile: directory.file("qos0/sessions/seed-1/verdict.txt"), encoding: .utf8)
+            #expect(verdict.contains("\nproof: proved: without fault 1 (after:acked+0s=reset)"), "\(verdict)")
+            let report = try String(contentsOfFile: directory.file("qos0/sessions/seed-1/report.html"), encoding: .utf8)
+            #expect(report.contains("<strong>Cause proved</strong>: without fault 1 (after:acked+0s=reset)"), "\(report.prefix(2000))")
+            let html = try String(contentsOfFile: directory.file("qos0/explore.html"), encoding: .utf8)
+            #expect(html.contains("href=\"sessions/seed-1/report.html\""), "\(html)")
             let csv = try String(contentsOfFile: directory.file("qos0/explore.csv"), encoding: .utf8)
             #expect(csv.contains(",\"proved: without fault 1 (after:acked+0s=reset)"), "\(csv)")
             try expectRecorderAgrees(directory.file("qos0"))

@@ -13,7 +13,9 @@ enum SessionReportHTML {
         let broken = document.promises.filter { $0.violations > 0 }
         body += "<p class=\"verdict\">\(broken.isEmpty ? "Every promise held or was not checked" : "\(broken.count) promise\(broken.count == 1 ? "" : "s") broken"): \(HTMLPage.escape(document.tally)); bounds: \(HTMLPage.escape(document.bounds)).</p>\n"
         if let proof = document.proof {
-            body += "<p class=\"proof \(proof.hasPrefix("proved") ? "proved" : "not-proved")\" id=\"proof\"><strong>\(proof.hasPrefix("proved") ? "Cause proved" : "Cause not proved")</strong>: \(HTMLPage.escape(proof))</p>\n"
+            let proved = proof.hasPrefix("proved")
+            let words = proof.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+            body += "<p class=\"proof \(proved ? "proved" : "not-proved")\" id=\"proof\"><strong>\(proved ? "Cause proved" : "Cause not proved")</strong>: \(HTMLPage.escape(words))</p>\n"
         }
         body += "<p class=\"provenance\">Same network again: <code>\(HTMLPage.escape(document.command))</code>"
         if !document.switches.isEmpty {
