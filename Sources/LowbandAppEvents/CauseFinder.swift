@@ -22,8 +22,9 @@ public struct CauseFinder: Sendable {
     let network: NetworkRecord
     /// Which connections were whose.
     public let links: DeviceLinks
-    /// When each device said `connected`, in order: its app's own word that a session works.
-    let connectedAt: [String: [Double]]
+    /// When each connection worked for its app (by proxy and number), for those that did:
+    /// worked out once, as every case asks it of every connection of a device.
+    let workingFrom: [String: Double]
 
     /// A finder over `events` and `network`.
     public init(events: [AppEvent], network: NetworkRecord) {
@@ -33,7 +34,11 @@ public struct CauseFinder: Sendable {
         for event in events.sorted(by: { $0.arrival < $1.arrival }) where event.kind == .connected {
             connectedAt[event.device, default: []].append(event.seconds)
         }
-        self.connectedAt = connectedAt
+        var workingFrom: [String: Double] = [:]
+        for life in links.lives {
+            workingFrom[Self.key(life)] = Self.established(life, network: network, links: links, connectedAt: connectedAt)
+        }
+        self.workingFrom = workingFrom
     }
 
     // MARK: The promises
@@ -53,11 +58,11 @@ public struct CauseFinder: Sendable {
             ?? links.connections(of: sender).first(where: { $0.opened >= sent })
         {
             let start = max(sent, up.opened)
-            let bytes = ownBytes(up, .upstream, from: start)
-            if let first = bytes.first, first.dropped {
+            let first = ownFirst(up, .upstream, from: start)
+            if let first, first.dropped {
                 return droppedOnTheWay(first, life: up, device: sender, what: "the bytes \(sender) wrote after sending \(message) at \(Self.time(sent)) s never reached the server", link: links.link(of: sender))
             }
-            if let first = bytes.first {
+            if let first {
                 reached = first.at
             } else if let hold = holding(up, .upstream, at: start) {
                 let ended = up.ending.map { "; \(sender)'s connection \(up.number) \($0)" } ?? ""
@@ -66,13 +71,13 @@ public struct CauseFinder: Sendable {
                     fault: fault(of: hold), networkTouched: true, link: links.link(of: sender))
             } else if let closed = up.closed, let ending = up.ending, closed <= sent + slack {
                 // Written into a connection that was ending: nothing of it reached the proxy.
-                return broke(up, device: sender, text: "\(sender)'s connection \(up.number) \(ending), as \(sender) sent \(message) (at \(Self.time(sent)) s): nothing of it reached the server", link: links.link(of: recipient))
+                return broke(up, device: sender, text: "\(sender)'s connection \(up.number) \(ending), as \(sender) sent \(message) (at \(Self.time(sent)) s): nothing of it reached the server", link: links.link(of: sender))
             }
         }
         // Without a byte seen going up, the acknowledgement is the latest it can have reached the server.
         let atServer = reached ?? acked
-        // Down: the recipient's working connection (one that had carried bytes both ways, the
-        // app's handshake) when the message reached the server.
+        // Down: the recipient's working connection when the message reached the server (from the
+        // answer that made its app say `connected`; see ``established(_:network:links:connectedAt:)``).
         guard let down = links.connections(of: recipient).last(where: { $0.isOpen(at: atServer) && (established($0) ?? .infinity) <= atServer }) else {
             let before = links.connections(of: recipient).last { ($0.closed ?? .infinity) <= atServer && established($0) != nil }
             let next = links.connections(of: recipient).compactMap { life in established(life).map { (life, $0) } }.first { $0.1 > atServer }
@@ -84,7 +89,7 @@ public struct CauseFinder: Sendable {
                 let carried: String
                 if let working = established(opening) {
                     carried = "worked only from \(Self.time(working)) s"
-                } else if firstDelivered(opening, .upstream) != nil {
+                } else if deliveredUp(opening) {
                     carried = "never worked" + (opening.ending.map { " before it \($0)" } ?? "")
                 } else {
                     carried = "carried nothing to the server" + (opening.ending.map { " before it \($0)" } ?? "")
@@ -105,20 +110,20 @@ public struct CauseFinder: Sendable {
                 text: "\(recipient) had no working connection from \(Self.time(before.closed ?? atServer)) s (\(recipient)'s connection \(before.number) \(ending)\(held)) to \(until); \(message) reached the server at \(Self.time(atServer)) s, inside that gap\(pending)",
                 fault: because, networkTouched: because != nil || before.reset || hold != nil, link: recipientLink)
         }
-        let bytes = ownBytes(down, .downstream, from: atServer)
-        if let first = bytes.first, first.dropped {
+        let arrived = ownFirst(down, .downstream, from: atServer)
+        if let first = arrived, first.dropped {
             return droppedOnTheWay(first, life: down, device: recipient, what: "the \(first.bytes) B the server wrote to \(recipient) after \(message) reached it at \(Self.time(atServer)) s never arrived", link: recipientLink)
         }
-        if bytes.first == nil, let hold = holding(down, .downstream, at: atServer) {
+        if arrived == nil, let hold = holding(down, .downstream, at: atServer) {
             return Cause(
                 text: "\(recipient)'s link held what the server wrote after \(message) reached it at \(Self.time(atServer)) s (\(span(hold)))" + (down.ending.map { "; \(recipient)'s connection \(down.number) \($0)" } ?? ""),
                 fault: fault(of: hold), networkTouched: true, link: recipientLink)
         }
-        if bytes.first == nil, let closed = down.closed, let ending = down.ending {
+        if arrived == nil, let closed = down.closed, let ending = down.ending {
             // Nothing came down before the connection ended: what ended it is the nearest decision.
             return broke(down, device: recipient, text: "\(recipient)'s connection \(down.number) carried nothing of \(message) (it reached the server at \(Self.time(atServer)) s) before it \(ending), \(Self.time(closed - atServer)) s later", link: recipientLink)
         }
-        let delivered = bytes.first.map { "; \(recipient)'s connection \(down.number) delivered \($0.bytes) B at \(Self.time($0.at)) s" } ?? "; the server wrote nothing to \(recipient)'s open connection \(down.number) after it"
+        let delivered = arrived.map { "; \(recipient)'s connection \(down.number) delivered \($0.bytes) B at \(Self.time($0.at)) s" } ?? "; the server wrote nothing to \(recipient)'s open connection \(down.number) after it"
         return Cause(
             text: "no fault touched \(message) on \(recipient)'s link: it reached the server at \(Self.time(atServer)) s\(delivered); \(recipient)'s app did not show it",
             fault: nil, networkTouched: false, link: recipientLink)
@@ -175,13 +180,21 @@ public struct CauseFinder: Sendable {
 
     // MARK: Reading the ledger
 
+    /// When `life` worked for its app, if it ever did.
+    private func established(_ life: DeviceLinks.Life) -> Double? {
+        workingFrom[Self.key(life)]
+    }
+
     /// When `life` worked for its app, if it ever did. Where the device says `connected`, the
     /// session works from the last bytes that came down that connection before the first such
     /// event after it opened (the answer that told the app: a CONNACK, a subscription's
     /// confirmation; the event itself is stamped when it reaches Lowband, a little later).
     /// Elsewhere, once it had carried bytes both ways (a handshake done).
-    private func established(_ life: DeviceLinks.Life) -> Double? {
-        guard let up = firstDelivered(life, .upstream), let down = firstDelivered(life, .downstream) else { return nil }
+    private static func established(_ life: DeviceLinks.Life, network: NetworkRecord, links: DeviceLinks, connectedAt: [String: [Double]]) -> Double? {
+        func first(_ direction: Direction) -> Double? {
+            network.transfers(on: NetworkRecord.Path(proxy: life.proxy, connection: life.number, direction: direction), from: life.opened).first { !$0.dropped }?.at
+        }
+        guard let up = first(.upstream), let down = first(.downstream) else { return nil }
         let bytes = max(up, down)
         guard let device = links.owner(of: life) ?? links.ownLinkOwner(life.proxy), let said = connectedAt[device] else { return bytes }
         guard let connected = said.first(where: { $0 >= life.opened && $0 >= bytes - 0.0005 }), connected < (life.closed ?? .infinity) + 0.5 else {
@@ -193,22 +206,26 @@ public struct CauseFinder: Sendable {
         return max(bytes, answer ?? connected)
     }
 
-    /// When `life`'s link first delivered bytes of `direction`.
-    private func firstDelivered(_ life: DeviceLinks.Life, _ direction: Direction) -> Double? {
-        transfers(life, direction, from: life.opened).first { !$0.dropped }?.at
+    private static func key(_ life: DeviceLinks.Life) -> String {
+        "\(life.proxy)\u{0}\(life.number)"
     }
 
-    /// The transfers of `life` and `direction` that can be a message's put on it at `start`: a
-    /// drop from then on, a delivery only once the link's floor has passed (sooner, they are
-    /// earlier bytes), less 50 ms for an event stamped a little after the app acted.
-    private func ownBytes(_ life: DeviceLinks.Life, _ direction: Direction, from start: Double) -> [NetworkRecord.Transfer] {
+    /// Whether `life` ever delivered bytes toward the server.
+    private func deliveredUp(_ life: DeviceLinks.Life) -> Bool {
+        transfers(life, .upstream, from: life.opened).contains { !$0.dropped }
+    }
+
+    /// The first transfer of `life` and `direction` that can be a message's put on it at
+    /// `start`: a drop from then on, a delivery only once the link's floor has passed (sooner,
+    /// they are earlier bytes), less 50 ms for an event stamped a little after the app acted.
+    private func ownFirst(_ life: DeviceLinks.Life, _ direction: Direction, from start: Double) -> NetworkRecord.Transfer? {
         let floor = direction == .upstream ? network.floor.up : network.floor.down
         let earliest = start + max(0, floor - 0.05)
-        return transfers(life, direction, from: start).filter { $0.dropped || $0.at >= earliest }
+        return transfers(life, direction, from: start).first { $0.dropped || $0.at >= earliest }
     }
 
     /// `life`'s transfers of `direction` from `start` on, in time order.
-    private func transfers(_ life: DeviceLinks.Life, _ direction: Direction, from start: Double) -> [NetworkRecord.Transfer] {
+    private func transfers(_ life: DeviceLinks.Life, _ direction: Direction, from start: Double) -> ArraySlice<NetworkRecord.Transfer> {
         network.transfers(on: NetworkRecord.Path(proxy: life.proxy, connection: life.number, direction: direction), from: start - 0.0005)
     }
 

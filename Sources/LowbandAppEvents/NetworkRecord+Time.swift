@@ -47,16 +47,27 @@ extension NetworkRecord {
         }
     }
 
-    /// The transfers of `path` from `start` on, in time order (the ledger is sorted by time, so
-    /// this starts with a binary search).
-    public func transfers(on path: Path, from start: Double) -> [Transfer] {
+    /// The transfers of `path` from `start` on, in time order: for a path naming its link,
+    /// connection and direction, a binary search in that connection's own transfers (once the
+    /// record is finished); otherwise a filter of the session's.
+    public func transfers(on path: Path, from start: Double) -> ArraySlice<Transfer> {
+        let exact = path.proxy != nil && path.connection != nil && path.direction != nil
+        if exact, !transfersByPath.isEmpty || transfers.isEmpty {
+            let own = transfersByPath[path] ?? []
+            return own[Self.firstIndex(of: own, from: start)...]
+        }
+        return ArraySlice(transfers[Self.firstIndex(of: transfers, from: start)...].filter(path.crosses))
+    }
+
+    /// The index of the first of `transfers` (in time order) at or after `start`.
+    private static func firstIndex(of transfers: [Transfer], from start: Double) -> Int {
         var low = 0
         var high = transfers.count
         while low < high {
             let middle = (low + high) / 2
             if transfers[middle].at < start { low = middle + 1 } else { high = middle }
         }
-        return transfers[low...].filter(path.crosses)
+        return low
     }
 
     /// Seconds of `from ..< to` in which `path` was down: an outage, a handover, a partition or

@@ -109,6 +109,9 @@ public struct NetworkRecord: Sendable {
     public private(set) var transfers: [Transfer] = []
     /// Transfers beyond ``maximumTransfers``.
     public private(set) var omittedTransfers = 0
+    /// The transfers of each connection and direction, in time order, built by ``finish(at:)``:
+    /// a message's path is read from one of these, not from every transfer of the session.
+    private(set) var transfersByPath: [Path: [Transfer]] = [:]
     /// Stretches begun and not yet ended: an outage, or a partition of one direction, per proxy.
     private var open: [OpenKey: (kind: String, start: Double, origin: String?)] = [:]
 
@@ -135,12 +138,18 @@ public struct NetworkRecord: Sendable {
                 spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true, origin: started.origin))
             }
         case .partition:
+            // One stretch per hold: two faults may hold one direction, each healing its own.
             let direction = event.direction.map { "\($0)" } ?? ""
-            open[OpenKey(what: "partition \(direction)", proxy: proxy)] = ("partition \(direction)", at, Self.faultTag(in: event.detail))
+            let origin = Self.faultTag(in: event.detail)
+            open[OpenKey(what: "partition \(direction) \(origin ?? "")", proxy: proxy)] = ("partition \(direction)", at, origin)
         case .heal:
-            // A heal names its direction; one without heals every partition of the proxy.
-            let healed = event.direction.map { "partition \($0)" }
-            for key in open.keys where key.what.hasPrefix("partition ") && key.proxy == proxy && (healed == nil || key.what == healed) {
+            // A heal names its direction, and its fault when a fault asked; one without heals
+            // every partition of the proxy.
+            let healed = event.direction.map { "partition \($0) " }
+            let origin = Self.faultTag(in: event.detail)
+            for key in open.keys where key.what.hasPrefix("partition ") && key.proxy == proxy && (healed == nil || key.what.hasPrefix(healed!))
+                && (origin == nil || key.what.hasSuffix(" \(origin!)"))
+            {
                 if let started = open.removeValue(forKey: key) {
                     spans.append(Span(kind: started.kind, proxy: proxy, start: started.start, end: at, down: true, origin: started.origin))
                 }
@@ -211,6 +220,7 @@ public struct NetworkRecord: Sendable {
         stalls.sort { $0.start < $1.start }
         queues.sort { $0.start < $1.start }
         transfers.sort { $0.at < $1.at }
+        transfersByPath = Dictionary(grouping: transfers) { Path(proxy: $0.proxy, connection: $0.connection, direction: $0.direction) }
     }
 
     static func seconds(_ duration: Duration) -> Double {

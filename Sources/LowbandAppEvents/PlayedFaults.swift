@@ -127,9 +127,10 @@ extension NetworkRecord {
 
     /// The outage requests that fell inside `fault`'s outage on its link and lengthened it
     /// (the proxy keeps one forced outage and moves its end): their numbers, in order.
-    public func lengthening(_ fault: PlayedFault, by requests: [FaultRequest], tolerance: Double = 0.5) -> [FaultRequest] {
+    /// `played` is ``played``, when the caller has it already.
+    public func lengthening(_ fault: PlayedFault, by requests: [FaultRequest], among played: [PlayedFault]? = nil, tolerance: Double = 0.5) -> [FaultRequest] {
         guard fault.kind == "outage" || fault.kind == "handover", let end = fault.end else { return [] }
-        let played = Set(self.played.map(\.origin))
+        let played = Set((played ?? self.played).map(\.origin))
         return requests.filter { request in
             guard case .asked = request.outcome, request.origin != fault.origin, !played.contains(request.origin) else { return false }
             return (request.kind == "outage" || request.kind == "handover") && request.link == fault.link
@@ -177,7 +178,7 @@ extension NetworkRecord {
                     problems.append("\(request.origin) was asked at \(PlayedFault.format(request.at)) s, yet began at \(PlayedFault.format(fault.start)) s")
                 }
                 // An outage asked while this one was in force moved its end.
-                let ends = [request.ended].compactMap { $0 } + lengthening(fault, by: requests, tolerance: tolerance).compactMap(\.ended)
+                let ends = [request.ended].compactMap { $0 } + lengthening(fault, by: requests, among: played, tolerance: tolerance).compactMap(\.ended)
                 if let asked = ends.max(), let end = fault.end, abs(end - asked) > tolerance {
                     problems.append("\(request.origin)'s end was asked at \(PlayedFault.format(asked)) s, yet it ended at \(PlayedFault.format(end)) s")
                 }

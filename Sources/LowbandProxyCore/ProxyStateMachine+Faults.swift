@@ -37,10 +37,18 @@ extension ProxyStateMachine {
     /// submitted to the link, and what the link delivers is kept back (in order, with any end or
     /// close behind it) until ``heal(_:reason:at:)``. Nothing is dropped; reading stops once the
     /// link buffer limit is reached, as it would behind a full link. `reason` (e.g. `fault 3`)
-    /// is the `partition` event's detail, so a record can say which fault it was.
+    /// is the `partition` event's detail, so a record can say which fault it was; a partition
+    /// with another reason of a direction already held is a second hold on it (its own event),
+    /// released by its own heal.
     package mutating func partition(_ direction: Direction, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
-        guard !partitioned.contains(direction) else { return takeActions() }
+        if partitioned.contains(direction) {
+            guard let reason, !partitionHolds[direction, default: []].contains(reason) else { return takeActions() }
+            partitionHolds[direction, default: []].append(reason)
+            emit(.partition, now, direction: direction, detail: reason)
+            return takeActions()
+        }
         partitioned.append(direction)
+        partitionHolds[direction] = reason.map { [$0] } ?? []
         emit(.partition, now, direction: direction, detail: reason)
         step(now)
         return takeActions()
@@ -48,12 +56,21 @@ extension ProxyStateMachine {
 
     /// Ends the partition of `direction` (nil: every partition): the held bytes are delivered at
     /// once, in order, then the bytes not yet submitted go to the link. `reason` is the `heal`
-    /// event's detail.
+    /// event's detail; with a direction it releases only that reason's hold, and the direction
+    /// stays held while another reason holds it.
     package mutating func heal(_ direction: Direction? = nil, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
+        if let direction, let reason, partitioned.contains(direction) {
+            partitionHolds[direction, default: []].removeAll { $0 == reason }
+            if !partitionHolds[direction, default: []].isEmpty {
+                emit(.heal, now, direction: direction, detail: reason)
+                return takeActions()
+            }
+        }
         let healed = partitioned.filter { direction == nil || $0 == direction }
         guard !healed.isEmpty else { return takeActions() }
         partitioned.removeAll { healed.contains($0) }
         for direction in healed {
+            partitionHolds[direction] = nil
             emit(.heal, now, direction: direction, detail: reason)
         }
         for number in order {

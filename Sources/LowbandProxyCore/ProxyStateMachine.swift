@@ -51,6 +51,9 @@ package struct ProxyStateMachine {
     package internal(set) var toxics: [Toxic] = []
     /// Directions whose deliveries are held until ``heal(_:reason:at:)``, in the order partitioned.
     package internal(set) var partitioned: [Direction] = []
+    /// The named holds of each partitioned direction (`fault 3`, `fault 5`): a direction two
+    /// faults partition stays held until both have healed it.
+    var partitionHolds: [Direction: [String]] = [:]
     /// An outage forced now (``forceOutage(for:kind:reason:at:)``): until when, and its kind.
     package internal(set) var forced: (until: ShaperInstant, kind: String)?
     var random: SeededGenerator

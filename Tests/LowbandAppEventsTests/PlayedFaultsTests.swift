@@ -100,6 +100,25 @@ import Testing
         ])
     }
 
+    /// Two faults holding one direction of one link are two faults, each ended by its own heal.
+    @Test func overlappingPartitionsOfOneDirectionAreEachTheirOwn() {
+        var network = NetworkRecord()
+        func on(_ seconds: Double, _ kind: ProxyEvent.Kind, _ detail: String) {
+            network.record(ProxyEvent(time: at(seconds), kind: kind, direction: .upstream, detail: detail), proxy: "app", offset: .zero)
+        }
+        on(1, .partition, "fault 1")
+        on(2, .partition, "fault 2")
+        on(3, .heal, "fault 1")
+        on(4, .heal, "fault 2")
+        network.finish(at: 10)
+        #expect(network.played.map(\.description) == ["fault 1: partition upstream 1.000–3.000 s on app", "fault 2: partition upstream 2.000–4.000 s on app"])
+        let requests = [
+            FaultRequest(number: 1, words: "partition", kind: "partition upstream", link: "app", at: 1, ended: 3),
+            FaultRequest(number: 2, words: "partition", kind: "partition upstream", link: "app", at: 2, ended: 4),
+        ]
+        #expect(network.disagreements(with: requests) == [])
+    }
+
     @Test func theTagOfAFaultIsFoundInEveryWayTheProxiesWriteIt() {
         #expect(NetworkRecord.faultTag(in: "fault 3: reset") == "fault 3")
         #expect(NetworkRecord.faultTag(in: "outage forced for 2 s (fault 12)") == "fault 12")

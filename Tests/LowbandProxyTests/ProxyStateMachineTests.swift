@@ -297,6 +297,26 @@ import Testing
         #expect(driver.machine.statistics.bufferedBytes == 0)
     }
 
+    /// Two faults partition one direction, overlapping: the first one's heal leaves the second
+    /// holding it (each with its own events); the bytes go on only at the second one's heal.
+    @Test func aDirectionTwoFaultsPartitionStaysHeldUntilBothHaveHealedIt() {
+        var driver = Driver(Self.edgeLike)
+        let number = driver.open()
+        driver.connected(number)
+        driver.apply(driver.machine.partition(.downstream, reason: "fault 1", at: driver.now))
+        driver.apply(driver.machine.partition(.downstream, reason: "fault 2", at: driver.now))
+        driver.receive([1, 2, 3], on: number, from: .upstream)
+        driver.run(to: Self.ms(1000))
+        driver.apply(driver.machine.heal(.downstream, reason: "fault 1", at: driver.now))
+        driver.run(to: Self.ms(2000))
+        #expect(driver.written[.client]?.isEmpty != false, "fault 2 still holds the direction")
+        driver.apply(driver.machine.heal(.downstream, reason: "fault 2", at: driver.now))
+        driver.run(to: Self.ms(3000))
+        #expect(driver.written[.client] == [1, 2, 3])
+        let holds = driver.events.filter { $0.kind == .partition || $0.kind == .heal }.map { "\($0.kind) \($0.detail ?? "")" }
+        #expect(holds == ["partition fault 1", "partition fault 2", "heal fault 1", "heal fault 2"])
+    }
+
     @Test func aResetOfOneConnectionClosesItWithRSTAndCountsIt() throws {
         var driver = Driver(try ProxyHarness.profile("perfect"))
         let first = driver.open()

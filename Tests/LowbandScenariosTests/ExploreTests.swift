@@ -91,8 +91,15 @@ import Testing
             SeedOutcome(seed: 4, faults: "none", clients: 5, durationSeconds: 600, broken: [], firstViolation: "", wallMilliseconds: 99,
                         traceHash: "0100", determinism: "", command: "lowband run --seed 4", shrunk: ""),
         ]
-        let parsed = try ExploreTable.parse(ExploreTable.render(outcomes), file: "explore.csv")
-        #expect(parsed == outcomes)
+        var proved = outcomes
+        proved[0].proof = "proved: without fault 1 (reset) liveness of m-1 on bob held 3 of 3, with it alone liveness on bob broke 3 of 3"
+        let parsed = try ExploreTable.parse(ExploreTable.render(proved), file: "explore.csv")
+        #expect(parsed == proved)
+        // A file written before the proof column reads back, with no proof.
+        let older = ExploreTable.render(outcomes).split(separator: "\n").map { line in
+            String(line.dropLast(line.hasSuffix(",proof") ? ",proof".count : 1))
+        }.joined(separator: "\n") + "\n"
+        #expect(try ExploreTable.parse(older, file: "explore.csv") == outcomes)
         do {
             _ = try ExploreTable.parse("seed,faults\n1,none\n", file: "x/explore.csv")
             Issue.record("a bad header was accepted")

@@ -293,6 +293,8 @@ extension PromiseBook {
                 broken += 1
                 let count = seen.count == 2 ? "twice" : "\(seen.count) times"
                 let when = Set(seen).count > 1 ? ", at \(seen.prefix(4).map { Self.words($0) + " s" }.joined(separator: ", "))" : ""
+                // The subject is kept where a producer explains its cases (an app's session); a
+                // run's records stay as they were.
                 let broken = BrokenCase.duplicated(key: key, device: holding.device, first: seen[0], second: second.at)
                 let explanation = explain(broken)
                 let meanwhile = explanation.map(Self.because)

@@ -65,7 +65,11 @@ public enum ExecExplorer {
                 let outcome = try await ExecProof(options: options, seed: seed, plan: plan, window: options.window, folder: folder)
                     .prove(signature: signature, subject: result.causeSubject, fault: result.causeFault, asked: result.asked, words: result.faultWords)
                 proof = outcome.line + (outcome.command.map { "  (alone: \($0))" } ?? "")
-                try? SessionDocument.amend(folder: folder, proof: proof)
+                do {
+                    try SessionDocument.amend(folder: folder, proof: proof)
+                } catch {
+                    proof += " (not written into the session: \(error))"
+                }
             }
             if options.shrink, let signature = result.signature {
                 shrunk = try await shrink(seed: seed, plan: plan, signature: signature, options)

@@ -34,7 +34,9 @@ struct ExecProof: Sendable {
     func prove(signature: String, subject: String? = nil, fault: String?, asked: [Int], words: [Int: String]) async throws -> Outcome {
         let base = options.selection
         var attempt = 0
-        let device = subject.flatMap { $0.split(separator: "@").last.map(String.init) }
+        // `m-3@bob`: the device after the last `@` (an app's message id may hold one itself).
+        let subjectParts = subject.flatMap { subject in subject.lastIndex(of: "@").map { (message: String(subject[..<$0]), device: String(subject[subject.index(after: $0)...])) } }
+        let device = subjectParts?.device
         /// Whether the run of `selection` broke the case (`exact`) or the promise on its device.
         func breaks(_ selection: ExecFaultSelection, _ label: String, exact: Bool = false) async throws -> Bool {
             attempt += 1
@@ -58,10 +60,7 @@ struct ExecProof: Sendable {
             }
             proved = held == options.proveRuns && broke == options.proveRuns
             let runs = options.proveRuns
-            let what = subject.map { subject in
-                let parts = subject.split(separator: "@")
-                return (held: "\(signature) of \(parts.first ?? "") on \(parts.last ?? "")", broke: "\(signature) on \(parts.last ?? "")")
-            } ?? (held: signature, broke: signature)
+            let what = subjectParts.map { (held: "\(signature) of \($0.message) on \($0.device)", broke: "\(signature) on \($0.device)") } ?? (held: signature, broke: signature)
             line = "\(proved ? "proved" : "not proved"): without \(named) \(what.held) held \(held) of \(runs), with it alone \(what.broke) broke \(broke) of \(runs)"
             if proved { return Outcome(line: line, proved: true, command: nil) }
         } else {

@@ -163,9 +163,8 @@ enum ExecSession {
         var result = ExecSessionResult(
             exitStatus: status, timedOut: !exited, book: record.book, devices: record.devices,
             plan: schedule.map { $0.describe(links: links) }, elapsed: record.elapsed)
-        let first = record.book.violations.first { $0.invariant == result.signature }
-        result.causeFault = first?.causeFault
-        result.causeSubject = first?.subject
+        result.causeFault = record.firstCase?.causeFault
+        result.causeSubject = record.firstCase?.subject
         result.brokenSubjects = Set(record.book.violations.compactMap { violation in violation.subject.map { "\(violation.invariant) \($0)" } })
         result.asked = record.requests.filter { $0.outcome == .asked }.map(\.number)
         result.faultWords = Dictionary(schedule.map { ($0.number, $0.words) }, uniquingKeysWith: { first, _ in first })

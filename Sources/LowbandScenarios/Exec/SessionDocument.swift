@@ -97,9 +97,9 @@ package struct SessionDocument: Codable, Sendable {
         }
         played = record.played
         recorderCheck = record.recorderCheck
-        signature = record.book.violations.first?.invariant
-        causeFault = record.book.violations.first?.causeFault
-        causeSubject = record.book.violations.first?.subject
+        signature = record.firstCase?.invariant
+        causeFault = record.firstCase?.causeFault
+        causeSubject = record.firstCase?.subject
         faults = record.requests.isEmpty ? nil : record.requests.map { Fault(number: $0.number, words: $0.words, asked: $0.outcome == .asked) }
         timeline = record.timeline
     }

@@ -125,6 +125,13 @@ package struct SessionRecord: Sendable {
     /// Devices that posted events.
     package var devices: Int { Set(events.map(\.device)).count }
 
+    /// The case a proof is about: the first kept case of the first promise that broke (the
+    /// order the checks are listed in), the one `--prove` reruns for.
+    package var firstCase: InvariantViolation? {
+        guard let promise = book.checks.first(where: { $0.violations > 0 })?.name else { return nil }
+        return book.violations.first { $0.invariant == promise }
+    }
+
     /// The faults played, from the proxies' own events, then the planned ones that were not
     /// played and why: `fault 3: outage 2.717–5.433 s on bob`, `fault 4 (after:acked=reset):
     /// not played: no device said acked a 2nd time before the session ended`.
@@ -133,7 +140,7 @@ package struct SessionRecord: Sendable {
         let record = network
         var lines = faults.map { fault in
             var line = words[fault.origin].map { "\(fault.origin) (\($0)): \(fault.what)" } ?? fault.description
-            let lengthened = record.lengthening(fault, by: requests).map(\.origin)
+            let lengthened = record.lengthening(fault, by: requests, among: faults).map(\.origin)
             if !lengthened.isEmpty { line += " (lengthened by \(lengthened.joined(separator: ", ")))" }
             return line
         }
@@ -141,7 +148,11 @@ package struct SessionRecord: Sendable {
             switch request.outcome {
             case .asked:
                 if !faults.contains(where: { $0.origin == request.origin }) {
-                    let why = request.kind == "reset" ? "no connection was open" : "it fell inside an outage already in force on that link, which it lengthened"
+                    let why = switch request.kind {
+                    case "reset": "no connection was open"
+                    case "outage", "handover": "it fell inside an outage already in force on that link, which it lengthened"
+                    default: "the proxies' events show nothing of it (the recorder check says more)"
+                    }
                     lines.append("\(request.origin) (\(request.words)): \(request.kind) at \(PlayedFault.format(request.at)) s on \(request.link): \(why)")
                 }
             case .refused(let why):
