@@ -20,6 +20,8 @@ extension ScenarioOptions {
         var duration: Duration?
         var virtualTime = false
         var faults = FaultPlan.none
+        var without: String?
+        var only: String?
         func value(_ option: String) throws(ScenarioError) -> String {
             guard let next = words.popFirst() else { throw ScenarioError(.invalidOptions, "\(option) has no value in '\(command)'") }
             return next
@@ -45,9 +47,12 @@ extension ScenarioOptions {
                 }
             case "--virtual-time": virtualTime = true
             case "--faults": faults = try FaultPlan(parsing: try value(word))
+            case "--without-faults": without = try value(word)
+            case "--only-faults": only = try value(word)
             default: throw ScenarioError(.invalidOptions, "'\(word)' is not an option this reads in '\(command)'")
             }
         }
+        faults.played = try FaultSelection(without: without, only: only)
         let profile: NetworkProfile
         do {
             profile = try searchPath.map { try NetworkProfile.load(named: profileName, searchPath: $0) } ?? NetworkProfile.load(named: profileName)

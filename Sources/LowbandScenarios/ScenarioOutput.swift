@@ -10,6 +10,10 @@ public struct ScenarioOutput: Sendable {
     public var trace: [String]
     /// Every delivered message's time split into stages, per receiver, in message order.
     public var breakdowns: [MessageBreakdown]
+    /// With faults: every scheduled fault by number (`fault 3: app kill of client 1 for 24.9 s,
+    /// 35.164–60.030 s`), as played, or why it was not; the numbers `--without-faults` takes
+    /// and a verdict's `cause:` names. Written as faults.txt.
+    public var faults: [String] = []
 
     /// An output; `breakdowns` defaults to none.
     public init(record: RunRecord, trace: [String], breakdowns: [MessageBreakdown] = []) {

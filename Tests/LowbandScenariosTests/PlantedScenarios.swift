@@ -39,8 +39,9 @@ class PlantedScenario: Scenario {
             }
         }
         reader.onEvent = { [weak self] event in
-            guard let self, case .messageArrived(let message) = event else { return }
-            self.readerGot(message)
+            guard let self else { return }
+            if case .messageArrived(let message) = event { self.readerGot(message) }
+            if case .synced = event { self.readerSynced() }
         }
         writer.engine.start()
         reader.engine.start()
@@ -50,6 +51,7 @@ class PlantedScenario: Scenario {
     /// The bugs.
     func writerLoggedIn() {}
     func readerGot(_ message: Message) {}
+    func readerSynced() {}
     func plantAtStart() {}
 
     var liveFigure: String { "" }
@@ -58,10 +60,12 @@ class PlantedScenario: Scenario {
         ScenarioResult(metrics: [], floorMilliseconds: nil)
     }
 
-    /// Runs `self` for `seconds` in virtual time on EDGE, then drains unless `drain` is false.
-    static func run(seconds: Int64, seed: UInt64 = 1, drain: Bool = true) throws -> ScenarioOutput {
+    /// Runs `self` for `seconds` in virtual time on EDGE with `faults`, then drains unless
+    /// `drain` is false.
+    static func run(seconds: Int64, seed: UInt64 = 1, drain: Bool = true, faults: FaultPlan = .none) throws -> ScenarioOutput {
         var options = try ScenarioFixtures.virtualOptions(.crowd, seed: seed, clients: 2, seconds: seconds)
         options.drain = drain
+        options.faults = faults
         return try VirtualRun.run(options, implementation: self)
     }
 }
@@ -90,6 +94,19 @@ final class StoresAMessageTwice: PlantedScenario {
         var copy = message
         copy.id += 1_000_000
         try? reader.engine.messages.applyLive(copy)
+    }
+}
+
+/// After every login the reader claims its whole history is cached, so it never fetches what
+/// it missed while away: a message stored while it had no session is lost for good (the app's
+/// bug; the fault that took its session away is the cause).
+final class ClaimsItsHistoryComplete: PlantedScenario {
+    override func readerSynced() {
+        let chat = chatID
+        _ = try? reader.engine.database.writer.writeCached { db in
+            try db.execute(sql: "DELETE FROM historyChunk WHERE chatID = ?", arguments: [chat])
+            try db.execute(sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, 1, ?)", arguments: [chat, Int64(1) << 40])
+        }
     }
 }
 

@@ -93,7 +93,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Flag(name: .customLong("keep-sessions"), help: "With --exec: keep every seed's session folder, not only the failing ones'.")
     var keepSessions = false
 
-    @Flag(help: "With --exec: prove each failing seed's cause: run it again without that fault and with it alone (--prove-runs times each).")
+    @Flag(help: "Prove each failing seed's cause: run it again without that fault and with it alone (once each in virtual time, which is exact; --prove-runs times each with --exec).")
     var prove = false
 
     @Option(name: .customLong("prove-runs"), help: "With --prove: runs without the cause, and with it alone, per failing seed (default 3).")
@@ -117,9 +117,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             try await ExploreExec(command: self, exec: exec).run()
             return
         }
-        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || prove || withoutFaults != nil || onlyFaults != nil {
+        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || withoutFaults != nil || onlyFaults != nil || proveRuns != 3 {
             throw CommandIO.failure(
-                "--upstream, --bound, --events, --keep-sessions, --repeat, --prove, --without-faults and --only-faults go with --exec (exploring your own app); the scenarios need none of them",
+                "--upstream, --bound, --events, --keep-sessions, --repeat, --prove-runs, --without-faults and --only-faults go with --exec (exploring your own app); the scenarios need none of them (their --prove runs once each way: virtual time is exact)",
                 command: Self.name)
         }
         let options: ExploreOptions
@@ -136,11 +136,13 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             } catch {
                 throw CommandIO.IOError(description: "--duration: \(error)")
             }
-            options = ExploreOptions(
+            var explore = ExploreOptions(
                 scenario: scenarioName, profile: loaded, profileName: profile, seeds: SeedSelection(range: range, shard: shardParts),
                 faults: plan, clients: clients, duration: runDuration, jobs: jobs, shrink: shrink,
                 checkDeterminism: checkDeterminism)
-            try options.validate()
+            explore.prove = prove
+            try explore.validate()
+            options = explore
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
@@ -167,7 +169,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
         try CommandIO.write("""
             lowband explore: \(options.scenario) on \(profile), seeds \(seeds)\(shard.map { " (shard \($0))" } ?? ""): \(total) runs of \
             \(options.clients) client\(options.clients == 1 ? "" : "s") for \(DurationText.format(options.duration)) in virtual time, \
-            faults \(options.faults), \(options.jobs) at a time\(checkDeterminism ? ", each twice" : "")\(shrink ? ", failures shrunk" : "")
+            faults \(options.faults), \(options.jobs) at a time\(checkDeterminism ? ", each twice" : "")\(prove ? ", causes proved" : "")\(shrink ? ", failures shrunk" : "")
 
             """)
 
@@ -178,6 +180,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             failure: { outcome in
                 var line = "seed \(outcome.seed): \(outcome.verdict) — \(outcome.firstViolation)\n  reproduce: \(outcome.command)\n"
                 if outcome.determinism.hasPrefix("differs") { line += "  not deterministic: \(outcome.determinism)\n" }
+                if !outcome.proof.isEmpty { line += "  cause:     \(outcome.proof)\n" }
                 if !outcome.shrunk.isEmpty { line += "  shrunk:    \(outcome.shrunk)\n" }
                 return line
             }

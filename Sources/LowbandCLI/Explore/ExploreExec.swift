@@ -116,7 +116,7 @@ struct ExploreExec {
             faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
             bounds: bounds, boundOptions: command.bound, directory: command.out ?? OutputDirectory.fresh("reports/explore-exec-\(RunOutputs.fileSafe(command.profile))", marker: "explore.csv"),
             eventsFile: command.events, keepSessions: command.keepSessions)
-        options.selection = try ExecFaultSelection(without: command.withoutFaults, only: command.onlyFaults)
+        options.selection = try FaultSelection(without: command.withoutFaults, only: command.onlyFaults)
         options.proveRuns = command.prove ? command.proveRuns : 0
         return options
     }

@@ -50,6 +50,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Faults to inject (virtual time): none, swarm (the seed picks the kinds), or a list such as reset,app-kill. Kinds: \(FaultKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var faults: String = "none"
 
+    @Option(name: .customLong("without-faults"), help: "Leave out these faults of the schedule, by number (`fault 3` in a verdict's cause, in `lowband explain`), all else identical: 3 or 2,5. In virtual time one such run shows whether a fault was needed.")
+    var withoutFaults: String?
+
+    @Option(name: .customLong("only-faults"), help: "Play only these faults of the schedule, by number, all else identical: 3 or 2,5.")
+    var onlyFaults: String?
+
     @Option(help: "The engines' heartbeat interval: a ping when nothing arrived for this long (default: the engine's, 270s). What staying reachable costs on a radio (energy.* rows) and whether a NAT forgets the idle flow between pings (docs/HEARTBEAT.md).")
     var heartbeat: String?
 
@@ -125,7 +131,12 @@ struct RunCommand: AsyncParsableCommand {
         do {
             scenarioName = try ScenarioName(parsing: scenario)
             runDuration = try duration.map(DurationText.parse)
-            faultPlan = try FaultPlan(parsing: faults)
+            var plan = try FaultPlan(parsing: faults)
+            plan.played = try FaultSelection(without: withoutFaults, only: onlyFaults)
+            if plan.isNone, !plan.played.isAll {
+                throw ScenarioError(.invalidOptions, "--without-faults and --only-faults choose among the faults of --faults; this run has none")
+            }
+            faultPlan = plan
         } catch {
             throw CommandIO.failure(error, command: Self.name)
         }
@@ -270,7 +281,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         parts += ["--seed", String(seed), "--clients", String(clients), "--duration", DurationText.format(duration)]
         if virtualTime { parts.append("--virtual-time") }
-        if !faults.isNone { parts += ["--faults", faults.description] }
+        parts += faults.words
         if let heartbeat, let parsed = try? DurationText.parse(heartbeat) { parts += ["--heartbeat", DurationText.format(parsed)] }
         if noDrain { parts.append("--no-drain") }
         if compressionDictionary != "on" { parts += ["--compression-dictionary", compressionDictionary] }

@@ -114,9 +114,10 @@ struct InvariantChecker {
             }
             deliveries.append(PromiseBook.Delivery(
                 message: "message \(message.id)", chat: "chat \(message.chatID)", confirmed: seconds(storedAt), confirmedHow: "stored by the server",
-                place: PromiseBook.Place(chat: message.chatID, message: message.id, clientID: message.clientID), recipients: recipients))
+                place: PromiseBook.Place(chat: message.chatID, message: message.id, clientID: message.clientID), recipients: recipients,
+                key: "message \(message.id)"))
         }
-        book.checkDelivered(deliveries, settle: seconds(bounds.settle), end: seconds(end), traceLines: excerpt)
+        book.checkDelivered(deliveries, settle: seconds(bounds.settle), end: seconds(end), explain: explain, traceLines: excerpt)
     }
 
     private mutating func checkDuplicates() {
@@ -158,7 +159,7 @@ struct InvariantChecker {
             }
             holdings.append(PromiseBook.Holding(device: "client \(client)", verb: "'s screen of chat \(screen.chatID) shows", items: items))
         }
-        let held = book.checkHeldOnce(holdings, traceLines: excerpt)
+        let held = book.checkHeldOnce(holdings, explain: explain, traceLines: excerpt)
         checked += held.checked
         broken += held.broken
         record("duplicated", checked: checked, violations: broken)
@@ -188,7 +189,7 @@ struct InvariantChecker {
             }
             let screens = book.checkSameOrder(
                 [PromiseBook.Sequence(device: "client \(client)'s screen", chat: "chat \(screen.chatID)", items: items)],
-                reference: ("the server", reference), traceLines: excerpt)
+                reference: ("the server", reference), explain: explain, traceLines: excerpt)
             checked += screens.checked
             broken += screens.broken
         }
@@ -206,7 +207,8 @@ struct InvariantChecker {
                 let storedAt = task.clientID.flatMap { context.ledger.stored[RunLedger.ClientKey(client: client.index, clientID: $0)]?.time } ?? .zero
                 guard storedAt <= since else { continue }
                 broken += 1
-                violate("outbox_not_drained", at: end, client: client.index, chat: task.chatID, clientID: task.clientID,
+                let cause = task.clientID.flatMap { id in explain(.late(key: "client id \(id)", device: "client \(client.index)", sent: seconds(storedAt), until: seconds(end))) }
+                violate("outbox_not_drained", at: end, client: client.index, chat: task.chatID, clientID: task.clientID, cause: cause,
                         "task \(task.id) (stored at \(format(storedAt)) s, \(task.attempts) attempt(s), last error: \(task.lastError ?? "none")) is still pending at the end, though client \(client.index) was online for the last \(format(bounds.settle)) s")
             }
         }
@@ -254,14 +256,15 @@ struct InvariantChecker {
             let missing = kill.messages.subtracting(have).sorted()
             let tasks = Set(((try? client.engine.outbox.store.allTasks()) ?? []).compactMap(\.clientID))
             let lostTasks = kill.tasks.subtracting(tasks).sorted()
+            let cause = killCause(client: client.index, at: kill.time)
             if let first = missing.first {
                 broken += 1
-                violate("cache_lost_after_kill", at: kill.time, client: client.index, message: first,
+                violate("cache_lost_after_kill", at: kill.time, client: client.index, message: first, cause: cause,
                         "client \(client.index) was killed at \(format(kill.time)) s with \(kill.messages.count) messages cached; after its restart \(missing.count) are missing (first: \(first))")
             }
             if let first = lostTasks.first {
                 broken += 1
-                violate("cache_lost_after_kill", at: kill.time, client: client.index, clientID: first,
+                violate("cache_lost_after_kill", at: kill.time, client: client.index, clientID: first, cause: cause,
                         "client \(client.index) was killed at \(format(kill.time)) s; after its restart \(lostTasks.count) stored outbox task(s) are gone (first client id: \(first))")
             }
         }
@@ -274,9 +277,10 @@ struct InvariantChecker {
             guard let delivering = healthy[key.client] else { return nil }
             return PromiseBook.Send(
                 device: "client \(key.client)", message: "client id \(key.clientID)", chat: "chat \(stored.chat)", sent: seconds(stored.time),
-                acked: ledger.acknowledged[key].map(seconds), delivering: delivering, place: PromiseBook.Place(client: key.client, chat: stored.chat, clientID: key.clientID))
+                acked: ledger.acknowledged[key].map(seconds), delivering: delivering, place: PromiseBook.Place(client: key.client, chat: stored.chat, clientID: key.clientID),
+                key: "client id \(key.clientID)")
         }
-        book.checkLiveness(sends, bound: seconds(bounds.liveness), end: seconds(end), traceLines: excerpt)
+        book.checkLiveness(sends, bound: seconds(bounds.liveness), end: seconds(end), explain: explain, traceLines: excerpt)
     }
 
     private mutating func checkResources(_ readings: [ResourceProbe.Reading]) {
@@ -348,12 +352,44 @@ struct InvariantChecker {
         book.record(name, checked: checked, violations: violations)
     }
 
-    private mutating func violate(_ invariant: String, at time: Duration, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil, _ detail: String) {
+    private mutating func violate(
+        _ invariant: String, at time: Duration, client: Int? = nil, chat: Int64? = nil, message: Int64? = nil, clientID: UInt64? = nil,
+        cause: PromiseBook.CaseExplanation? = nil, _ detail: String
+    ) {
         let seconds = seconds(time)
         let excerpt = self.excerpt
-        book.violate(invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail) {
+        let because = cause.map { "; cause: \($0.cause)" + ($0.context.map { "; also near: \($0)" } ?? "") } ?? ""
+        book.violate(invariant, seconds: seconds, client: client, chat: chat, message: message, clientID: clientID, detail: detail + because,
+                     cause: cause?.cause, causeFault: cause?.fault) {
             excerpt(seconds, client, chat)
         }
+    }
+
+    /// The causes of broken cases, from the ledger and what the network and the faults did to
+    /// each client's connections (``RunCauseFinder``).
+    private var explain: PromiseBook.CaseExplainer {
+        let core = context.server.core
+        let clients = context.clients.map { ($0.userID, $0.index) }
+        let finder = RunCauseFinder(
+            ledger: context.ledger, decisions: RunLinkDecisions(ledger: context.ledger, trace: context.trace, timeline: timeline),
+            window: ReconnectCauses.window(heartbeat: context.options.heartbeat), end: end,
+            written: { id in
+                for chat in Int64(1) ..< Int64(core.chatCount + 1) {
+                    guard let message = core.messages(in: chat)?.first(where: { $0.id == id }) else { continue }
+                    guard let clientID = message.clientID, let client = clients.first(where: { $0.0 == message.senderID })?.1 else { return nil }
+                    return (client, clientID)
+                }
+                return nil
+            })
+        return { finder.explain($0) }
+    }
+
+    /// Why client `client` was killed at `time`: the played fault that killed it, or its scenario.
+    private func killCause(client: Int, at time: Duration) -> PromiseBook.CaseExplanation {
+        if let fault = context.ledger.faults.first(where: { $0.kind == .appKill && $0.skipped == nil && $0.client == client && $0.covers(time) }) {
+            return PromiseBook.CaseExplanation(cause: "\(fault.described) killed client \(client)'s app; what it had stored before did not survive its restart", fault: fault.name, context: nil)
+        }
+        return PromiseBook.CaseExplanation(cause: "no fault: client \(client)'s app was killed at \(format(time)) s by its scenario; what it had stored before did not survive its restart", fault: nil, context: nil)
     }
 
     /// The trace lines a kept violation carries (a closure over the lines only, so it can run

@@ -79,6 +79,8 @@ final class RunLedger {
     private(set) var sessions: [Int: [Session]] = [:]
     /// Killed apps: what their cache held and what their outbox had stored when they died.
     private(set) var kills: [(client: Int, time: Duration, messages: Set<Int64>, tasks: Set<UInt64>)] = []
+    /// The scheduled faults as played, in schedule order (``RunFault``).
+    private(set) var faults: [RunFault] = []
     /// Stretches in which a fault kept the network from delivering to one client (nil: all).
     private(set) var networkDown: [(client: Int?, span: Range<Duration>)] = []
     /// Per client, the connections its frames crossed, each from the first frame seen on it.
@@ -244,6 +246,11 @@ final class RunLedger {
     func visible(message: Int64, client: Int, at time: Duration) {
         let key = DeliveryKey(client: client, message: message)
         if visible[key] == nil { visible[key] = time }
+    }
+
+    /// A scheduled fault was played (or not, `skipped` says why).
+    func played(_ fault: RunFault) {
+        faults.append(fault)
     }
 
     /// A fault took the network away from `client` (nil: every client) for `span`.

@@ -59,7 +59,7 @@ public struct ExecOptions: Sendable {
     /// Keep the session folder of every seed, not only of the failing ones.
     public var keepSessions: Bool
     /// Which of each seed's numbered faults are played (`--without-faults`, `--only-faults`).
-    public var selection: ExecFaultSelection = .all
+    public var selection: FaultSelection = .all
     /// With `--prove`: how many runs without the cause, and with it alone, each failing seed gets
     /// (0: no proof).
     public var proveRuns = 0
@@ -121,7 +121,7 @@ public struct ExecOptions: Sendable {
 
     /// The command that runs `seed` again alone, with `faults`, `window` and `selection`
     /// (by default the options' own).
-    public func command(seed: UInt64, faults: ExecFaultPlan, window: Duration, selection: ExecFaultSelection? = nil) -> String {
+    public func command(seed: UInt64, faults: ExecFaultPlan, window: Duration, selection: FaultSelection? = nil) -> String {
         var parts = ["lowband", "explore"]
         for upstream in upstreams { parts += ["--upstream", upstream.spelled] }
         parts += ["--exec", command, "--profile", profileName, "--seeds", String(seed), "--faults", faults.description,

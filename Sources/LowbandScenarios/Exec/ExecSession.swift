@@ -68,7 +68,7 @@ struct ExecSessionResult: Sendable {
 /// own, and at the end the promises checked and the session folder written.
 enum ExecSession {
     static func run(
-        _ options: ExecOptions, seed: UInt64, faults plan: ExecFaultPlan, window: Duration, folder: String, selection: ExecFaultSelection? = nil
+        _ options: ExecOptions, seed: UInt64, faults plan: ExecFaultPlan, window: Duration, folder: String, selection: FaultSelection? = nil
     ) async throws -> ExecSessionResult {
         let selection = selection ?? options.selection
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -18,7 +18,7 @@ struct FaultDriver: Sendable {
     let clock: @Sendable () -> Duration
     let state: SessionState
     /// Which of the faults are played; the others are kept as not played, with why.
-    var selection: ExecFaultSelection = .all
+    var selection: FaultSelection = .all
 
     func play(_ faults: [ExecFault]) async {
         await withTaskGroup(of: Void.self) { group in

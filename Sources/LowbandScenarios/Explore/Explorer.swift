@@ -26,6 +26,9 @@ public struct ExploreOptions: Sendable {
     public var shrink: Bool
     /// Run each seed twice and compare the trace and record hashes.
     public var checkDeterminism: Bool
+    /// Prove each failing seed's cause: run it again without the fault its first broken case
+    /// names, and with that fault alone (once each: virtual time is exact).
+    public var prove = false
     /// Where runs put their client databases (see ``ScenarioOptions/workDirectory``); nil picks
     /// `/dev/shm` or the temporary directory.
     public var workDirectory: String?
@@ -122,12 +125,44 @@ public enum Explorer {
         if options.shrink, let target = record.violations.first?.invariant ?? broken.first?.name {
             shrunk = try await shrink(seed: seed, invariant: target, options)
         }
+        var proof = ""
+        if options.prove, let violation = record.violations.first {
+            proof = try await prove(seed: seed, violation: violation, runOptions, options)
+        }
         var outcome = SeedOutcome(
             seed: seed, faults: runOptions.faults.description, clients: runOptions.clients, durationSeconds: runOptions.duration.seconds,
             broken: broken, firstViolation: record.violations.first?.summary ?? "", wallMilliseconds: wall, traceHash: hash,
             determinism: determinism, command: runOptions.command, shrunk: shrunk)
         outcome.unchecked = record.invariants.filter { $0.checked == 0 && $0.violations == 0 }.map(\.name)
+        outcome.proof = proof
         return outcome
+    }
+
+    /// `--prove` for one failing seed: ``CauseProof`` over virtual-time runs of the seed with
+    /// faults left out or alone. One run each way is exact (the same options give the same run
+    /// to the byte, and each fault kind draws from its own stream, so leaving one out moves no
+    /// other); the line ends with the command that shows what made the difference.
+    static func prove(seed: UInt64, violation: InvariantViolation, _ runOptions: ScenarioOptions, _ options: ExploreOptions) async throws -> String {
+        let scheduled = runOptions.faults.schedule(seed: seed, duration: runOptions.duration, clients: runOptions.clients)
+        let device = CauseProof.parts(of: violation.subject)?.device
+        let breaks = { (selection: FaultSelection, _: String, exact: Bool) async throws -> Bool in
+            var again = runOptions
+            again.faults.played = selection
+            let record = try VirtualRun.run(again, implementation: options.implementation).record
+            let same = record.violations.filter { $0.invariant == violation.invariant }
+            guard let subject = violation.subject, let device else { return !same.isEmpty }
+            return exact ? same.contains { $0.subject == subject } : same.contains { $0.subject?.hasSuffix("@\(device)") ?? false }
+        }
+        var proof = CauseProof(runs: 1, searchBudget: 12, base: runOptions.faults.played, breaks: breaks)
+        proof.exactness = " (virtual time: one run each way is exact)"
+        let found = try await proof.prove(
+            signature: violation.invariant, subject: violation.subject, fault: violation.causeFault, asked: scheduled.map(\.number),
+            words: Dictionary(uniqueKeysWithValues: scheduled.map { ($0.number, $0.words) }))
+        guard let selection = found.selection else { return found.line }
+        var plan = runOptions.faults
+        plan.played = selection
+        return found.line + "; " + command(
+            scenario: options.scenario, profile: options.profileName, seed: seed, clients: runOptions.clients, duration: runOptions.duration, faults: plan)
     }
 
     /// The smallest run found that still breaks `invariant`: fewer fault kinds, fewer clients, a
@@ -178,7 +213,7 @@ public enum Explorer {
     public static func command(scenario: ScenarioName, profile: String, seed: UInt64, clients: Int, duration: Duration, faults: FaultPlan) -> String {
         var parts = ["lowband", "run", "--scenario", scenario.rawValue, "--profile", profile, "--seed", String(seed),
                      "--clients", String(clients), "--duration", DurationText.format(duration), "--virtual-time"]
-        if !faults.isNone { parts += ["--faults", faults.description] }
+        parts += faults.words
         return CommandWords.join(parts)
     }
 }

@@ -45,6 +45,15 @@ final class FaultInjector {
         }
     }
 
+    /// Records `fault` as played on `client` (nil: every client) until `end` (nil: an instant).
+    private func played(_ fault: PlannedFault, client: Int?, until end: Duration?) {
+        context.ledger.played(RunFault(number: fault.number, kind: fault.kind, start: fault.at, end: end, client: client, words: fault.words))
+    }
+
+    private func skipped(_ fault: PlannedFault, _ why: String) {
+        context.ledger.played(RunFault(number: fault.number, kind: fault.kind, start: fault.at, end: nil, client: fault.client, words: fault.words, skipped: why))
+    }
+
     private func begin(_ fault: PlannedFault) {
         switch fault.kind {
         case .outage, .handover:
@@ -52,24 +61,28 @@ final class FaultInjector {
             // has its outage lines.
             let end = context.profile.healedFrom.map { min(fault.at + fault.length, $0) } ?? fault.at + fault.length
             context.ledger.networkDown(client: nil, fault.at ..< max(fault.at, end))
+            played(fault, client: nil, until: max(fault.at, end))
         case .reset:
             context.note(.note, "fault: every connection reset")
             network.cut()
+            played(fault, client: nil, until: nil)
         case .serverRestart:
             context.note(.note, "fault: server down for \(seconds(fault.length)) s")
             context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
             network.refusesConnections = true
             context.server.disconnectAll()
+            played(fault, client: nil, until: fault.at + fault.length)
             context.scheduler.schedule(after: fault.length) { [weak self] in
                 guard let self else { return }
                 self.network.refusesConnections = false
                 self.context.note(.note, "fault: server up again")
             }
         case .appKill:
-            guard let client = target(fault), !client.isDead else { return }
+            guard let client = target(fault), !client.isDead else { return skipped(fault, "its client was not running") }
             context.note(.note, "fault: app killed for \(seconds(fault.length)) s", client: client.index)
             context.kill(client)
             context.ledger.networkDown(client: client.index, fault.at ..< fault.at + fault.length)
+            played(fault, client: client.index, until: fault.at + fault.length)
             context.scheduler.schedule(after: fault.length) { [weak self, weak client] in
                 guard let self, let client, client.isDead else { return }
                 do {
@@ -79,38 +92,44 @@ final class FaultInjector {
                 }
             }
         case .appSuspend:
-            guard let client = target(fault), !client.isDead, !client.device.isSuspended else { return }
+            guard let client = target(fault), !client.isDead, !client.device.isSuspended else { return skipped(fault, "its client was not running, or already suspended") }
             context.note(.note, "fault: app suspended for \(seconds(fault.length)) s", client: client.index)
             context.ledger.networkDown(client: client.index, fault.at ..< fault.at + fault.length)
             client.device.suspend()
+            played(fault, client: client.index, until: fault.at + fault.length)
             context.scheduler.schedule(after: fault.length) { [weak self, weak client] in
                 guard let client, client.device.isSuspended else { return }
                 self?.context.note(.note, "fault: app resumed", client: client.index)
                 client.device.resume()
             }
         case .clockSkew:
-            guard let client = target(fault) else { return }
+            guard let client = target(fault) else { return skipped(fault, "its client does not exist") }
             context.note(.note, "fault: phone clock jumps \(seconds(fault.skew)) s", client: client.index)
             client.device.skew(by: fault.skew)
+            played(fault, client: client.index, until: nil)
         case .addressChange:
             // The shaper plays the handover and kills the open flows; the engines find them dead
             // by their heartbeats.
             let end = context.profile.healedFrom.map { min(fault.at + fault.length, $0) } ?? fault.at + fault.length
             context.note(.note, "fault: the device comes back from a \(seconds(fault.length)) s handover with another address")
             context.ledger.networkDown(client: nil, fault.at ..< max(fault.at, end) + ReconnectCauses.window(heartbeat: context.options.heartbeat))
+            played(fault, client: nil, until: max(fault.at, end))
         case .natExpiry:
-            guard let client = target(fault), let link = client.connector.current?.inner else { return }
+            guard let client = target(fault), let link = client.connector.current?.inner else { return skipped(fault, "its client had no connection") }
             context.note(.note, "fault: the NAT forgot the client's connection", client: client.index)
             context.ledger.networkDown(client: client.index, fault.at ..< fault.at + ReconnectCauses.window(heartbeat: context.options.heartbeat))
             network.forgetBinding(link)
+            played(fault, client: client.index, until: nil)
         case .connectionReset:
-            guard let client = target(fault), let link = client.connector.current?.inner else { return }
+            guard let client = target(fault), let link = client.connector.current?.inner else { return skipped(fault, "its client had no connection") }
             context.note(.note, "fault: the client's connection reset", client: client.index)
             network.reset(link)
+            played(fault, client: client.index, until: nil)
         case .partition:
             context.note(.note, "fault: \(fault.direction.rawValue) cut off for \(seconds(fault.length)) s")
             context.ledger.networkDown(client: nil, fault.at ..< fault.at + fault.length)
             network.partition(fault.direction)
+            played(fault, client: nil, until: fault.at + fault.length)
             context.scheduler.schedule(after: fault.length) { [weak self] in
                 guard let self else { return }
                 self.network.heal()
@@ -141,8 +160,9 @@ final class FaultInjector {
             _ = try network.addToxic(Toxic(name: name, type: type, stream: fault.direction, attributes: fault.attributes))
         } catch {
             context.note(.note, "fault: toxic \(type.rawValue) refused: \(error)")
-            return
+            return skipped(fault, "the proxy refused its toxic: \(error)")
         }
+        played(fault, client: nil, until: fault.at + fault.length)
         context.note(.note, "fault: toxic \(type.rawValue) on \(fault.direction.rawValue) (\(attributes)) for \(seconds(fault.length)) s")
         // Toxics that drop data or close connections take the network away meanwhile; the
         // others only slow it down, and the checks keep watching.

@@ -68,10 +68,14 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
 
     /// Which kinds are on.
     public var selection: Selection
+    /// Which of the scheduled faults are played (`--without-faults`, `--only-faults`): numbers
+    /// are the schedule's, so leaving one out moves no other (each kind draws from its own stream).
+    public var played: FaultSelection
 
-    /// A plan with `selection`.
-    public init(_ selection: Selection) {
+    /// A plan with `selection`, every fault of it played unless `played` says otherwise.
+    public init(_ selection: Selection, played: FaultSelection = .all) {
         self.selection = selection
+        self.played = played
     }
 
     /// No faults.
@@ -120,8 +124,14 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
         case .kinds: return self
         case .swarm:
             let kinds = self.kinds(seed: seed)
-            return kinds.isEmpty ? .none : FaultPlan(.kinds(kinds))
+            return kinds.isEmpty ? .none : FaultPlan(.kinds(kinds), played: played)
         }
+    }
+
+    /// The options a command names this plan with: `--faults reset,app-kill`, then the played
+    /// selection (`--without-faults 3`); nothing for no faults.
+    public var words: [String] {
+        isNone ? [] : ["--faults", description] + played.words
     }
 
     /// For the command line: `none`, `swarm` or `reset,app-kill`.
@@ -143,6 +153,8 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
 
 /// One fault, placed in time.
 struct PlannedFault: Hashable {
+    /// Its number in the run's schedule (`fault 3`), from 1 in time order.
+    var number = 0
     var kind: FaultKind
     var at: Duration
     /// How long it lasts (zero for an instant one).
@@ -158,9 +170,15 @@ struct PlannedFault: Hashable {
 }
 
 extension FaultPlan {
-    /// The faults of a run of `duration` with `clients` clients, in time order. Each kind gets
-    /// 1–4 events, all in the first 80 % of the run so the end can show whether it recovered.
+    /// The faults a run of `duration` with `clients` clients plays, in time order, each with its
+    /// number in the whole schedule (those ``played`` leaves out keep theirs and are not listed).
     func schedule(seed: UInt64, duration: Duration, clients: Int) -> [PlannedFault] {
+        fullSchedule(seed: seed, duration: duration, clients: clients).filter { played.plays($0.number) }
+    }
+
+    /// Every fault of the schedule, numbered, whether played or not. Each kind gets 1–4 events,
+    /// all in the first 80 % of the run so the end can show whether it recovered.
+    func fullSchedule(seed: UInt64, duration: Duration, clients: Int) -> [PlannedFault] {
         var faults: [PlannedFault] = []
         let window = duration * 0.8
         guard window > .milliseconds(1) else { return [] }
@@ -223,7 +241,9 @@ extension FaultPlan {
                 faults.append(fault)
             }
         }
-        return faults.sorted { ($0.at, $0.kind) < ($1.at, $1.kind) }
+        faults.sort { ($0.at, $0.kind) < ($1.at, $1.kind) }
+        for index in faults.indices { faults[index].number = index + 1 }
+        return faults
     }
 
     /// `profile` with this plan's outages, handovers and address changes added as fixed windows,

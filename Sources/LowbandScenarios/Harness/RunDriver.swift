@@ -79,7 +79,24 @@ final class RunDriver {
         record.settleSeconds = bounds.settle.seconds
         record.livenessSeconds = bounds.liveness.seconds
         record.drain = drained.map { $0.outcome(actualEnd: end) }
-        return ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
+        var output = ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
+        output.faults = faultLines(until: end)
+        return output
+    }
+
+    /// faults.txt: every scheduled fault by number, as played, not played (and why), or left out.
+    private func faultLines(until end: Duration) -> [String] {
+        let options = context.options
+        guard !options.faults.isNone else { return [] }
+        let played = Dictionary(context.ledger.faults.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        return options.faults.fullSchedule(seed: options.seed, duration: options.duration, clients: options.clients).map { planned in
+            if let fault = played[planned.number] {
+                guard let why = fault.skipped else { return fault.line }
+                return "fault \(planned.number): not played (\(why)): \(planned.words), at \(RunFault.words(planned.at)) s"
+            }
+            let why = options.faults.played.plays(planned.number) ? "the run ended first" : "left out by \(options.faults.played.words.joined(separator: " "))"
+            return "fault \(planned.number): not played (\(why)): \(planned.words), at \(RunFault.words(planned.at)) s"
+        }
     }
 
     /// The radio's rows: time on and in each state, promotions, and (when the profile gives

@@ -31,6 +31,11 @@ package enum RunExplanation {
                     for row in record.slowest.prefix(max(1, top)) { text += Self.oneLine(row) + "\n" }
                     text += "\n`lowband explain \(directory) --message ID` shows one message's waterfall.\n"
                 }
+                let faultsFile = records.count == 1 ? "faults.txt" : "faults-\(RunOutputs.fileSafe(record.profile)).txt"
+                if let faults = FileManager.default.contents(atPath: "\(directory)/\(faultsFile)").flatMap({ String(data: $0, encoding: .utf8) }) {
+                    text += "\nfaults (\(faultsFile); `--without-faults N` leaves one out, all else identical):\n"
+                    text += faults.split(separator: "\n").prefix(200).map { "  \($0)\n" }.joined()
+                }
                 let checks = RunOutputs.invariants(record)
                 if !checks.isEmpty { text += "\n" + checks }
             }

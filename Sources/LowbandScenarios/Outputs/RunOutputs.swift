@@ -61,6 +61,12 @@ package enum RunOutputs {
             try Data(output.traceText.utf8).write(to: URL(fileURLWithPath: path))
             written.append(path)
         }
+        for output in outputs where !output.faults.isEmpty {
+            let name = outputs.count == 1 ? "faults.txt" : "faults-\(fileSafe(output.record.profile)).txt"
+            let path = "\(directory)/\(name)"
+            try Data((output.faults.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            written.append(path)
+        }
         for output in outputs {
             let name = outputs.count == 1 ? "breakdown.csv" : "breakdown-\(fileSafe(output.record.profile)).csv"
             let path = "\(directory)/\(name)"
