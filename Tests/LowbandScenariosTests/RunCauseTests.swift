@@ -78,6 +78,13 @@ import Testing
         #expect(pending.cause?.hasPrefix("no fault touched client id ") == true)
     }
 
+    @Test func aChatListItsEngineMiscountedIsTouchedByNoFault() throws {
+        let output = try MiscountsUnread.run(seconds: 400)
+        let wrong = try #require(output.record.violations.first { $0.invariant == "chat_list_mismatch" })
+        #expect(wrong.cause == "no fault touched client 1's link in the run: its engine counted the list wrong itself")
+        #expect(wrong.causeFault == nil)
+    }
+
     @Test func aKillByTheScenarioIsNoFault() throws {
         let output = try WipesTheCacheOnKill.run(seconds: 200)
         let lost = try #require(output.record.violations.first { $0.invariant == "cache_lost_after_kill" })

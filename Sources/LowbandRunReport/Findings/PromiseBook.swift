@@ -148,11 +148,13 @@ extension PromiseBook {
     }
 
     /// `order`, a writer's part: `writes`, in the order `client` wrote them, got server ids that
-    /// rise within each chat.
+    /// rise within each chat. A broken case goes to `explain` as an ``BrokenCase/order(device:earlier:later:at:)``
+    /// of `client N`, keyed `client id X`.
     ///
     /// - Returns: the cases looked at (every write) and the broken ones.
     public mutating func checkWrittenOrder(
-        client: Int, _ writes: [Write], traceLines: (_ seconds: Double, _ client: Int?, _ chat: Int64?) -> [String] = { _, _, _ in [] }
+        client: Int, _ writes: [Write], explain: CaseExplainer = { _ in nil },
+        traceLines: (_ seconds: Double, _ client: Int?, _ chat: Int64?) -> [String] = { _, _, _ in [] }
     ) -> (checked: Int, broken: Int) {
         var checked = 0
         var broken = 0
@@ -161,8 +163,12 @@ extension PromiseBook {
             checked += 1
             if let previous = lastByChat[write.chat], previous.id > write.messageID {
                 broken += 1
+                let broken = BrokenCase.order(device: "client \(client)", earlier: "client id \(previous.clientID)", later: "client id \(write.clientID)", at: write.seconds)
+                let explanation = explain(broken)
                 violate("order", seconds: write.seconds, client: client, chat: write.chat, message: write.messageID, clientID: write.clientID,
-                        detail: "client \(client) wrote client id \(previous.clientID) before \(write.clientID) in chat \(write.chat), but the server stored them as messages \(previous.id) and \(write.messageID)") {
+                        detail: "client \(client) wrote client id \(previous.clientID) before \(write.clientID) in chat \(write.chat), but the server stored them as messages \(previous.id) and \(write.messageID)"
+                            + (explanation.map(Self.because) ?? ""),
+                        cause: explanation?.cause, causeFault: explanation?.fault, subject: explanation == nil ? nil : broken.subject) {
                     traceLines(write.seconds, client, write.chat)
                 }
             }

@@ -177,7 +177,7 @@ struct InvariantChecker {
                 return PromiseBook.Write(chat: stored.chat, clientID: key.clientID, messageID: message.id, seconds: seconds(storeTimeOrEnd(message)))
             }
             let excerpt = self.excerpt
-            let writer = book.checkWrittenOrder(client: client.index, writes, traceLines: excerpt)
+            let writer = book.checkWrittenOrder(client: client.index, writes, explain: explain, traceLines: excerpt)
             checked += writer.checked
             broken += writer.broken
         }
@@ -228,7 +228,7 @@ struct InvariantChecker {
                 checked += 1
                 if chat.lastMessage?.id != newest.id {
                     broken += 1
-                    violate("chat_list_mismatch", at: end, client: client.index, chat: chat.id, message: newest.id,
+                    violate("chat_list_mismatch", at: end, client: client.index, chat: chat.id, message: newest.id, cause: finder.chatList(client: client.index, before: end),
                             "client \(client.index)'s chat list shows message \(chat.lastMessage.map { String($0.id) } ?? "none") as chat \(chat.id)'s last, but its cache holds \(newest.id)")
                 }
                 // The unread count is judged where the cache has what the server has.
@@ -237,7 +237,7 @@ struct InvariantChecker {
                 checked += 1
                 if chat.unreadCount != unread {
                     broken += 1
-                    violate("chat_list_mismatch", at: end, client: client.index, chat: chat.id,
+                    violate("chat_list_mismatch", at: end, client: client.index, chat: chat.id, cause: finder.chatList(client: client.index, before: end),
                             "client \(client.index)'s chat list says \(chat.unreadCount) unread in chat \(chat.id); the messages stored say \(unread)")
                 }
             }
@@ -368,9 +368,14 @@ struct InvariantChecker {
     /// The causes of broken cases, from the ledger and what the network and the faults did to
     /// each client's connections (``RunCauseFinder``).
     private var explain: PromiseBook.CaseExplainer {
+        let finder = self.finder
+        return { finder.explain($0) }
+    }
+
+    private var finder: RunCauseFinder {
         let core = context.server.core
         let clients = context.clients.map { ($0.userID, $0.index) }
-        let finder = RunCauseFinder(
+        return RunCauseFinder(
             ledger: context.ledger, decisions: RunLinkDecisions(ledger: context.ledger, trace: context.trace, timeline: timeline),
             window: ReconnectCauses.window(heartbeat: context.options.heartbeat), end: end,
             written: { id in
@@ -381,7 +386,6 @@ struct InvariantChecker {
                 }
                 return nil
             })
-        return { finder.explain($0) }
     }
 
     /// Why client `client` was killed at `time`: the played fault that killed it, or its scenario.

@@ -28,6 +28,11 @@ struct RunCauseFinder {
         case .duplicated(let key, let device, let first, let second):
             guard let client = Self.client(device) else { return nil }
             return duplicated(key: key, client: client, first: .seconds(first), second: .seconds(second))
+        case .order(let device, let earlier, let later, _) where earlier.hasPrefix("client id "):
+            // A writer's own order: the one written first was stored after the other.
+            guard let client = Self.client(device), let first = Self.number(after: "client id ", in: earlier).map(UInt64.init),
+                  let second = Self.number(after: "client id ", in: later).map(UInt64.init) else { return nil }
+            return writtenOrder(client: client, first: first, second: second)
         case .order(let device, let earlier, let later, let at):
             guard let client = Self.client(device), let early = Self.number(after: "m", in: earlier), let late = Self.number(after: "m", in: later) else { return nil }
             return order(client: client, earlier: early, later: late, at: .seconds(at))
@@ -154,6 +159,40 @@ struct RunCauseFinder {
             return Explanation(cause: "\(way): \(held.words)", fault: held.fault?.name, context: near(held.fault))
         }
         return Explanation(cause: "no fault touched it: \(way)", fault: nil, context: near(nil))
+    }
+
+    private func writtenOrder(client: Int, first: UInt64, second: UInt64) -> Explanation {
+        let key = RunLedger.ClientKey(client: client, clientID: first)
+        let stored = ledger.stored[key]?.time ?? .zero
+        let arrived = ledger.serverReceivedSend[key]?.time ?? end
+        let late = self.late(clientID: first, client: client, sent: stored, until: arrived)
+        return Explanation(
+            cause: "client id \(first) reached the server only at \(words(arrived)) s, after client id \(second): \(late.cause)", fault: late.fault, context: late.context)
+    }
+
+    /// A chat list that disagrees with the cache at `before`: the latest send of `client` whose
+    /// first connection ended before its acknowledgement came back (a lost reply the list was
+    /// counted around, then sent again), or that no fault touched the client's link in the
+    /// run. Nil when faults touched it but no such send explains it.
+    func chatList(client: Int, before: Duration) -> Explanation? {
+        var latest: (decision: RunLinkDecisions.Decision, clientID: UInt64, again: Duration)?
+        for (key, attempts) in ledger.sendAttempts where key.client == client && attempts.count > 1 {
+            guard let connection = ledger.resolved(attempts[0].placement)?.connection,
+                  let ended = decisions.ending(connection: connection, client: client, after: attempts[0].time, before: attempts[1].time),
+                  ended.time <= before else { continue }
+            if latest.map({ ended.time > $0.decision.time || (ended.time == $0.decision.time && key.clientID < $0.clientID) }) ?? true {
+                latest = (ended, key.clientID, attempts[1].time)
+            }
+        }
+        if let latest {
+            return Explanation(
+                cause: "client \(client)'s send of client id \(latest.clientID) lost its reply: \(latest.decision.words); it was sent again at \(words(latest.again)) s, and the chat list was counted around it",
+                fault: latest.decision.fault?.name, context: context(client: client, around: latest.decision.time, excluding: latest.decision.fault))
+        }
+        let connections = Set((ledger.connectionsUsed[client] ?? []).compactMap { ledger.resolved($0.placement)?.connection })
+        let touched = !decisions.faults(touching: client, from: .zero, to: before).isEmpty
+            || decisions.trace.resets.contains { connections.contains($0.connection) } || decisions.trace.forgotten.contains { connections.contains($0.connection) }
+        return touched ? nil : Explanation(cause: "no fault touched client \(client)'s link in the run: its engine counted the list wrong itself", fault: nil, context: nil)
     }
 
     // MARK: Helpers
