@@ -54,6 +54,7 @@ let package = Package(
         .library(name: "LowbandServer", targets: ["LowbandServer"]),
         .library(name: "LowbandServerStore", targets: ["LowbandServerStore"]),
         .library(name: "LowbandClient", targets: ["LowbandClient"]),
+        .library(name: "LowbandFindings", targets: ["LowbandFindings"]),
         .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
         .library(name: "LowbandReports", targets: ["LowbandReports"]),
         .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
@@ -246,10 +247,10 @@ let package = Package(
         // of a messenger's promises over both (docs/APP-EVENTS.md).
         .target(
             name: "LowbandAppEvents",
-            dependencies: ["LowbandBasics", "LowbandProxyCore", "LowbandShaper", "LowbandRunReport"],
+            dependencies: ["LowbandBasics", "LowbandProxyCore", "LowbandShaper", "LowbandFindings"],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandRunReport", "LowbandShaper"], swiftSettings: strict),
+        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandFindings", "LowbandShaper"], swiftSettings: strict),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",
@@ -321,6 +322,7 @@ let package = Package(
         .target(
             name: "LowbandSoak",
             dependencies: [
+                "LowbandFindings",
                 "LowbandProcess",
                 "LowbandBasics",
                 "LowbandDeterminism",
@@ -340,10 +342,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandStartupTests", dependencies: ["LowbandStartup", "LowbandReports", "LowbandProcess"], swiftSettings: strict),
+        // The findings any producer of verdicts shares, with no HTML: the promises' judges and
+        // their book, connected stretches, a recorded session's timeline. The proxy's event
+        // checker and `lowband run` both judge through it.
+        .target(
+            name: "LowbandFindings",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandFindingsTests", dependencies: ["LowbandFindings"], swiftSettings: strict),
         // The record of a `lowband run` and its self-contained HTML report (SVG charts).
         .target(
             name: "LowbandRunReport",
-            dependencies: ["LowbandBasics"],
+            dependencies: ["LowbandBasics", "LowbandFindings"],
             swiftSettings: strict
         ),
         // The one benchmark CSV schema: rows, the strict reader and the writer, the metric rules.
@@ -361,6 +371,7 @@ let package = Package(
             name: "LowbandScenarios",
             dependencies: [
                 "LowbandAppEvents",
+                "LowbandFindings",
                 "LowbandProcess",
                 "LowbandTesting",
                 "LowbandMessagePack",
@@ -596,7 +607,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: [
-                "LowbandDeterminism", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+                "LowbandDeterminism", "LowbandFindings", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(name: "LowbandReportsTests", dependencies: [
                 "LowbandProcess", "LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
@@ -604,7 +615,7 @@ let package = Package(
             dependencies: [
                 "LowbandFixtures",
                 "LowbandDeterminism",
-                "LowbandScenarios", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper", "LowbandBasics", "LowbandReports",
+                "LowbandScenarios", "LowbandFindings", "LowbandRunReport", "LowbandTestSupport", "LowbandClient", "LowbandServer", "LowbandWire", "LowbandShaper", "LowbandBasics", "LowbandReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

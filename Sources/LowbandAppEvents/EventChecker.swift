@@ -1,5 +1,5 @@
 import Foundation
-public import LowbandRunReport
+public import LowbandFindings
 
 /// Checks a messenger's promises from what its apps said they did (``AppEvent``s) and what the
 /// network did (``NetworkRecord``), into a `PromiseBook` under the same names

@@ -1,5 +1,5 @@
+public import LowbandFindings
 public import LowbandShaper
-public import LowbandRunReport
 
 extension NetworkRecord {
     /// The part of the network some bytes crossed: one link (proxy), or every link; one

@@ -1,5 +1,5 @@
 import Foundation
-public import LowbandRunReport
+public import LowbandFindings
 public import LowbandProxyCore
 public import LowbandShaper
 

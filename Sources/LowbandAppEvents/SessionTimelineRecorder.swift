@@ -1,5 +1,5 @@
+public import LowbandFindings
 public import LowbandProxyCore
-public import LowbandRunReport
 
 /// Builds a session's `SessionTimeline` (LowbandRunReport) from its proxies' events as they come: a connection
 /// per `open` (its destination, how it was asked for and its rule read from the open's words),

@@ -1,3 +1,4 @@
+import LowbandFindings
 extension RunRecord {
     /// `records` as `record.json` holds them: the bytes `JSONEncoder` writes with
     /// `[.prettyPrinted, .sortedKeys]`, without going through `Encoder`.

@@ -1,5 +1,6 @@
-public import LowbandBasics
 import Foundation
+public import LowbandBasics
+public import LowbandFindings
 /// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
 /// time and the timeline of network and connection events.
 ///
@@ -63,8 +64,9 @@ public struct RunRecord: Sendable, Hashable, Codable {
     /// Where the run's clock stopped: the traffic's end plus the drain.
     public var endSeconds: Double { durationSeconds + (drain?.seconds ?? 0) }
 
-    /// Violations of one invariant kept in a record; the rest are counted only.
-    public static let maximumViolations = 50
+    /// Violations of one invariant kept in a record; the rest are counted only (the promise
+    /// book's own bound).
+    public static let maximumViolations = PromiseBook.defaultKeep
 
     /// True when some promise was broken.
     public var hasViolations: Bool { invariants.contains { $0.violations > 0 } }

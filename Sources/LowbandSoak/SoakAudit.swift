@@ -1,4 +1,4 @@
-package import LowbandRunReport
+package import LowbandFindings
 package import LowbandWire
 
 /// The soak's verdict: the messenger's promises, counted in a ``PromiseBook`` as `lowband run`

@@ -1,6 +1,6 @@
 import LowbandAppEvents
+import LowbandFindings
 import LowbandProxyCore
-import LowbandRunReport
 import LowbandShaper
 import Testing
 

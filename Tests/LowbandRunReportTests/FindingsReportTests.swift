@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LowbandRunReport
+import LowbandFindings
 
 /// The report's account of a run's broken promises and of where its delivery time went.
 @Suite struct FindingsReportTests {

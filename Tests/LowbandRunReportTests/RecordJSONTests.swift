@@ -4,6 +4,7 @@ import LowbandTestSupport
 import Testing
 
 @testable import LowbandRunReport
+import LowbandFindings
 
 /// `RunRecord.prettyJSON` writes the bytes `JSONEncoder` writes for `record.json`: `lowband
 /// explain`, the report and the byte-identical virtual-time runs depend on it.

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandDeterminism
+import LowbandFindings
 import LowbandRunReport
 import LowbandTestSupport
 

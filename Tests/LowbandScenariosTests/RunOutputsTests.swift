@@ -1,4 +1,5 @@
 import Foundation
+import LowbandFindings
 import LowbandReports
 import LowbandRunReport
 import LowbandScenarios

@@ -1,4 +1,5 @@
 import LowbandClient
+import LowbandFindings
 import LowbandRunReport
 import LowbandWire
 

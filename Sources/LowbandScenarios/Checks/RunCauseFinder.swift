@@ -1,3 +1,4 @@
+import LowbandFindings
 import LowbandRunReport
 
 /// The cause of each broken case of `lowband run`, from the affected client's own frames in the

@@ -1,4 +1,5 @@
 import LowbandClient
+import LowbandFindings
 import LowbandShaper
 import LowbandWire
 

@@ -2,6 +2,7 @@ import Foundation
 import LowbandAppEvents
 import LowbandBasics
 import LowbandDeterminism
+import LowbandFindings
 import LowbandProcess
 import LowbandProxy
 import LowbandProxyCore

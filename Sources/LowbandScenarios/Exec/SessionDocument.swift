@@ -1,6 +1,6 @@
 package import Foundation
+package import LowbandFindings
 package import LowbandReports
-package import LowbandRunReport
 
 /// `record.json` of a session folder: everything its report shows — the verdict, the promises,
 /// every leg's parts, the faults played, the network's timeline, the command that gives the

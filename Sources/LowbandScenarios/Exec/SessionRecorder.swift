@@ -1,6 +1,7 @@
 import Foundation
 package import LowbandAppEvents
 import LowbandBasics
+package import LowbandFindings
 package import LowbandProxy
 import LowbandProxyCore
 package import LowbandReports

@@ -1,5 +1,6 @@
 import Foundation
 import LowbandBasics
+import LowbandFindings
 import LowbandRunReport
 public import LowbandShaper
 

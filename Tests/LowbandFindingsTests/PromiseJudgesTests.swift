@@ -1,4 +1,4 @@
-import LowbandRunReport
+import LowbandFindings
 import Testing
 
 /// The judges `lowband run` and an app's events share: the rules each producer relies on.

@@ -35,8 +35,12 @@ public struct PromiseBook: Sendable {
     public let keep: Int
     private var found: [String: Int] = [:]
 
+    /// Broken cases of one promise kept by default (a run's record keeps as many); the rest
+    /// are counted only.
+    public static let defaultKeep = 50
+
     /// An empty book that keeps the first `keep` broken cases of each promise.
-    public init(keep: Int = RunRecord.maximumViolations) {
+    public init(keep: Int = PromiseBook.defaultKeep) {
         self.keep = keep
     }
 
