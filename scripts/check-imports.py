@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every `import` of a target matches its dependencies in Package.swift, both ways.
+"""Every `import` of a target matches its dependencies in Package.swift, both ways; so does README.md's layout table.
 
 For each target of the package at the given path (default: the root), the modules its Swift
 files import that are targets of this package or products of its package dependencies must be
@@ -71,6 +71,41 @@ for target in manifest["targets"]:
     for module in sorted(dependencies - imported):
         # A C system library is imported through its Swift wrapper's files only.
         problems.append(f"{name}: depends on {module} and imports it nowhere")
+
+# README.md's layout table names each target's direct dependencies on this package's targets
+# exactly (only for the root package, whose README has the table).
+readme = os.path.join(package, "README.md")
+regular = {t["name"]: t for t in manifest["targets"] if t["type"] in ("regular", "executable", "system")}
+if os.path.isfile(readme) and os.path.abspath(package) == os.path.abspath("."):
+    with open(readme, encoding="utf-8") as handle:
+        text = handle.read()
+    layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0] if "## Layout" in text else ""
+    listed = set()
+    for row in layout.splitlines():
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if len(cells) < 3:
+            continue
+        names = [name for name in re.findall(r"`([A-Za-z0-9_]+)`", cells[0]) if name in regular]
+        if not names:
+            continue
+        listed.update(names)
+        if cells[1].startswith("all"):
+            continue
+        named = set(re.findall(r"\b(Lowband[A-Za-z0-9]+|CLZ4|CLowbandZlib)\b", cells[1])) & set(regular)
+        actual = set()
+        for name in names:
+            for dependency in regular[name]["dependencies"]:
+                key = "byName" if "byName" in dependency else "target" if "target" in dependency else None
+                if key and dependency[key][0] in regular:
+                    actual.add(dependency[key][0])
+        actual -= set(names)
+        named -= set(names)
+        for missing in sorted(actual - named):
+            problems.append(f"README.md layout: {', '.join(names)} depends on {missing}, which its row does not name")
+        for extra in sorted(named - actual):
+            problems.append(f"README.md layout: {', '.join(names)}'s row names {extra}, which it does not depend on")
+    for name in sorted(set(regular) - listed):
+        problems.append(f"README.md layout: no row for the target {name}")
 
 for problem in problems:
     print(problem)
