@@ -192,6 +192,7 @@ let package = Package(
         .target(
             name: "LowbandServerStore",
             dependencies: [
+                "LowbandBasics",
                 "LowbandServer",
                 "LowbandWire",
                 "LowbandFixtures",

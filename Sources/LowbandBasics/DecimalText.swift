@@ -6,7 +6,7 @@
 /// optional spaces, then the unit.
 public struct DecimalText: Sendable, Hashable {
     /// Why a text is not a number with a unit.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What was wrong, naming the text.
         public var reason: String
         /// The reason.
@@ -120,5 +120,22 @@ extension String {
         while let first = view.first, first == " " || first == "\t" { view = view.dropFirst() }
         while let last = view.last, last == " " || last == "\t" { view = view.dropLast() }
         return String(view)
+    }
+}
+
+extension DecimalText {
+    /// The one percentage grammar (a profile's `loss: 0.5%`, `lowband compare --threshold 10%`):
+    /// a number of zero or more followed by `%`, as the fraction it stands for (`0.5%` → 0.005).
+    ///
+    /// - Throws: ``Failure`` naming the text: no `%`, another unit, or a negative number.
+    public static func percentage(_ text: String) throws(Failure) -> Double {
+        let number = try DecimalText(text, what: "a percentage like 0.5%", unitRequired: true)
+        guard number.unit == "%" else {
+            throw Failure("'\(text)' is not a percentage; write it with %, e.g. 0.5%")
+        }
+        guard !number.negative || (number.integer == 0 && number.fraction == 0) else {
+            throw Failure("\(text) is below 0%; a percentage is zero or more")
+        }
+        return number.doubleValue / 100
     }
 }

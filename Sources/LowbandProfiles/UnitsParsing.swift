@@ -53,17 +53,19 @@ extension Units {
         }
     }
 
-    /// A percentage as a fraction: `0.5%` → 0.005. Must lie within 0 % … 100 %.
+    /// A percentage as a fraction: `0.5%` → 0.005, in the one grammar of LowbandBasics'
+    /// `DecimalText.percentage`. Must lie within 0 % … 100 %.
     static func percentage(_ text: String) throws(Failure) -> Double {
-        let (number, unit) = try split(text, what: "a percentage like 0.5%")
-        guard unit == "%" else {
-            throw Failure(reason: "'\(text)' is not a percentage; write it with %, e.g. 0.5%")
+        let fraction: Double
+        do {
+            fraction = try DecimalText.percentage(text)
+        } catch {
+            throw Failure(reason: error.reason)
         }
-        guard !number.negative else { throw Failure(reason: "\(text) is below 0%; a percentage lies between 0% and 100%") }
-        guard number.integer < 100 || (number.integer == 100 && number.fraction == 0) else {
+        guard fraction <= 1 else {
             throw Failure(reason: "\(text) is above 100%; a percentage lies between 0% and 100%")
         }
-        return number.doubleValue / 100
+        return fraction
     }
 
     /// A power in milliwatts: `800mW`, `1.2W`, `0` (a bare 0 only). Not negative.

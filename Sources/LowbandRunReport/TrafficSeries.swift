@@ -1,3 +1,4 @@
+import LowbandBasics
 /// A run's traffic buckets as rates: each bucket's width inferred from the next bucket's start,
 /// so irregular buckets are drawn at their true throughput.
 struct TrafficSeries: Sendable, Hashable {
@@ -35,7 +36,8 @@ struct TrafficSeries: Sendable, Hashable {
             }
             return 1
         }()
-        let typical = gaps.isEmpty ? fallback : gaps[gaps.count / 2]
+        // The median gap, nearest rank as every figure of the report.
+        let typical = Percentile.of(sorted: gaps, 0.5) ?? fallback
         typicalWidth = typical
         var buckets: [Bucket] = []
         for (index, bucket) in sorted.enumerated() {

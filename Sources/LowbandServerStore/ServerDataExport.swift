@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LowbandBasics
 public import LowbandServer
 
 /// Reads a data directory's messages back, for `lowband server inspect` and for checks that
@@ -47,18 +48,15 @@ public enum ServerDataExport {
         }
     }
 
-    /// `rows` as CSV with a header: chat_id,message_id,sender_id,client_id,sent_at,text (text
-    /// quoted when it holds a comma, quote or line break).
+    /// `rows` as CSV with a header: chat_id,message_id,sender_id,client_id,sent_at,text (RFC 4180
+    /// through the one CSV writer: text quoted when it holds a comma, quote or line break).
     public static func csv(_ rows: [Row]) -> String {
-        var text = "chat_id,message_id,sender_id,client_id,sent_at,text\n"
+        var text = CSVWriter.line(["chat_id", "message_id", "sender_id", "client_id", "sent_at", "text"])
         for row in rows {
-            text += "\(row.chatID),\(row.messageID),\(row.senderID),\(row.clientID.map(String.init) ?? ""),\(row.sentAt),\(field(row.text))\n"
+            text += CSVWriter.line([
+                String(row.chatID), String(row.messageID), String(row.senderID), row.clientID.map(String.init) ?? "", String(row.sentAt), row.text,
+            ])
         }
         return text
-    }
-
-    private static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

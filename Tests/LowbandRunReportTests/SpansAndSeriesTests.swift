@@ -74,13 +74,15 @@ import Testing
             TrafficBucket(startSeconds: 0, upBytes: 50, downBytes: 500),
             TrafficBucket(startSeconds: 6, upBytes: -4, downBytes: 2_000),
         ]))
-        #expect(series.typicalWidth == 4)
+        // The typical width is the median gap by nearest rank, as every figure: of 2 s and 4 s, 2 s.
+        #expect(series.typicalWidth == 2)
         #expect(series.buckets.map(\.start) == [0, 2, 6])
-        #expect(series.buckets.map(\.end) == [2, 6, 10])
+        // The bucket at 2 s is as wide as a typical one; 4–6 s stays an empty gap.
+        #expect(series.buckets.map(\.end) == [2, 4, 8])
         #expect(series.buckets[0].downRate == 250)
         #expect(series.buckets[2].upRate == 0)
         #expect(series.totalDown == 3_500)
-        #expect(series.peakRate == 500)
+        #expect(series.peakRate == 1_000)
     }
 
     @Test func bucketsSharingAStartAreAddedUp() {

@@ -1,4 +1,5 @@
 import Foundation
+import LowbandBasics
 
 /// A percentage option of `lowband compare`, such as `10%` or `0.5%`; the `%` is required.
 ///
@@ -30,10 +31,11 @@ public struct Percentage: Sendable, Hashable, CustomStringConvertible {
             }
             throw ParseError(description: "not a percentage; write a number followed by %, e.g. 10%")
         }
-        guard let percent = Double(text.dropLast()), percent.isFinite, percent >= 0 else {
-            throw ParseError(description: "not a percentage of zero or more; write e.g. 10% or 0.5%")
+        do {
+            return Percentage(fraction: try DecimalText.percentage(text))
+        } catch {
+            throw ParseError(description: "not a percentage of zero or more (\(error.reason)); write e.g. 10% or 0.5%")
         }
-        return Percentage(fraction: percent / 100)
     }
 
     /// `12.5%`, `0.25%`, `10%`: the percentage with as many digits as it has (up to six significant).
