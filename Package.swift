@@ -251,7 +251,7 @@ let package = Package(
             dependencies: ["LowbandBasics", "LowbandProxyCore", "LowbandShaper", "LowbandFindings"],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandFindings", "LowbandShaper"], swiftSettings: strict),
+        .testTarget(name: "LowbandAppEventsTests", dependencies: ["LowbandAppEvents", "LowbandProxyCore", "LowbandFindings", "LowbandShaper", "LowbandTestSupport"], swiftSettings: strict),
         // The shaping TCP proxy and its toxiproxy-compatible control API, on SwiftNIO.
         .target(
             name: "LowbandProxy",

@@ -24,7 +24,7 @@ enum CommandIO {
         if let path, path != "-" {
             descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else {
-                throw IOError(description: "cannot open \(path): \(String(cString: strerror(errno)))")
+                throw IOError(description: "cannot open \(path): \(SystemErrorText.errno())")
             }
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -56,7 +56,7 @@ enum CommandIO {
             let written = systemWrite(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw IOError(description: "cannot write \(descriptor == STDOUT_FILENO ? "stdout" : "stderr"): \(String(cString: strerror(errno)))")
+                throw IOError(description: "cannot write \(descriptor == STDOUT_FILENO ? "stdout" : "stderr"): \(SystemErrorText.errno())")
             }
             offset += written
         }

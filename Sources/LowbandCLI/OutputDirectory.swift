@@ -63,6 +63,6 @@ enum OutputDirectory {
     }
 
     private static func reason() -> String {
-        String(cString: strerror(errno))
+        SystemErrorText.errno()
     }
 }

@@ -418,7 +418,7 @@ private final class TraceFile: Sendable {
     init(path: String) throws {
         let opened = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard opened >= 0 else {
-            throw CommandIO.IOError(description: "cannot write the trace file \(path): \(String(cString: strerror(errno)))")
+            throw CommandIO.IOError(description: "cannot write the trace file \(path): \(SystemErrorText.errno())")
         }
         let output = Output(opened)
         self.output = output

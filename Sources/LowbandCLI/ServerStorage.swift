@@ -25,7 +25,7 @@ struct ServerStorage {
         let template = NSTemporaryDirectory() + "lowband-uploads-XXXXXX"
         var bytes = Array(template.utf8CString)
         guard let made = mkdtemp(&bytes) else {
-            throw ServerStoreError(.io, "cannot create a temporary upload folder under \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+            throw ServerStoreError(.io, "cannot create a temporary upload folder under \(NSTemporaryDirectory()): \(SystemErrorText.errno())")
         }
         let folder = String(cString: made)
         let world = MessengerWorld(seed: configuration.seed, shape: configuration.world)

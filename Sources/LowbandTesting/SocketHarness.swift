@@ -134,7 +134,7 @@ public final class SocketHarness: Sendable {
         var proxy: ShapingProxy?
         var directory: String?
         do {
-            directory = try configuration.directory ?? makeDirectory()
+            directory = try configuration.directory ?? TemporaryDirectory.make(prefix: "lowband-harness")
             let serverLoop = groups.server.next()
             let acceptor = configuration.serverAcceptor.map { make in { @Sendable (server: MessengerServer) in make(server, serverLoop) } }
             let started = try await MessengerSocketServer.start(configuration: configuration.server, eventLoop: serverLoop, acceptor: acceptor)
@@ -246,12 +246,6 @@ public final class SocketHarness: Sendable {
         public var isClean: Bool {
             serverPortRefuses && proxyPortRefuses && pendingEngineWork == 0 && openProxyConnections == 0 && serverConnections == 0 && databasesRemoved
         }
-    }
-
-    private static func makeDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-harness-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
     }
 
     /// True when a TCP connect to 127.0.0.1:`port` is refused (nothing listens any more).

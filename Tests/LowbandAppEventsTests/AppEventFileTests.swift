@@ -1,5 +1,6 @@
 import Foundation
 import LowbandAppEvents
+import LowbandTestSupport
 import Testing
 
 /// An events file followed as the app appends to it.
@@ -13,8 +14,8 @@ import Testing
     }
 
     @Test func linesAreTakenAsTheyAreCompletedEvenFromAFileThatAppearsLater() throws {
-        let path = NSTemporaryDirectory() + "lowband-events-\(UInt64.random(in: 0 ... .max)).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory(prefix: "lowband-events")
+        let path = directory.file("events.jsonl")
         let log = AppEventLog()
         let file = AppEventFile(path: path, log: log)
         #expect(file.poll() == 0)
@@ -28,8 +29,8 @@ import Testing
     }
 
     @Test func aBadOrOverlongLineIsReportedAndTheRestIsRead() throws {
-        let path = NSTemporaryDirectory() + "lowband-events-\(UInt64.random(in: 0 ... .max)).jsonl"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let directory = try TemporaryDirectory(prefix: "lowband-events")
+        let path = directory.file("events.jsonl")
         let log = AppEventLog()
         let file = AppEventFile(path: path, log: log)
         let long = String(repeating: "x", count: AppEventReader.maximumLineBytes + 10)

@@ -72,9 +72,9 @@ import Testing
     }
 
     @Test func routesParseInOrderFileFirst() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-routes-\(UInt64.random(in: 1...UInt64.max)).txt")
+        let directory = try TemporaryDirectory(prefix: "lowband-routes")
+        let file = directory.url.appendingPathComponent("routes.txt")
         try "# far CDN\n*.cdn.example.com = gprs\n".write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
         let command = try parse(["--socks", "127.0.0.1:0", "--route", "ads.example.com=block", "--routes", file.path, "--route", "*=direct"])
         #expect(try command.routeRules.map(\.description) == ["*.cdn.example.com=gprs", "ads.example.com=block", "*=direct"])
         #expect(try command.loadedRoutes.routes.count == 3)
@@ -82,9 +82,9 @@ import Testing
     }
 
     @Test func aBadRuleIsOneErrorLineNamingIt() async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-routes-\(UInt64.random(in: 1...UInt64.max)).txt")
+        let directory = try TemporaryDirectory(prefix: "lowband-routes")
+        let file = directory.url.appendingPathComponent("routes.txt")
         try "*.cdn.example.com=gprs\ncdn:http=edge\n".write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
         let cases: [([String], String)] = [
             (["--route", "cdn.example.com"], "--route 'cdn.example.com' is no rule: write PATTERN=ACTION"),
             (["--routes", file.path], "--routes \(file.path):2: pattern 'cdn:http': port 'http' is not 1–65535 or '*'"),
