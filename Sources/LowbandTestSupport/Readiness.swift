@@ -20,3 +20,16 @@ public enum Readiness {
         try await python("import urllib.request as u; u.urlopen('http://127.0.0.1:\(port)/version', timeout=2).read()", attempts: attempts)
     }
 }
+
+/// Waits, polling every 10 ms, until `condition` holds or `timeout` passes (on the wall clock);
+/// true when it held. What a test waits for instead of a sleep of a guessed length: the
+/// condition is what the test is about, the timeout only how long a loaded machine may take.
+public func eventually(within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}

@@ -1,5 +1,6 @@
 import LowbandProxy
 import LowbandShaper
+import LowbandTestSupport
 import NIOCore
 import Testing
 

@@ -1,6 +1,7 @@
 import LowbandProxy
 import LowbandProxyCore
 import LowbandShaper
+import LowbandTestSupport
 import NIOCore
 import Testing
 

@@ -98,14 +98,3 @@ private final class RecordingHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 }
-
-/// Waits, polling, until `condition` holds or `timeout` passes; returns whether it held.
-func eventually(within timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return try await condition()
-}
