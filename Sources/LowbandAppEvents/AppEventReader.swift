@@ -85,12 +85,23 @@ public enum AppEventReader {
 
     /// The event as one JSON line (without the newline), with its arrival as `at` (seconds).
     public static func line(_ event: AppEvent) -> String {
-        var parts = ["\"device\":\(JSONString.quoted(event.device))", "\"kind\":\"\(event.kind.rawValue)\""]
-        if let message = event.message { parts.append("\"message\":\(JSONString.quoted(message))") }
-        if let chat = event.chat { parts.append("\"chat\":\(JSONString.quoted(chat))") }
-        if let t = event.appMilliseconds { parts.append("\"t\":\(t)") }
-        parts.append(String(format: "\"at\":%.6f", event.seconds))
-        return "{" + parts.joined(separator: ",") + "}"
+        "{" + fields(device: event.device, kind: event.kind, message: event.message, chat: event.chat, appMilliseconds: event.appMilliseconds)
+            .joined(separator: ",") + String(format: ",\"at\":%.6f}", event.seconds)
+    }
+
+    /// An event as an app posts it, one JSON line without the newline or an arrival time:
+    /// `{"device":"bob","kind":"acked","message":"c42","chat":"7"}` (what `lowband client
+    /// --device` prints after `LOWBAND_EVENT `, and what the reader reads back).
+    public static func postedLine(device: String, kind: AppEvent.Kind, message: String? = nil, chat: String? = nil, appMilliseconds: Double? = nil) -> String {
+        "{" + fields(device: device, kind: kind, message: message, chat: chat, appMilliseconds: appMilliseconds).joined(separator: ",") + "}"
+    }
+
+    private static func fields(device: String, kind: AppEvent.Kind, message: String?, chat: String?, appMilliseconds: Double?) -> [String] {
+        var parts = ["\"device\":\(JSONString.quoted(device))", "\"kind\":\"\(kind.rawValue)\""]
+        if let message { parts.append("\"message\":\(JSONString.quoted(message))") }
+        if let chat { parts.append("\"chat\":\(JSONString.quoted(chat))") }
+        if let appMilliseconds { parts.append("\"t\":\(appMilliseconds)") }
+        return parts
     }
 
     private static func text(_ object: [String: Field], _ key: String, line: Int) throws(Failure) -> String? {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LowbandAppEvents
 import LowbandBasics
 import LowbandClient
 import LowbandDeterminism
@@ -281,38 +282,36 @@ private final class ClientRun: ClientEngineObserver {
                 screen.onVisible = { [weak self, weak screen] event in
                     guard let self, let screen, case .message(let id) = event.row,
                           let message = screen.rows.first(where: { $0.id == event.row })?.message else { return }
-                    self.emitEvent(device: device, kind: "shown", message: message.clientID.map { "c\($0)" } ?? "m\(id)", chat: chat)
+                    self.emitEvent(device: device, kind: .shown, message: message.clientID.map { "c\($0)" } ?? "m\(id)", chat: chat)
                 }
             }
             screen.open()
         }
     }
 
-    private func emitEvent(device: String, kind: String, message: String? = nil, chat: Int64? = nil) {
-        var fields = ["\"device\":\(JSONString.quoted(device))", "\"kind\":\"\(kind)\""]
-        if let message { fields.append("\"message\":\"\(message)\"") }
-        if let chat { fields.append("\"chat\":\"\(chat)\"") }
-        line("LOWBAND_EVENT {" + fields.joined(separator: ",") + "}")
+    /// One `LOWBAND_EVENT` line: the event as an app posts it, written by the events' own writer.
+    private func emitEvent(device: String, kind: AppEvent.Kind, message: String? = nil, chat: Int64? = nil) {
+        line("LOWBAND_EVENT " + AppEventReader.postedLine(device: device, kind: kind, message: message, chat: chat.map(String.init)))
     }
 
     /// The engine's moments as app events: a message is `c<client id>` on every device (the
     /// sender's idempotency key travels with it), a chat its server id.
     private func appEvents(for event: ClientEvent, device: String) {
-        func emit(_ kind: String, message: String? = nil, chat: Int64? = nil) {
+        func emit(_ kind: AppEvent.Kind, message: String? = nil, chat: Int64? = nil) {
             emitEvent(device: device, kind: kind, message: message, chat: chat)
         }
         switch event {
         case .synced:
             // One line per chat: naming a chat makes the device a member of it.
-            for chat in (try? engine.sync.chats()) ?? [] { emit("connected", chat: chat.id) }
+            for chat in (try? engine.sync.chats()) ?? [] { emit(.connected, chat: chat.id) }
         case .disconnected, .stopped:
-            emit("disconnected")
+            emit(.disconnected)
         case .outbox(.stored(let task)) where task.kind == .send:
-            if let clientID = task.clientID { emit("sent", message: "c\(clientID)", chat: task.chatID) }
+            if let clientID = task.clientID { emit(.sent, message: "c\(clientID)", chat: task.chatID) }
         case .outbox(.sent(_, let message)):
-            emit("acked", message: message.clientID.map { "c\($0)" } ?? "m\(message.id)", chat: message.chatID)
+            emit(.acked, message: message.clientID.map { "c\($0)" } ?? "m\(message.id)", chat: message.chatID)
         case .messageArrived(let message):
-            emit("received", message: message.clientID.map { "c\($0)" } ?? "m\(message.id)", chat: message.chatID)
+            emit(.received, message: message.clientID.map { "c\($0)" } ?? "m\(message.id)", chat: message.chatID)
         default:
             break
         }
