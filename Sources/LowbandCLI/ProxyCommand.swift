@@ -50,8 +50,9 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "Network profile of the device's link: a name from `lowband profiles`, a YAML file, or perfect.")
     var profile: String = "perfect"
 
-    @Option(help: "Seed of every random decision of the link and the toxics.")
-    var seed: UInt64 = 0
+    @OptionGroup var seedOption: SeedOption
+    /// ``SeedOption``'s `--seed`.
+    var seed: UInt64 { seedOption.seed }
 
     @Option(help: "Write the link's decisions to this file as JSON lines.")
     var trace: String?

@@ -36,8 +36,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Address to listen on, HOST:PORT (IPv6 as [::1]:PORT); port 0 picks one.", valueName: "host:port"))
     var listen: String = "127.0.0.1:0"
 
-    @Option(help: "Seed of the data: the same seed gives the same users, chats, messages and tokens.")
-    var seed: UInt64 = 1
+    @OptionGroup var seedOption: SeedOption
+    /// ``SeedOption``'s `--seed`.
+    var seed: UInt64 { seedOption.seed }
 
     @Option(help: "Users (at least 2).")
     var users: Int = 20

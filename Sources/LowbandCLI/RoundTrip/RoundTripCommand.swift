@@ -21,8 +21,9 @@ struct RoundTripCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Seed of the fixture generator: the same seed gives the same bytes.")
-    var seed: UInt64 = 1
+    @OptionGroup var seedOption: SeedOption
+    /// ``SeedOption``'s `--seed`.
+    var seed: UInt64 { seedOption.seed }
 
     @Option(help: "Chats in the login reply, each with its last message.")
     var chats: Int = 50

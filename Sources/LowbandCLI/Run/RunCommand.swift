@@ -32,8 +32,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Several profiles, comma-separated: one run each and one comparison table (instead of --profile).")
     var profiles: String?
 
-    @Option(help: "Seeds the world, the network's decisions, the client engines and the workload.")
-    var seed: UInt64 = 1
+    @OptionGroup var seedOption: SeedOption
+    /// ``SeedOption``'s `--seed`.
+    var seed: UInt64 { seedOption.seed }
 
     @Option(help: "Client engines (default 1; 10 for crowd).")
     var clients: Int?

@@ -30,8 +30,9 @@ struct SoakCommand: AsyncParsableCommand {
     @Option(help: "Messages stored by all clients together.")
     var messages: Int = 10_000
 
-    @Option(help: "Seed of the data, the writers' chats and every chaos decision.")
-    var seed: UInt64 = 1
+    @OptionGroup var seedOption: SeedOption
+    /// ``SeedOption``'s `--seed`.
+    var seed: UInt64 { seedOption.seed }
 
     @Option(help: "The proxy's profile: a name from `lowband profiles list` or a YAML file.")
     var profile: String = "flapping"
