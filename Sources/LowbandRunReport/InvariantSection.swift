@@ -1,4 +1,5 @@
 import LowbandFindings
+
 /// One profile's promises: a table of every check (the promise in words, the cases checked, the
 /// violations) and an entry per broken promise with its time, client, chat, message, detail and
 /// trace lines, each linked to its mark on the timeline.

@@ -1,4 +1,5 @@
 import LowbandFindings
+
 extension RunRecord {
     /// `records` as `record.json` holds them: the bytes `JSONEncoder` writes with
     /// `[.prettyPrinted, .sortedKeys]`, without going through `Encoder`.

@@ -1,6 +1,6 @@
-import Foundation
 public import LowbandBasics
 public import LowbandFindings
+
 /// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
 /// time and the timeline of network and connection events.
 ///

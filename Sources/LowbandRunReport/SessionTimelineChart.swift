@@ -1,4 +1,5 @@
 public import LowbandFindings
+
 /// A recorded session's timeline (``SessionTimeline``) on one time axis: the link's lane
 /// (outages, handovers, partitions and toxics as bands; profile or seed switches, rules changes
 /// and refusals as marks), bytes per second each way, the app's events when it posted some, and

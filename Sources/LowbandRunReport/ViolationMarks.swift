@@ -1,4 +1,5 @@
 import LowbandFindings
+
 /// Broken promises as marks on the timeline: a downward triangle whose tip points at the moment,
 /// on the lane of the client it happened to. Each mark is a link to its entry in the promises
 /// section and the target of that entry's link (see ``ViolationAnchor``).
