@@ -71,7 +71,7 @@ import Testing
         #expect(results.contains("proxy.record,3g,invariant.acknowledged_lost,count,1,"))
         // Each proxy is a device's link on 3g, with its radio: the record says what the two
         // radios did and cost, one sample per link.
-        #expect(verdict.contains("radio: on ") && verdict.contains("(2 device links together)") && verdict.contains(" J per hour"), "\(verdict)")
+        #expect(verdict.contains("radios of 2 device links: on ") && verdict.contains(" s in all, each of ") && verdict.contains(" J per hour per radio"), "\(verdict)")
         let energy = try #require(results.split(separator: "\n").first { $0.hasPrefix("proxy.record,3g,energy.total,J,") }, "\(results)")
         let columns = energy.split(separator: ",", omittingEmptySubsequences: false)
         #expect(columns[9] == "2" && (Double(columns[7]) ?? 0) > 0, "\(energy)")

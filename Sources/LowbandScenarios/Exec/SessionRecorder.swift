@@ -259,15 +259,18 @@ package struct SessionRecord: Sendable {
         guard !radios.isEmpty else { return nil }
         let on = radios.map(\.onSeconds).reduce(0, +)
         let promotions = radios.map(\.promotions).reduce(0, +)
-        var line = String(format: "radio: on %.1f s of %.1f s", on, elapsed.seconds)
-        if radios.count > 1 { line += " (\(radios.count) device links together)" }
+        // Each device link has its own radio: times and energy add up over them, per hour is per radio.
+        let links = radios.count
+        var line = links == 1
+            ? String(format: "radio: on %.1f s of %.1f s", on, elapsed.seconds)
+            : String(format: "radios of %d device links: on %.1f s in all, each of %.1f s", links, on, elapsed.seconds)
         line += ", \(promotions) promotion(s)"
         let joules = radios.compactMap(\.joules)
         if joules.count == radios.count {
             let total = joules.reduce(0, +)
             line += String(format: ", %.2f J", total)
             if shown > 0 { line += String(format: " (%.3f J per message shown)", total / Double(shown)) }
-            if elapsed > .zero { line += String(format: ", %.0f J per hour", total / elapsed.seconds * 3600) }
+            if elapsed > .zero { line += String(format: ", %.0f J per hour%@", total / Double(links) / elapsed.seconds * 3600, links > 1 ? " per radio" : "") }
         }
         return line + " (docs/SHAPER.md, \"Radio states and energy\")"
     }
