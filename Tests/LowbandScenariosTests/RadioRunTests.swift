@@ -20,8 +20,13 @@ import Testing
         #expect(abs(try #require(record.count("radio.on_time")) - (dch + fach + promoting)) < 1e-9)
         let joules = try #require(record.count("energy.total"))
         #expect(abs(joules - ((dch + promoting) * 0.8 + fach * 0.46)) < 1e-6, "\(joules) J")
+        // Per delivery (a message to each member that got it) and per message (each once): the
+        // same energy over the breakdown's count and over the messages the server stored.
+        let perDelivery = try #require(record.count("energy.per_delivery"))
+        #expect(abs(perDelivery * Double(output.breakdowns.count) - joules) < 1e-6)
         let perMessage = try #require(record.count("energy.per_message"))
-        #expect(abs(perMessage * Double(output.breakdowns.count) - joules) < 1e-6)
+        let messages = Set(output.breakdowns.map(\.message)).count
+        #expect(messages > 0 && abs(perMessage * Double(messages) - joules) < 1e-6, "\(perMessage) J × \(messages)")
         #expect(abs(try #require(record.count("energy.per_hour")) - joules / total * 3600) / joules < 0.05)
         // The timeline: the radio starts in CELL_DCH and is promoted back from lower states.
         let radio = record.timeline.filter { $0.kind == .radio }

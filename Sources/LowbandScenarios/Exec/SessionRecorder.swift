@@ -231,13 +231,13 @@ package struct SessionRecord: Sendable {
     /// Messages the app showed (the breakdown's legs other than acknowledgements).
     private var shown: Int { breakdown.filter { $0.leg != "acked" }.count }
 
-    /// The radio's rows as a run has them (``RunDriver/radioMetrics(_:deliveries:seconds:)``),
+    /// The radio's rows as a run has them (``RunDriver/radioMetrics(_:messages:deliveries:seconds:)``),
     /// one sample per device link: time on, in each state, promotions, energy in all and per
     /// hour; `energy.per_message` is the links' energy together per message shown.
     package var radioMetrics: [RunMetric] {
         // Per hour of each link's own life: a proxy made during the session ran for less of it.
         let each = radios.map { radio in
-            RunDriver.radioMetrics(radio, deliveries: 0, seconds: radio.secondsInState.reduce(radio.promotingSeconds) { $0 + $1.seconds })
+            RunDriver.radioMetrics(radio, messages: 0, deliveries: 0, seconds: radio.secondsInState.reduce(radio.promotingSeconds) { $0 + $1.seconds })
         }
         var merged: [RunMetric] = []
         for metric in each.joined() {

@@ -62,7 +62,7 @@ final class RunDriver {
         if timeline.contains(where: { $0.kind == .disconnect }) {
             metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown, heartbeat: options.heartbeat)
         }
-        metrics += Self.radioMetrics(context.radio(), deliveries: breakdowns.count, seconds: end.seconds)
+        metrics += Self.radioMetrics(context.radio(), messages: checker.newMessages().count, deliveries: breakdowns.count, seconds: end.seconds)
         if let name = result.deliveryMetric, let index = metrics.firstIndex(where: { $0.name == name }) {
             Self.addResyncDeliveries(breakdowns, to: &metrics[index])
         }
@@ -101,7 +101,7 @@ final class RunDriver {
 
     /// The radio's rows: time on and in each state, promotions, and (when the profile gives
     /// power figures) energy in all, per delivered message and per hour.
-    static func radioMetrics(_ radio: RadioStatistics?, deliveries: Int, seconds: Double) -> [RunMetric] {
+    static func radioMetrics(_ radio: RadioStatistics?, messages: Int, deliveries: Int, seconds: Double) -> [RunMetric] {
         guard let radio else { return [] }
         var rows = [
             RunMetric(name: "radio.on_time", unit: "s", values: [radio.onSeconds]),
@@ -113,7 +113,10 @@ final class RunDriver {
         }
         guard let joules = radio.joules else { return rows }
         rows.append(RunMetric(name: "energy.total", unit: "J", values: [joules]))
-        if deliveries > 0 { rows.append(RunMetric(name: "energy.per_message", unit: "J", values: [joules / Double(deliveries)])) }
+        // Per message stored (each sent once), and per delivery (each to every member): a crowd
+        // of many members has many more deliveries than messages.
+        if messages > 0 { rows.append(RunMetric(name: "energy.per_message", unit: "J", values: [joules / Double(messages)])) }
+        if deliveries > 0 { rows.append(RunMetric(name: "energy.per_delivery", unit: "J", values: [joules / Double(deliveries)])) }
         if seconds > 0 { rows.append(RunMetric(name: "energy.per_hour", unit: "J", values: [joules / seconds * 3600])) }
         return rows
     }
