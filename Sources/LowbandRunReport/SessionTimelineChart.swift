@@ -1,6 +1,6 @@
 public import LowbandFindings
 
-/// A recorded session's timeline (``SessionTimeline``) on one time axis: the link's lane
+/// A recorded session's timeline (`SessionTimeline`, LowbandFindings) on one time axis: the link's lane
 /// (outages, handovers, partitions and toxics as bands; profile or seed switches, rules changes
 /// and refusals as marks), bytes per second each way, the app's events when it posted some, and
 /// a lane per destination with a row per connection (its handshake, its life, a reset's ✕, its

@@ -1,7 +1,7 @@
 package import LowbandFindings
 package import LowbandWire
 
-/// The soak's verdict: the messenger's promises, counted in a ``PromiseBook`` as `lowband run`
+/// The soak's verdict: the messenger's promises, counted in a `PromiseBook` as `lowband run`
 /// counts them, judged from the server's stored data and every client's cache once the
 /// processes are done.
 ///

@@ -28,7 +28,7 @@ struct InvariantChecker {
         var chat: Int64
     }
 
-    /// The promises a run judges, each under its ``PromiseBook`` name.
+    /// The promises a run judges, each under its `PromiseBook` name.
     static let promises: [(name: String, promise: String)] = [
         "acknowledged_lost", "duplicated", "order", "outbox_not_drained", "chat_list_mismatch", "cache_lost_after_kill", "liveness",
         "resource_bounds",
