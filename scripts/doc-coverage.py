@@ -34,6 +34,7 @@ HELD_AT_ZERO = [
     "LowbandProcess",
     "LowbandClient",
     "LowbandDeterminism",
+    "LowbandFindings",
     "LowbandFixtures",
     "LowbandLZ4",
     "LowbandMessagePack",
