@@ -78,8 +78,9 @@ struct ProxyCommand: AsyncParsableCommand {
     @Option(help: "Record a session into this folder: the app's events (POST /events on the API, or --events), the proxy's decisions, and at the end the promises judged from them (docs/APP-EVENTS.md).")
     var record: String?
 
-    @Option(help: "With --record: override a promise's bound, NAME=DURATION (settle, liveness; repeatable).")
-    var bound: [String] = []
+    @OptionGroup var boundsOption: BoundsOption
+    /// ``BoundsOption``'s `--bound` overrides.
+    var bound: [String] { boundsOption.bound }
 
     @Option(help: "Play the network of a session `--record` wrote again: its command line and every switch, toxic, outage and reset made through the API, each at its recorded time; other options given here replace the recorded ones (docs/APP-EVENTS.md).")
     var replay: String?
@@ -171,16 +172,11 @@ struct ProxyCommand: AsyncParsableCommand {
     /// The bounds a recorded session is judged with: the profile's, with `--bound` overrides.
     var sessionBounds: EventBounds {
         get throws {
-            var bounds = (try? NetworkProfile.load(named: profile)).map { EventBounds(profile: $0) }
-                ?? EventBounds(settle: EventBounds.appAllowance, liveness: EventBounds.appAllowance)
-            for text in bound {
-                do {
-                    try bounds.apply(text)
-                } catch {
-                    throw ValidationError(error.description)
-                }
+            do {
+                return try boundsOption.bounds(for: try? NetworkProfile.load(named: profile))
+            } catch {
+                throw ValidationError("\(error)")
             }
-            return bounds
         }
     }
 

@@ -84,8 +84,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "With --exec: run every failing seed this many more times and say whether it fails every time.")
     var repeats: Int = 0
 
-    @Option(help: "With --exec: override a promise's bound, NAME=DURATION (settle, liveness; repeatable).")
-    var bound: [String] = []
+    @OptionGroup var boundsOption: BoundsOption
+    /// ``BoundsOption``'s `--bound` overrides.
+    var bound: [String] { boundsOption.bound }
 
     @Option(help: "With --exec: a file your app appends its events to (JSON lines), followed as it grows; {seed} stands for the seed (LOWBAND_EVENTS_FILE).")
     var events: String?

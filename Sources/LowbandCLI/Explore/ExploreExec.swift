@@ -102,13 +102,11 @@ struct ExploreExec {
         if let events = command.events, (command.jobs ?? 1) > 1, !events.contains("{seed}") {
             throw CommandIO.IOError(description: "--events \(events): with --jobs above 1 seeds run side by side, so the path needs {seed} to give each its own file")
         }
-        var bounds = EventBounds(profile: profile)
-        for text in command.bound {
-            do {
-                try bounds.apply(text)
-            } catch {
-                throw CommandIO.IOError(description: error.description)
-            }
+        let bounds: EventBounds
+        do {
+            bounds = try command.boundsOption.bounds(for: profile)
+        } catch {
+            throw CommandIO.IOError(description: "\(error)")
         }
         guard command.proveRuns >= 1 else { throw CommandIO.IOError(description: "--prove-runs must be at least 1 (got \(command.proveRuns))") }
         var options = ExecOptions(
