@@ -53,6 +53,28 @@ import Testing
         #expect(try VirtualRun.run(without, implementation: ClaimsItsHistoryComplete.self).record.violations.isEmpty)
     }
 
+    /// A flow the NAT forgot stays open and silent: the pushes written into it later vanish, and
+    /// a reset long after (fault 4, 5) only ends what was already dead. The cause is the
+    /// forgetting (fault 6), before the bytes were written, and the proof agrees.
+    @Test func pushesIntoAForgottenFlowNameTheForgettingNotALaterReset() async throws {
+        let faults = FaultPlan(.kinds([.reset, .connectionReset, .natExpiry]))
+        let output = try ClaimsItsHistoryComplete.run(seconds: 600, seed: 2, faults: faults)
+        #expect(output.faults.last == "fault 6: NAT expiry of client 1, at 462.501 s", "\(output.faults)")
+        let lost = output.record.violations.filter { $0.invariant == "acknowledged_lost" }
+        #expect(lost.count >= 3)
+        for violation in lost {
+            #expect(violation.causeFault == "fault 6")
+            #expect(violation.cause?.contains("never arrived: the network forgot connection 8 at 462.501 s by fault 6 (NAT expiry of client 1, at 462.501 s), before these bytes were written") == true, "\(violation.cause ?? "")")
+        }
+        var options = ExploreOptions(
+            scenario: .crowd, profile: try ScenarioFixtures.profile("edge"), seeds: SeedSelection(range: 2 ... 2), faults: faults, clients: 2,
+            duration: .seconds(600), jobs: 1)
+        options.implementation = ClaimsItsHistoryComplete.self
+        options.prove = true
+        let outcome = try #require(try await Explorer.run(options).first)
+        #expect(outcome.proof.hasPrefix("proved: without fault 6 (NAT expiry of client 1) acknowledged_lost of message 57 on client 1 held 1 of 1"), "\(outcome.proof)")
+    }
+
     @Test func aMessageTheReaderDroppedItselfIsTouchedByNoFault() async throws {
         let output = try ForgetsAMessage.run(seconds: 400)
         let violation = try #require(output.record.violations.first)

@@ -25,8 +25,11 @@ struct RunLinkDecisions {
     private var played: [RunFault] { ledger.faults.filter { $0.skipped == nil } }
 
     /// The first thing that ended connection `connection` of `client` in `after ... before`: a
-    /// reset, a forgotten flow, or a fault that ends connections. Nil when nothing did.
+    /// reset, a forgotten flow, or a fault that ends connections. Nil when nothing did. Only
+    /// while the connection lived: until the client's engine noticed a lost link, or its frames
+    /// crossed another connection, whichever came first (a fault after that ended another one).
     func ending(connection: Int, client: Int, after: Duration, before: Duration) -> Decision? {
+        let before = min(before, lifetimeEnd(of: connection, client: client, after: after))
         var found: [Decision] = []
         for reset in trace.resets where reset.connection == connection {
             let time = Duration.nanoseconds(reset.time)
@@ -34,11 +37,14 @@ struct RunLinkDecisions {
             let fault = played.first { Self.ending.contains($0.kind) && $0.touches(client) && $0.covers(time) }
             found.append(Decision(time: time, words: "connection \(connection) was reset at \(Self.words(time)) s" + by(fault), fault: fault))
         }
+        // A forgotten flow stays open and silent: bytes written to it after it was forgotten
+        // vanish too, so one forgotten before `after` ended it as well.
         for forgotten in trace.forgotten where forgotten.connection == connection {
             let time = Duration.nanoseconds(forgotten.time)
-            guard time >= after, time <= before else { continue }
+            guard time <= before else { continue }
             let fault = played.first { [.natExpiry, .addressChange].contains($0.kind) && $0.touches(client) && $0.covers(time) }
-            found.append(Decision(time: time, words: "the network forgot connection \(connection) at \(Self.words(time)) s (its bytes vanished both ways)" + by(fault), fault: fault))
+            let already = time < after ? ", before these bytes were written: it stayed open, and everything written to it vanished" : ": its bytes vanished both ways"
+            found.append(Decision(time: time, words: "the network forgot connection \(connection) at \(Self.words(time)) s" + by(fault) + already, fault: fault))
         }
         for fault in played where Self.ending.contains(fault.kind) && fault.touches(client) {
             let from = max(fault.start, after)
@@ -46,6 +52,16 @@ struct RunLinkDecisions {
             found.append(Decision(time: from, words: "\(fault.described) ended connection \(connection)", fault: fault))
         }
         return found.min { $0.time < $1.time }
+    }
+
+    /// When connection `connection` of `client`, in use at `after`, was over at the latest: the
+    /// client's first lost session after `after` (a millisecond's slack: the reset comes first),
+    /// or the first frame on another connection of it.
+    private func lifetimeEnd(of connection: Int, client: Int, after: Duration) -> Duration {
+        let lost = timeline.first { $0.kind == .disconnect && $0.client == client && Duration.seconds($0.seconds) >= after }
+            .map { Duration.seconds($0.seconds) + .milliseconds(1) }
+        let next = (ledger.connectionsUsed[client] ?? []).first { $0.time > after && ledger.resolved($0.placement)?.connection != connection }?.time
+        return [lost, next].compactMap { $0 }.min() ?? .seconds(Int64(Int32.max))
     }
 
     /// The longest hold of client `client`'s connection `connection` in `from ..< to`: loss
