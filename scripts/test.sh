@@ -121,12 +121,12 @@ phase fuzz
 # (docs/ci/benchmarks.yml), and on this shared machine even that is not safe: 20 of 66 A/A
 # comparisons of 12 start-up runs still failed at --min-effect 50% (docs/BENCHMARKS.md, "Calibration").
 # The wall-clock growth ratios (growth_100_to_1000: the 1000-service graph's time over the
-# 100-service one's) are not in the baseline either: they are two wall-clock times taken apart, and
-# under load here they moved from 10x to 16.8x (+51%, a fresh-clone CI run with a build beside it);
-# the growth is gated by instructions (instructions_growth_100_to_1000) where counters exist.
+# 100-service one's) are shown, not gated (--not-gated): they are two wall-clock times taken apart,
+# and under load here Swinject's moved from 11.1x to 16.8x (+51%, a fresh-clone CI run with a build
+# beside it); the growth is gated by instructions (instructions_growth_100_to_1000) where counters exist.
 scripts/bench.sh --suite startup --out reports/startup.csv
 "$(swift build --show-bin-path)/lowband" compare reports/baselines/startup.csv reports/startup.csv \
-    --threshold 10% --ratio-threshold 50%
+    --threshold 10% --ratio-threshold 50% --not-gated growth_100_to_1000
 phase "start-up benchmarks"
 printf 'test: where the time went\n' >&2
 printf '  %s\n' "${phase_times[@]}" >&2

@@ -72,6 +72,9 @@ struct CompareCommand: ParsableCommand {
     @Option(help: "Output format: text or markdown (a pull-request comment).")
     var format: Format = .text
 
+    @Option(name: .customLong("not-gated"), help: "Show this metric's rows (by metric name, e.g. growth_100_to_1000) as info, never gated: a figure known to move beyond its threshold on the machine that runs the gate (repeatable).")
+    var notGated: [String] = []
+
     @Flag(help: "Show only the rows that changed beyond their threshold, regressed, or are missing or new.")
     var changesOnly = false
 
@@ -93,11 +96,13 @@ struct CompareCommand: ParsableCommand {
 
     /// The thresholds, test and statistic the options select.
     var policy: ComparisonPolicy {
-        ComparisonPolicy(
+        var policy = ComparisonPolicy(
             threshold: threshold.fraction, ratioThreshold: ratioThreshold?.fraction, timeThreshold: timeThreshold?.fraction,
             statistic: metricColumn, allowMissing: allowMissing, requireAll: requireAll,
             significance: alpha.fraction, minimumEffect: minEffect.fraction
         )
+        policy.ungated = Set(notGated)
+        return policy
     }
 
     /// The metric each of the targets is judged on, for ``UnmeasuredMetric``.

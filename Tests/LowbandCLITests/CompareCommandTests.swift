@@ -126,6 +126,20 @@ import Testing
         #expect(noAllocations.count(.missing) == 1 && noAllocations.fails)
     }
 
+    /// `--not-gated METRIC`: a figure known to move beyond its threshold on the gating machine
+    /// (the wall-clock growth ratio moved +51% under load in CI) is shown as info; the others
+    /// keep their gate.
+    @Test func aMetricNamedNotGatedIsShownAsInfo() throws {
+        var policy = ComparisonPolicy(threshold: 0.10, ratioThreshold: 0.50)
+        #expect(verdict("growth_100_to_1000", "x", from: 11.13, to: 16.8, policy: policy) == .regression)
+        policy.ungated = ["growth_100_to_1000"]
+        #expect(verdict("growth_100_to_1000", "x", from: 11.13, to: 16.8, policy: policy) == .info)
+        #expect(verdict("hand_speedup_vs_container", "x", from: 40, to: 19, policy: policy) == .regression)
+        #expect(verdict("allocations", "count", from: 1000, to: 1200, policy: policy) == .regression)
+        let command = try #require(try Lowband.parseAsRoot(["compare", "a.csv", "b.csv", "--not-gated", "growth_100_to_1000", "--not-gated", "x"]) as? CompareCommand)
+        #expect(command.policy.ungated == ["growth_100_to_1000", "x"])
+    }
+
     @Test func theTableShowsRegressionsFirstAndChangesOnlyHidesTheRest() {
         let baseline = (1...6).map { row("allocations", "count", 1000, benchmark: "b\($0)") } + [row("wall_clock", "ms", 10), row("gone", "bytes", 5)]
         var current = (1...6).map { row("allocations", "count", 1000, benchmark: "b\($0)") } + [row("wall_clock", "ms", 30), row("fresh", "bytes", 5)]

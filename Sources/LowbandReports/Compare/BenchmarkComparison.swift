@@ -171,7 +171,7 @@ public struct BenchmarkComparison: Sendable {
         case .ratio: policy.ratioThreshold ?? policy.threshold
         case .timing: policy.timeThreshold
         }
-        guard let limit = gateLimit else {
+        guard let limit = gateLimit, !policy.ungated.contains(key.metric) else {
             result.verdict = .info
             return result
         }

@@ -29,6 +29,9 @@ public struct ComparisonPolicy: Sendable, Hashable {
     /// interval of a significant timing change must exceed to be a regression or an improvement
     /// (0.05 = 5%).
     public var minimumEffect: Double
+    /// Metric names (`growth_100_to_1000`) shown as `info` and never gated, whatever their unit:
+    /// figures known to move beyond their threshold on the machine that runs the gate.
+    public var ungated: Set<String> = []
 
     /// A policy; every argument has the `lowband compare` default. Thresholds, significance and
     /// minimum effect are fractions (0.10 = 10%); a nil `ratioThreshold` uses `threshold`, a nil
