@@ -106,7 +106,7 @@ struct ControlAPI: Sendable {
             guard let given = request.query["token"], BrowserGate.same(given, pageToken) else {
                 throw ProxyError(.init(name: "forbidden", httpStatus: 403), "the live page needs the token `lowband proxy` printed at start: /ui?token=…")
             }
-            return .text(status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html.utf8))
+            return .text(status: 200, contentType: "text/html; charset=utf-8", body: Array(LivePage.html(await firstView()).utf8))
 
         case 1 where path[0] == "record":
             try allow(method, ["GET", "POST"])
@@ -321,6 +321,18 @@ struct ControlAPI: Sendable {
             }
         }
         return try ProxyRoutes(rules)
+    }
+
+    /// The live page's first view: the first proxy (by name) as it is now, and whether a record runs.
+    private func firstView() async -> LivePage.FirstView {
+        let proxies = await registry.list().sorted { $0.name < $1.name }
+        guard let first = proxies.first else {
+            return LivePage.FirstView(proxies: [], proxy: nil, profile: "no proxy yet", seed: 0, link: nil, recording: record?.isPaused)
+        }
+        let link = try? await registry.proxy(named: first.name).linkState
+        return LivePage.FirstView(
+            proxies: proxies.map(\.name), proxy: first.name, profile: first.profile.isEmpty ? "perfect" : first.profile, seed: first.seed, link: link,
+            recording: record?.isPaused)
     }
 
     private func allow(_ method: String, _ methods: [String]) throws(ProxyError) {

@@ -10,7 +10,59 @@
 /// every request carries the page's token in `X-Lowband-Token`, without which the API refuses
 /// browsers.
 enum LivePage {
-    static let html = #"""
+    /// What the page shows before its scripts run, rendered by the server: the first proxy's
+    /// profile, seed and link (up, or down and until when), its queue, and whether a record runs
+    /// (the record's control is offered only then). A screenshot at load shows the link as it is.
+    struct FirstView {
+        var proxies: [String]
+        var proxy: String?
+        var profile: String
+        var seed: UInt64
+        var link: ProxyLinkState?
+        var recording: Bool?
+
+        /// The link badge's class and words, as the script writes them.
+        var badge: (className: String, text: String) {
+            guard let link, link.down else { return ("badge up", "link up") }
+            let until = link.untilSeconds.map { String(format: " until %.1f s", $0) } ?? ""
+            return ("badge down", (link.forced ?? "outage") + until)
+        }
+
+        /// The queue line, as the script writes it.
+        var queue: String {
+            guard let up = link?.queuedUpstreamBytes, let down = link?.queuedDownstreamBytes else { return "" }
+            return "queue: up \(Self.bytes(up)), down \(Self.bytes(down))"
+        }
+
+        static func bytes(_ n: Int) -> String {
+            n >= 1_000_000 ? String(format: "%.1f MB", Double(n) / 1e6) : n >= 1_000 ? String(format: "%.1f KB", Double(n) / 1e3) : "\(n) B"
+        }
+    }
+
+    /// The page with `view` rendered into it.
+    static func html(_ view: FirstView) -> String {
+        let options = view.proxies.map { name in "<option\(name == view.proxy ? " selected" : "")>\(escape(name))</option>" }.joined()
+        let badge = view.badge
+        return template
+            .replacingOccurrences(of: #"<select id="proxy"></select>"#, with: #"<select id="proxy">"# + options + "</select>")
+            .replacingOccurrences(of: #"<span id="link" class="badge up">link up</span>"#, with: #"<span id="link" class=""# + badge.className + #"">"# + escape(badge.text) + "</span>")
+            .replacingOccurrences(of: #"<span id="profile"></span>"#, with: #"<span id="profile">"# + escape("\(view.profile), seed \(view.seed)") + "</span>")
+            .replacingOccurrences(of: #"title="bytes waiting in the link's queue"></span>"#, with: #"title="bytes waiting in the link's queue">"# + escape(view.queue) + "</span>")
+            .replacingOccurrences(
+                of: #"<div id="record-box" hidden><button id="record" type="button">Pause record</button><span id="record-state"></span></div>"#,
+                with: view.recording.map { paused in
+                    #"<div id="record-box"><button id="record" type="button">"# + (paused ? "Resume record" : "Pause record") + #"</button><span id="record-state">"#
+                        + (paused ? "record paused" : "recording") + "</span></div>"
+                } ?? #"<div id="record-box" hidden><button id="record" type="button">Pause record</button><span id="record-state"></span></div>"#)
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// The page as its scripts fill it in, before any state is rendered.
+    static let template = #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -104,6 +156,7 @@ enum LivePage {
           const proxies = await api("GET", "/proxies");
           const names = Object.keys(proxies).sort();
           $("proxy").innerHTML = names.map((name) => `<option>${escape(name)}</option>`).join("");
+          if (!state.proxy) state.proxy = $("proxy").value || null;
           if (!names.includes(state.proxy)) state.proxy = names[0] || null;
           $("proxy").value = state.proxy;
           const profiles = await api("GET", "/profiles");
