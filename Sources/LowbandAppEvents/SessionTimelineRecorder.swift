@@ -72,7 +72,7 @@ public struct SessionTimelineRecorder: Sendable {
     /// Adds an event the app posted as a mark (`app`), on the same clock.
     public mutating func markApp(at: Double, device: String, kind: String, message: String?) {
         let what = message.map { " \($0)" } ?? ""
-        timeline.mark(.init(kind: "app", at: at, detail: "\(device) \(kind)\(what)"))
+        timeline.mark(.init(kind: "app", at: at, detail: "\(device) \(kind)\(what)", device: device))
     }
 
     /// Marks where the record was paused or resumed (`record`): what happened between is not in it.

@@ -86,14 +86,17 @@ public struct SessionTimeline: Sendable, Hashable, Codable {
         public var connection: Int?
         /// What happened, in words.
         public var detail: String?
+        /// The device that posted it, for an app event (each device has its own lane).
+        public var device: String?
 
         /// A mark with every field given.
-        public init(kind: String, at: Double, proxy: String? = nil, connection: Int? = nil, detail: String? = nil) {
+        public init(kind: String, at: Double, proxy: String? = nil, connection: Int? = nil, detail: String? = nil, device: String? = nil) {
             self.kind = kind
             self.at = at
             self.proxy = proxy
             self.connection = connection
             self.detail = detail
+            self.device = device
         }
     }
 

@@ -24,7 +24,10 @@ public enum SessionTimelineChart {
         let destinations = timeline.destinations
         let resets = timeline.connections.filter(\.reset).count
         var caption = "\(timeline.connections.count) connection\(timeline.connections.count == 1 ? "" : "s") to \(destinations.count) destination\(destinations.count == 1 ? "" : "s")"
-            + ", \(timeline.stretches.filter { $0.kind == "outage" }.count) outage(s), \(timeline.stretches.filter { $0.kind == "handover" }.count) handover(s), \(resets) reset(s)"
+            + ", " + [("outage", "outage"), ("handover", "handover"), ("partition", "partition")].map { kind, word in
+                let count = timeline.stretches.filter { $0.kind.split(separator: " ").first.map(String.init) == kind }.count
+                return "\(count) \(word)\(count == 1 ? "" : "s")"
+            }.joined(separator: ", ") + ", \(resets) reset\(resets == 1 ? "" : "s")"
         if timeline.omittedConnections > 0 { caption += "; \(timeline.omittedConnections) later connections not kept" }
         caption += ". Each row is a connection: light while its handshake crossed the link, solid while open; ✕ a reset, ○ a DNS lookup. Hover anything for its detail."
         return "<figure id=\"\(id)\" class=\"chart\">\(chart(timeline, destinations: destinations, id: id, title: title))<figcaption>\(HTMLEscaping.escape(caption))</figcaption></figure>"
@@ -64,11 +67,15 @@ public enum SessionTimelineChart {
     private static func chart(_ timeline: SessionTimeline, destinations: [(destination: String, connections: [Int])], id: String, title: String) -> String {
         let rows = rows(timeline, destinations: destinations)
         let appMarks = timeline.marks.filter { $0.kind == "app" }
+        // One lane per device, in the order they first posted (marks from before devices were
+        // named share one lane).
+        var devices: [String] = []
+        for mark in appMarks where !devices.contains(mark.device ?? "app") { devices.append(mark.device ?? "app") }
         let linkTop = 30.0
         let trafficTop = linkTop + 26
         let trafficHeight = 64.0
         let appTop = trafficTop + trafficHeight + 8
-        let appHeight = appMarks.isEmpty ? 0.0 : 20
+        let appHeight = Double(devices.count) * 20
         let rowsTop = appTop + appHeight + 8
         let plotBottom = rowsTop + Double(rows.count) * rowHeight
         let height = plotBottom + 50
@@ -81,11 +88,12 @@ public enum SessionTimelineChart {
         // Outages and other down stretches shade every lane; toxics mark the link's lane.
         for stretch in timeline.stretches {
             let x1 = x(stretch.start), x2 = Swift.max(x(stretch.end), x1 + 1)
+            let kind = stretch.kind.split(separator: " ").first.map(String.init) ?? ""
             let what = "\(stretch.kind) on \(stretch.proxy) from \(NumberFormatting.duration(seconds: stretch.start)) to \(NumberFormatting.duration(seconds: stretch.end))"
                 + (stretch.origin.map { " (\($0))" } ?? "")
             if stretch.down {
                 body.append(SVG.rect(x: x1, y: linkTop, width: x2 - x1, height: plotBottom - linkTop, attributes: ["class": "stretch-down", "fill": "#424242", "fill-opacity": "0.14"], title: what))
-                body.append(SVG.rect(x: x1, y: linkTop + 4, width: x2 - x1, height: 14, attributes: ["class": "stretch \(stretch.kind.split(separator: " ").first ?? "")", "fill": stretch.kind == "handover" ? "#7E57C2" : "#424242"], title: what))
+                body.append(SVG.rect(x: x1, y: linkTop + 4, width: x2 - x1, height: 14, attributes: ["class": "stretch \(kind)", "fill": kind == "handover" ? "#7E57C2" : kind == "partition" ? "#8D6E63" : "#424242"], title: what))
             } else {
                 body.append(SVG.rect(x: x1, y: linkTop + 18, width: x2 - x1, height: 4, attributes: ["class": "stretch toxic", "fill": "#E69F00"], title: what))
             }
@@ -97,10 +105,11 @@ public enum SessionTimelineChart {
             body[body.count - 1] = SVG.group([body[body.count - 1]], title: "\(NumberFormatting.duration(seconds: mark.at)) \(mark.kind): \(mark.detail ?? "")")
         }
         body.append(traffic(timeline, x: x, top: trafficTop, height: trafficHeight))
-        if !appMarks.isEmpty {
-            body.append(SVG.text("app", x: labelWidth - 8, y: appTop + 13, anchor: "end", attributes: ["class": "lane-label"]))
-            for mark in appMarks {
-                body.append(SVG.circle(cx: x(mark.at), cy: appTop + 9, r: 3.5, attributes: ["class": "mark mark-app", "fill": "#7E57C2"], title: "\(NumberFormatting.duration(seconds: mark.at)) \(mark.detail ?? "")"))
+        for (lane, device) in devices.enumerated() {
+            let top = appTop + Double(lane) * 20
+            body.append(SVG.text(device, x: labelWidth - 8, y: top + 13, anchor: "end", attributes: ["class": "lane-label app-lane"]))
+            for mark in appMarks where (mark.device ?? "app") == device {
+                body.append(SVG.circle(cx: x(mark.at), cy: top + 9, r: 3.5, attributes: ["class": "mark mark-app", "fill": "#7E57C2"], title: "\(NumberFormatting.duration(seconds: mark.at)) \(mark.detail ?? "")"))
             }
         }
         let fillOf = Dictionary(uniqueKeysWithValues: destinations.enumerated().map { ($1.destination, fills[$0 % fills.count]) })
@@ -132,8 +141,10 @@ public enum SessionTimelineChart {
         let legend = ChartLegend.render([
             .init(symbol: .swatch(color: "#424242", opacity: "1"), label: "outage"),
             .init(symbol: .swatch(color: "#7E57C2", opacity: "1"), label: "handover"),
+            .init(symbol: .swatch(color: "#8D6E63", opacity: "1"), label: "partition"),
             .init(symbol: .swatch(color: "#E69F00", opacity: "1"), label: "toxic"),
-            .init(symbol: .swatch(color: "#0072B2", opacity: "0.5"), label: "bytes up (above) / down (below)"),
+            .init(symbol: .swatch(color: "#D55E00", opacity: "0.7"), label: "bytes up (above)"),
+            .init(symbol: .swatch(color: "#0072B2", opacity: "0.7"), label: "bytes down (below)"),
             .init(symbol: .mark(SVG.text("▲", x: 0, y: 4, anchor: "middle", attributes: ["fill": "#0072B2"])), label: "profile or seed switch"),
             .init(symbol: .mark(SVG.text("✕", x: 0, y: 4, anchor: "middle", attributes: ["fill": "#C62828"])), label: "reset"),
             .init(symbol: .mark(SVG.circle(cx: 0, cy: 0, r: 3, attributes: ["fill": "none", "stroke": "#212121"])), label: "DNS lookup"),
