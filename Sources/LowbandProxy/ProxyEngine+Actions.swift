@@ -1,0 +1,203 @@
+import LowbandDeterminism
+import LowbandProxyCore
+import LowbandShaper
+import LowbandTransport
+import NIOCore
+import NIOPosix
+
+/// ProxyEngine: carrying out the state machine's actions on the sockets.
+extension ProxyEngine {
+    /// Carries out the machine's actions in the order it returned them, including those of
+    /// events that socket calls fire meanwhile (see ``performing``).
+    func perform(_ actions: [ProxyAction]) {
+        guard !performing else {
+            deferred += actions
+            return
+        }
+        performing = true
+        var actions = actions
+        while true {
+            carryOut(actions)
+            peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
+            guard !deferred.isEmpty else { break }
+            actions = []
+            swap(&actions, &deferred)
+        }
+        performing = false
+        for event in observer.drain() {
+            publish(ProxyEvent(placed: event))
+        }
+        scheduleWakeup()
+    }
+
+    func carryOut(_ actions: [ProxyAction]) {
+        for action in actions {
+            switch action {
+            case .connect(let number):
+                connect(number)
+            case .write(let number, let side, let buffer):
+                write(buffer, to: number, side)
+            case .shutdownOutput(let number, let side):
+                writeBatches(of: number)
+                // Socket calls can re-enter the engine, so no access to `sockets` spans one.
+                if let handler = sockets[number]?[side]?.handler {
+                    let shut = handler.shutdownOutput()
+                    sockets[number]?[side]?.outputShut = shut
+                }
+            case .setReading(let number, let side, let on):
+                let handler = sockets[number]?[side]?.handler
+                handler?.setReading(on)
+            case .close(let number, let reset, _):
+                writeBatches(of: number)
+                close(number, reset: reset)
+            case .forget(let number):
+                sockets[number]?.released = true
+            case .event(let event):
+                announce(event)
+            }
+        }
+        writeBatches(of: nil)
+    }
+
+    func write(_ buffer: ByteBuffer, to number: Int, _ side: ProxySide) {
+        guard let handler = sockets[number]?[side]?.handler else { return }
+        let count = buffer.readableBytes
+        pendingOutbound += count
+        if let position = batches.lastIndex(where: { $0.handler === handler }) {
+            batches[position].buffers.append(buffer)
+        } else {
+            batches.append(WriteBatch(number: number, handler: handler, buffers: [buffer]))
+        }
+    }
+
+    /// Hands the batched writes (of one connection, or all) to their sockets and flushes each
+    /// socket once. One promise per write, so ``pendingOutbound`` drops as soon as the kernel has
+    /// taken each buffer: with one promise per batch, a batch the kernel had mostly taken still
+    /// counted whole until its last byte went, and the peak read up to a batch too high. A
+    /// failed write fails those after it; the first failure is recorded.
+    func writeBatches(of number: Int?) {
+        guard !batches.isEmpty else { return }
+        var due: [WriteBatch] = []
+        if let number {
+            guard batches.contains(where: { $0.number == number }) else { return }
+            due = batches.filter { $0.number == number }
+            batches.removeAll { $0.number == number }
+        } else {
+            swap(&due, &batches)
+        }
+        for batch in due {
+            let handler = batch.handler
+            for buffer in batch.buffers {
+                let count = buffer.readableBytes
+                let promise = loop.makePromise(of: Void.self)
+                promise.futureResult.assumeIsolated().whenComplete { result in
+                    self.pendingOutbound -= count
+                    if case .failure(let error) = result { handler.recordFailure(error) }
+                }
+                handler.write(buffer, promise: promise)
+            }
+            handler.flush()
+        }
+    }
+
+    func close(_ number: Int, reset: Bool) {
+        guard var entry = sockets[number] else { return }
+        entry.released = true
+        sockets[number] = entry
+        for side in [ProxySide.client, .upstream] {
+            guard let endpoint = entry[side] else { continue }
+            let handler = endpoint.handler
+            if reset || stopping {
+                handler.close(reset: reset)
+            } else if let shut = endpoint.outputShut ?? handler.shutdownOutput() {
+                // Graceful: pending writes go out and FIN follows, then the socket closes.
+                shut.assumeIsolated().whenComplete { _ in handler.close(reset: false) }
+            }
+        }
+    }
+
+    func connect(_ number: Int) {
+        guard let entry = sockets[number], !entry.released else { return }
+        let upstream = tunnels[number].map { ProxyEndpoint(host: $0.destination.host, port: $0.destination.port) } ?? configuration.upstream
+        // A name is looked up on the device's network first, as the profile's `dns` says (a
+        // `direct` route's connection skips the device's network, its DNS delay included).
+        if let dns = configuration.link.dns, !machine.isDirect(number), !Self.isAddressLiteral(upstream.host) {
+            lookUp(upstream, for: number, dns: dns)
+            return
+        }
+        openUpstream(number, upstream)
+    }
+
+    /// Opens the upstream socket of connection `number`; the machine hears how it went.
+    func openUpstream(_ number: Int, _ upstream: ProxyEndpoint) {
+        guard let entry = sockets[number], !entry.released else { return }
+        let bound = NIOLoopBound(self, eventLoop: loop)
+        let limits = configuration.limits
+        ClientBootstrap(group: loop)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(.writeBufferWaterMark, value: Self.watermark(limits))
+            .channelOption(.recvAllocator, value: Self.recvAllocator(limits))
+            .channelOption(.maxMessagesPerRead, value: UInt(max(limits.readsPerWakeup, 1)))
+            .connectTimeout(TimeAmount(limits.connectTimeout))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let handler = ProxySocketHandler(engine: bound.value, side: .upstream, number: number)
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+            .connect(host: upstream.host, port: upstream.port)
+            .assumeIsolated()
+            .whenComplete { result in
+                self.connectFinished(number, result)
+            }
+    }
+
+    func connectFinished(_ number: Int, _ result: Result<any Channel, any Error>) {
+        switch result {
+        case .success(let channel):
+            guard let entry = sockets[number], !entry.released, channel.isActive,
+                let handler = try? channel.pipeline.syncOperations.handler(type: ProxySocketHandler.self)
+            else {
+                channel.close(promise: nil)
+                return
+            }
+            sockets[number]?.upstream = Endpoint(handler: handler)
+            // A front door tells its client first, outside the link: the reply is the proxy's.
+            if let tunnel = tunnels[number], let client = sockets[number]?.client?.handler {
+                Self.tell(client, tunnel.handshake.success(boundAddress: Self.addressBytes(channel.localAddress), boundPort: channel.localAddress?.port ?? 0))
+            }
+            perform(machine.upstreamConnected(number, at: now()))
+        case .failure(let error):
+            let destination = tunnels[number].map(\.destination.description) ?? configuration.upstream.description
+            upstreamFailed(number, Self.doorFailure(error), reason: "\(destination): \(Self.describe(error))")
+        }
+    }
+
+    /// The upstream of `number` cannot be reached: a front door's client is told in its
+    /// protocol's words, then the machine closes the connection.
+    func upstreamFailed(_ number: Int, _ failure: DoorFailure, reason: String) {
+        if let tunnel = tunnels[number], let client = sockets[number]?.client?.handler {
+            Self.tell(client, tunnel.handshake.failure(failure, reason: reason))
+        }
+        perform(machine.upstreamFailed(number, reason: reason, at: now()))
+    }
+
+    /// Publishes `event`, and writes the proxy's own decisions the shaper does not see — toxics
+    /// changed, bytes discarded — into the link's trace, on the proxy's timeline and numbers.
+    func announce(_ event: ProxyEvent) {
+        if let trace = configuration.link.trace, let line = event.shaperTraceEvent {
+            trace.record(line)
+        }
+        publish(event)
+    }
+
+    func publish(_ event: ProxyEvent) {
+        if let handler = configuration.statusHandler, let line = event.statusLine {
+            handler(line)
+        }
+        if broadcast.hasSubscribers {
+            broadcast.publish(event)
+        }
+    }
+}
