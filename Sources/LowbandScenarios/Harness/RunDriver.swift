@@ -57,12 +57,13 @@ final class RunDriver {
         let bounds = InvariantBounds(profile: context.profile)
         var checker = InvariantChecker(context: context, end: judgedEnd, timeline: timeline, lines: lines, bounds: bounds)
         checker.run(resources: context.probe.readings)
-        let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: checker.newMessages())
+        let newMessages = checker.newMessages()
+        let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: newMessages)
         var metrics = result.metrics
         if timeline.contains(where: { $0.kind == .disconnect }) {
             metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown, heartbeat: options.heartbeat)
         }
-        metrics += Self.radioMetrics(context.radio(), messages: checker.newMessages().count, deliveries: breakdowns.count, seconds: end.seconds)
+        metrics += Self.radioMetrics(context.radio(), messages: newMessages.count, deliveries: breakdowns.count, seconds: end.seconds)
         if let name = result.deliveryMetric, let index = metrics.firstIndex(where: { $0.name == name }) {
             Self.addResyncDeliveries(breakdowns, to: &metrics[index])
         }
@@ -80,12 +81,12 @@ final class RunDriver {
         record.livenessSeconds = bounds.liveness.seconds
         record.drain = drained.map { $0.outcome(actualEnd: end) }
         var output = ScenarioOutput(record: record, trace: lines, breakdowns: breakdowns)
-        output.faults = faultLines(until: end)
+        output.faults = faultLines()
         return output
     }
 
     /// faults.txt: every scheduled fault by number, as played, not played (and why), or left out.
-    private func faultLines(until end: Duration) -> [String] {
+    private func faultLines() -> [String] {
         let options = context.options
         guard !options.faults.isNone else { return [] }
         let played = Dictionary(context.ledger.faults.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
@@ -100,7 +101,7 @@ final class RunDriver {
     }
 
     /// The radio's rows: time on and in each state, promotions, and (when the profile gives
-    /// power figures) energy in all, per delivered message and per hour.
+    /// power figures) energy in all, per message stored, per delivery and per hour.
     static func radioMetrics(_ radio: RadioStatistics?, messages: Int, deliveries: Int, seconds: Double) -> [RunMetric] {
         guard let radio else { return [] }
         var rows = [
