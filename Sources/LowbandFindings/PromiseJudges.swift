@@ -178,7 +178,7 @@ extension PromiseBook {
                 var place = delivery.place
                 place.client = recipient.client
                 let broken = delivery.key.map { BrokenCase.lost(key: $0, recipient: recipient.device, confirmed: delivery.confirmed) }
-                let explanation = broken.flatMap(explain)
+                let explanation = keeps("acknowledged_lost") ? broken.flatMap(explain) : nil
                 let around = explanation.map(Self.because) ?? network(delivery.confirmed - 2, delivery.confirmed + 2).map { "; network around the confirmation: \($0)" } ?? ""
                 violate(
                     "acknowledged_lost", at: at, place,
@@ -240,7 +240,7 @@ extension PromiseBook {
             broken += 1
             let outcome = send.acked.map { "acknowledged only at \(Self.words($0)) s, \(Self.words($0 - send.sent)) s after it was sent" } ?? "never acknowledged"
             let broken = send.key.map { BrokenCase.late(key: $0, device: send.device, sent: send.sent, until: until) }
-            let explanation = broken.flatMap(explain)
+            let explanation = keeps("liveness") ? broken.flatMap(explain) : nil
             let meanwhile = explanation.map(Self.because) ?? network(send.sent, until).map { "; network meanwhile: \($0)" } ?? ""
             violate(
                 "liveness", at: late, send.place,
@@ -296,7 +296,7 @@ extension PromiseBook {
                 // The subject is kept where a producer explains its cases (an app's session); a
                 // run's records stay as they were.
                 let broken = BrokenCase.duplicated(key: key, device: holding.device, first: seen[0], second: second.at)
-                let explanation = explain(broken)
+                let explanation = keeps("duplicated") ? explain(broken) : nil
                 let meanwhile = explanation.map(Self.because)
                     ?? (Set(seen).count > 1 ? network(seen[0] - 1, seen[1]).map { "; network before the second: \($0)" } ?? "" : "")
                 violate(
@@ -348,7 +348,7 @@ extension PromiseBook {
             let earlier = common[index - 1]
             // The reference has `later` first: it is the one that should have come earlier.
             let broken = BrokenCase.order(device: sequence.device, earlier: later.key, later: earlier.key, at: later.at)
-            let explanation = explain(broken)
+            let explanation = keeps("order") ? explain(broken) : nil
             let before = explanation.map(Self.because) ?? network(earlier.at - 5, later.at).map { "; network before: \($0)" } ?? ""
             violate(
                 "order", at: later.at, later.place,

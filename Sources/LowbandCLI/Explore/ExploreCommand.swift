@@ -98,7 +98,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     var prove = false
 
     @Option(name: .customLong("prove-runs"), help: "With --prove: runs without the cause, and with it alone, per failing seed (default 3).")
-    var proveRuns: Int = 3
+    var proveRuns: Int?
 
     @Option(name: .customLong("without-faults"), help: "With --exec: leave out these faults of each seed's schedule, by number (faults.txt), all else identical: 4 or 2,5.")
     var withoutFaults: String?
@@ -118,7 +118,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             try await ExploreExec(command: self, exec: exec).run()
             return
         }
-        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || withoutFaults != nil || onlyFaults != nil || proveRuns != 3 {
+        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || withoutFaults != nil || onlyFaults != nil || proveRuns != nil {
             throw CommandIO.failure(
                 "--upstream, --bound, --events, --keep-sessions, --repeat, --prove-runs, --without-faults and --only-faults go with --exec (exploring your own app); the scenarios need none of them (their --prove runs once each way: virtual time is exact)",
                 command: Self.name)

@@ -108,14 +108,15 @@ struct ExploreExec {
         } catch {
             throw CommandIO.IOError(description: "\(error)")
         }
-        guard command.proveRuns >= 1 else { throw CommandIO.IOError(description: "--prove-runs must be at least 1 (got \(command.proveRuns))") }
+        let proveRuns = command.proveRuns ?? 3
+        guard proveRuns >= 1 else { throw CommandIO.IOError(description: "--prove-runs must be at least 1 (got \(proveRuns))") }
         var options = ExecOptions(
             upstreams: upstreams, command: exec, profile: profile, profileName: command.profile, seeds: SeedSelection(range: range, shard: shard),
             faults: faults, window: window, timeout: timeout, jobs: command.jobs ?? 1, repeats: command.repeats, shrink: command.shrink,
             bounds: bounds, boundOptions: command.bound, directory: command.out ?? OutputDirectory.fresh("reports/explore-exec-\(RunOutputs.fileSafe(command.profile))", marker: "explore.csv"),
             eventsFile: command.events, keepSessions: command.keepSessions)
         options.selection = try FaultSelection(without: command.withoutFaults, only: command.onlyFaults)
-        options.proveRuns = command.prove ? command.proveRuns : 0
+        options.proveRuns = command.prove ? proveRuns : 0
         return options
     }
 

@@ -59,7 +59,10 @@ struct RunCauseFinder {
         if let push = ledger.pushSent[key]?.last {
             let connection = ledger.resolved(push.placement)?.connection
             let wrote = "the push of message \(message) the server wrote to client \(client) at \(words(push.time)) s\(on(push.placement)) never arrived"
-            if let connection, let ended = decisions.ending(connection: connection, client: client, after: push.time, before: end) {
+            guard let connection else {
+                return Explanation(cause: "\(wrote); the connection it was written to is not known, so no network decision can be named", fault: nil, context: near(nil))
+            }
+            if let ended = decisions.ending(connection: connection, client: client, after: push.time, before: end) {
                 return Explanation(cause: "\(wrote): \(ended.words)", fault: ended.fault?.name, context: near(ended.fault))
             }
             return Explanation(cause: "\(wrote), and no fault touched its connection after it", fault: nil, context: near(nil))
@@ -106,6 +109,9 @@ struct RunCauseFinder {
         }
         if let held = decisions.longestHold(connection: connection, client: client, from: first.time, to: until) {
             return Explanation(cause: "\(left): \(held.words)", fault: held.fault?.name, context: near(held.fault))
+        }
+        guard connection != nil else {
+            return Explanation(cause: "\(left); the connection it was written to is not known, so no network decision on it can be named", fault: nil, context: near(nil))
         }
         return Explanation(cause: "no fault touched client id \(clientID)'s bytes on client \(client)'s link: \(left), and nothing held or ended its connection until \(words(until)) s", fault: nil, context: near(nil))
     }
