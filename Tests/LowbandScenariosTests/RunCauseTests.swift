@@ -25,6 +25,27 @@ import Testing
         #expect(output.faults.first?.contains("–") == true)
     }
 
+    /// faults.txt says what was played, and the trace agrees: every outage, handover and address
+    /// change it lists has the shaper's own outage-start at its start and outage-end at its end.
+    @Test func theFaultsListAgreesWithTheTracesOutages() async throws {
+        var options = try ScenarioFixtures.virtualOptions(.crowd, seed: 4, clients: 2, seconds: 300)
+        options.faults = FaultPlan(.kinds([.outage, .handover, .addressChange]))
+        let output = try await ScenarioFixtures.run(options)
+        let spans = output.faults.compactMap { line -> (Double, Double)? in
+            guard let range = line.split(separator: ", ").last?.dropLast(2).split(separator: "–"), range.count == 2,
+                  let start = Double(range[0]), let end = Double(range[1]) else { return nil }
+            return (start, end)
+        }
+        #expect(spans.count == output.faults.count && spans.count >= 3, "\(output.faults)")
+        func times(_ event: String) -> [Double] {
+            output.trace.filter { $0.contains("\"event\":\"\(event)\"") }.compactMap { TraceExcerpt.time(of: $0).map { Double($0) / 1e9 } }
+        }
+        let starts = times("outage-start"), ends = times("outage-end")
+        for (start, end) in spans {
+            #expect(starts.contains { abs($0 - start) < 0.001 } && ends.contains { abs($0 - end) < 0.001 }, "\(start)–\(end) s not in the trace's outages \(starts) / \(ends)")
+        }
+    }
+
     @Test func withoutTheFaultTheSameRunKeepsItsPromise() throws {
         var plan = Self.killed.faults
         plan.played = FaultSelection(without: [1])
