@@ -5,23 +5,24 @@ import LowbandTransport
 import NIOCore
 import NIOPosix
 
-/// ProxyEngine: carrying out the state machine's actions on the sockets.
+/// ProxyEngine: carrying out the state machine's output on the sockets.
 extension ProxyEngine {
-    /// Carries out the machine's actions in the order it returned them, including those of
-    /// events that socket calls fire meanwhile (see ``performing``).
-    func perform(_ actions: [ProxyAction]) {
+    /// Carries out the machine's output, including that of events that socket calls fire
+    /// meanwhile (see ``performing``): first its events (the trace and the observers), then each
+    /// connection's work.
+    func perform(_ output: ProxyOutput) {
         guard !performing else {
-            deferred += actions
+            deferred.append(output)
             return
         }
         performing = true
-        var actions = actions
+        var output = output
         while true {
-            carryOut(actions)
+            carryOut(output)
             peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
             guard !deferred.isEmpty else { break }
-            actions = []
-            swap(&actions, &deferred)
+            output = ProxyOutput()
+            swap(&output, &deferred)
         }
         performing = false
         for event in observer.drain() {
@@ -30,33 +31,39 @@ extension ProxyEngine {
         scheduleWakeup()
     }
 
-    func carryOut(_ actions: [ProxyAction]) {
-        for action in actions {
-            switch action {
-            case .connect(let number):
-                connect(number)
-            case .write(let number, let side, let buffer):
-                write(buffer, to: number, side)
-            case .shutdownOutput(let number, let side):
-                writeBatches(of: number)
-                // Socket calls can re-enter the engine, so no access to `sockets` spans one.
-                if let handler = sockets[number]?[side]?.handler {
-                    let shut = handler.shutdownOutput()
-                    sockets[number]?[side]?.outputShut = shut
-                }
-            case .setReading(let number, let side, let on):
-                let handler = sockets[number]?[side]?.handler
-                handler?.setReading(on)
-            case .close(let number, let reset, _):
-                writeBatches(of: number)
-                close(number, reset: reset)
-            case .forget(let number):
-                sockets[number]?.released = true
-            case .event(let event):
-                announce(event)
+    func carryOut(_ output: ProxyOutput) {
+        for event in output.events { announce(event) }
+        for work in output.work { carryOut(work) }
+        writeBatches(of: nil)
+    }
+
+    /// One connection's work, in ``SocketWork``'s order.
+    private func carryOut(_ work: SocketWork) {
+        let number = work.number
+        if work.connect { connect(number) }
+        for (side, buffer) in work.writes { write(buffer, to: number, side) }
+        for side in work.shutdowns {
+            writeBatches(of: number)
+            // Socket calls can re-enter the engine, so no access to `sockets` spans one.
+            if let handler = sockets[number]?[side]?.handler {
+                let shut = handler.shutdownOutput()
+                sockets[number]?[side]?.outputShut = shut
             }
         }
-        writeBatches(of: nil)
+        for side in [ProxySide.client, .upstream] {
+            guard let on = work.reading(side) else { continue }
+            let handler = sockets[number]?[side]?.handler
+            handler?.setReading(on)
+        }
+        switch work.ending {
+        case .close(let reset, _):
+            writeBatches(of: number)
+            close(number, reset: reset)
+        case .release:
+            sockets[number]?.released = true
+        case nil:
+            break
+        }
     }
 
     func write(_ buffer: ByteBuffer, to number: Int, _ side: ProxySide) {

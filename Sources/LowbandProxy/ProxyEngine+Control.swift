@@ -32,15 +32,15 @@ extension ProxyEngine {
     }
 
     func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic {
-        let (added, actions) = try machine.addToxic(toxic, at: now())
-        perform(actions)
+        let (added, output) = try machine.addToxic(toxic, at: now())
+        perform(output)
         announce(ProxyEvent(toxic: added, kind: .toxicAdded, time: now() - .zero))
         return added
     }
 
     func updateToxic(named name: String, attributes: [String: Int64], toxicity: Double?) throws(ProxyError) -> Toxic {
-        let (updated, actions) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now())
-        perform(actions)
+        let (updated, output) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now())
+        perform(output)
         announce(ProxyEvent(toxic: updated, kind: .toxicUpdated, time: now() - .zero))
         return updated
     }

@@ -31,15 +31,15 @@ extension ProxyEngine {
 
     /// Opens a connection of `handler`'s client on the link, as `description` (its number set),
     /// to `tunnel`'s destination when a front door named one. The machine may ask to connect at
-    /// once (no connect delay), so the destination is known before its actions are carried out.
+    /// once (no connect delay), so the destination is known before its work is carried out.
     @discardableResult
     func open(_ handler: ProxySocketHandler, description: String, tunnel: DoorTunnel? = nil, route: LinkRoute = .device) -> Int {
-        let (number, actions) = machine.accept(description: description, route: route, at: now())
+        let (number, output) = machine.accept(description: description, route: route, at: now())
         handler.number = number
         sockets[number] = ConnectionSockets(client: Endpoint(handler: handler))
         tunnels[number] = tunnel
         descriptions[number] = description
-        perform(actions)
+        perform(output)
         return number
     }
 
@@ -67,11 +67,11 @@ extension ProxyEngine {
             perform(machine.received(buffers[0], on: number, from: side, at: now))
             return
         }
-        var actions: [ProxyAction] = []
+        var output = ProxyOutput()
         for buffer in buffers {
-            actions += machine.received(buffer, on: number, from: side, at: now)
+            output.append(machine.received(buffer, on: number, from: side, at: now))
         }
-        perform(actions)
+        perform(output)
     }
 
     func inputClosed(_ number: Int, side: ProxySide) {

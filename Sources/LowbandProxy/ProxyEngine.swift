@@ -15,7 +15,7 @@ import NIOPosix
 
 /// The I/O half of a proxy, confined to its event loop: it owns the listener and the sockets,
 /// turns socket events into ``ProxyStateMachine`` calls with the scheduler's time, carries
-/// out the returned actions, and wakes the machine up at its `nextWakeup` on the scheduler.
+/// out the returned output, and wakes the machine up at its `nextWakeup` on the scheduler.
 ///
 /// Every connection of a proxy lives on this one loop, so the shaper is only touched here.
 final class ProxyEngine {
@@ -38,12 +38,12 @@ final class ProxyEngine {
     var peakBuffered = 0
     /// Writes of the current `perform`, per socket: written and flushed together at its end.
     var batches: [WriteBatch] = []
-    /// A `perform` is carrying out actions. Socket calls report back into the engine at once
+    /// A `perform` is carrying out output. Socket calls report back into the engine at once
     /// (a write crossing the high watermark, a flush draining below the low one, a close), and
     /// the clock has moved on by then, so the machine may answer with bytes that follow the
     /// batch being written: its answer waits in `deferred` until that batch is out.
     var performing = false
-    var deferred: [ProxyAction] = []
+    var deferred = ProxyOutput()
     var stopping = false
     /// The listener drops handshakes: the link is down (see ``HandshakeGate``).
     var gateShut = false

@@ -74,6 +74,10 @@ struct ConnectionState {
     let openedAt: ShaperInstant
     var upstream = FlowState()
     var downstream = FlowState()
+    /// Where this connection's ``SocketWork`` sits in the machine's current output, valid
+    /// while `workGeneration` is the output's: so each event touches its work in place.
+    var workSlot = 0
+    var workGeneration = 0
 
     subscript(direction: Direction) -> FlowState {
         _read {

@@ -4,33 +4,33 @@ package import LowbandShaper
 /// every connection of the device, open or new.
 extension ProxyStateMachine {
     /// Resets one connection (both ends, like a TCP RST); what was on its way is lost.
-    package mutating func reset(_ number: Int, reason: String, at now: ShaperInstant) -> [ProxyAction] {
-        guard connections[number] != nil else { return takeActions() }
+    package mutating func reset(_ number: Int, reason: String, at now: ShaperInstant) -> ProxyOutput {
+        guard connections[number] != nil else { return takeOutput() }
         statistics.resetConnections += 1
         emit(.reset, now, connection: number, detail: reason)
         remove(number, at: now, reset: true, reason: reason)
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
     /// The network forgets one connection's flow, as a NAT that lost its binding does: its
     /// bytes vanish from now on, with no reset either way (the shaper loses every piece).
-    package mutating func forget(_ number: Int, at now: ShaperInstant) -> [ProxyAction] {
-        guard let id = connections[number]?.shaperID else { return takeActions() }
+    package mutating func forget(_ number: Int, at now: ShaperInstant) -> ProxyOutput {
+        guard let id = connections[number]?.shaperID else { return takeOutput() }
         shaper.forget(id, at: local(now))
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
     /// Resets every connection, as a dropped radio link or a crashed server would.
-    package mutating func resetAll(reason: String, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func resetAll(reason: String, at now: ShaperInstant) -> ProxyOutput {
         for number in order {
             statistics.resetConnections += 1
             emit(.reset, now, connection: number, detail: reason)
             remove(number, at: now, reset: true, reason: reason)
         }
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
     /// Holds every byte of `direction` from now on, on every connection: nothing more is
@@ -40,34 +40,34 @@ extension ProxyStateMachine {
     /// is the `partition` event's detail, so a record can say which fault it was; a partition
     /// with another reason of a direction already held is a second hold on it (its own event),
     /// released by its own heal.
-    package mutating func partition(_ direction: Direction, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func partition(_ direction: Direction, reason: String? = nil, at now: ShaperInstant) -> ProxyOutput {
         if partitioned.contains(direction) {
-            guard let reason, !partitionHolds[direction, default: []].contains(reason) else { return takeActions() }
+            guard let reason, !partitionHolds[direction, default: []].contains(reason) else { return takeOutput() }
             partitionHolds[direction, default: []].append(reason)
             emit(.partition, now, direction: direction, detail: reason)
-            return takeActions()
+            return takeOutput()
         }
         partitioned.append(direction)
         partitionHolds[direction] = reason.map { [$0] } ?? []
         emit(.partition, now, direction: direction, detail: reason)
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
     /// Ends the partition of `direction` (nil: every partition): the held bytes are delivered at
     /// once, in order, then the bytes not yet submitted go to the link. `reason` is the `heal`
     /// event's detail; with a direction it releases only that reason's hold, and the direction
     /// stays held while another reason holds it.
-    package mutating func heal(_ direction: Direction? = nil, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func heal(_ direction: Direction? = nil, reason: String? = nil, at now: ShaperInstant) -> ProxyOutput {
         if let direction, let reason, partitioned.contains(direction) {
             partitionHolds[direction, default: []].removeAll { $0 == reason }
             if !partitionHolds[direction, default: []].isEmpty {
                 emit(.heal, now, direction: direction, detail: reason)
-                return takeActions()
+                return takeOutput()
             }
         }
         let healed = partitioned.filter { direction == nil || $0 == direction }
-        guard !healed.isEmpty else { return takeActions() }
+        guard !healed.isEmpty else { return takeOutput() }
         partitioned.removeAll { healed.contains($0) }
         for direction in healed {
             partitionHolds[direction] = nil
@@ -85,7 +85,7 @@ extension ProxyStateMachine {
             dirty.append(number)
         }
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
     /// Forces an outage now, for `length`: as the profile's own outages do, nothing moves either
@@ -94,7 +94,7 @@ extension ProxyStateMachine {
     /// or `handover`, with "forced" in its words, then `(reason)` when one is given) and at its
     /// end an `outage-end`. One already in force is lengthened to end at the later time (no new
     /// `outage-start`: its `outage-end` comes at the later time). Connections stay open.
-    package mutating func forceOutage(for length: Duration, kind: String, reason: String? = nil, at now: ShaperInstant) -> [ProxyAction] {
+    package mutating func forceOutage(for length: Duration, kind: String, reason: String? = nil, at now: ShaperInstant) -> ProxyOutput {
         let until = now + length
         let because = reason.map { " (\($0))" } ?? ""
         if let forced {
@@ -104,7 +104,7 @@ extension ProxyStateMachine {
             emit(.outageStart, now, detail: "\(kind) forced for \(Self.seconds(length))\(because)")
         }
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
     /// Ends the forced outage at `end`: what it held goes on, in order.

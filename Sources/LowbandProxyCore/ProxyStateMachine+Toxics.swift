@@ -3,7 +3,7 @@ package import LowbandShaper
 /// Toxics: added to, changed in and removed from every open and future connection.
 extension ProxyStateMachine {
     /// Adds a toxic to every open and future connection.
-    package mutating func addToxic(_ toxic: Toxic, at now: ShaperInstant) throws(ProxyError) -> (Toxic, [ProxyAction]) {
+    package mutating func addToxic(_ toxic: Toxic, at now: ShaperInstant) throws(ProxyError) -> (Toxic, ProxyOutput) {
         let toxic = try toxic.validated()
         guard !toxics.contains(where: { $0.name == toxic.name }) else {
             throw ProxyError(.toxicExists, "toxic already exists: '\(toxic.name)'")
@@ -15,13 +15,13 @@ extension ProxyStateMachine {
             connections.values[index][toxic.stream].toxics.append(stage)
         }
         step(now)
-        return (toxic, takeActions())
+        return (toxic, takeOutput())
     }
 
     /// Changes a toxic's attributes and toxicity; missing attributes keep their values.
     package mutating func updateToxic(
         named name: String, attributes: [String: Int64], toxicity: Double?, at now: ShaperInstant
-    ) throws(ProxyError) -> (Toxic, [ProxyAction]) {
+    ) throws(ProxyError) -> (Toxic, ProxyOutput) {
         guard let position = toxics.firstIndex(where: { $0.name == name }) else {
             throw ProxyError(.toxicNotFound, "toxic not found: '\(name)'")
         }
@@ -37,10 +37,10 @@ extension ProxyStateMachine {
             connections.values[index][toxic.stream].toxics.update(named: name, effect: effect, active: active, at: now)
         }
         step(now)
-        return (toxic, takeActions())
+        return (toxic, takeOutput())
     }
 
-    package mutating func removeToxic(named name: String, at now: ShaperInstant) throws(ProxyError) -> [ProxyAction] {
+    package mutating func removeToxic(named name: String, at now: ShaperInstant) throws(ProxyError) -> ProxyOutput {
         guard let position = toxics.firstIndex(where: { $0.name == name }) else {
             throw ProxyError(.toxicNotFound, "toxic not found: '\(name)'")
         }
@@ -51,13 +51,17 @@ extension ProxyStateMachine {
             drainToxics(number, toxic.stream, at: now)
         }
         step(now)
-        return takeActions()
+        return takeOutput()
     }
 
-    package mutating func removeAllToxics(at now: ShaperInstant) -> [ProxyAction] {
+    /// Removes every toxic, last added first: what they held goes on to the link, in order.
+    package mutating func removeAllToxics(at now: ShaperInstant) -> ProxyOutput {
+        var output = ProxyOutput()
         for toxic in toxics.reversed() {
-            _ = try? removeToxic(named: toxic.name, at: now)
+            // Each removal's output is kept: the bytes a toxic held are released by it.
+            if let removed = try? removeToxic(named: toxic.name, at: now) { output.append(removed) }
         }
-        return takeActions()
+        output.append(takeOutput())
+        return output
     }
 }

@@ -2,34 +2,41 @@ import LowbandDeterminism
 import LowbandProxyCore
 import LowbandShaper
 
-/// Carrying out the state machine's actions on the scheduler, in the order it gave them.
+/// Carrying out the state machine's output on the scheduler.
 ///
-/// Actions are queued and carried out on a scheduled turn, never inside the call that caused
-/// them (an end's `send` or `close`, a fault), so an end's delegate is never re-entered. What
-/// a turn sets off in turn (a delegate answering a frame that arrives at once) is carried out
-/// on a later turn at the same instant, after the work already due then. Only reading is
-/// decided at once: whether a sending end is read follows the machine's latest word, as a
-/// socket's reading does.
+/// The machine's events are its record: they go to the trace and the observer when the output
+/// arrives, in the order decided. The connections' work is queued and carried out on a
+/// scheduled turn, never inside the call that caused it (an end's `send` or `close`, a fault),
+/// so an end's delegate is never re-entered. What a turn sets off in turn (a delegate
+/// answering a frame that arrives at once) is carried out on a later turn at the same instant,
+/// after the work already due then. Only reading is decided at once: whether a sending end is
+/// read follows the machine's latest word, as a socket's reading does.
 extension InMemoryNetwork {
     /// The state machine's time: the scheduler's, from when the network was made.
     var now: ShaperInstant {
         ShaperInstant(nanoseconds: (scheduler.now - origin).nanosecondsClamped)
     }
 
-    /// Queues `actions` and makes sure a turn carries them out.
-    func perform(_ actions: [ProxyAction]) {
-        queue(actions)
+    /// Records the output's events, queues its work and makes sure a turn carries it out.
+    func perform(_ output: ProxyOutput) {
+        queue(output)
         if pending.count > turnRemaining { scheduleTurn() }
         if !performing { scheduleWakeup() }
     }
 
-    private func queue(_ actions: [ProxyAction]) {
-        for action in actions {
-            if case .setReading(let number, let side, let on) = action, let pipe = pipesByNumber[number] {
-                pipe.flows[side.outgoing.index].reading = on
+    private func queue(_ output: ProxyOutput) {
+        for event in output.events {
+            // Bytes the toxics, resets and closes discarded go into the trace, as the proxy's.
+            if let line = event.shaperTraceEvent { shaper?.trace?.record(line) }
+            onEvent?(event)
+        }
+        for work in output.work {
+            guard let pipe = pipesByNumber[work.number] else { continue }
+            for side in [ProxySide.client, .upstream] {
+                if let on = work.reading(side) { pipe.flows[side.outgoing.index].reading = on }
             }
         }
-        pending.append(contentsOf: actions)
+        pending.append(contentsOf: output.work)
     }
 
     private func scheduleTurn() {
@@ -42,40 +49,42 @@ extension InMemoryNetwork {
         }
     }
 
-    /// Carries out the actions queued so far, in order.
+    /// Carries out the work queued so far, in order.
     private func carryOut() {
         guard !performing else { return }
         performing = true
         turnRemaining = pending.count
-        while turnRemaining > 0, let action = pending.popFirst() {
+        while turnRemaining > 0, let work = pending.popFirst() {
             turnRemaining -= 1
-            carryOut(action)
+            carryOut(work)
         }
         turnRemaining = 0
         performing = false
         scheduleWakeup()
     }
 
-    private func carryOut(_ action: ProxyAction) {
-        switch action {
-        case .connect(let number):
-            if let pipe = pipesByNumber[number] { establish(pipe) }
-        case .write(let number, let side, let bytes):
+    /// One connection's work, in ``SocketWork``'s order.
+    private func carryOut(_ work: SocketWork) {
+        let number = work.number
+        if work.connect, let pipe = pipesByNumber[number] { establish(pipe) }
+        for (side, bytes) in work.writes {
             // The upstream side is the server: it receives what travels upstream.
             if let pipe = pipesByNumber[number] { receive(bytes, on: pipe, side == .upstream ? .upstream : .downstream) }
-        case .shutdownOutput(let number, let side):
+        }
+        for side in work.shutdowns {
             if let pipe = pipesByNumber[number] { endArrives(on: pipe, side == .upstream ? .upstream : .downstream) }
-        case .setReading(let number, let side, let on):
-            // The flag was set when the action was queued; reading resumes here, in order.
-            if on, let pipe = pipesByNumber[number] { read(pipe, side.outgoing) }
-        case .close(let number, let reset, let reason):
+        }
+        for side in [ProxySide.client, .upstream] where work.reading(side) == true {
+            // The flag was set when the work was queued; reading resumes here, in order.
+            if let pipe = pipesByNumber[number] { read(pipe, side.outgoing) }
+        }
+        switch work.ending {
+        case .close(let reset, let reason):
             if let pipe = pipesByNumber[number] { closed(pipe, reset: reset, reason: reason) }
-        case .forget(let number):
+        case .release:
             if let pipe = pipesByNumber.removeValue(forKey: number) { finish(pipe) }
-        case .event(let event):
-            // Bytes the toxics, resets and closes discarded go into the trace, as the proxy's.
-            if let line = event.shaperTraceEvent { shaper?.trace?.record(line) }
-            onEvent?(event)
+        case nil:
+            break
         }
     }
 

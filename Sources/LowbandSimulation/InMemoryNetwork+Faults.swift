@@ -36,8 +36,8 @@ extension InMemoryNetwork {
     /// - Throws: `ProxyError`: `toxicExists`, `invalidToxicType` or `invalidAttribute`.
     @discardableResult
     public func addToxic(_ toxic: Toxic) throws(ProxyError) -> Toxic {
-        let (added, actions) = try machine.addToxic(toxic, at: now)
-        perform(actions)
+        let (added, output) = try machine.addToxic(toxic, at: now)
+        perform(output)
         return added
     }
 
@@ -46,8 +46,8 @@ extension InMemoryNetwork {
     /// - Throws: `ProxyError`: `toxicNotFound` or `invalidAttribute`.
     @discardableResult
     public func updateToxic(named name: String, attributes: [String: Int64] = [:], toxicity: Double? = nil) throws(ProxyError) -> Toxic {
-        let (updated, actions) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now)
-        perform(actions)
+        let (updated, output) = try machine.updateToxic(named: name, attributes: attributes, toxicity: toxicity, at: now)
+        perform(output)
         return updated
     }
 

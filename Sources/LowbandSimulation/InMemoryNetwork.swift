@@ -86,8 +86,8 @@ public final class InMemoryNetwork {
     var pipes: [InMemoryPipe] = []
     /// By state-machine number; looked up, never iterated.
     var pipesByNumber: [Int: InMemoryPipe] = [:]
-    /// The state machine's actions not yet carried out, in order.
-    var pending = CircularBuffer<ProxyAction>()
+    /// The connections' work the state machine asked for, not yet carried out, in order.
+    var pending = CircularBuffer<SocketWork>()
     var performing = false
     /// Actions of the running turn not yet carried out; those queued behind them wait for the next.
     var turnRemaining = 0
@@ -159,11 +159,11 @@ public final class InMemoryNetwork {
         pipes.append(pipe)
         pipe.acceptor = acceptor
         pipe.completion = completion
-        let (number, actions) = machine.accept(description: "connection #\(pipe.index)", at: now)
+        let (number, output) = machine.accept(description: "connection #\(pipe.index)", at: now)
         pipe.number = number
         pipesByNumber[number] = pipe
         if configuration.shaper != nil { pipe.traceConnection = number }
-        perform(actions)
+        perform(output)
     }
 
     /// The link lets the connection through: hand both ends out, unless the network refuses.

@@ -7,7 +7,7 @@ import Testing
 /// The proxy's decisions without I/O: a ``ProxyStateMachine`` around the real `NetworkShaper`,
 /// driven on virtual time. Every expectation here is exact.
 @Suite struct ProxyStateMachineTests {
-    /// Plays the I/O side: applies actions and keeps what was written, read, closed.
+    /// Plays the I/O side: applies the machine's output and keeps what was written, read, closed.
     struct Driver {
         var machine: ProxyStateMachine
         var now = ShaperInstant.zero
@@ -27,18 +27,22 @@ import Testing
             )
         }
 
-        mutating func apply(_ actions: [ProxyAction]) {
-            for action in actions {
-                switch action {
-                case .connect(let number): connects.append(number)
-                case .write(_, let side, let buffer):
+        mutating func apply(_ output: ProxyOutput) {
+            events += output.events
+            for work in output.work {
+                if work.connect { connects.append(work.number) }
+                for (side, buffer) in work.writes {
                     written[side, default: []] += buffer.readableBytesView
                     writeTimes.append((now, side, buffer.readableBytes))
-                case .shutdownOutput(_, let side): shut.append(side)
-                case .setReading(_, let side, let on): reading[side] = on
-                case .close(let number, let reset, _): closes.append((number, reset))
-                case .forget(let number): forgotten.append(number)
-                case .event(let event): events.append(event)
+                }
+                shut += work.shutdowns
+                for side in [ProxySide.client, .upstream] {
+                    if let on = work.reading(side) { reading[side] = on }
+                }
+                switch work.ending {
+                case .close(let reset, _): closes.append((work.number, reset))
+                case .release: forgotten.append(work.number)
+                case nil: break
                 }
             }
         }
@@ -55,8 +59,8 @@ import Testing
 
         /// Accepts a client, connects at once when the link says so, and returns its number.
         mutating func open() -> Int {
-            let (number, actions) = machine.accept(description: "test", at: now)
-            apply(actions)
+            let (number, output) = machine.accept(description: "test", at: now)
+            apply(output)
             return number
         }
 
@@ -250,6 +254,47 @@ import Testing
         #expect(driver.written[.client]?.isEmpty == true)
         driver.run(to: Self.ms(500))
         #expect(driver.written[.client] == [9, 9])
+    }
+
+    /// Removing every toxic at once (toxiproxy's `POST /reset`) releases what each one held:
+    /// the bytes a latency toxic kept are written at once, none lost. (They were lost before:
+    /// each removal's writes were thrown away with its result.)
+    @Test func removingEveryToxicDeliversWhatTheyHeld() throws {
+        var driver = Driver(try ProxyHarness.profile("perfect"))
+        let number = driver.open()
+        driver.connected(number)
+        _ = try driver.machine.addToxic(Toxic(name: "lag", type: .latency, stream: .downstream, attributes: ["latency": 500]), at: driver.now)
+        _ = try driver.machine.addToxic(Toxic(name: "lag-up", type: .latency, stream: .upstream, attributes: ["latency": 500]), at: driver.now)
+        driver.receive([1, 2, 3], on: number, from: .upstream)
+        driver.receive([4, 5], on: number, from: .client)
+        driver.run(to: Self.ms(100))
+        #expect(driver.written[.client]?.isEmpty == true)
+        driver.apply(driver.machine.removeAllToxics(at: driver.now))
+        driver.run(to: Self.ms(100))
+        #expect(driver.written[.client] == [1, 2, 3])
+        #expect(driver.written[.upstream] == [4, 5])
+        #expect(driver.machine.toxics.isEmpty)
+    }
+
+    /// One event's output holds each touched connection once, however many pieces it wrote.
+    @Test func anEventsOutputHoldsEachConnectionOnce() throws {
+        var driver = Driver(try ProxyHarness.profile("perfect"))
+        let first = driver.open()
+        let second = driver.open()
+        driver.connected(first)
+        driver.connected(second)
+        _ = try driver.machine.addToxic(Toxic(name: "lag", type: .latency, stream: .downstream, attributes: ["latency": 500]), at: driver.now)
+        for _ in 0..<3 {
+            driver.receive([7], on: first, from: .upstream)
+            driver.receive([8], on: second, from: .upstream)
+        }
+        let output = driver.machine.advance(to: Self.ms(500))
+        #expect(output.work.map(\.number) == [first, second])
+        #expect(output.work.map { $0.writes.count } == [3, 3])
+        // The record is the link's: one delivery per connection, of its three bytes.
+        let deliveries = output.events.filter { $0.kind == .deliver }
+        #expect(deliveries.map(\.connection) == [first, second])
+        #expect(deliveries.map(\.bytes) == [3, 3])
     }
 
     @Test func theSameSeedGivesTheSameDecisions() throws {
