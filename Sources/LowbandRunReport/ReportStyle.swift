@@ -14,6 +14,7 @@ enum ReportStyle {
                  border-radius: 4px; color: #fff; background: #C62828; vertical-align: middle; letter-spacing: 0.05em; }
         pre.command { background: #F4F5F7; border: 1px solid #E1E3E8; border-radius: 6px; padding: 10px 12px;
                       overflow-x: auto; white-space: pre-wrap; word-break: break-all; margin: 6px 0; }
+        pre.words { white-space: pre-wrap; overflow-wrap: anywhere; margin: 6px 0; }
         code { font: 13px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; }
         table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; font-size: 14px; }
         caption { text-align: left; font-weight: 600; padding-bottom: 4px; color: #444; }

@@ -63,6 +63,25 @@ import Testing
         #expect(dom.stdout.components(separatedBy: "class=\"connection\"").count - 1 == connections.count, "\(dom.stdout)")
         #expect(dom.stdout.contains(">localhost:\(originPort)</text>"))
         #expect(dom.stdout.contains("class=\"mark mark-link\""))
+
+        // No horizontal scrollbar at the widths of a laptop's browser window (the verdict's
+        // long lines once pushed the page 125 px wider than a 1,200 px window).
+        let probe = """
+            <script>
+            const d = document.documentElement, p = document.createElement('pre');
+            p.id = 'width-probe'; p.textContent = d.scrollWidth + ' ' + d.clientWidth; document.body.appendChild(p);
+            </script>
+            """
+        let report = try String(contentsOfFile: "\(record)/report.html", encoding: .utf8)
+        let probed = directory.url.appendingPathComponent("report-probed.html")
+        try Data(report.replacingOccurrences(of: "</body>", with: probe + "</body>").utf8).write(to: probed)
+        for width in [1_200, 1_300, 1_400] {
+            let laidOut = try await browser.dumpDOM(of: probed, arguments: ["--window-size=\(width),900"])
+            let figures = laidOut.stdout.components(separatedBy: "<pre id=\"width-probe\">").last?.prefix { $0 != "<" }
+                .split(separator: " ").compactMap { Int($0) } ?? []
+            try #require(figures.count == 2, "\(laidOut.stderr)")
+            #expect(figures[0] <= figures[1], "at \(width) px the page is \(figures[0]) px wide in a \(figures[1]) px viewport")
+        }
     }
 
     @Test func reportSaysWhatIsWrongWithAFolderItCannotRender() async throws {

@@ -58,10 +58,10 @@ enum SessionReportHTML {
             }
             body += "</tbody></table>\n"
         }
-        body += "<h2>Verdict</h2>\n<pre>\(HTMLPage.escape(document.verdict))</pre>\n"
+        body += "<h2>Verdict</h2>\n<pre class=\"words\">\(HTMLPage.escape(document.verdict))</pre>\n"
         if !document.played.isEmpty {
             let lines = document.played + (document.recorderCheck.map { [$0] } ?? [])
-            body += "<h2>Faults played</h2>\n<p>From the proxies' own events, link by link.</p>\n<pre>\(HTMLPage.escape(lines.joined(separator: "\n")))</pre>\n"
+            body += "<h2>Faults played</h2>\n<p>From the proxies' own events, link by link.</p>\n<pre class=\"words\">\(HTMLPage.escape(lines.joined(separator: "\n")))</pre>\n"
         }
         return HTMLPage.document(title: title, body: body)
     }
