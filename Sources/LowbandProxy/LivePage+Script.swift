@@ -104,7 +104,9 @@ extension LivePage {
           const x = (ms) => left + (right - left) * Math.max(0, Math.min(60000, ms - start)) / 60000;
           const points = [];
           let peak = 0;
-          for (let s = Math.floor(start / 1000); s < Math.floor(end / 1000); s++) {
+          // Only the whole seconds the page has followed: before that it saw nothing, not zero.
+          const seen = state.followedSince == null ? end : end - (performance.now() - state.followedSince);
+          for (let s = Math.max(Math.floor(start / 1000), Math.ceil(seen / 1000)); s < Math.floor(end / 1000); s++) {
             const v = state.seconds.get(s) || { up: 0, down: 0 };
             points.push([s, v.up * 8, v.down * 8]);
             peak = Math.max(peak, v.up * 8, v.down * 8);
