@@ -323,16 +323,20 @@ struct ControlAPI: Sendable {
         return try ProxyRoutes(rules)
     }
 
-    /// The live page's first view: the first proxy (by name) as it is now, and whether a record runs.
+    /// The live page's first view: the first proxy (by name) as it is now, its connections, the
+    /// profiles, and whether a record runs.
     private func firstView() async -> LivePage.FirstView {
         let proxies = await registry.list().sorted { $0.name < $1.name }
+        let profiles = registry.configuration.availableProfiles()
         guard let first = proxies.first else {
-            return LivePage.FirstView(proxies: [], proxy: nil, profile: "no proxy yet", seed: 0, link: nil, recording: record?.isPaused)
+            return LivePage.FirstView(proxies: [], proxy: nil, profile: "no proxy yet", seed: 0, link: nil, profiles: profiles, recording: record?.isPaused)
         }
-        let link = try? await registry.proxy(named: first.name).linkState
+        let proxy = try? await registry.proxy(named: first.name)
+        let link = try? await proxy?.linkState
+        let connections = (try? await proxy?.connections) ?? []
         return LivePage.FirstView(
             proxies: proxies.map(\.name), proxy: first.name, profile: first.profile.isEmpty ? "perfect" : first.profile, seed: first.seed, link: link,
-            recording: record?.isPaused)
+            profiles: profiles, connections: connections, recording: record?.isPaused)
     }
 
     private func allow(_ method: String, _ methods: [String]) throws(ProxyError) {

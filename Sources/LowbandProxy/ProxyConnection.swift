@@ -47,11 +47,23 @@ public struct ProxyLinkState: Sendable, Hashable, Codable {
     public var untilSeconds: Double?
     /// The kind of a forced outage in force (`outage`, `handover`); nil otherwise.
     public var forced: String?
-    /// Bytes waiting in the link's queue toward the server (the uplink's bottleneck); nil for a
-    /// link whose shaper does not say.
+    /// Bytes waiting in the link's queue toward the server (the uplink's bottleneck, at most
+    /// its profile's queue and one piece); nil for a link whose shaper does not say.
     public var queuedUpstreamBytes: Int?
     /// Bytes waiting in the link's queue toward the client.
     public var queuedDownstreamBytes: Int?
+    /// The directions a fault partitions now (`upstream`, `downstream`): the link is up but
+    /// what crosses it that way is held; nil when none is.
+    public var partitioned: [String]?
+    /// The profile's uplink: its rate, delay, loss and queue; nil for a shaper that is not a profile's.
+    public var uplink: ProxyLinkFigures?
+    /// The profile's downlink.
+    public var downlink: ProxyLinkFigures?
+    /// Bytes the proxy holds for all its connections now, both ways: in the toxics, waiting to
+    /// enter the link's queue (a read burst the queue had no room for), in the queue, crossing
+    /// the link's delay, and written but not yet taken by a socket. More than the queues when
+    /// a source sends faster than the link drains.
+    public var heldBytes: Int?
     /// The device's radio state now (or `promoting`); nil when the profile has no radio model.
     public var radioState: String?
     /// The energy the radio has drawn since the link started, joules; nil without power figures.
@@ -72,7 +84,43 @@ public struct ProxyLinkState: Sendable, Hashable, Codable {
         case forced
         case queuedUpstreamBytes = "queued_upstream_bytes"
         case queuedDownstreamBytes = "queued_downstream_bytes"
+        case partitioned, uplink, downlink
+        case heldBytes = "held_bytes"
         case radioState = "radio_state"
         case radioJoules = "radio_joules"
+    }
+}
+
+/// One direction of a profile's link as a person reads it: the figures the live page sets next
+/// to what the link does now.
+public struct ProxyLinkFigures: Sendable, Hashable, Codable {
+    /// The bottleneck's rate: `150 kbit/s`, `unlimited`, or a trace's mean.
+    public var rate: String
+    /// The rate in bits per second; nil when unlimited.
+    public var bitsPerSecond: Int64?
+    /// The one-way delay: `200 ms`.
+    public var delay: String
+    /// The share of pieces lost (felt as stalls): `1%`.
+    public var loss: String
+    /// The queue's limit: `30 KB`.
+    public var queue: String
+    /// The queue's limit, bytes.
+    public var queueBytes: Int
+
+    /// Figures given as they are printed.
+    public init(rate: String, bitsPerSecond: Int64?, delay: String, loss: String, queue: String, queueBytes: Int) {
+        self.rate = rate
+        self.bitsPerSecond = bitsPerSecond
+        self.delay = delay
+        self.loss = loss
+        self.queue = queue
+        self.queueBytes = queueBytes
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case rate
+        case bitsPerSecond = "bits_per_second"
+        case delay, loss, queue
+        case queueBytes = "queue_bytes"
     }
 }

@@ -98,7 +98,11 @@ extension ProxyEngine {
         if let shaper = machine.shaper as? NetworkShaper {
             state.queuedUpstreamBytes = shaper.queuedBytes(.upstream)
             state.queuedDownstreamBytes = shaper.queuedBytes(.downstream)
+            state.uplink = ProxyLinkFigures(shaper.profile.uplink)
+            state.downlink = ProxyLinkFigures(shaper.profile.downlink)
         }
+        state.heldBytes = machine.statistics.bufferedBytes + pendingOutbound
+        if !machine.partitioned.isEmpty { state.partitioned = machine.partitioned.map(\.rawValue) }
         if let radio = machine.radioStatistics(at: now) {
             state.radioState = radio.state
             state.radioJoules = radio.joules

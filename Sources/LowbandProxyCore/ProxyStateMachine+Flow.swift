@@ -31,8 +31,17 @@ extension ProxyStateMachine {
         guard unsubmitted > 0 else { return }
         if deviceFirst, let id {
             guard !inPlace(index, { $0[direction].shaperFull }) else { return }
-            let accepted = shaper.submit(unsubmitted, on: id, direction, at: local(now))
-            connections.values[index][direction].unsubmitted = 0
+            // Only what the queue has room for: the rest stays here (a read burst is up to
+            // `readsPerWakeup` × `readSize`, far more than a 2G queue), so the link's queue
+            // never holds more than its profile's limit and a piece.
+            var left = unsubmitted
+            var accepted = true
+            while left > 0, accepted {
+                let count = shaper.admissible(left, direction)
+                accepted = shaper.submit(count, on: id, direction, at: local(now))
+                left -= count
+            }
+            connections.values[index][direction].unsubmitted = left
             if !accepted { connections.values[index][direction].shaperFull = true }
         } else if let hop = inPlace(index, { $0.beyond }) {
             // Downlink bytes cross the path beyond the device's link first.

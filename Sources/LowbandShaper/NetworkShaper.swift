@@ -115,6 +115,14 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         return accepting
     }
 
+    /// The room left in the `direction`'s queue (its profile's `queue` less what waits in it),
+    /// or one piece when it is full; never more than `bytes`, never less than 1.
+    public func admissible(_ bytes: Int, _ direction: Direction) -> Int {
+        let bottleneck = bottlenecks[direction.index]
+        let room = bottleneck.queueLimit - bottleneck.occupancy
+        return max(1, min(bytes, room > 0 ? room : profile.maximumSegmentPayload))
+    }
+
     public mutating func advance(to now: ShaperInstant) -> [ShaperAction] {
         run(until: now.nanoseconds)
         defer { pending = [] }

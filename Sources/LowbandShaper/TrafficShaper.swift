@@ -77,6 +77,12 @@ public protocol TrafficShaper {
     /// until `.resumeReading`.
     mutating func submit(_ bytes: Int, on id: ConnectionID, _ direction: Direction, at now: ShaperInstant) -> Bool
 
+    /// How many of `bytes` (at least 1) the `direction`'s queue takes now without going past its
+    /// limit: the room left, or one piece when there is none (so the source is still paused,
+    /// and resumed once there is room). A proxy submits that many and keeps the rest, so the
+    /// queue holds what the profile says and no more. Defaults to all of them.
+    func admissible(_ bytes: Int, _ direction: Direction) -> Int
+
     /// Everything due by `now`, in the order it happens.
     mutating func advance(to now: ShaperInstant) -> [ShaperAction]
 
@@ -120,6 +126,9 @@ extension TrafficShaper {
 
     /// No radio.
     public func radioStatistics(at now: ShaperInstant) -> RadioStatistics? { nil }
+
+    /// A queue without a limit: it takes everything.
+    public func admissible(_ bytes: Int, _ direction: Direction) -> Int { bytes }
 
     /// Nothing to forget.
     public mutating func forget(_ id: ConnectionID, at now: ShaperInstant) {}

@@ -5,8 +5,9 @@ import Testing
 
 /// The live page's first view is rendered by the server: the page as served, before any script
 /// has fetched anything (what a screenshot at load shows), holds the proxy's real profile and
-/// seed, the link's state (up, then the outage forced through the API, and until when), and no
-/// record control when no record runs; headless Chromium's DOM after load agrees.
+/// seed, the link's state (up, then the outage forced through the API, and until when), its
+/// queues against the profile's, and no record control when no record runs; headless
+/// Chromium's DOM after load agrees.
 @Suite(.timeLimit(.minutes(2))) struct LivePageFirstViewTests {
     static let driver = #"""
         import json, subprocess, sys, urllib.request
@@ -46,15 +47,15 @@ import Testing
         try #require(run.status == 0, "\(run.stdoutText)\(run.stderrText)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.stdoutText.utf8)) as? [String: String], "\(run.stdoutText)")
         let atLoad = try #require(result["at_load"])
-        #expect(atLoad.contains(#"<span id="profile">edge, seed 7</span>"#), "\(atLoad)")
+        #expect(atLoad.contains(#"<span id="profile" class="profile">edge, seed 7</span>"#), "\(atLoad)")
         #expect(atLoad.contains(#"<span id="link" class="badge up">link up</span>"#))
         #expect(atLoad.contains(#"<select id="proxy"><option selected>lowband</option></select>"#), "\(atLoad)")
-        #expect(atLoad.contains("queue: up 0 B, down 0 B"))
-        #expect(atLoad.contains(#"<div id="record-box" hidden>"#), "no record runs, so no record control is offered")
+        #expect(atLoad.contains(#"<span id="down-queue">0 of 30 KB</span>"#) && atLoad.contains(#"<span id="up-queue">0 of 30 KB</span>"#), "\(atLoad)")
+        #expect(!atLoad.contains(#"id="record""#), "no record runs, so no record control is offered")
         // Chromium, its scripts run, shows the same.
         let browser = try #require(result["browser"])
-        #expect(browser.contains(#"<span id="profile">edge, seed 7</span>"#), "\(browser)")
-        #expect(browser.contains(#"<div id="record-box" hidden="">"#))
+        #expect(browser.contains(#"<span id="profile" class="profile">edge, seed 7</span>"#), "\(browser)")
+        #expect(!browser.contains(#"id="record""#))
         let during = try #require(result["during_outage"])
         #expect(during.contains(#"<span id="link" class="badge down">outage until "#), "\(during)")
     }

@@ -107,6 +107,27 @@ import Testing
         #expect(driver.written[.client]?.count == 7000)
     }
 
+    /// A read burst far larger than the queue (the proxy reads up to 4 × 64 KB at once) fills
+    /// the link's queue to its limit and no further: the rest waits in the proxy, is handed on as
+    /// the queue drains, and arrives whole and in order.
+    @Test func aReadBurstFillsTheLinkQueueToItsLimitAndTheRestWaitsInTheProxy() {
+        var driver = Driver(Self.edgeLike)
+        let number = driver.open()
+        driver.connected(number)
+        let burst = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        driver.receive(burst, on: number, from: .upstream)
+        let queued = { (driver: Driver) in (driver.machine.shaper as? NetworkShaper)?.queuedBytes(.downstream) ?? -1 }
+        #expect(queued(driver) == 6000)
+        #expect(driver.reading[.upstream] == false)
+        var most = 0
+        for step in 1...600 {
+            driver.run(to: Self.ms(Int64(step) * 10))
+            most = max(most, queued(driver))
+        }
+        #expect(most <= 6000, "the queue held \(most) bytes; the profile's limit is 6000")
+        #expect(driver.written[.client] == burst)
+    }
+
     @Test func aDestinationThatDoesNotReadStopsItsSource() throws {
         var driver = Driver(try ProxyHarness.profile("perfect"))
         let number = driver.open()
