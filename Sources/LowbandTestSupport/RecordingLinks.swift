@@ -1,7 +1,7 @@
 import Foundation
 public import LowbandDeterminism
 import LowbandProfiles
-public import LowbandShaper
+package import LowbandShaper
 public import LowbandTransport
 public import LowbandWire
 
@@ -46,17 +46,17 @@ public final class RecordingDelegate: FrameLinkDelegate {
 }
 
 /// Keeps accepted links and gives each a recording delegate.
-public final class RecordingAcceptor: FrameLinkAcceptor {
-    public var links: [any FrameLink] = []
-    public var delegates: [RecordingDelegate] = []
-    public var echoes: Bool
-    public var onAccept: ((any FrameLink) -> Void)?
+package final class RecordingAcceptor: FrameLinkAcceptor {
+    package var links: [any FrameLink] = []
+    package var delegates: [RecordingDelegate] = []
+    package var echoes: Bool
+    package var onAccept: ((any FrameLink) -> Void)?
 
-    public init(echoes: Bool = false) {
+    package init(echoes: Bool = false) {
         self.echoes = echoes
     }
 
-    public func accept(_ link: any FrameLink) {
+    package func accept(_ link: any FrameLink) {
         let delegate = RecordingDelegate()
         delegate.echoes = echoes
         link.delegate = delegate
@@ -82,24 +82,24 @@ public func connect(_ connector: any FrameConnector, on scheduler: VirtualSchedu
 }
 
 /// A payload of `count` bytes that LZ4 cannot shrink, fixed by `seed`.
-public func noise(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
+package func noise(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
     var generator = SeededGenerator(seed: seed)
     return (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
 }
 
-public enum Profiles {
+package enum Profiles {
     /// The repository's `profiles/` directory.
-    public static let directory: String = {
+    package static let directory: String = {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("profiles").path
     }()
 
-    public static func shipped(_ name: String) throws -> NetworkProfile {
+    package static func shipped(_ name: String) throws -> NetworkProfile {
         try NetworkProfile.load(named: name, searchPath: [directory])
     }
 
-    public static func yaml(_ text: String, name: String = "test") throws -> NetworkProfile {
+    package static func yaml(_ text: String, name: String = "test") throws -> NetworkProfile {
         try NetworkProfile(yaml: text, name: name)
     }
 }

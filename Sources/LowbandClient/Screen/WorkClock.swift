@@ -9,17 +9,17 @@ public protocol WorkClock: AnyObject {
 }
 
 /// The monotonic system clock, for measuring real work in the product.
-public final class ContinuousWorkClock: WorkClock {
+package final class ContinuousWorkClock: WorkClock {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
 
     /// A clock whose zero is now.
-    public init() {
+    package init() {
         origin = clock.now
     }
 
     /// Time since the clock was made.
-    public var now: Duration { clock.now - origin }
+    package var now: Duration { clock.now - origin }
 }
 
 /// A clock that moves only when told: work "takes" what the test says it takes.
