@@ -60,7 +60,7 @@ package enum Percentile {
     }
 }
 
-/// p50, p90, p99, min and max of a set of samples (nearest-rank, ``Percentile``).
+/// p50, p90, p99, min and max of a set of samples (nearest-rank, `Percentile`).
 package struct PercentileSummary: Sendable, Hashable, Codable {
     /// The median.
     package var p50: Double

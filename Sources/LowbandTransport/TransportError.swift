@@ -4,7 +4,7 @@
 /// caller's `switch`. Frame-level protocol errors are `LowbandWire/WireError`s and reach
 /// `linkDidClose(_:error:)` as they are.
 package struct TransportError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The reason of a ``TransportError``; compare with the static members, e.g. `.connectTimeout`.
+    /// The reason of a `TransportError`; compare with the static members, e.g. `.connectTimeout`.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code's stable name, e.g. `connectTimeout`.
         package let name: String

@@ -11,7 +11,7 @@ import NIOPosix
     import Darwin
 #endif
 
-/// Opens TCP connections to a frame server and hands each over as a ``SocketFrameLink``: the
+/// Opens TCP connections to a frame server and hands each over as a `SocketFrameLink`: the
 /// client's side of the socket transport.
 ///
 /// Connections live on the ``scheduler``'s event loop; `connect` is called there and its

@@ -1,6 +1,6 @@
 /// Measures how long a piece of screen work took: the one clock the screen queue reads.
 ///
-/// The product measures real work with ``ContinuousWorkClock``; virtual-time runs and tests
+/// The product measures real work with `ContinuousWorkClock`; virtual-time runs and tests
 /// inject a clock they control, so dropped-frame counts replay exactly. Nothing in the
 /// engine's logic decides anything from this clock; it only feeds the dropped-frame metric.
 public protocol WorkClock: AnyObject {
