@@ -49,7 +49,7 @@ package enum DurationText {
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at Int64's range.
-    public var nanosecondsClamped: Int64 {
+    package var nanosecondsClamped: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -57,8 +57,8 @@ extension Duration {
     }
 
     /// The duration in seconds, as a Double (`self / .seconds(1)`, the figure records keep).
-    public var seconds: Double { self / .seconds(1) }
+    package var seconds: Double { self / .seconds(1) }
 
     /// The duration in milliseconds, as a Double (from whole nanoseconds).
-    public var milliseconds: Double { Double(nanosecondsClamped) / 1_000_000 }
+    package var milliseconds: Double { Double(nanosecondsClamped) / 1_000_000 }
 }

@@ -1,29 +1,29 @@
 import Foundation
-public import LowbandDeterminism
+package import LowbandDeterminism
 import LowbandProfiles
 package import LowbandShaper
-public import LowbandTransport
-public import LowbandWire
+package import LowbandTransport
+package import LowbandWire
 
 /// Records what a link tells its delegate, with the scheduler's time.
-public final class RecordingDelegate: FrameLinkDelegate {
-    public struct Received: Equatable {
-        public var time: Duration
-        public var frame: Frame
+package final class RecordingDelegate: FrameLinkDelegate {
+    package struct Received: Equatable {
+        package var time: Duration
+        package var frame: Frame
     }
 
-    public var received: [Received] = []
-    public var closes: [(time: Duration, error: (any Error)?)] = []
+    package var received: [Received] = []
+    package var closes: [(time: Duration, error: (any Error)?)] = []
     /// Answer every request with a response carrying the same payload.
-    public var echoes = false
-    public var onFrame: ((any FrameLink, Frame) -> Void)?
-    public var onClose: (() -> Void)?
+    package var echoes = false
+    package var onFrame: ((any FrameLink, Frame) -> Void)?
+    package var onClose: (() -> Void)?
 
-    public init() {}
+    package init() {}
 
-    public var frames: [Frame] { received.map(\.frame) }
+    package var frames: [Frame] { received.map(\.frame) }
 
-    public func link(_ link: any FrameLink, didReceive frame: Frame) {
+    package func link(_ link: any FrameLink, didReceive frame: Frame) {
         received.append(Received(time: link.scheduler.now, frame: frame))
         if echoes, !frame.flags.contains(.response) {
             link.send(Frame(flags: .response, command: frame.command, sequence: frame.sequence, payload: frame.payload))
@@ -31,13 +31,13 @@ public final class RecordingDelegate: FrameLinkDelegate {
         onFrame?(link, frame)
     }
 
-    public func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
+    package func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
         closes.append((link.scheduler.now, error))
         onClose?()
     }
 
     /// The code of the only close's error, if it was a transport or wire error.
-    public var closeCode: String? {
+    package var closeCode: String? {
         guard closes.count == 1, let error = closes[0].error else { return nil }
         if let error = error as? TransportError { return error.code.name }
         if let error = error as? WireError { return error.code.name }
@@ -67,7 +67,7 @@ package final class RecordingAcceptor: FrameLinkAcceptor {
 }
 
 /// Connects and returns the link (with a recording delegate) once the scheduler has run.
-public func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) throws -> (link: any FrameLink, delegate: RecordingDelegate) {
+package func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) throws -> (link: any FrameLink, delegate: RecordingDelegate) {
     var result: Result<any FrameLink, any Error>?
     let delegate = RecordingDelegate()
     connector.connect { outcome in
