@@ -36,6 +36,10 @@ let strict: [SwiftSetting] = [
 let package = Package(
     name: "lowband",
     platforms: [.macOS(.v15)],
+    // For users (stable, documented public API): MessagePack, LZ4, Wire, Shaper, Profiles, Proxy,
+    // AppEvents, Testing, Reports. The other libraries are products because those name their types
+    // or because Benchmarks/, Fuzz/ and Examples/ use them, and are public only that far; all else
+    // in Sources/ is `package` (README.md, Layout; issue 38).
     products: [
         .library(name: "LowbandBasics", targets: ["LowbandBasics"]),
         .library(name: "LowbandMessagePack", targets: ["LowbandMessagePack"]),
@@ -52,12 +56,9 @@ let package = Package(
         .library(name: "LowbandTransportSockets", targets: ["LowbandTransportSockets"]),
         .library(name: "LowbandSimulation", targets: ["LowbandSimulation"]),
         .library(name: "LowbandServer", targets: ["LowbandServer"]),
-        .library(name: "LowbandServerStore", targets: ["LowbandServerStore"]),
         .library(name: "LowbandClient", targets: ["LowbandClient"]),
         .library(name: "LowbandFindings", targets: ["LowbandFindings"]),
-        .library(name: "LowbandRunReport", targets: ["LowbandRunReport"]),
         .library(name: "LowbandReports", targets: ["LowbandReports"]),
-        .library(name: "LowbandScenarios", targets: ["LowbandScenarios"]),
         .library(name: "LowbandTesting", targets: ["LowbandTesting"]),
         .library(name: "LowbandProcess", targets: ["LowbandProcess"]),
         .executable(name: "lowband", targets: ["lowband"]),

@@ -2,19 +2,19 @@
 /// package-benchmark exports, `breakdown.csv`, `explore.csv`): RFC 4180, strictly — every
 /// deviation is a ``Problem`` naming the line, and a line longer than the caller's cap ends the
 /// reading before anything is kept of it.
-public struct CSVReader {
+package struct CSVReader {
     /// One record: its fields and the line it starts on.
-    public struct Record: Sendable, Hashable {
+    package struct Record: Sendable, Hashable {
         /// The line the record starts on, counted from 1.
-        public var line: Int
+        package var line: Int
         /// The fields, unquoted.
-        public var fields: [String]
+        package var fields: [String]
     }
 
     /// What is wrong with a file, and where.
-    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// The kind of problem, for callers that map it to their own error codes.
-        public enum Kind: Sendable, Hashable {
+        package enum Kind: Sendable, Hashable {
             /// A line over the cap.
             case lineTooLong
             /// A field that is not UTF-8.
@@ -24,13 +24,13 @@ public struct CSVReader {
         }
 
         /// The kind of problem.
-        public var kind: Kind
+        package var kind: Kind
         /// The line at fault, counted from 1.
-        public var line: Int
+        package var line: Int
         /// What is wrong, in words.
-        public var message: String
+        package var message: String
         /// `line N: message`.
-        public var description: String { "line \(line): \(message)" }
+        package var description: String { "line \(line): \(message)" }
     }
 
     private static let quote = UInt8(ascii: "\"")
@@ -55,7 +55,7 @@ public struct CSVReader {
     ///
     /// - Throws: the first ``Problem`` in the file, or the first error `body` throws; either ends
     ///   the reading.
-    public static func forEachRecord(in bytes: [UInt8], maximumLineBytes: Int, _ body: (Record) throws -> Void) throws {
+    package static func forEachRecord(in bytes: [UInt8], maximumLineBytes: Int, _ body: (Record) throws -> Void) throws {
         try checkLineLengths(bytes, maximum: maximumLineBytes)
         var parser = CSVReader(bytes: bytes)
         while parser.index < bytes.count {
@@ -70,7 +70,7 @@ public struct CSVReader {
     /// The records of `bytes`; a final line ending is optional, a blank line is an error.
     ///
     /// - Throws: the first problem in the file.
-    public static func records(_ bytes: [UInt8], maximumLineBytes: Int) throws(Problem) -> [Record] {
+    package static func records(_ bytes: [UInt8], maximumLineBytes: Int) throws(Problem) -> [Record] {
         var first: Problem?
         let records = records(bytes, maximumLineBytes: maximumLineBytes) { problem in
             if first == nil { first = problem }
@@ -85,7 +85,7 @@ public struct CSVReader {
     /// quote does not hide the problems after it; every problem goes to `problem`, in line order.
     /// A line over `maximumLineBytes` ends the reading with no records: such a file is not what
     /// the caller reads.
-    public static func records(_ bytes: [UInt8], maximumLineBytes: Int, problem: (Problem) -> Void) -> [Record] {
+    package static func records(_ bytes: [UInt8], maximumLineBytes: Int, problem: (Problem) -> Void) -> [Record] {
         do {
             try checkLineLengths(bytes, maximum: maximumLineBytes)
         } catch {

@@ -1,8 +1,8 @@
 /// The one CSV writer's rule (RFC 4180) for every file Lowband writes: a field is written as it
 /// is unless it holds a comma, a quote, CR or LF; then it is quoted and its quotes doubled.
-public enum CSVWriter {
+package enum CSVWriter {
     /// `field` as it stands in a CSV line.
-    public static func field(_ field: String) -> String {
+    package static func field(_ field: String) -> String {
         guard field.utf8.contains(where: needsQuotes) else { return field }
         var bytes: [UInt8] = []
         append(field, to: &bytes)
@@ -10,12 +10,12 @@ public enum CSVWriter {
     }
 
     /// One line: the fields, each by ``field(_:)``, separated by commas, ended by a line feed.
-    public static func line(_ fields: [String]) -> String {
+    package static func line(_ fields: [String]) -> String {
         fields.map(field).joined(separator: ",") + "\n"
     }
 
     /// Appends `field` as it stands in a CSV line to `bytes`.
-    public static func append(_ field: String, to bytes: inout [UInt8]) {
+    package static func append(_ field: String, to bytes: inout [UInt8]) {
         guard field.utf8.contains(where: needsQuotes) else {
             bytes.append(contentsOf: field.utf8)
             return

@@ -4,36 +4,36 @@
 /// what was written. The grammar under every figure Lowband reads from a command line or a file:
 /// an optional sign, digits with an optional fraction (at most 15 integer and 9 fraction digits),
 /// optional spaces, then the unit.
-public struct DecimalText: Sendable, Hashable {
+package struct DecimalText: Sendable, Hashable {
     /// Why a text is not a number with a unit.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// What was wrong, naming the text.
-        public var reason: String
+        package var reason: String
         /// The reason.
-        public var description: String { reason }
+        package var description: String { reason }
 
         /// A failure saying `reason`.
-        public init(_ reason: String) {
+        package init(_ reason: String) {
             self.reason = reason
         }
     }
 
     /// True for a leading `-`.
-    public var negative: Bool
+    package var negative: Bool
     /// The digits before the point.
-    public var integer: Int64
+    package var integer: Int64
     /// The digits after the point, as an integer.
-    public var fraction: Int64
+    package var fraction: Int64
     /// How many digits follow the point.
-    public var fractionDigits: Int
+    package var fractionDigits: Int
     /// What follows the number, spaces trimmed; empty when nothing does.
-    public var unit: String
+    package var unit: String
 
     /// True for 0 (with any sign or fraction digits).
-    public var isZero: Bool { integer == 0 && fraction == 0 }
+    package var isZero: Bool { integer == 0 && fraction == 0 }
 
     /// The number as a Double (for figures that are fractions anyway, such as percentages).
-    public var doubleValue: Double {
+    package var doubleValue: Double {
         var power = 1.0
         for _ in 0 ..< fractionDigits { power *= 10 }
         let value = Double(integer) + Double(fraction) / power
@@ -43,7 +43,7 @@ public struct DecimalText: Sendable, Hashable {
     /// Reads `raw`; `what` describes the expected text for the error (`a rate like 150kbit`).
     ///
     /// - Throws: ``Failure`` when there are no digits or too many, or no unit where one is required.
-    public init(_ raw: String, what: String, unitRequired: Bool = false) throws(Failure) {
+    package init(_ raw: String, what: String, unitRequired: Bool = false) throws(Failure) {
         let text = raw.trimmingSpaces
         var scalars = Substring(text)
         var negative = false
@@ -81,7 +81,7 @@ public struct DecimalText: Sendable, Hashable {
     /// The number times `multiplier`, which must come out whole.
     ///
     /// - Throws: ``Failure`` when the product overflows or has a fraction left.
-    public func scaled(by multiplier: Int64, text: String) throws(Failure) -> Int64 {
+    package func scaled(by multiplier: Int64, text: String) throws(Failure) -> Int64 {
         var divisor: Int64 = 1
         for _ in 0 ..< fractionDigits { divisor *= 10 }
         let (wholePart, overflowA) = integer.multipliedReportingOverflow(by: multiplier)
@@ -96,7 +96,7 @@ public struct DecimalText: Sendable, Hashable {
     }
 
     /// `value / scale` written exactly, without trailing zeros: (1_500_000, 1_000_000) → "1.5".
-    public static func format(_ value: Int64, scale: Int64) -> String {
+    package static func format(_ value: Int64, scale: Int64) -> String {
         let sign = value < 0 ? "-" : ""
         let magnitude = value.magnitude
         let whole = magnitude / scale.magnitude
@@ -128,7 +128,7 @@ extension DecimalText {
     /// a number of zero or more followed by `%`, as the fraction it stands for (`0.5%` → 0.005).
     ///
     /// - Throws: ``Failure`` naming the text: no `%`, another unit, or a negative number.
-    public static func percentage(_ text: String) throws(Failure) -> Double {
+    package static func percentage(_ text: String) throws(Failure) -> Double {
         let number = try DecimalText(text, what: "a percentage like 0.5%", unitRequired: true)
         guard number.unit == "%" else {
             throw Failure("'\(text)' is not a percentage; write it with %, e.g. 0.5%")

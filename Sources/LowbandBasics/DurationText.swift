@@ -5,7 +5,7 @@
 /// `250us`, `400ms`, `1.5s`, `5m`, `2min`, `1h`. Spaces may stand between number and unit.
 /// A bare `0` is zero; any other number needs its unit, since `60` could be seconds or
 /// milliseconds. Numbers are exact decimals, to the nanosecond; a duration is never negative.
-public enum DurationText {
+package enum DurationText {
     /// The units, longest spelling first where one is a suffix of another.
     private static let units: [(name: String, nanoseconds: Int64)] = [
         ("ns", 1), ("us", 1_000), ("µs", 1_000), ("ms", 1_000_000), ("s", 1_000_000_000),
@@ -15,7 +15,7 @@ public enum DurationText {
     /// The duration `text` gives, in whole nanoseconds.
     ///
     /// - Throws: ``DecimalText/Failure`` saying what was wrong and what to write instead.
-    public static func nanoseconds(_ text: String) throws(DecimalText.Failure) -> Int64 {
+    package static func nanoseconds(_ text: String) throws(DecimalText.Failure) -> Int64 {
         let number = try DecimalText(text, what: "a duration like 400ms, 60s or 5m")
         if number.unit.isEmpty {
             if number.isZero { return 0 }
@@ -33,13 +33,13 @@ public enum DurationText {
     /// The duration `text` gives.
     ///
     /// - Throws: ``DecimalText/Failure`` saying what was wrong and what to write instead.
-    public static func parse(_ text: String) throws(DecimalText.Failure) -> Duration {
+    package static func parse(_ text: String) throws(DecimalText.Failure) -> Duration {
         .nanoseconds(try nanoseconds(text))
     }
 
     /// `duration` the way a command takes it back: whole seconds as `60s`, whole milliseconds as
     /// `1500ms`, anything finer in nanoseconds.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let nanoseconds = duration.nanosecondsClamped
         if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
         if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
@@ -49,7 +49,7 @@ public enum DurationText {
 
 extension Duration {
     /// The duration in whole nanoseconds, saturating at Int64's range.
-    public var nanosecondsClamped: Int64 {
+    package var nanosecondsClamped: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -57,8 +57,8 @@ extension Duration {
     }
 
     /// The duration in seconds, as a Double (`self / .seconds(1)`, the figure records keep).
-    public var seconds: Double { self / .seconds(1) }
+    package var seconds: Double { self / .seconds(1) }
 
     /// The duration in milliseconds, as a Double (from whole nanoseconds).
-    public var milliseconds: Double { Double(nanosecondsClamped) / 1_000_000 }
+    package var milliseconds: Double { Double(nanosecondsClamped) / 1_000_000 }
 }

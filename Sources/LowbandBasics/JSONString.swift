@@ -7,9 +7,9 @@
 /// `JSONEncoder` writes it) is written as UTF-8.
 /// `/` is escaped only when asked (`escapingSolidus`), the habit of Foundation's `JSONEncoder`
 /// that `record.json` keeps so its bytes stay what `JSONEncoder` wrote.
-public enum JSONString {
+package enum JSONString {
     /// `text` as a JSON string literal, quotes included.
-    public static func quoted(_ text: String, escapingSolidus: Bool = false) -> String {
+    package static func quoted(_ text: String, escapingSolidus: Bool = false) -> String {
         // Most texts (event names, details, message texts) need no escape: one copy, not one
         // append per byte (trace lines of a 100-client crowd hour: 228,125).
         if !text.utf8.contains(where: { needsEscape($0, escapingSolidus: escapingSolidus) }) {
@@ -22,7 +22,7 @@ public enum JSONString {
     }
 
     /// Appends `text` as a JSON string literal, quotes included, to `bytes`.
-    public static func append(_ text: String, to bytes: inout [UInt8], escapingSolidus: Bool = false) {
+    package static func append(_ text: String, to bytes: inout [UInt8], escapingSolidus: Bool = false) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

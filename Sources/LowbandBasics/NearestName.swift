@@ -1,8 +1,8 @@
 /// The known name a mistyped one most likely meant, for "did you mean" in errors.
-public enum NearestName {
+package enum NearestName {
     /// The name in `known` closest to `name` by edit distance (case folded), when it is close
     /// enough to be a typo: at most a third of the longer name's length, and at most 3 edits.
-    public static func suggestion(for name: String, among known: [String]) -> String? {
+    package static func suggestion(for name: String, among known: [String]) -> String? {
         let typed = Array(name.lowercased())
         var best: (name: String, distance: Int)?
         for candidate in known {

@@ -4,28 +4,28 @@
 /// clamped to 1…n: the smallest sample at or below which at least p of the samples lie. It is
 /// always a measured value (never an average of two), the same on every machine, and the
 /// median of an even count is the lower of the two middle samples.
-public enum Percentile {
+package enum Percentile {
     /// The index (from 0) of the `fraction`-th percentile among `count` sorted samples.
     ///
     /// - Precondition: `count > 0`.
-    public static func index(_ fraction: Double, count: Int) -> Int {
+    package static func index(_ fraction: Double, count: Int) -> Int {
         let rank = Int((fraction * Double(count)).rounded(.up))
         return Swift.min(Swift.max(rank, 1), count) - 1
     }
 
     /// The `fraction`-th percentile of samples sorted ascending; nil without samples.
-    public static func of(sorted: [Double], _ fraction: Double) -> Double? {
+    package static func of(sorted: [Double], _ fraction: Double) -> Double? {
         sorted.isEmpty ? nil : sorted[index(fraction, count: sorted.count)]
     }
 
     /// The `fraction`-th percentile of samples in any order, found by selection rather than
     /// sorting (for live figures asked for often over many samples); nil without samples.
-    public static func of(unsorted values: [Double], _ fraction: Double) -> Double? {
+    package static func of(unsorted values: [Double], _ fraction: Double) -> Double? {
         values.isEmpty ? nil : smallest(index(fraction, count: values.count), of: values)
     }
 
     /// The median (nearest rank) of samples in any order; nil without samples.
-    public static func median(_ values: [Double]) -> Double? {
+    package static func median(_ values: [Double]) -> Double? {
         of(unsorted: values, 0.5)
     }
 
@@ -60,23 +60,23 @@ public enum Percentile {
     }
 }
 
-/// p50, p90, p99, min and max of a set of samples (nearest-rank, ``Percentile``).
-public struct PercentileSummary: Sendable, Hashable, Codable {
+/// p50, p90, p99, min and max of a set of samples (nearest-rank, `Percentile`).
+package struct PercentileSummary: Sendable, Hashable, Codable {
     /// The median.
-    public var p50: Double
+    package var p50: Double
     /// The 90th percentile.
-    public var p90: Double
+    package var p90: Double
     /// The 99th percentile.
-    public var p99: Double
+    package var p99: Double
     /// The smallest sample.
-    public var min: Double
+    package var min: Double
     /// The largest sample.
-    public var max: Double
+    package var max: Double
     /// How many samples there were.
-    public var samples: Int
+    package var samples: Int
 
     /// The summary of `values` in any order; nil without samples.
-    public init?(_ values: [Double]) {
+    package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         p50 = sorted[Percentile.index(0.50, count: sorted.count)]

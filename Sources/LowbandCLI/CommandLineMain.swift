@@ -16,7 +16,7 @@ extension Lowband {
     /// option, bad value, conflicting options — ArgumentParser's 64) gets status 1, or the
     /// command's ``ArgumentErrorStatus``; a command that already printed its line and threw an
     /// `ExitCode` keeps that code; any other error thrown by `run()` is its line and status 1.
-    public static func runReportingOneLine(_ arguments: [String]) async -> Int32 {
+    package static func runReportingOneLine(_ arguments: [String]) async -> Int32 {
         var parsed: (any ParsableCommand)?
         do {
             var command = try parseAsRoot(arguments)

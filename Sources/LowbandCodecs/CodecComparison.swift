@@ -1,7 +1,7 @@
 import Foundation
 import LowbandBasics
 import LowbandLZ4
-public import LowbandReports
+package import LowbandReports
 
 /// A user's payloads sized and timed in every ``CodecFormat``: bytes per payload, the ratio to
 /// JSON, and the time to encode and decode each (docs/BENCHMARKS.md, "Your own payloads").
@@ -9,45 +9,45 @@ public import LowbandReports
 /// The dictionary format is measured on the payloads it was not built from (every other one),
 /// so a dictionary that holds the payloads themselves cannot flatter it. Sizes cover every
 /// payload; times at most ``maximumTimed`` of them, spread over the set.
-public struct CodecComparison: Sendable {
+package struct CodecComparison: Sendable {
     /// Payloads timed at most (every k-th).
-    public static let maximumTimed = 2_000
+    package static let maximumTimed = 2_000
     /// How long one payload's encoding (or decoding) is repeated for its time.
     static let timing: Duration = .microseconds(200)
 
     /// One format's figures.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The format.
-        public var format: CodecFormat
+        package var format: CodecFormat
         /// Bytes of each payload measured.
-        public var sizes: [Double]
+        package var sizes: [Double]
         /// Each payload's bytes over its compact JSON's.
-        public var ratios: [Double]
+        package var ratios: [Double]
         /// Nanoseconds to encode each timed payload.
-        public var encodeNanoseconds: [Double]
+        package var encodeNanoseconds: [Double]
         /// Nanoseconds to decode each timed payload.
-        public var decodeNanoseconds: [Double]
+        package var decodeNanoseconds: [Double]
         /// What was measured, when not every payload (the dictionary's held-out half).
-        public var note: String?
+        package var note: String?
     }
 
     /// A failure: the payload and what was wrong.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// In words.
-        public var description: String
+        package var description: String
     }
 
     /// Every format's figures, in ``CodecFormat`` order (the dictionary's left out with fewer
     /// than two payloads).
-    public let results: [Result]
+    package let results: [Result]
     /// Payloads measured.
-    public let payloads: Int
+    package let payloads: Int
 
     /// Measures `set`.
     ///
     /// - Throws: ``Failure`` when a payload cannot be written in a format, or a format does not
     ///   give a payload back.
-    public init(_ set: PayloadSet) throws(Failure) {
+    package init(_ set: PayloadSet) throws(Failure) {
         var prepared: [(origin: String, payload: PreparedPayload)] = []
         do {
             for payload in set.payloads { prepared.append((payload.origin, try PreparedPayload(payload.value, origin: payload.origin))) }
@@ -107,7 +107,7 @@ public struct CodecComparison: Sendable {
     /// The figures as benchmark rows: suite `codecs`, benchmark the format; `bytes`,
     /// `ratio_vs_json` (x), `encode_ns` and `decode_ns`, each with every payload's value, so
     /// `lowband compare` gates a format change (times by its statistical test).
-    public func rows(environment: RunEnvironment) -> [BenchmarkRow] {
+    package func rows(environment: RunEnvironment) -> [BenchmarkRow] {
         var rows: [BenchmarkRow] = []
         for result in results where !result.sizes.isEmpty {
             let name = result.format.rawValue
@@ -125,7 +125,7 @@ public struct CodecComparison: Sendable {
     }
 
     /// The table the command prints.
-    public func report(files: Int) -> String {
+    package func report(files: Int) -> String {
         var text = "codecs: \(payloads) payload\(payloads == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")\n"
         let header = ["format", "payloads", "p50 bytes", "total bytes", "× JSON p50", "encode p50", "decode p50"]
         var lines: [[String]] = [header]

@@ -3,7 +3,7 @@ import LowbandLZ4
 import LowbandMessagePack
 
 /// A way to put a payload on the wire, as `lowband codecs compare` measures it.
-public enum CodecFormat: String, CaseIterable, Sendable {
+package enum CodecFormat: String, CaseIterable, Sendable {
     /// JSON text, compact, by Foundation's `JSONSerialization`.
     case json
     /// That JSON deflated by zlib (what HTTP's gzip does to it).

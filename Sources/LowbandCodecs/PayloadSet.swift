@@ -1,44 +1,44 @@
 import Foundation
-public import LowbandMessagePack
+package import LowbandMessagePack
 
 /// A user's payloads, read from files: JSON documents (one per file, or many separated by
 /// whitespace or line breaks) or MessagePack values (a file that does not open with JSON), each
 /// kept as the MessagePack value it is.
 ///
 /// Bounded: at most ``maximumFileBytes`` per file and ``maximumPayloads`` in all.
-public struct PayloadSet: Sendable {
+package struct PayloadSet: Sendable {
     /// The largest file read.
-    public static let maximumFileBytes = 64 * 1024 * 1024
+    package static let maximumFileBytes = 64 * 1024 * 1024
     /// The most payloads kept.
-    public static let maximumPayloads = 100_000
+    package static let maximumPayloads = 100_000
 
     /// One payload and where it came from.
-    public struct Payload: Sendable {
+    package struct Payload: Sendable {
         /// The file and the document's number in it (`a.json#3`).
-        public var origin: String
+        package var origin: String
         /// The value.
-        public var value: MessagePackValue
+        package var value: MessagePackValue
     }
 
     /// A file that cannot be read as payloads: the file, where, and what was wrong.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// `file: document N: …` or `file: …`.
-        public var description: String
+        package var description: String
     }
 
     /// The payloads, in file order.
-    public private(set) var payloads: [Payload] = []
+    package private(set) var payloads: [Payload] = []
     /// How many files they came from.
-    public private(set) var files = 0
+    package private(set) var files = 0
 
     /// An empty set.
-    public init() {}
+    package init() {}
 
     /// Reads every payload of `path`.
     ///
     /// - Throws: ``Failure`` naming the file and the document that is neither JSON nor
     ///   MessagePack, a file that cannot be read or is too large, or too many payloads.
-    public mutating func add(file path: String) throws(Failure) {
+    package mutating func add(file path: String) throws(Failure) {
         let bytes: [UInt8]
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw Failure(description: "\(path): no such file") }

@@ -39,7 +39,7 @@ extension [InvariantCheck] {
     /// `6 of 8 held, 2 not checked (no case: cache_lost_after_kill, liveness)` or `1 of 8
     /// broken, 5 held, 2 not checked (no case: …)`: the counts every summary of a run's
     /// promises leads with, naming the promises that had nothing to judge.
-    public var tally: String {
+    package var tally: String {
         let broken = filter { $0.violations > 0 }.count
         let unchecked = filter { $0.violations == 0 && $0.checked == 0 }.count
         let held = count - broken - unchecked

@@ -15,16 +15,16 @@ import SystemPackage
 ///
 /// The process is killed when the handle goes away, so a failing test or an interrupted soak
 /// never leaves it running.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Why a launch or a wait ended without what it was for.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
         /// A failure that says `description`.
-        public init(description: String) { self.description = description }
+        package init(description: String) { self.description = description }
     }
 
     /// Where the program's stdout and stderr go.
-    public enum Output: Sendable {
+    package enum Output: Sendable {
         /// Pipes this process reads: stdout by ``nextLine(timeout:)``, stderr into ``stderrText``.
         case pipes
         /// Appended to the file at the path (created if missing): a program never blocks on a
@@ -34,7 +34,7 @@ public final class ChildProcess: Sendable {
 
     private let shared: Shared
     /// The process id.
-    public let processIdentifier: Int32
+    package let processIdentifier: Int32
 
     /// Starts `executable` (a path, or a name looked up on `PATH`) with `arguments`; stdin is
     /// /dev/null. `environment` nil inherits this process's.
@@ -42,7 +42,7 @@ public final class ChildProcess: Sendable {
     /// - Throws: ``Failure`` when the program is not found or cannot be started.
     /// With `ownGroup` the child leads a process group of its own, so ``sendToGroup(_:)``
     /// reaches everything it started (a shell's children too).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: Output = .pipes, ownGroup: Bool = false) async throws {
+    package init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: Output = .pipes, ownGroup: Bool = false) async throws {
         let path: String
         do {
             path = try ExecutableSearch.resolve(executable)
@@ -161,7 +161,7 @@ public final class ChildProcess: Sendable {
     /// The next line of stdout without its newline; nil once stdout has ended.
     ///
     /// - Throws: ``Failure`` when no line arrives within `timeout`.
-    public func nextLine(timeout: Duration = .seconds(30)) async throws -> String? {
+    package func nextLine(timeout: Duration = .seconds(30)) async throws -> String? {
         try await shared.wait(timeout: timeout, failure: "no line on stdout within \(timeout)") { state in
             if !state.lines.isEmpty { return .some(state.lines.removeFirst()) }
             return state.ended ? .some(nil) : nil
@@ -169,7 +169,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Lines of stdout until one satisfies `match`, which is returned (with those before it).
-    public func lines(until match: (String) -> Bool, timeout: Duration = .seconds(30)) async throws -> (match: String, before: [String]) {
+    package func lines(until match: (String) -> Bool, timeout: Duration = .seconds(30)) async throws -> (match: String, before: [String]) {
         var before: [String] = []
         while let line = try await nextLine(timeout: timeout) {
             if match(line) { return (line, before) }
@@ -180,18 +180,18 @@ public final class ChildProcess: Sendable {
 
     /// Sends `signal` to the child's whole process group (it must have been started with
     /// `ownGroup`); members that outlived the child are reached too.
-    public func sendToGroup(_ signal: Int32) {
+    package func sendToGroup(_ signal: Int32) {
         kill(-processIdentifier, signal)
     }
 
     /// Sends `signal` (SIGINT, SIGTERM, SIGKILL…) to the process, unless it has been reaped.
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if shared.state.withLock({ $0.status == nil }) { kill(processIdentifier, signal) }
     }
 
     /// The exit status once the process has been reaped, nil while it runs: the exit code, or
     /// 128 + the signal's number when a signal ended it (as a shell reports it).
-    public var status: Int32? {
+    package var status: Int32? {
         shared.state.withLock { $0.status }
     }
 
@@ -199,7 +199,7 @@ public final class ChildProcess: Sendable {
     /// signal's number.
     ///
     /// - Throws: ``Failure`` after `timeout`; the process is then killed.
-    public func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    package func exitStatus(timeout: Duration = .seconds(30)) async throws -> Int32 {
         do {
             return try await shared.wait(timeout: timeout, failure: "the process did not exit within \(timeout); killed it") { state in
                 state.status
@@ -211,16 +211,16 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether the process exited within `limit`; never throws.
-    public func waitForExit(within limit: Duration) async -> Bool {
+    package func waitForExit(within limit: Duration) async -> Bool {
         (try? await shared.wait(timeout: limit, failure: "") { $0.status }) != nil
     }
 
     /// How much of stderr is kept: the newest bytes, where a failing program says why.
-    public static let stderrLimit = 4 * 1024 * 1024
+    package static let stderrLimit = 4 * 1024 * 1024
 
     /// What the process wrote to stderr (complete once it has exited, up to its last
     /// ``stderrLimit`` bytes); empty when its output goes to a file.
-    public var stderrText: String {
+    package var stderrText: String {
         String(decoding: shared.state.withLock { $0.errors }, as: UTF8.self)
     }
 }

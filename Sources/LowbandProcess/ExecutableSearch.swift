@@ -2,17 +2,17 @@ import Foundation
 
 /// Finds a program the way a shell does: a name with a `/` is a path, any other is looked up
 /// on `PATH`.
-public enum ExecutableSearch {
+package enum ExecutableSearch {
     /// Why there is no program to start.
-    public struct NotFound: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct NotFound: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// The path of the program `name`.
     ///
     /// - Throws: ``NotFound`` naming what is missing: the file, its execute permission, or a
     ///   program of that name on `PATH`.
-    public static func resolve(_ name: String) throws(NotFound) -> String {
+    package static func resolve(_ name: String) throws(NotFound) -> String {
         if name.contains("/") {
             guard FileManager.default.fileExists(atPath: name) else { throw NotFound(description: "cannot start \(name): no such file") }
             guard isExecutableFile(name) else { throw NotFound(description: "cannot start \(name): not an executable file") }
@@ -27,7 +27,7 @@ public enum ExecutableSearch {
     }
 
     /// The path of the program `name`, or nil when there is none (``resolve(_:)`` says why).
-    public static func which(_ name: String) -> String? {
+    package static func which(_ name: String) -> String? {
         try? resolve(name)
     }
 

@@ -7,7 +7,7 @@ import SystemPackage
     import Musl
 #endif
 
-/// What ``ChildProcess`` and ``ExternalProcess`` hand swift-subprocess, and how they read what it
+/// What `ChildProcess` and ``ExternalProcess`` hand swift-subprocess, and how they read what it
 /// hands back.
 enum Launch {
     /// A whole environment, as `environment` gives it.

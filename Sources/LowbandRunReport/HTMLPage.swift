@@ -1,13 +1,13 @@
 /// The shell of Lowband's self-contained HTML pages (the run report's style, no scripts), for
 /// other pages such as `lowband explore`'s summary.
-public enum HTMLPage {
+package enum HTMLPage {
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped.
-    public static func escape(_ text: some StringProtocol) -> String {
+    package static func escape(_ text: some StringProtocol) -> String {
         HTMLEscaping.escape(text)
     }
 
     /// A complete page: `body` is HTML.
-    public static func document(title: String, body: String) -> String {
+    package static func document(title: String, body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">

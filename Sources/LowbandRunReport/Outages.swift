@@ -4,14 +4,14 @@
 /// An outage is a stretch of time during which the network carried nothing, from the first
 /// cause starting to the last one ending: causes that overlap (a handover inside a tunnel's
 /// blackout) are one outage, and one still going when the run ended counts too.
-public enum Outages {
+package enum Outages {
     /// The definition in words, for the report's glossary.
-    public static let definition = "a stretch of time during which the network carried nothing, "
+    package static let definition = "a stretch of time during which the network carried nothing, "
         + "from the first cause starting to the last one ending: overlapping causes (a handover inside a blackout) are one outage, "
         + "and one still going at the end of the run counts"
 
     /// The outages in `timeline` (events of a run whose clock ran to `runEnd` seconds).
-    public static func count(in timeline: [TimelineEvent], runEnd: Double) -> Int {
+    package static func count(in timeline: [TimelineEvent], runEnd: Double) -> Int {
         TimelineSpans.outages(timeline, runEnd: runEnd).count
     }
 }

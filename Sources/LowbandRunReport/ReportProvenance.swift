@@ -4,17 +4,17 @@
 /// Kept apart from ``RunRecord`` on purpose: `record.json` and the trace of a virtual-time run
 /// are byte-identical for a seed on any machine and commit; only `report.html` and
 /// `results.csv` carry these.
-public struct ReportProvenance: Sendable, Hashable {
+package struct ReportProvenance: Sendable, Hashable {
     /// The short git commit, or `unknown`.
-    public var commit: String
+    package var commit: String
     /// Where the commit came from, or why it is unknown, in words.
-    public var commitNote: String
+    package var commitNote: String
     /// The machine the run ran on.
-    public var host: String
+    package var host: String
     /// The Swift compiler that built the binary, `major.minor`.
-    public var swiftVersion: String
+    package var swiftVersion: String
     /// When the run started, ISO-8601 in UTC.
-    public var timestamp: String
+    package var timestamp: String
 
     /// A provenance; `commitNote` defaults to empty.
     package init(commit: String, commitNote: String = "", host: String, swiftVersion: String, timestamp: String) {

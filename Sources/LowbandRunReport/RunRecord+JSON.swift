@@ -9,7 +9,7 @@ extension RunRecord {
     ///
     /// - Throws: ``RecordJSONError`` when a figure is NaN or infinite, which JSON cannot hold
     ///   (`JSONEncoder` threw on it too).
-    public static func prettyJSON(_ records: [RunRecord]) throws(RecordJSONError) -> [UInt8] {
+    package static func prettyJSON(_ records: [RunRecord]) throws(RecordJSONError) -> [UInt8] {
         var writer = PrettyJSONWriter(capacity: 1 << 16)
         writer.openArray()
         for record in records {
@@ -148,11 +148,11 @@ extension MessageBreakdown {
 }
 
 /// A run record that JSON cannot hold.
-public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// How many of the record's figures are NaN or infinite.
-    public var nonFiniteNumbers: Int
+    package var nonFiniteNumbers: Int
 
-    public var description: String {
+    package var description: String {
         "record.json: \(nonFiniteNumbers) figure(s) of the run are NaN or infinite, which JSON cannot hold"
     }
 }

@@ -1,5 +1,5 @@
-public import LowbandBasics
-public import LowbandFindings
+package import LowbandBasics
+package import LowbandFindings
 
 /// What one `lowband run` measured on one network profile: its figures, the bytes it moved over
 /// time and the timeline of network and connection events.
@@ -7,72 +7,72 @@ public import LowbandFindings
 /// This is the seam between the scenarios (which fill it), the CSV and the summary table of
 /// `lowband run`, and the HTML report (which draws it). A run over several profiles
 /// (`--profiles gprs,edge,3g`) produces one record per profile.
-public struct RunRecord: Sendable, Hashable, Codable {
+package struct RunRecord: Sendable, Hashable, Codable {
     /// The scenario's name, e.g. `push-to-visible`.
-    public var scenario: String
+    package var scenario: String
     /// The profile's name (or the file it was read from).
-    public var profile: String
+    package var profile: String
     /// The seed every random decision of the run derives from.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Client engines in the run.
-    public var clients: Int
+    package var clients: Int
     /// True when the run used the simulated clock and in-memory transport.
-    public var virtualTime: Bool
+    package var virtualTime: Bool
     /// The exact command line that reproduces this run.
-    public var command: String
+    package var command: String
     /// How long the run lasted on its own clock (virtual seconds with `--virtual-time`).
-    public var durationSeconds: Double
+    package var durationSeconds: Double
     /// True when the run was stopped early (Ctrl-C): the figures are what was measured so far.
-    public var partial: Bool
+    package var partial: Bool
     /// The physical floor of one push on this profile, in milliseconds: the least time the profile
     /// allows (one-way delay less the jitter below it where that is bounded, plus the smallest push
     /// frame's bytes at the bottleneck rate; docs/RUN.md). `nil` when the scenario has no single
     /// push size.
-    public var floorMilliseconds: Double?
+    package var floorMilliseconds: Double?
     /// The time the profile implies for the median push, in milliseconds (delay plus the median
     /// jitter plus the median push frame's bytes at the bottleneck rate): what p50 is compared
     /// with. `nil` with no floor, or when the profile's figures change over time.
-    public var medianMilliseconds: Double?
+    package var medianMilliseconds: Double?
     /// Samples of the main latency below their push's floor: zero unless the measurement or the
     /// network model is wrong. `nil` with no floor.
-    public var samplesBelowFloor: Int?
+    package var samplesBelowFloor: Int?
     /// The figures, in the order the scenario reports them.
-    public var metrics: [RunMetric]
+    package var metrics: [RunMetric]
     /// Bytes moved per time bucket, both directions, from the start of the run.
-    public var traffic: [TrafficBucket]
+    package var traffic: [TrafficBucket]
     /// Outages, disconnects, reconnects and other events worth a mark on the timeline.
-    public var timeline: [TimelineEvent]
+    package var timeline: [TimelineEvent]
     /// The messenger's promises checked at the end of the run, in a fixed order.
-    public var invariants: [InvariantCheck]
+    package var invariants: [InvariantCheck]
     /// Every broken promise, in time order (at most ``maximumViolations`` of each invariant
     /// kept, so one flood does not hide the others; the counts in ``invariants`` are complete).
-    public var violations: [InvariantViolation]
+    package var violations: [InvariantViolation]
     /// Where the time of delivered messages went: one metric per ``LatencyStage``
     /// (`stage.<name>`, ms, one sample per delivery), and `stage.total`.
-    public var stages: [RunMetric]
+    package var stages: [RunMetric]
     /// The slowest deliveries with their stages, slowest first (at most 20).
-    public var slowest: [MessageBreakdown]
+    package var slowest: [MessageBreakdown]
     /// The bounds the checks used, seconds: how long a member may take to get a message, and
     /// an outbox task to be sent, while online (docs/EXPLORE.md).
-    public var settleSeconds: Double?
+    package var settleSeconds: Double?
     /// See ``settleSeconds``.
-    public var livenessSeconds: Double?
+    package var livenessSeconds: Double?
     /// What happened after the traffic (``durationSeconds``): how long the run drained and
     /// whether it settled; nil when it ended with its traffic (`--no-drain`, a stop, older records).
-    public var drain: RunDrain?
+    package var drain: RunDrain?
 
     /// Where the run's clock stopped: the traffic's end plus the drain.
-    public var endSeconds: Double { durationSeconds + (drain?.seconds ?? 0) }
+    package var endSeconds: Double { durationSeconds + (drain?.seconds ?? 0) }
 
     /// Violations of one invariant kept in a record; the rest are counted only (the promise
     /// book's own bound).
-    public static let maximumViolations = PromiseBook.defaultKeep
+    package static let maximumViolations = PromiseBook.defaultKeep
 
     /// True when some promise was broken.
-    public var hasViolations: Bool { invariants.contains { $0.violations > 0 } }
+    package var hasViolations: Bool { invariants.contains { $0.violations > 0 } }
 
     /// A record; the checks, stages and slowest deliveries default to none and the bounds to nil.
-    public init(
+    package init(
         scenario: String, profile: String, seed: UInt64, clients: Int, virtualTime: Bool,
         command: String, durationSeconds: Double, partial: Bool, floorMilliseconds: Double?,
         metrics: [RunMetric], traffic: [TrafficBucket], timeline: [TimelineEvent],
@@ -103,7 +103,7 @@ public struct RunRecord: Sendable, Hashable, Codable {
     }
 
     /// Reads records written before the checks existed too (their lists are empty).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         scenario = try container.decode(String.self, forKey: .scenario)
         profile = try container.decode(String.self, forKey: .profile)
@@ -129,25 +129,25 @@ public struct RunRecord: Sendable, Hashable, Codable {
     }
 
     /// The metric named `name`, if the scenario reported it.
-    public func metric(named name: String) -> RunMetric? {
+    package func metric(named name: String) -> RunMetric? {
         metrics.first { $0.name == name }
     }
 }
 
 /// A run's drain phase (docs/RUN.md, "The drain"): after its traffic, no new sends and the
 /// network healed, until nothing was in flight or the settle bound passed.
-public struct RunDrain: Sendable, Hashable, Codable {
+package struct RunDrain: Sendable, Hashable, Codable {
     /// How long it drained, seconds on the run's clock.
-    public var seconds: Double
+    package var seconds: Double
     /// True when nothing was left in flight (the checks took that state as final); false when
     /// the bound passed first.
-    public var settled: Bool
+    package var settled: Bool
     /// The instant the checks judged at: the end of the run, or for a settled run the settled
     /// instant plus the settle time.
-    public var judgedUntilSeconds: Double
+    package var judgedUntilSeconds: Double
 
     /// A drain of `seconds`.
-    public init(seconds: Double, settled: Bool, judgedUntilSeconds: Double) {
+    package init(seconds: Double, settled: Bool, judgedUntilSeconds: Double) {
         self.seconds = seconds
         self.settled = settled
         self.judgedUntilSeconds = judgedUntilSeconds
@@ -155,7 +155,7 @@ public struct RunDrain: Sendable, Hashable, Codable {
 
     /// `drained 2.0 s until nothing was in flight; promises judged as of 209.0 s (the state
     /// then is final)` or `drained 147.0 s to the bound without settling`.
-    public var words: String {
+    package var words: String {
         let time = String(format: "%.1f s", seconds)
         return settled
             ? "drained \(time) until nothing was in flight; promises judged as of \(String(format: "%.1f s", judgedUntilSeconds)) (the state then is final)"
@@ -166,20 +166,20 @@ public struct RunDrain: Sendable, Hashable, Codable {
 /// One figure of a run: every sample of it, in the order measured.
 ///
 /// A count measured once (messages delivered, reconnects) is a metric with one sample.
-public struct RunMetric: Sendable, Hashable, Codable {
+package struct RunMetric: Sendable, Hashable, Codable {
     /// snake_case, e.g. `push_to_visible`, `outbox_drain`, `bytes_down`, `reconnects`.
-    public var name: String
+    package var name: String
     /// `ms`, `s`, `bytes`, `count`, `x`, … as in the benchmark CSV schema (docs/BENCHMARKS.md).
-    public var unit: String
+    package var unit: String
     /// Every sample, in `unit`, in the order measured.
-    public var values: [Double]
+    package var values: [Double]
     /// When each sample's interval began, seconds from the start of the run, parallel to
     /// ``values``; nil when the scenario did not record it (counts, older records). The report
     /// plots latency over time from it, over the outages.
-    public var startSeconds: [Double]?
+    package var startSeconds: [Double]?
 
     /// A metric; `startSeconds`, when given, has one entry per value.
-    public init(name: String, unit: String, values: [Double], startSeconds: [Double]? = nil) {
+    package init(name: String, unit: String, values: [Double], startSeconds: [Double]? = nil) {
         self.name = name
         self.unit = unit
         self.values = values
@@ -188,26 +188,26 @@ public struct RunMetric: Sendable, Hashable, Codable {
 
     /// Nearest-rank percentiles (LowbandBasics' `Percentile`), the definition of every report, benchmark and
     /// gate. `nil` without samples.
-    public var summary: RunSummary? {
+    package var summary: RunSummary? {
         PercentileSummary(values)
     }
 }
 
 /// The statistics of a ``RunMetric``: LowbandBasics' `PercentileSummary` (nearest rank).
-public typealias RunSummary = PercentileSummary
+package typealias RunSummary = PercentileSummary
 
 /// Bytes moved in one time bucket of a run. Up is client to server, down is server to client,
 /// counted where the scenario's network counts them (the proxy, or the in-memory link).
-public struct TrafficBucket: Sendable, Hashable, Codable {
+package struct TrafficBucket: Sendable, Hashable, Codable {
     /// When the bucket begins, seconds from the start of the run.
-    public var startSeconds: Double
+    package var startSeconds: Double
     /// Bytes from client to server in the bucket.
-    public var upBytes: Int
+    package var upBytes: Int
     /// Bytes from server to client in the bucket.
-    public var downBytes: Int
+    package var downBytes: Int
 
     /// The bucket starting at `startSeconds`.
-    public init(startSeconds: Double, upBytes: Int, downBytes: Int) {
+    package init(startSeconds: Double, upBytes: Int, downBytes: Int) {
         self.startSeconds = startSeconds
         self.upBytes = upBytes
         self.downBytes = downBytes
@@ -215,9 +215,9 @@ public struct TrafficBucket: Sendable, Hashable, Codable {
 }
 
 /// An event on a run's timeline.
-public struct TimelineEvent: Sendable, Hashable, Codable {
+package struct TimelineEvent: Sendable, Hashable, Codable {
     /// What kind of event it is.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// The network went away (a scheduled outage or blackout began).
         case outageStart = "outage_start"
         /// The network came back.
@@ -234,16 +234,16 @@ public struct TimelineEvent: Sendable, Hashable, Codable {
     }
 
     /// When it happened, seconds from the start of the run.
-    public var seconds: Double
+    package var seconds: Double
     /// What kind of event it is.
-    public var kind: Kind
+    package var kind: Kind
     /// The client it happened to, if it happened to one (0-based).
-    public var client: Int?
+    package var client: Int?
     /// Words for the mark, e.g. which outage or phase; may be empty.
-    public var detail: String
+    package var detail: String
 
     /// An event at `seconds`; it concerns no single client and has no detail by default.
-    public init(seconds: Double, kind: Kind, client: Int? = nil, detail: String = "") {
+    package init(seconds: Double, kind: Kind, client: Int? = nil, detail: String = "") {
         self.seconds = seconds
         self.kind = kind
         self.client = client

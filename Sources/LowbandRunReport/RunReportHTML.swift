@@ -13,12 +13,12 @@
 /// `chart-stages-<profile>`, `chart-waterfall-<profile>`, `chart-traffic-<profile>`,
 /// `chart-timeline-<profile>`; `<profile>` is the profile's name reduced to lowercase letters,
 /// digits and dashes, and `<n>` counts a profile's violations from 1 in time order.
-public enum RunReportHTML {
+package enum RunReportHTML {
     /// The report of `records` (one per profile, in the order they ran), with the commit, host
     /// and start of the run under the command that reproduces it when `provenance` is given.
     /// The output depends only on its arguments, so one seed gives one report byte for byte
     /// apart from the provenance line.
-    public static func render(records: [RunRecord], provenance: ReportProvenance? = nil) -> String {
+    package static func render(records: [RunRecord], provenance: ReportProvenance? = nil) -> String {
         let slugs = HTMLEscaping.uniqueSlugs(records.map(\.profile))
         let latencyMetric = LatencyMetricChoice.name(in: records)
         var body: [String] = [header(records, slugs: slugs, provenance: provenance)]

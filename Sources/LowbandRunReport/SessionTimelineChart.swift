@@ -1,4 +1,4 @@
-public import LowbandFindings
+package import LowbandFindings
 
 /// A recorded session's timeline (`SessionTimeline`, LowbandFindings) on one time axis: the link's lane
 /// (outages, handovers, partitions and toxics as bands; profile or seed switches, rules changes
@@ -6,7 +6,7 @@ public import LowbandFindings
 /// a lane per destination with a row per connection (its handshake, its life, a reset's ✕, its
 /// DNS lookup). Outages shade every lane. Rows are capped; the rest of a destination's
 /// connections share one row.
-public enum SessionTimelineChart {
+package enum SessionTimelineChart {
     /// Connection rows drawn at most; beyond them each destination gets one shared row.
     static let maximumRows = 60
     static let width = 960.0
@@ -16,7 +16,7 @@ public enum SessionTimelineChart {
     private static let fills: [String] = ["#0072B2", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#E69F00", "#7E57C2", "#8F4A00"]
 
     /// A `<figure>` with the chart, its legend and caption; `title` names the session.
-    public static func figure(_ timeline: SessionTimeline, title: String) -> String {
+    package static func figure(_ timeline: SessionTimeline, title: String) -> String {
         let id = "chart-session-timeline"
         guard !timeline.connections.isEmpty || !timeline.stretches.isEmpty || !timeline.marks.isEmpty else {
             return "<figure id=\"\(id)\" class=\"chart no-data\"><p class=\"no-data\">Nothing went through the proxy.</p></figure>"

@@ -1,7 +1,7 @@
 /// The slowest legs of a session judged from an app's events (docs/APP-EVENTS.md), drawn by the
 /// run report's waterfall: one row per leg, its parts end to end from the moment the message was
 /// sent, every row on one time axis.
-public enum SessionWaterfall {
+package enum SessionWaterfall {
     /// The parts a leg is split into, in order, with their colours and what each holds.
     static let parts: [(name: String, fill: String, textClass: String, meaning: String)] = [
         ("link down", "#C62828", "on-dark", "an upstream was in an outage, handover, partition or blackhole"),
@@ -12,17 +12,17 @@ public enum SessionWaterfall {
     ]
 
     /// One leg: a message's way to its acknowledgement or to one device.
-    public struct Leg: Sendable {
+    package struct Leg: Sendable {
         /// The row's label (`m-3 → bob`).
-        public var label: String
+        package var label: String
         /// Its parts by name (`link down`, `loss stalls`, `queueing`, `transit`, `app`), in
         /// milliseconds.
-        public var parts: [(name: String, milliseconds: Double)]
+        package var parts: [(name: String, milliseconds: Double)]
         /// Said when the row is hovered.
-        public var tooltip: String
+        package var tooltip: String
 
         /// A leg with every field given.
-        public init(label: String, parts: [(name: String, milliseconds: Double)], tooltip: String) {
+        package init(label: String, parts: [(name: String, milliseconds: Double)], tooltip: String) {
             self.label = label
             self.parts = parts
             self.tooltip = tooltip
@@ -30,7 +30,7 @@ public enum SessionWaterfall {
     }
 
     /// A `<figure>` with the `limit` slowest of `legs` (slowest first) and a glossary of the parts.
-    public static func figure(_ legs: [Leg], title: String, limit: Int = 30) -> String {
+    package static func figure(_ legs: [Leg], title: String, limit: Int = 30) -> String {
         let id = "chart-waterfall-session"
         let rows = legs.map(row).sorted { $0.total > $1.total }.prefix(limit)
         guard !rows.isEmpty else {

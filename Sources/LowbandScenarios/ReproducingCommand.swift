@@ -9,7 +9,7 @@ extension ScenarioOptions {
     /// one step.
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` naming the word it cannot read.
-    public init(reproducing command: String, searchPath: [String]? = nil) throws(ScenarioError) {
+    package init(reproducing command: String, searchPath: [String]? = nil) throws(ScenarioError) {
         var words = CommandWords.split(command)[...]
         if words.first == "lowband" { words = words.dropFirst() }
         if words.first == "run" { words = words.dropFirst() }

@@ -1,15 +1,15 @@
 /// Where a running scenario is, for a progress bar or a live status line.
-public struct RunProgress: Sendable, Hashable {
+package struct RunProgress: Sendable, Hashable {
     /// The scenario running.
-    public var scenario: ScenarioName
+    package var scenario: ScenarioName
     /// The profile's name, as asked for.
-    public var profile: String
+    package var profile: String
     /// Time run so far on the run's clock (virtual with `--virtual-time`).
-    public var elapsed: Duration
+    package var elapsed: Duration
     /// How long the run lasts on its clock.
-    public var total: Duration
+    package var total: Duration
     /// A short live figure, e.g. `delivered 42, p50 812 ms`.
-    public var figure: String
+    package var figure: String
 
     /// A progress report `elapsed` of `total` into the run.
     package init(scenario: ScenarioName, profile: String, elapsed: Duration, total: Duration, figure: String) {
@@ -21,7 +21,7 @@ public struct RunProgress: Sendable, Hashable {
     }
 
     /// 0 … 1.
-    public var fraction: Double {
+    package var fraction: Double {
         guard total > .zero else { return 1 }
         return min(1, max(0, elapsed / total))
     }

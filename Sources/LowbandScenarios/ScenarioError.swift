@@ -1,32 +1,32 @@
 /// Why a run could not start or could not finish: a code plus what was wrong and what to do.
 ///
 /// A struct with an extensible code, so adding a reason never breaks a caller's `switch`.
-public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The reason of a ``ScenarioError``; compare with the static members, e.g. `.invalidOptions`.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code's stable name, e.g. `invalidOptions`.
-        public let name: String
+        package let name: String
         private init(_ name: String) { self.name = name }
-        public var description: String { name }
+        package var description: String { name }
 
         /// The scenario name is not one of ``ScenarioName``.
-        public static let unknownScenario = Code("unknownScenario")
+        package static let unknownScenario = Code("unknownScenario")
         /// The options contradict each other or the scenario (zero clients, no duration…).
-        public static let invalidOptions = Code("invalidOptions")
+        package static let invalidOptions = Code("invalidOptions")
         /// The run could not be set up (a port, a temporary directory, a client's cache).
-        public static let setupFailed = Code("setupFailed")
+        package static let setupFailed = Code("setupFailed")
     }
 
     /// What kind of failure it is.
-    public var code: Code
+    package var code: Code
     /// What was wrong and what to do, for a human.
-    public var message: String
+    package var message: String
 
     /// An error with `code` and a `message` saying what was wrong and what to do.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

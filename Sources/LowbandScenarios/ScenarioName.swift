@@ -1,5 +1,5 @@
 /// The scenarios `lowband run` knows, by the name a user types.
-public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
+package enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Messages pushed to an open chat; time until each is visible.
     case pushToVisible = "push-to-visible"
     /// A cold start triggered by a push: notification-only then fetch, versus content in the push.
@@ -15,10 +15,10 @@ public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, Cus
     /// A phone in a pocket: rare messages, heartbeats between; energy per idle hour, late pushes.
     case pocket
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// One line for `lowband run --help` and error messages.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .pushToVisible: "messages pushed to an open chat, time until each is visible"
         case .launchByPush: "cold start by a push: notification then fetch vs content in the push"
@@ -31,14 +31,14 @@ public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, Cus
     }
 
     /// The fewest client engines the scenario can run with.
-    public var minimumClients: Int {
+    package var minimumClients: Int {
         self == .crowd ? 2 : 1
     }
 
     /// How long a run lasts when `--duration` is not given. Subway needs several outage cycles
     /// (the first blackout starts at 30 s, one every 2 minutes), pocket an hour of rare
     /// messages (one every 5–15 minutes), the others about a minute.
-    public var defaultDuration: Duration {
+    package var defaultDuration: Duration {
         switch self {
         case .subway: .seconds(300)
         case .pocket: .seconds(3600)
@@ -49,7 +49,7 @@ public enum ScenarioName: String, CaseIterable, Sendable, Hashable, Codable, Cus
     /// Parses a scenario name.
     ///
     /// - Throws: ``ScenarioError`` `unknownScenario`, listing the valid names.
-    public init(parsing text: String) throws(ScenarioError) {
+    package init(parsing text: String) throws(ScenarioError) {
         guard let name = ScenarioName(rawValue: text) else {
             let names = ScenarioName.allCases.map(\.rawValue).joined(separator: ", ")
             throw ScenarioError(.unknownScenario, "unknown scenario '\(text)'; valid scenarios: \(names)")

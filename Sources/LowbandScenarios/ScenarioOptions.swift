@@ -1,68 +1,68 @@
 import Foundation
-public import LowbandShaper
+package import LowbandShaper
 
 /// Everything that decides a run: which scenario, on which network, with which seed, how many
 /// clients, for how long, and on which clock.
 ///
 /// Two runs with equal options in virtual time are identical to the byte; on sockets the
 /// network's and the workload's decisions are the same, the timings are the machine's.
-public struct ScenarioOptions: Sendable {
+package struct ScenarioOptions: Sendable {
     /// The workload and its promises (`push-to-visible`, `crowd`, …).
-    public var scenario: ScenarioName
+    package var scenario: ScenarioName
     /// The network, already loaded (`NetworkProfile/load(named:searchPath:)`).
-    public var profile: NetworkProfile
+    package var profile: NetworkProfile
     /// The name the profile was asked for by (a name or a file path), for the record.
-    public var profileName: String
+    package var profileName: String
     /// Seeds the world, the network's decisions, the client engines and the workload.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Client engines, each logged in as its own user (user `i + 1` for client `i`).
-    public var clients: Int
+    package var clients: Int
     /// How long the run lasts on its clock (virtual with ``virtualTime``).
-    public var duration: Duration
+    package var duration: Duration
     /// True: the in-memory network on a simulated clock; false: loopback sockets, the shaping
     /// proxy and the wall clock.
-    public var virtualTime: Bool
+    package var virtualTime: Bool
     /// The command line that reproduces the run; copied into the record.
-    public var command: String
+    package var command: String
     /// Where the client databases go (a fresh directory is made inside and removed at the end);
     /// nil picks `/dev/shm` when it exists, the system's temporary directory otherwise: the
     /// caches' disk syncs would otherwise measure the build machine's disk (seconds under load),
     /// not the network, and on sockets they block the loop the engines share.
-    public var workDirectory: String?
+    package var workDirectory: String?
     /// Faults to inject (virtual time only): none, a swarm drawn from the seed, or chosen kinds.
-    public var faults: FaultPlan
+    package var faults: FaultPlan
     /// The engines' heartbeat interval (`--heartbeat`); nil: the engine's default
     /// (`ConnectionConfiguration`).
-    public var heartbeat: Duration? = nil
+    package var heartbeat: Duration? = nil
 
     /// The server's idle timeout for a run whose engines ping every ``heartbeat``: it must
     /// outlast a heartbeat interval, or the server drops a client for being quiet exactly as
     /// long as it was told to be — twice the interval and 30 s more; nil: the server's default.
-    public var serverIdleTimeout: Duration? {
+    package var serverIdleTimeout: Duration? {
         heartbeat.map { max(.seconds(90), $0 * 2 + .seconds(30)) }
     }
     /// After ``duration`` the run drains: the scenario sends nothing new, the network heals
     /// (its outages, resets and injected faults end), and the run goes on until nothing is in
     /// flight or the settle bound passes, so every promise the traffic made is judged
     /// (docs/RUN.md, "The drain"). False ends the run at ``duration``, as it stands.
-    public var drain: Bool
+    package var drain: Bool
     /// Whether the client engines offer the shipped wire dictionaries at login, so that the
     /// server agrees one and both directions compress with it (the product's default); false
     /// runs them as clients from before dictionaries, plain LZ4 (docs/PROTOCOL.md,
     /// "Compression dictionaries").
-    public var compressionDictionary: Bool
+    package var compressionDictionary: Bool
 
     /// The most client engines one run on sockets may have.
-    public static let maximumClients = 1_000
+    package static let maximumClients = 1_000
     /// The most client engines one virtual-time run may have: no sockets, one descriptor per
     /// cache (docs/RUN.md has the 10,000-client crowd's time and memory).
-    public static let maximumVirtualClients = 10_000
+    package static let maximumVirtualClients = 10_000
     /// The longest run.
-    public static let maximumDuration: Duration = .seconds(24 * 3600)
+    package static let maximumDuration: Duration = .seconds(24 * 3600)
 
     /// Options with the scenario's defaults: one client, the scenario's default duration, seed
     /// 1, sockets. Nothing is checked here; ``validate()`` says what is out of range.
-    public init(
+    package init(
         scenario: ScenarioName = .pushToVisible,
         profile: NetworkProfile,
         profileName: String? = nil,
@@ -93,7 +93,7 @@ public struct ScenarioOptions: Sendable {
     /// Rejects impossible combinations before anything starts.
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` saying which option is wrong and what would do.
-    public func validate() throws(ScenarioError) {
+    package func validate() throws(ScenarioError) {
         if clients < 1 {
             throw ScenarioError(.invalidOptions, "--clients must be at least 1 (got \(clients))")
         }

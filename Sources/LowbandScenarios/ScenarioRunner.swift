@@ -6,7 +6,7 @@
 /// output.record     // the figures, traffic and timeline (RunRecord)
 /// output.trace      // JSON lines: network decisions and client events
 /// ```
-public enum ScenarioRunner {
+package enum ScenarioRunner {
     /// Validates `options`, runs the scenario to its duration (or until `stop` is triggered,
     /// then the record is marked partial) and returns what was measured.
     ///
@@ -16,7 +16,7 @@ public enum ScenarioRunner {
     ///   - stop: trigger it (on Ctrl-C) to end the run early and cleanly.
     /// - Throws: ``ScenarioError`` for bad options or a failed set-up; socket errors when the
     ///   loopback server or proxy cannot start.
-    public static func run(
+    package static func run(
         _ options: ScenarioOptions,
         progress: @escaping @Sendable (RunProgress) -> Void = { _ in },
         stop: StopSignal = StopSignal()

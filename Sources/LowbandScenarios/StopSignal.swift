@@ -5,7 +5,7 @@ import Synchronization
 /// The run then stops at once, cleanly, and returns what it measured so far with
 /// `LowbandRunReport/RunRecord/partial` set. Triggering it twice, or before the run starts,
 /// is harmless: a run started with a triggered signal stops at its first step.
-public final class StopSignal: Sendable {
+package final class StopSignal: Sendable {
     private struct State {
         var stopped = false
         var nextToken: UInt64 = 0
@@ -15,10 +15,10 @@ public final class StopSignal: Sendable {
     private let state = Mutex(State())
 
     /// A signal not yet triggered.
-    public init() {}
+    package init() {}
 
     /// Requests the stop; handlers registered by the run are called on this thread.
-    public func stop() {
+    package func stop() {
         let handlers = state.withLock { state -> [@Sendable () -> Void] in
             guard !state.stopped else { return [] }
             state.stopped = true
@@ -30,7 +30,7 @@ public final class StopSignal: Sendable {
     }
 
     /// Whether ``stop()`` was called; safe from any thread.
-    public var isStopped: Bool {
+    package var isStopped: Bool {
         state.withLock { $0.stopped }
     }
 

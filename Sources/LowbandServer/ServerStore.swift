@@ -38,30 +38,30 @@ package struct MemoryServerStore: ServerStore {
 }
 
 /// Why a server's data could not be stored, opened or read back.
-public struct ServerStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ServerStoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure; extensible.
-    public struct Code: Hashable, Sendable, RawRepresentable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    package struct Code: Hashable, Sendable, RawRepresentable {
+        package var rawValue: String
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// The data directory or a file in it cannot be created, opened, read or written.
-        public static let io = Code(rawValue: "io")
+        package static let io = Code(rawValue: "io")
         /// The stored data is not what this server writes (corrupt, edited, or a newer schema).
-        public static let unreadable = Code(rawValue: "unreadable")
+        package static let unreadable = Code(rawValue: "unreadable")
         /// The stored data was seeded differently from what the command line asks for.
-        public static let mismatch = Code(rawValue: "mismatch")
+        package static let mismatch = Code(rawValue: "mismatch")
     }
 
     /// What kind of failure this is.
-    public var code: Code
+    package var code: Code
     /// What went wrong, where, and what to do.
-    public var message: String
+    package var message: String
 
     /// An error of `code` saying `message`.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,7 +1,7 @@
 import LowbandFixtures
 import Foundation
 import GRDB
-public import LowbandServer
+package import LowbandServer
 
 /// `lowband server --data DIR`: the server's data in a directory, so a restart — after a stop
 /// or a `kill -9` — continues where the last run left off.
@@ -14,19 +14,19 @@ public import LowbandServer
 /// let data = try ServerDataDirectory.open("/var/lib/lowband", configuration: ServerConfiguration(seed: 7))
 /// let server = try await MessengerSocketServer.start(core: data.core)
 /// ```
-public struct ServerDataDirectory: Sendable {
+package struct ServerDataDirectory: Sendable {
     /// The directory.
-    public let path: String
+    package let path: String
     /// A core on the directory's data, storing every change there before answering.
-    public let core: ServerCore
+    package let core: ServerCore
     /// True when the directory was empty and has just been seeded from the configuration.
-    public let seeded: Bool
+    package let seeded: Bool
     /// What was repaired on opening (uploads cut back to their acknowledged offset or dropped),
     /// one line each, for the log.
-    public let notes: [String]
+    package let notes: [String]
 
     /// The SQLite file in `directory`.
-    public static func databasePath(in directory: String) -> String { directory + "/server.sqlite" }
+    package static func databasePath(in directory: String) -> String { directory + "/server.sqlite" }
 
     /// Opens the data in `directory` (created when missing): seeds it from `configuration` when
     /// empty, otherwise reads it back.
@@ -35,7 +35,7 @@ public struct ServerDataDirectory: Sendable {
     ///   with another seed or shape (the message names the options that match it), `.io` when
     ///   it cannot be created or another server holds it, `.unreadable` when the file is not
     ///   data a server wrote or has a newer schema. Nothing is ever deleted or moved aside.
-    public static func open(_ directory: String, configuration: ServerConfiguration) throws(ServerStoreError) -> ServerDataDirectory {
+    package static func open(_ directory: String, configuration: ServerConfiguration) throws(ServerStoreError) -> ServerDataDirectory {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

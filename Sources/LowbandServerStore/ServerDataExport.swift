@@ -1,31 +1,31 @@
 import Foundation
 import GRDB
 import LowbandBasics
-public import LowbandServer
+package import LowbandServer
 
 /// Reads a data directory's messages back, for `lowband server inspect` and for checks that
 /// nothing acknowledged was lost or duplicated. Reading works while a server runs on the
 /// directory (WAL: a reader sees the last commit).
-public enum ServerDataExport {
+package enum ServerDataExport {
     /// One stored message.
-    public struct Row: Sendable, Hashable, Codable {
+    package struct Row: Sendable, Hashable, Codable {
         /// The chat the message is in.
-        public var chatID: Int64
+        package var chatID: Int64
         /// The message's id, ascending in its chat.
-        public var messageID: Int64
+        package var messageID: Int64
         /// The user who sent it.
-        public var senderID: Int64
+        package var senderID: Int64
         /// The sending client's id (the idempotency key with the sender); nil for seeded messages.
-        public var clientID: UInt64?
+        package var clientID: UInt64?
         /// When the server accepted it: milliseconds since the Unix epoch by the server's clock.
-        public var sentAt: Int64
+        package var sentAt: Int64
         /// The message's text.
-        public var text: String
+        package var text: String
     }
 
     /// Every message of the directory's data (or of `chatID`), by chat then message id: each
     /// chat's server order.
-    public static func messages(in directory: String, chatID: Int64? = nil) throws(ServerStoreError) -> [Row] {
+    package static func messages(in directory: String, chatID: Int64? = nil) throws(ServerStoreError) -> [Row] {
         let path = ServerDataDirectory.databasePath(in: directory)
         let queue = try ServerDatabase.open(path: path, readOnly: true)
         do {
@@ -50,7 +50,7 @@ public enum ServerDataExport {
 
     /// `rows` as CSV with a header: chat_id,message_id,sender_id,client_id,sent_at,text (RFC 4180
     /// through the one CSV writer: text quoted when it holds a comma, quote or line break).
-    public static func csv(_ rows: [Row]) -> String {
+    package static func csv(_ rows: [Row]) -> String {
         var text = CSVWriter.line(["chat_id", "message_id", "sender_id", "client_id", "sent_at", "text"])
         for row in rows {
             text += CSVWriter.line([

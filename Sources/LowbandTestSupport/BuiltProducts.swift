@@ -1,15 +1,15 @@
 import Foundation
-public import LowbandProcess
+package import LowbandProcess
 
 /// Finds executables that SwiftPM built into the same directory as the running tests.
-public enum BuiltProducts {
+package enum BuiltProducts {
     /// The path of the product `executableName` (e.g. `lowband`), found by walking up from the
     /// test binary's location (`.build/<triple>/debug/lowband`).
     ///
     /// `swift test` builds every product first. When none is found, the result is the path where
     /// it was expected, so running it fails with a message
     /// naming it.
-    public static func path(of executableName: String) -> String {
+    package static func path(of executableName: String) -> String {
         let starts = startDirectories()
         for start in starts {
             var directory = start
@@ -45,18 +45,18 @@ public enum BuiltProducts {
 
 /// The `lowband` binary SwiftPM built for these tests, the one way tests run it: to its end
 /// (``run(_:stdin:environment:)``) or kept running (``start(_:environment:)``).
-public enum LowbandBinary {
+package enum LowbandBinary {
     /// Where the binary is (``BuiltProducts/path(of:)``), for a test that hands it to another
     /// program (a Python script, `lowband startup`).
-    public static var path: String { BuiltProducts.path(of: "lowband") }
+    package static var path: String { BuiltProducts.path(of: "lowband") }
 
     /// Runs `lowband` with `arguments` and waits for it to exit.
-    public static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil) async throws -> ExternalProcess.Result {
+    package static func run(_ arguments: [String], stdin: [UInt8] = [], environment: [String: String]? = nil) async throws -> ExternalProcess.Result {
         try await ExternalProcess.run(path, arguments, stdin: stdin, environment: environment)
     }
 
     /// Starts `lowband` with `arguments`, read line by line and stopped with signals.
-    public static func start(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildProcess {
+    package static func start(_ arguments: [String], environment: [String: String]? = nil) async throws -> ChildProcess {
         try await ChildProcess(path, arguments, environment: environment)
     }
 }

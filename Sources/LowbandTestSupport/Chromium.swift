@@ -1,36 +1,36 @@
-public import Foundation
+package import Foundation
 import LowbandProcess
 
 /// Headless Chromium as the tests drive it: one isolated profile directory per run, output
 /// collected, every wait bounded. The report tests read Lowband's HTML through it, the proxy
 /// tests load pages through the proxy's front doors with it.
-public struct Chromium: Sendable {
+package struct Chromium: Sendable {
     /// The browser found in PATH (Debian names it `chromium`), nil when none is installed.
-    public static let executable: String? = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+    package static let executable: String? = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
         .lazy.compactMap(ExternalProcess.which).first
 
-    public struct Output: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct Output: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
-    public let executable: String
-    public let workDirectory: URL
+    package let executable: String
+    package let workDirectory: URL
 
-    public init(executable: String, workDirectory: URL) {
+    package init(executable: String, workDirectory: URL) {
         self.executable = executable
         self.workDirectory = workDirectory
     }
 
     /// Loads `page` and returns the DOM as Chromium serialises it after parsing and running it
     /// (after the page's load event); `arguments` go before the page (a proxy, a window size).
-    public func dumpDOM(of page: URL, arguments: [String] = []) async throws -> Output {
+    package func dumpDOM(of page: URL, arguments: [String] = []) async throws -> Output {
         try await run(arguments + ["--dump-dom", page.absoluteString])
     }
 
     /// Renders `page` in a `width`×`height` window and writes a PNG of the viewport to `image`.
-    public func screenshot(of page: URL, to image: URL, width: Int, height: Int) async throws -> Output {
+    package func screenshot(of page: URL, to image: URL, width: Int, height: Int) async throws -> Output {
         try await run(["--screenshot=\(image.path)", "--window-size=\(width),\(height)", "--hide-scrollbars", page.absoluteString])
     }
 

@@ -1,22 +1,22 @@
-public import LowbandTransport
+package import LowbandTransport
 import LowbandTransportSockets
-public import LowbandWire
-public import NIOCore
+package import LowbandWire
+package import NIOCore
 
 /// A frame client over a real socket, driven from async tests: a request waits for the response
 /// with its sequence number, pushes queue up, every wait has a deadline.
 ///
 /// The link and its delegate live on the event loop; this handle hops there.
-public final class LoopClient: Sendable {
-    public struct Timeout: Error, CustomStringConvertible {
-        public var description: String
+package final class LoopClient: Sendable {
+    package struct Timeout: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public struct Closed: Error, CustomStringConvertible {
-        public var description: String
+    package struct Closed: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public let loop: any EventLoop
+    package let loop: any EventLoop
     private let box: NIOLoopBoundBox<State>
 
     private init(loop: any EventLoop, box: NIOLoopBoundBox<State>) {
@@ -25,7 +25,7 @@ public final class LoopClient: Sendable {
     }
 
     /// Connects to 127.0.0.1:`port` from `loop`.
-    public static func connect(port: Int, host: String = "127.0.0.1", loop: any EventLoop, configuration: FrameConfiguration = FrameConfiguration()) async throws -> LoopClient {
+    package static func connect(port: Int, host: String = "127.0.0.1", loop: any EventLoop, configuration: FrameConfiguration = FrameConfiguration()) async throws -> LoopClient {
         let scheduler = EventLoopScheduler(eventLoop: loop)
         let connector = SocketFrameConnector(scheduler: scheduler, configuration: .init(host: host, port: port, connectTimeout: .seconds(10), frame: configuration))
         let promise = loop.makePromise(of: NIOLoopBoundBox<State>.self)
@@ -45,7 +45,7 @@ public final class LoopClient: Sendable {
     }
 
     /// Sends `request` with the next sequence number and returns the response frame.
-    public func send<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
+    package func send<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
         let box = self.box
         let loop = self.loop
         let future = try await loop.submit { () throws -> EventLoopFuture<Frame> in
@@ -57,14 +57,14 @@ public final class LoopClient: Sendable {
     }
 
     /// Sends a raw frame and waits for the response with its sequence number.
-    public func send(raw frame: Frame, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
+    package func send(raw frame: Frame, timeout: TimeAmount = .seconds(10)) async throws -> Frame {
         let box = self.box
         let future = try await loop.submit { box.value.request(frame, timeout: timeout, box: box) }.get()
         return try await future.get()
     }
 
     /// Sends `request` and decodes its successful reply (an error reply throws it).
-    public func call<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> R.Reply {
+    package func call<R: WireRequest>(_ request: R, timeout: TimeAmount = .seconds(10)) async throws -> R.Reply {
         let frame = try await send(request, timeout: timeout)
         if frame.flags.contains(.error) {
             throw try frame.decode(ErrorReply.self)
@@ -73,14 +73,14 @@ public final class LoopClient: Sendable {
     }
 
     /// The next push, in arrival order.
-    public func nextPush(timeout: TimeAmount = .seconds(10)) async throws -> Frame {
+    package func nextPush(timeout: TimeAmount = .seconds(10)) async throws -> Frame {
         let box = self.box
         let future = try await loop.submit { box.value.nextPush(timeout: timeout, box: box) }.get()
         return try await future.get()
     }
 
     /// Pushes that arrived and were not taken yet.
-    public var queuedPushes: Int {
+    package var queuedPushes: Int {
         get async throws {
             let box = self.box
             return try await loop.submit { box.value.pushes.count }.get()
@@ -88,21 +88,21 @@ public final class LoopClient: Sendable {
     }
 
     /// Waits until the link has closed; returns the close error's description, if any.
-    public func closed(timeout: TimeAmount = .seconds(10)) async throws -> String? {
+    package func closed(timeout: TimeAmount = .seconds(10)) async throws -> String? {
         let box = self.box
         let future = try await loop.submit { box.value.closed(timeout: timeout, box: box) }.get()
         return try await future.get()
     }
 
     /// Closes the link and waits for the close.
-    public func close() async throws {
+    package func close() async throws {
         let box = self.box
         try await loop.submit { box.value.link.close() }.get()
         _ = try await closed()
     }
 
     /// Bytes and frames the link sent and received so far.
-    public var traffic: (sent: TrafficCount, received: TrafficCount) {
+    package var traffic: (sent: TrafficCount, received: TrafficCount) {
         get async throws {
             let box = self.box
             return try await loop.submit { () -> (TrafficCount, TrafficCount) in

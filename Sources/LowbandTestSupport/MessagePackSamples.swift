@@ -1,17 +1,17 @@
-public import LowbandDeterminism
-public import LowbandMessagePack
+package import LowbandDeterminism
+package import LowbandMessagePack
 
 /// A named MessagePack value, so a failing check can say which sample it was.
-public struct MessagePackSample: Sendable, CustomStringConvertible {
-    public var name: String
-    public var value: MessagePackValue
+package struct MessagePackSample: Sendable, CustomStringConvertible {
+    package var name: String
+    package var value: MessagePackValue
 
-    public init(_ name: String, _ value: MessagePackValue) {
+    package init(_ name: String, _ value: MessagePackValue) {
         self.name = name
         self.value = value
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }
 
 /// Seeded random MessagePack values and the edge cases of every format family.
@@ -19,22 +19,22 @@ public struct MessagePackSample: Sendable, CustomStringConvertible {
 /// Tests and benchmarks share these, so a value that broke something once stays in the set.
 /// Random values only use string and integer map keys, and keys are unique within a map, so
 /// every value also has a faithful form in msgpack-python (whose maps are dicts).
-public enum MessagePackSamples {
+package enum MessagePackSamples {
     /// What the random generator may produce.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Containers nest at most this deep.
-        public var maxDepth: Int
+        package var maxDepth: Int
         /// Arrays and maps hold at most this many elements.
-        public var maxCount: Int
+        package var maxCount: Int
         /// Strings, binaries and extensions hold at most this many characters or bytes
         /// (now and then a length just past a format boundary is picked instead).
-        public var maxLength: Int
+        package var maxLength: Int
         /// Whether `.float` (float32) values appear; msgpack-python widens them to float64.
-        public var includeFloat32: Bool
+        package var includeFloat32: Bool
         /// The extension type codes used, except -1 (the timestamp); msgpack-python only accepts 0...127.
-        public var extensionTypes: ClosedRange<Int8>
+        package var extensionTypes: ClosedRange<Int8>
 
-        public init(
+        package init(
             maxDepth: Int = 4,
             maxCount: Int = 8,
             maxLength: Int = 40,
@@ -50,13 +50,13 @@ public enum MessagePackSamples {
     }
 
     /// `count` random values, the same ones for the same seed and options.
-    public static func randomValues(count: Int, seed: UInt64, options: Options = Options()) -> [MessagePackValue] {
+    package static func randomValues(count: Int, seed: UInt64, options: Options = Options()) -> [MessagePackValue] {
         var generator = SeededGenerator(seed: seed)
         return (0 ..< count).map { _ in randomValue(using: &generator, options: options) }
     }
 
     /// One random value of any family, containers included.
-    public static func randomValue(using generator: inout SeededGenerator, options: Options = Options(), depth: Int = 0) -> MessagePackValue {
+    package static func randomValue(using generator: inout SeededGenerator, options: Options = Options(), depth: Int = 0) -> MessagePackValue {
         let containerAllowed = depth < options.maxDepth
         switch Int.random(in: 0 ..< (containerAllowed ? 12 : 9), using: &generator) {
         case 0: return .nil
@@ -94,7 +94,7 @@ public enum MessagePackSamples {
     }
 
     /// An integer from a randomly chosen width, so every int and uint form appears.
-    public static func randomInteger(using generator: inout SeededGenerator) -> MessagePackValue {
+    package static func randomInteger(using generator: inout SeededGenerator) -> MessagePackValue {
         switch Int.random(in: 0 ..< 10, using: &generator) {
         case 0: return .int(Int64.random(in: 0 ... 127, using: &generator))
         case 1: return .int(Int64.random(in: -32 ... -1, using: &generator))
@@ -110,7 +110,7 @@ public enum MessagePackSamples {
     }
 
     /// A double: a special value, a short decimal, or any bit pattern (NaN payloads included).
-    public static func randomDouble(using generator: inout SeededGenerator) -> Double {
+    package static func randomDouble(using generator: inout SeededGenerator) -> Double {
         switch Int.random(in: 0 ..< 4, using: &generator) {
         case 0: return [0.0, -0.0, .nan, -.nan, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude].randomElement(using: &generator)!
         case 1: return Double(Int.random(in: -100_000 ... 100_000, using: &generator)) / 100
@@ -119,7 +119,7 @@ public enum MessagePackSamples {
     }
 
     /// A float32: a special value, a short decimal, or any bit pattern.
-    public static func randomFloat(using generator: inout SeededGenerator) -> Float {
+    package static func randomFloat(using generator: inout SeededGenerator) -> Float {
         switch Int.random(in: 0 ..< 4, using: &generator) {
         case 0: return [Float(0), -0.0, .nan, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude].randomElement(using: &generator)!
         case 1: return Float(Int.random(in: -10_000 ... 10_000, using: &generator)) / 8
@@ -128,7 +128,7 @@ public enum MessagePackSamples {
     }
 
     /// A string mixing ASCII, Cyrillic, CJK and emoji; now and then one just past a str boundary.
-    public static func randomString(using generator: inout SeededGenerator, maxLength: Int) -> String {
+    package static func randomString(using generator: inout SeededGenerator, maxLength: Int) -> String {
         let alphabets: [ClosedRange<UInt32>] = [0x20 ... 0x7e, 0x410 ... 0x44f, 0x4e00 ... 0x4fff, 0x1f600 ... 0x1f64f, 0xa0 ... 0x7ff]
         var scalars = String.UnicodeScalarView()
         let length = randomLength(using: &generator, maxLength: maxLength)
@@ -140,13 +140,13 @@ public enum MessagePackSamples {
     }
 
     /// Random bytes; now and then a length just past a bin or ext boundary.
-    public static func randomBytes(using generator: inout SeededGenerator, maxLength: Int) -> [UInt8] {
+    package static func randomBytes(using generator: inout SeededGenerator, maxLength: Int) -> [UInt8] {
         let length = randomLength(using: &generator, maxLength: maxLength)
         return (0 ..< length).map { _ in UInt8.random(in: 0 ... .max, using: &generator) }
     }
 
     /// A timestamp in the 32-, 64- or 96-bit range, negative seconds included.
-    public static func randomTimestamp(using generator: inout SeededGenerator) -> MessagePackTimestamp {
+    package static func randomTimestamp(using generator: inout SeededGenerator) -> MessagePackTimestamp {
         let nanoseconds = Bool.random(using: &generator) ? 0 : UInt32.random(in: 0 ..< 1_000_000_000, using: &generator)
         let seconds: Int64 = switch Int.random(in: 0 ..< 4, using: &generator) {
         case 0: Int64.random(in: 0 ... 0xFFFF_FFFF, using: &generator)
@@ -185,10 +185,10 @@ extension MessagePackSamples {
     /// Every format boundary and awkward value the MessagePack spec has, named.
     ///
     /// All are accepted by msgpack-python (extension types are 0...127 and map keys unique).
-    public static let edgeCases: [MessagePackSample] = scalarEdgeCases + lengthEdgeCases + timestampEdgeCases + containerEdgeCases
+    package static let edgeCases: [MessagePackSample] = scalarEdgeCases + lengthEdgeCases + timestampEdgeCases + containerEdgeCases
 
     /// nil, bools, each integer width boundary and the awkward floats.
-    public static let scalarEdgeCases: [MessagePackSample] = {
+    package static let scalarEdgeCases: [MessagePackSample] = {
         var samples = [MessagePackSample("nil", .nil), MessagePackSample("true", true), MessagePackSample("false", false)]
         let unsigned: [UInt64] = [0, 1, 127, 128, 255, 256, 65535, 65536, 0xFFFF_FFFF, 0x1_0000_0000, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max]
         for number in unsigned {
@@ -211,7 +211,7 @@ extension MessagePackSamples {
     }()
 
     /// str, bin and ext at every length boundary, and non-ASCII strings.
-    public static let lengthEdgeCases: [MessagePackSample] = {
+    package static let lengthEdgeCases: [MessagePackSample] = {
         var samples: [MessagePackSample] = []
         for length in [0, 1, 31, 32, 255, 256, 65535, 65536] {
             samples.append(MessagePackSample("str of \(length) bytes", .string(String(repeating: "x", count: length))))
@@ -233,7 +233,7 @@ extension MessagePackSamples {
     }()
 
     /// Timestamps at the 32/64/96-bit boundaries and in the years 1, 1969, 2038, 2106, 2514, 9999.
-    public static let timestampEdgeCases: [MessagePackSample] = {
+    package static let timestampEdgeCases: [MessagePackSample] = {
         let seconds: [(String, Int64)] = [
             ("epoch", 0),
             ("year 1", -62_135_596_800),
@@ -259,7 +259,7 @@ extension MessagePackSamples {
     }()
 
     /// Array and map length boundaries, and nested empty containers.
-    public static let containerEdgeCases: [MessagePackSample] = {
+    package static let containerEdgeCases: [MessagePackSample] = {
         var samples: [MessagePackSample] = [
             MessagePackSample("empty array", []),
             MessagePackSample("empty map", [:]),
@@ -276,14 +276,14 @@ extension MessagePackSamples {
     }()
 
     /// Bytes 0, 1, 2, … 255, 0, 1, … of the given length.
-    public static func patternBytes(_ count: Int) -> [UInt8] {
+    package static func patternBytes(_ count: Int) -> [UInt8] {
         (0 ..< count).map { UInt8(truncatingIfNeeded: $0) }
     }
 }
 
 extension MessagePackValue {
     /// The value msgpack-python hands back for this one: every float32 widened to float64.
-    public var widenedFloats: MessagePackValue {
+    package var widenedFloats: MessagePackValue {
         switch self {
         case let .float(number): .double(Double(number))
         case let .array(elements): .array(elements.map(\.widenedFloats))
@@ -299,7 +299,7 @@ extension MessagePackSamples {
     /// Map keys are short strings in a fixed order; messages hold text in several scripts,
     /// timestamps, optional attachments (bin) and reaction counts: about 200 bytes per message,
     /// so `messengerSync(chats: 2, messagesPerChat: 125, seed:)` is about 50 KB.
-    public static func messengerSync(chats: Int, messagesPerChat: Int, seed: UInt64) -> MessagePackValue {
+    package static func messengerSync(chats: Int, messagesPerChat: Int, seed: UInt64) -> MessagePackValue {
         var generator = SeededGenerator(seed: seed)
         let texts = ["Привет! Как дела?", "ok", "See you at 7 👍", "明天见", "Can you send the file again? The previous one was cut off.",
                      "Ага, понял", "🎉🎉🎉", "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor."]

@@ -1,5 +1,5 @@
-public import LowbandWire
-public import NIOCore
+package import LowbandWire
+package import NIOCore
 import NIOPosix
 
 /// A raw TCP client that sends frames and never reads a byte: the slow reader of the server's
@@ -7,8 +7,8 @@ import NIOPosix
 ///
 /// Reading is off (`autoRead` false), so whatever the server sends stays in the kernel's
 /// buffers; what this side sends beyond what the server takes waits in this process.
-public final class NonReadingClient: Sendable {
-    public let channel: any Channel
+package final class NonReadingClient: Sendable {
+    package let channel: any Channel
     private let encoder = FrameEncoder()
 
     private init(channel: any Channel) {
@@ -16,7 +16,7 @@ public final class NonReadingClient: Sendable {
     }
 
     /// Connects to `host`:`port` from `loop`, with reading off.
-    public static func connect(port: Int, host: String = "127.0.0.1", loop: any EventLoop) async throws -> NonReadingClient {
+    package static func connect(port: Int, host: String = "127.0.0.1", loop: any EventLoop) async throws -> NonReadingClient {
         let channel = try await ClientBootstrap(group: loop)
             .channelOption(.autoRead, value: false)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -26,7 +26,7 @@ public final class NonReadingClient: Sendable {
     }
 
     /// Encodes `frames` into one buffer and writes it without waiting for it to be taken.
-    public func send(_ frames: [Frame]) async throws {
+    package func send(_ frames: [Frame]) async throws {
         var buffer = channel.allocator.buffer(capacity: frames.count * 32)
         for frame in frames {
             try encoder.write(frame, to: &buffer)
@@ -40,7 +40,7 @@ public final class NonReadingClient: Sendable {
 
     /// Writes `frame` `count` times over (encoded once; the server does not mind repeated
     /// sequence numbers, and this side never reads the replies anyway).
-    public func send(repeating frame: Frame, count: Int) async throws {
+    package func send(repeating frame: Frame, count: Int) async throws {
         let one = try encoder.bytes(of: frame)
         var buffer = channel.allocator.buffer(capacity: one.readableBytes * count)
         for _ in 0 ..< count {
@@ -54,10 +54,10 @@ public final class NonReadingClient: Sendable {
     }
 
     /// Whether the connection is still open, as far as this side knows.
-    public var isActive: Bool { channel.isActive }
+    package var isActive: Bool { channel.isActive }
 
     /// Closes the connection; errors (it may be closed already) are ignored.
-    public func close() async {
+    package func close() async {
         try? await channel.close()
     }
 }

@@ -1,29 +1,29 @@
 import Foundation
-public import LowbandDeterminism
+package import LowbandDeterminism
 import LowbandProfiles
-public import LowbandShaper
-public import LowbandTransport
-public import LowbandWire
+package import LowbandShaper
+package import LowbandTransport
+package import LowbandWire
 
 /// Records what a link tells its delegate, with the scheduler's time.
-public final class RecordingDelegate: FrameLinkDelegate {
-    public struct Received: Equatable {
-        public var time: Duration
-        public var frame: Frame
+package final class RecordingDelegate: FrameLinkDelegate {
+    package struct Received: Equatable {
+        package var time: Duration
+        package var frame: Frame
     }
 
-    public var received: [Received] = []
-    public var closes: [(time: Duration, error: (any Error)?)] = []
+    package var received: [Received] = []
+    package var closes: [(time: Duration, error: (any Error)?)] = []
     /// Answer every request with a response carrying the same payload.
-    public var echoes = false
-    public var onFrame: ((any FrameLink, Frame) -> Void)?
-    public var onClose: (() -> Void)?
+    package var echoes = false
+    package var onFrame: ((any FrameLink, Frame) -> Void)?
+    package var onClose: (() -> Void)?
 
-    public init() {}
+    package init() {}
 
-    public var frames: [Frame] { received.map(\.frame) }
+    package var frames: [Frame] { received.map(\.frame) }
 
-    public func link(_ link: any FrameLink, didReceive frame: Frame) {
+    package func link(_ link: any FrameLink, didReceive frame: Frame) {
         received.append(Received(time: link.scheduler.now, frame: frame))
         if echoes, !frame.flags.contains(.response) {
             link.send(Frame(flags: .response, command: frame.command, sequence: frame.sequence, payload: frame.payload))
@@ -31,13 +31,13 @@ public final class RecordingDelegate: FrameLinkDelegate {
         onFrame?(link, frame)
     }
 
-    public func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
+    package func linkDidClose(_ link: any FrameLink, error: (any Error)?) {
         closes.append((link.scheduler.now, error))
         onClose?()
     }
 
     /// The code of the only close's error, if it was a transport or wire error.
-    public var closeCode: String? {
+    package var closeCode: String? {
         guard closes.count == 1, let error = closes[0].error else { return nil }
         if let error = error as? TransportError { return error.code.name }
         if let error = error as? WireError { return error.code.name }
@@ -46,17 +46,17 @@ public final class RecordingDelegate: FrameLinkDelegate {
 }
 
 /// Keeps accepted links and gives each a recording delegate.
-public final class RecordingAcceptor: FrameLinkAcceptor {
-    public var links: [any FrameLink] = []
-    public var delegates: [RecordingDelegate] = []
-    public var echoes: Bool
-    public var onAccept: ((any FrameLink) -> Void)?
+package final class RecordingAcceptor: FrameLinkAcceptor {
+    package var links: [any FrameLink] = []
+    package var delegates: [RecordingDelegate] = []
+    package var echoes: Bool
+    package var onAccept: ((any FrameLink) -> Void)?
 
-    public init(echoes: Bool = false) {
+    package init(echoes: Bool = false) {
         self.echoes = echoes
     }
 
-    public func accept(_ link: any FrameLink) {
+    package func accept(_ link: any FrameLink) {
         let delegate = RecordingDelegate()
         delegate.echoes = echoes
         link.delegate = delegate
@@ -67,7 +67,7 @@ public final class RecordingAcceptor: FrameLinkAcceptor {
 }
 
 /// Connects and returns the link (with a recording delegate) once the scheduler has run.
-public func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) throws -> (link: any FrameLink, delegate: RecordingDelegate) {
+package func connect(_ connector: any FrameConnector, on scheduler: VirtualScheduler) throws -> (link: any FrameLink, delegate: RecordingDelegate) {
     var result: Result<any FrameLink, any Error>?
     let delegate = RecordingDelegate()
     connector.connect { outcome in
@@ -82,24 +82,24 @@ public func connect(_ connector: any FrameConnector, on scheduler: VirtualSchedu
 }
 
 /// A payload of `count` bytes that LZ4 cannot shrink, fixed by `seed`.
-public func noise(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
+package func noise(_ count: Int, seed: UInt64 = 1) -> [UInt8] {
     var generator = SeededGenerator(seed: seed)
     return (0 ..< count).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
 }
 
-public enum Profiles {
+package enum Profiles {
     /// The repository's `profiles/` directory.
-    public static let directory: String = {
+    package static let directory: String = {
         URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("profiles").path
     }()
 
-    public static func shipped(_ name: String) throws -> NetworkProfile {
+    package static func shipped(_ name: String) throws -> NetworkProfile {
         try NetworkProfile.load(named: name, searchPath: [directory])
     }
 
-    public static func yaml(_ text: String, name: String = "test") throws -> NetworkProfile {
+    package static func yaml(_ text: String, name: String = "test") throws -> NetworkProfile {
         try NetworkProfile(yaml: text, name: name)
     }
 }

@@ -1,4 +1,4 @@
-public import Testing
+package import Testing
 
 extension Tag {
     /// A suite that measures physical figures or runs real timers and sockets on the wall clock.
@@ -7,5 +7,5 @@ extension Tag {
     /// parallel pass does not starve them of the machine; it reads the list from this tag in the
     /// sources (`swift test --filter tag:` is not in Swift 6.3's `swift test`). Each tagged suite
     /// says why it needs the machine to itself.
-    @Tag public static var wallClock: Self
+    @Tag package static var wallClock: Self
 }

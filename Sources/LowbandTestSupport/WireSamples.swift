@@ -1,11 +1,11 @@
-public import LowbandWire
+package import LowbandWire
 import LowbandFixtures
 
 /// A conversation's worth of frames, the same for every run: requests, replies (one large
 /// enough to be compressed), pushes and an error reply.
-public enum WireSamples {
+package enum WireSamples {
     /// Frames of a short session: login, history, send, mark read, pushes, an error, a ping.
-    public static func session(seed: UInt64 = 7) throws -> [Frame] {
+    package static func session(seed: UInt64 = 7) throws -> [Frame] {
         var fixtures = MessengerFixtures(seed: seed)
         let login = fixtures.loginReply(chats: 20, contacts: 30)
         let page = fixtures.historyPage(chatID: 3, count: 10)

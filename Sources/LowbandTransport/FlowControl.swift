@@ -23,7 +23,7 @@ public struct OutboundLimits: Sendable, Hashable {
 ///
 /// Call everything on the link's scheduler. The delegate hears of crossings of the outbound
 /// limit through ``FrameLinkDelegate/link(_:didCrossOutboundLimit:)``.
-public protocol FlowControlledFrameLink: FrameLink {
+package protocol FlowControlledFrameLink: FrameLink {
     /// Bytes sent and not yet written to the socket.
     var queuedOutboundBytes: Int { get }
     /// Bytes written to the socket so far: it grows while the far side takes what it is sent.

@@ -40,7 +40,7 @@ public protocol FrameLinkDelegate: AnyObject {
     /// `count` bytes arrived, before they are decoded: a large frame shows progress while it
     /// is still on its way. Called before the frames those bytes complete. Optional.
     func link(_ link: any FrameLink, didReceiveBytes count: Int)
-    /// A ``FlowControlledFrameLink``'s unsent bytes went over its high water mark (`true`: it
+    /// A `FlowControlledFrameLink`'s unsent bytes went over its high water mark (`true`: it
     /// stops reading) or dropped below its low one (`false`: it reads again). Optional.
     func link(_ link: any FrameLink, didCrossOutboundLimit isOver: Bool)
 }

@@ -1,5 +1,5 @@
-public import LowbandTransport
-public import LowbandWire
+package import LowbandTransport
+package import LowbandWire
 import NIOCore
 import NIOPosix
 
@@ -11,26 +11,26 @@ import NIOPosix
     import Darwin
 #endif
 
-/// Opens TCP connections to a frame server and hands each over as a ``SocketFrameLink``: the
+/// Opens TCP connections to a frame server and hands each over as a `SocketFrameLink`: the
 /// client's side of the socket transport.
 ///
 /// Connections live on the ``scheduler``'s event loop; `connect` is called there and its
 /// completion runs there. Failures are `LowbandTransport/TransportError`s: `.connectionRefused`,
 /// `.connectTimeout` (after ``Configuration/connectTimeout``) or `.connectFailed`.
-public final class SocketFrameConnector: FrameConnector, Sendable {
+package final class SocketFrameConnector: FrameConnector, Sendable {
     /// Where to connect and how to frame.
-    public struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The server's address: a literal IPv4 or IPv6 address or a host name.
-        public var host: String
+        package var host: String
         /// The server's TCP port.
-        public var port: Int
+        package var port: Int
         /// How long a connection attempt may take before it fails with `.connectTimeout`.
-        public var connectTimeout: Duration
+        package var connectTimeout: Duration
         /// The framing limits and compression of every link.
-        public var frame: FrameConfiguration
+        package var frame: FrameConfiguration
 
         /// A configuration for `port` on the IPv4 loopback by default, with a 10 s connect timeout.
-        public init(host: String = "127.0.0.1", port: Int, connectTimeout: Duration = .seconds(10), frame: FrameConfiguration = FrameConfiguration()) {
+        package init(host: String = "127.0.0.1", port: Int, connectTimeout: Duration = .seconds(10), frame: FrameConfiguration = FrameConfiguration()) {
             self.host = host
             self.port = port
             self.connectTimeout = connectTimeout
@@ -39,22 +39,22 @@ public final class SocketFrameConnector: FrameConnector, Sendable {
     }
 
     /// The event loop and clock of the connector and its links.
-    public let scheduler: EventLoopScheduler
+    package let scheduler: EventLoopScheduler
     /// Where it connects and how it frames.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     /// A connector on `scheduler`'s loop.
-    public init(scheduler: EventLoopScheduler, configuration: Configuration) {
+    package init(scheduler: EventLoopScheduler, configuration: Configuration) {
         self.scheduler = scheduler
         self.configuration = configuration
     }
 
     /// A connector to `host:port` on `scheduler`'s loop with the default timeout and framing.
-    public convenience init(scheduler: EventLoopScheduler, host: String = "127.0.0.1", port: Int) {
+    package convenience init(scheduler: EventLoopScheduler, host: String = "127.0.0.1", port: Int) {
         self.init(scheduler: scheduler, configuration: Configuration(host: host, port: port))
     }
 
-    public func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {
+    package func connect(_ completion: @escaping (Result<any FrameLink, any Error>) -> Void) {
         let loop = scheduler.eventLoop
         loop.preconditionInEventLoop()
         let scheduler = self.scheduler

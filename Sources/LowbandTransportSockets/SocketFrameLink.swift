@@ -1,7 +1,7 @@
-public import LowbandDeterminism
-public import LowbandTransport
-public import LowbandWire
-public import NIOCore
+package import LowbandDeterminism
+package import LowbandTransport
+package import LowbandWire
+package import NIOCore
 
 /// A `LowbandTransport/FrameLink` over a SwiftNIO channel: the product's transport.
 ///
@@ -19,10 +19,10 @@ public import NIOCore
 /// Installed with `LowbandTransport/OutboundLimits` (the server's side), the link is a
 /// `LowbandTransport/FlowControlledFrameLink`: it stops reading while its unsent bytes are over the high
 /// water mark, and a caller may hold its reading. Without them it reads whatever comes.
-public final class SocketFrameLink: FlowControlledFrameLink {
-    public weak var delegate: (any FrameLinkDelegate)?
+package final class SocketFrameLink: FlowControlledFrameLink {
+    package weak var delegate: (any FrameLinkDelegate)?
     /// The NIO channel of the connection.
-    public let channel: any Channel
+    package let channel: any Channel
     private let loopScheduler: EventLoopScheduler
     private let counter: SocketByteCounter
     private let gate: ReadGate
@@ -45,29 +45,29 @@ public final class SocketFrameLink: FlowControlledFrameLink {
 
     /// Frames handed to the channel, with their payload bytes; `bytes` counts what was written
     /// to the socket (headers and payloads as encoded). Read on the event loop.
-    public var sent: TrafficCount {
+    package var sent: TrafficCount {
         TrafficCount(frames: framesSent.frames, bytes: counter.written, payloadBytes: framesSent.payloadBytes)
     }
 
     /// Frames decoded from the channel; `bytes` counts what was read from the socket.
     /// Read on the event loop.
-    public var received: TrafficCount {
+    package var received: TrafficCount {
         TrafficCount(frames: framesReceived.frames, bytes: counter.read, payloadBytes: framesReceived.payloadBytes)
     }
 
-    public var scheduler: any Scheduler { loopScheduler }
+    package var scheduler: any Scheduler { loopScheduler }
 
     /// Whether frames can still be sent: the channel is active and no close has been asked for.
-    public var isOpen: Bool { context != nil && !closeReported && channel.isActive }
+    package var isOpen: Bool { context != nil && !closeReported && channel.isActive }
 
     /// The far side's address, if known.
-    public var remoteAddress: SocketAddress? { channel.remoteAddress }
+    package var remoteAddress: SocketAddress? { channel.remoteAddress }
 
     /// The far side's IP address, without its port.
-    public var peerAddress: String? { channel.remoteAddress?.ipAddress }
+    package var peerAddress: String? { channel.remoteAddress?.ipAddress }
 
     /// This side's address (its port joins the link to a proxy's connection), if known.
-    public var localAddress: SocketAddress? { channel.localAddress }
+    package var localAddress: SocketAddress? { channel.localAddress }
 
     private init(channel: any Channel, scheduler: EventLoopScheduler, counter: SocketByteCounter, gate: ReadGate, outboundLimits: OutboundLimits?) {
         self.channel = channel
@@ -88,7 +88,7 @@ public final class SocketFrameLink: FlowControlledFrameLink {
     ///     sent; nil reads regardless (a client's side).
     ///   - onActive: called once the channel is active (an accepted connection is ready).
     ///   - onInactive: called when the channel has closed, before the delegate hears of it.
-    public static func install(
+    package static func install(
         on channel: any Channel,
         scheduler: EventLoopScheduler,
         configuration: FrameConfiguration = FrameConfiguration(),
@@ -114,7 +114,7 @@ public final class SocketFrameLink: FlowControlledFrameLink {
         return link
     }
 
-    public func send(_ frame: Frame) {
+    package func send(_ frame: Frame) {
         channel.eventLoop.preconditionInEventLoop()
         guard let context, !closeReported else { return }
         framesSent.frames += 1
@@ -127,23 +127,23 @@ public final class SocketFrameLink: FlowControlledFrameLink {
 
     // MARK: Flow control
 
-    public var queuedOutboundBytes: Int {
+    package var queuedOutboundBytes: Int {
         (try? channel.syncOptions?.getOption(.bufferedWritableBytes)) ?? 0
     }
 
-    public var outboundBytesWritten: Int { counter.written - queuedOutboundBytes }
+    package var outboundBytesWritten: Int { counter.written - queuedOutboundBytes }
 
-    public var isOverOutboundLimit: Bool { overOutboundLimit }
+    package var isOverOutboundLimit: Bool { overOutboundLimit }
 
-    public var isReadingHeld: Bool { heldByCaller || overOutboundLimit }
+    package var isReadingHeld: Bool { heldByCaller || overOutboundLimit }
 
-    public func holdReading() {
+    package func holdReading() {
         channel.eventLoop.preconditionInEventLoop()
         heldByCaller = true
         gate.setHeld(true)
     }
 
-    public func releaseReading() {
+    package func releaseReading() {
         channel.eventLoop.preconditionInEventLoop()
         heldByCaller = false
         readingMayResume()
@@ -174,7 +174,7 @@ public final class SocketFrameLink: FlowControlledFrameLink {
         readingMayResume()
     }
 
-    public func close() {
+    package func close() {
         channel.eventLoop.preconditionInEventLoop()
         guard let context else { return }
         context.close(promise: nil)

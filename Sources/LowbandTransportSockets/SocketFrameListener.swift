@@ -3,7 +3,7 @@ public import LowbandWire
 public import NIOCore
 import NIOPosix
 
-/// Accepts TCP connections on one event loop and hands each, as a ``SocketFrameLink``, to a
+/// Accepts TCP connections on one event loop and hands each, as a `SocketFrameLink`, to a
 /// `LowbandTransport/FrameLinkAcceptor`: the server's side of the socket transport.
 ///
 /// The listening socket and every accepted connection live on the ``scheduler``'s event loop,

@@ -1,6 +1,6 @@
 /// Measures how long a piece of screen work took: the one clock the screen queue reads.
 ///
-/// The product measures real work with ``ContinuousWorkClock``; virtual-time runs and tests
+/// The product measures real work with `ContinuousWorkClock`; virtual-time runs and tests
 /// inject a clock they control, so dropped-frame counts replay exactly. Nothing in the
 /// engine's logic decides anything from this clock; it only feeds the dropped-frame metric.
 public protocol WorkClock: AnyObject {
@@ -9,17 +9,17 @@ public protocol WorkClock: AnyObject {
 }
 
 /// The monotonic system clock, for measuring real work in the product.
-public final class ContinuousWorkClock: WorkClock {
+package final class ContinuousWorkClock: WorkClock {
     private let clock = ContinuousClock()
     private let origin: ContinuousClock.Instant
 
     /// A clock whose zero is now.
-    public init() {
+    package init() {
         origin = clock.now
     }
 
     /// Time since the clock was made.
-    public var now: Duration { clock.now - origin }
+    package var now: Duration { clock.now - origin }
 }
 
 /// A clock that moves only when told: work "takes" what the test says it takes.

@@ -8,36 +8,36 @@ import LowbandBasics
 /// `sender` is empty when another user wrote the message through the server; `note` says what the
 /// stages cannot (where a push lost with its connection waited), empty otherwise. A file without
 /// the `note` column (written before it existed) is read too.
-public enum BreakdownTable {
+package enum BreakdownTable {
     /// A line of `breakdown.csv` that cannot be read.
-    public struct ReadError: Error, CustomStringConvertible {
+    package struct ReadError: Error, CustomStringConvertible {
         /// The line at fault, counted from 1.
-        public var line: Int
+        package var line: Int
         /// What is wrong with it.
-        public var message: String
-        public var description: String { "line \(line): \(message)" }
+        package var message: String
+        package var description: String { "line \(line): \(message)" }
     }
 
     /// The header, in column order: the message's columns, then one `<stage>_ms` per ``LatencyStage``.
-    public static let columns: [String] = stageColumns + ["note"]
+    package static let columns: [String] = stageColumns + ["note"]
 
     /// The columns before `note`: what a file written before it had.
     static let stageColumns: [String] = ["message", "chat", "sender", "receiver", "start_s", "carrier", "attempts", "total_ms"]
         + LatencyStage.allCases.map { "\($0.rawValue)_ms" }
 
     /// The rows most a file may hold when read back (a day of a thousand clients stays under it).
-    public static let maximumRows = 20_000_000
+    package static let maximumRows = 20_000_000
     /// The longest line a file may hold when read back (a row is about 120 bytes).
-    public static let maximumLineBytes = 4 * 1024
+    package static let maximumLineBytes = 4 * 1024
 
     /// The file's text for `rows`: the header, then one line per row in the given order.
-    public static func render(_ rows: [MessageBreakdown]) -> String {
+    package static func render(_ rows: [MessageBreakdown]) -> String {
         String(decoding: renderUTF8(rows), as: UTF8.self)
     }
 
     /// ``render(_:)``'s text as UTF-8, written digit by digit: a 100-client crowd hour has
     /// 52,394 rows of 19 fields, and a `String` per field was 2 % of the run.
-    public static func renderUTF8(_ rows: [MessageBreakdown]) -> [UInt8] {
+    package static func renderUTF8(_ rows: [MessageBreakdown]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(rows.count * 120 + 256)
         out.append(contentsOf: columns.joined(separator: ",").utf8)
@@ -73,7 +73,7 @@ public enum BreakdownTable {
     /// The rows of a `breakdown.csv`; `only` keeps those of one message.
     ///
     /// - Throws: ``ReadError`` naming the line and what is wrong with it.
-    public static func parse(_ text: String, only message: Int64? = nil) throws(ReadError) -> [MessageBreakdown] {
+    package static func parse(_ text: String, only message: Int64? = nil) throws(ReadError) -> [MessageBreakdown] {
         var rows: [MessageBreakdown] = []
         var sawHeader = false
         var expected = columns

@@ -2,7 +2,7 @@
 /// a receiver's screen, in the order the message goes through them. They add up to the total
 /// exactly: each is measured between two recorded instants of the same message, and the
 /// network's share of each direction is split by the shaper's own decisions.
-public enum LatencyStage: String, Sendable, Hashable, Codable, CaseIterable {
+package enum LatencyStage: String, Sendable, Hashable, Codable, CaseIterable {
     /// In the sender's outbox: from being stored to the request that the server stored it from
     /// leaving the engine (waiting for a session, for earlier sends of the chat, for retries).
     case outboxWait = "outbox_wait"
@@ -31,7 +31,7 @@ public enum LatencyStage: String, Sendable, Hashable, Codable, CaseIterable {
     case screenQueue = "screen_queue"
 
     /// Words for tables and charts.
-    public var label: String {
+    package var label: String {
         switch self {
         case .outboxWait: "outbox wait"
         case .uplinkQueue: "uplink queue"
@@ -49,29 +49,29 @@ public enum LatencyStage: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// Where one delivered message's time went, for one receiver.
-public struct MessageBreakdown: Sendable, Hashable, Codable {
+package struct MessageBreakdown: Sendable, Hashable, Codable {
     /// The server's message id.
-    public var message: Int64
+    package var message: Int64
     /// The chat the message is in.
-    public var chat: Int64
+    package var chat: Int64
     /// The sending client (0-based); nil when another user wrote it through the server.
-    public var sender: Int?
+    package var sender: Int?
     /// The receiving client (0-based).
-    public var receiver: Int
+    package var receiver: Int
     /// When the sender stored it (or the server did, without a sending client), seconds.
-    public var startSeconds: Double
+    package var startSeconds: Double
     /// Milliseconds per stage, indexed like `LatencyStage/allCases`.
-    public var stages: [Double]
+    package var stages: [Double]
     /// How it reached the receiver: `push` or `login` (the delta sync of a later login).
-    public var carrier: String
+    package var carrier: String
     /// Times the sender's engine sent the request (more than one: retries).
-    public var attempts: Int
+    package var attempts: Int
     /// What the stages alone cannot say: for a message a login carried after its push was lost
     /// with a dying connection, where the push waited and how that connection ended.
-    public var note: String?
+    package var note: String?
 
     /// A breakdown; `stages` is indexed like `LatencyStage.allCases`.
-    public init(message: Int64, chat: Int64, sender: Int?, receiver: Int, startSeconds: Double, stages: [Double], carrier: String, attempts: Int) {
+    package init(message: Int64, chat: Int64, sender: Int?, receiver: Int, startSeconds: Double, stages: [Double], carrier: String, attempts: Int) {
         self.message = message
         self.chat = chat
         self.sender = sender
@@ -83,10 +83,10 @@ public struct MessageBreakdown: Sendable, Hashable, Codable {
     }
 
     /// The whole time, milliseconds: the sum of the stages.
-    public var totalMilliseconds: Double { stages.reduce(0, +) }
+    package var totalMilliseconds: Double { stages.reduce(0, +) }
 
     /// The milliseconds spent in `stage`; 0 when the breakdown does not have it.
-    public func milliseconds(_ stage: LatencyStage) -> Double {
+    package func milliseconds(_ stage: LatencyStage) -> Double {
         let index = LatencyStage.allCases.firstIndex(of: stage)!
         return index < stages.count ? stages[index] : 0
     }

@@ -5,10 +5,10 @@ import LowbandBasics
 /// a time; every failing seed keeps its session folder, is run again `repeats` times to tell a
 /// failure every run shows from one the app's timing decides, and with `shrink` is reduced to a
 /// smaller fault plan and window that still fail the same way.
-public enum ExecExplorer {
+package enum ExecExplorer {
     /// Runs every seed; `onOutcome` is called as each finishes, the result is in seed order. A
     /// triggered `stop` ends it after the seeds under way.
-    public static func run(
+    package static func run(
         _ options: ExecOptions,
         progress: @escaping @Sendable (ExploreProgress) -> Void = { _ in },
         onOutcome: @escaping @Sendable (SeedOutcome) -> Void = { _ in },
@@ -21,7 +21,7 @@ public enum ExecExplorer {
     }
 
     /// The session folder of `seed` (kept when it fails).
-    public static func folder(_ options: ExecOptions, seed: UInt64) -> String {
+    package static func folder(_ options: ExecOptions, seed: UInt64) -> String {
         "\(options.directory)/sessions/seed-\(seed)"
     }
 

@@ -5,7 +5,7 @@ import LowbandShaper
 
 /// A fault `lowband explore --exec` plays on the real proxies in front of an app (docs/APP-EVENTS.md,
 /// "Faults"). Lengths scale with the fault window (`--duration`), so a shorter window shrinks them too.
-public enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Coverage lost on one device's link (a forced outage): bytes held both ways, connects hang.
     case outage
     /// A cell change: a short cut of one device's link (a forced outage named handover).
@@ -26,7 +26,7 @@ public enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable 
     /// connections reset 0–2 s after data arrives.
     case toxicResetPeer = "toxic-reset-peer"
 
-    public static func < (lhs: ExecFaultKind, rhs: ExecFaultKind) -> Bool {
+    package static func < (lhs: ExecFaultKind, rhs: ExecFaultKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
@@ -40,18 +40,18 @@ public enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable 
 /// after a device says it sent a message; `after:acked+300ms=reset` resets 300 ms after an
 /// acknowledgement. Which occurrence of the event it follows (the 1st to 3rd) and, without a
 /// `+DELAY`, how long after it (0 to twice the profile's worst one-way delay) the seed decides.
-public struct AimedFault: Sendable, Hashable, CustomStringConvertible {
+package struct AimedFault: Sendable, Hashable, CustomStringConvertible {
     /// The event kind it follows.
-    public var after: String
+    package var after: String
     /// A fixed delay after the event; nil: the seed draws one.
-    public var delay: Duration?
+    package var delay: Duration?
     /// What it does.
-    public var kind: ExecFaultKind
+    package var kind: ExecFaultKind
     /// How long it lasts (for the kinds that last); nil: the seed draws one.
-    public var length: Duration?
+    package var length: Duration?
 
     /// `after:sent=blackhole:20s`, `after:acked+300ms=reset`.
-    public var description: String {
+    package var description: String {
         var text = "after:\(after)"
         if let delay { text += "+\(DurationText.format(delay))" }
         text += "=\(kind.rawValue)"
@@ -62,16 +62,16 @@ public struct AimedFault: Sendable, Hashable, CustomStringConvertible {
 
 /// Which faults each seed of `explore --exec` plays: `none`, `swarm` (the seed picks kinds and
 /// may aim one), or a list of kinds and aimed faults: `reset,outage,after:sent=blackhole:20s`.
-public struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
+package struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// True when the seed picks the kinds.
-    public var swarm: Bool
+    package var swarm: Bool
     /// The kinds on (when not swarm).
-    public var kinds: [ExecFaultKind]
+    package var kinds: [ExecFaultKind]
     /// The aimed faults (when not swarm).
-    public var aimed: [AimedFault]
+    package var aimed: [AimedFault]
 
     /// A plan with these parts.
-    public init(swarm: Bool = false, kinds: [ExecFaultKind] = [], aimed: [AimedFault] = []) {
+    package init(swarm: Bool = false, kinds: [ExecFaultKind] = [], aimed: [AimedFault] = []) {
         self.swarm = swarm
         self.kinds = kinds.sorted()
         self.aimed = aimed
@@ -80,7 +80,7 @@ public struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// `none`, `swarm`, or kinds and aimed faults separated by commas.
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` naming what was not understood and what is known.
-    public init(parsing text: String) throws(ScenarioError) {
+    package init(parsing text: String) throws(ScenarioError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed == "none" || trimmed.isEmpty {
             self.init()
@@ -132,16 +132,16 @@ public struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when nothing is played.
-    public var isNone: Bool { !swarm && kinds.isEmpty && aimed.isEmpty }
+    package var isNone: Bool { !swarm && kinds.isEmpty && aimed.isEmpty }
 
-    public var description: String {
+    package var description: String {
         if swarm { return "swarm" }
         let words = kinds.map(\.rawValue) + aimed.map(\.description)
         return words.isEmpty ? "none" : words.joined(separator: ",")
     }
 
     /// The plan with swarm's picks spelled out for `seed` (what a reproducing command names).
-    public func resolved(seed: UInt64) -> ExecFaultPlan {
+    package func resolved(seed: UInt64) -> ExecFaultPlan {
         guard swarm else { return self }
         var generator = SeededGenerator(seed: seed).derived(0x4558_4543_5357)  // "EXECSW"
         var chosen = ExecFaultKind.allCases.filter { _ in generator.next() % 3 == 0 }

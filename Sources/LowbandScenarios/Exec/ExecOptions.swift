@@ -1,71 +1,71 @@
 import Foundation
-public import LowbandAppEvents
+package import LowbandAppEvents
 import LowbandBasics
-public import LowbandShaper
+package import LowbandShaper
 
 /// What `lowband explore --exec` runs: the user's command against fresh proxies in front of
 /// their upstreams, once per seed (docs/APP-EVENTS.md).
-public struct ExecOptions: Sendable {
+package struct ExecOptions: Sendable {
     /// One upstream: its name (for `LOWBAND_PROXY_<NAME>`) and address.
-    public struct Upstream: Sendable, Hashable {
+    package struct Upstream: Sendable, Hashable {
         /// Its name: `mqtt` in `mqtt=127.0.0.1:1883`, else `up1`, `up2`…
-        public var name: String
+        package var name: String
         /// Its host.
-        public var host: String
+        package var host: String
         /// Its TCP port.
-        public var port: Int
+        package var port: Int
 
         /// An upstream named `name` at `host:port`.
-        public init(name: String, host: String, port: Int) {
+        package init(name: String, host: String, port: Int) {
             self.name = name
             self.host = host
             self.port = port
         }
 
         /// `[NAME=]HOST:PORT` as written.
-        public var spelled: String { "\(name)=\(host):\(port)" }
+        package var spelled: String { "\(name)=\(host):\(port)" }
     }
 
     /// The servers the app talks to, each of which gets a proxy.
-    public var upstreams: [Upstream]
+    package var upstreams: [Upstream]
     /// The command, run by `/bin/sh -c`.
-    public var command: String
+    package var command: String
     /// The network every proxy's link plays.
-    public var profile: NetworkProfile
+    package var profile: NetworkProfile
     /// The name the profile was asked for by, for the reproducing commands.
-    public var profileName: String
+    package var profileName: String
     /// The seeds to run.
-    public var seeds: SeedSelection
+    package var seeds: SeedSelection
     /// The faults each seed plays.
-    public var faults: ExecFaultPlan
+    package var faults: ExecFaultPlan
     /// The fault window: faults are placed in its first 80 % and their lengths scale with it.
-    public var window: Duration
+    package var window: Duration
     /// A command still running after this is killed with its whole process group.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Seeds run side by side, each with its own proxies and ports.
-    public var jobs: Int
+    package var jobs: Int
     /// Runs of a failing seed again, to tell a failure every run shows from a timing one.
-    public var repeats: Int
+    package var repeats: Int
     /// Reduce every failing seed to a smaller plan and window that fail the same way.
-    public var shrink: Bool
+    package var shrink: Bool
     /// The promises' bounds (the profile's, with `--bound` overrides).
-    public var bounds: EventBounds
+    package var bounds: EventBounds
     /// `--bound` options as given, for the reproducing commands.
-    public var boundOptions: [String]
+    package var boundOptions: [String]
     /// Where failing seeds keep their session folders.
-    public var directory: String
+    package var directory: String
     /// A file the app appends its events to, `{seed}` standing for the seed; nil: none.
-    public var eventsFile: String?
+    package var eventsFile: String?
     /// Keep the session folder of every seed, not only of the failing ones.
-    public var keepSessions: Bool
+    package var keepSessions: Bool
     /// Which of each seed's numbered faults are played (`--without-faults`, `--only-faults`).
-    public var selection: FaultSelection = .all
+    package var selection: FaultSelection = .all
     /// With `--prove`: how many runs without the cause, and with it alone, each failing seed gets
     /// (0: no proof).
-    public var proveRuns = 0
+    package var proveRuns = 0
 
     /// Options with every field given.
-    public init(
+    package init(
         upstreams: [Upstream], command: String, profile: NetworkProfile, profileName: String, seeds: SeedSelection, faults: ExecFaultPlan,
         window: Duration, timeout: Duration, jobs: Int, repeats: Int, shrink: Bool, bounds: EventBounds, boundOptions: [String], directory: String,
         eventsFile: String? = nil, keepSessions: Bool = false
@@ -91,7 +91,7 @@ public struct ExecOptions: Sendable {
     /// `[NAME=]HOST:PORT`; without a name the upstreams are `up1`, `up2`…
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` naming the bad part.
-    public static func upstream(_ text: String, index: Int) throws(ScenarioError) -> Upstream {
+    package static func upstream(_ text: String, index: Int) throws(ScenarioError) -> Upstream {
         var name = "up\(index + 1)"
         var address = text
         if let equals = text.firstIndex(of: "=") {
@@ -121,7 +121,7 @@ public struct ExecOptions: Sendable {
 
     /// The command that runs `seed` again alone, with `faults`, `window` and `selection`
     /// (by default the options' own).
-    public func command(seed: UInt64, faults: ExecFaultPlan, window: Duration, selection: FaultSelection? = nil) -> String {
+    package func command(seed: UInt64, faults: ExecFaultPlan, window: Duration, selection: FaultSelection? = nil) -> String {
         var parts = ["lowband", "explore"]
         for upstream in upstreams { parts += ["--upstream", upstream.spelled] }
         parts += ["--exec", command, "--profile", profileName, "--seeds", String(seed), "--faults", faults.description,

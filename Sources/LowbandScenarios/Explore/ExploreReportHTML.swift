@@ -3,10 +3,10 @@ import LowbandBasics
 import LowbandRunReport
 
 /// `explore.html`: the summary of an exploration, one self-contained page.
-public enum ExploreReportHTML {
+package enum ExploreReportHTML {
     /// The page for `outcomes` under `title`: how many seeds failed, the promises they broke and
     /// the failing seeds with their reproducing commands.
-    public static func render(_ outcomes: [SeedOutcome], title: String) -> String {
+    package static func render(_ outcomes: [SeedOutcome], title: String) -> String {
         let failing = outcomes.filter(\.failed)
         var counts: [String: Int] = [:]
         var order: [String] = []

@@ -10,30 +10,30 @@ import LowbandRunReport
 /// written before that column existed (without it) reads back with an empty proof.
 /// `verdict` is `ok` or the broken invariants with their counts (`liveness×2 order×1`),
 /// `violations` their sum. Fields are quoted as RFC 4180 says when they hold a comma or quote.
-public enum ExploreTable {
+package enum ExploreTable {
     /// A line of an `explore.csv` that cannot be read back.
-    public struct ReadError: Error, CustomStringConvertible {
+    package struct ReadError: Error, CustomStringConvertible {
         /// The file being read.
-        public var file: String
+        package var file: String
         /// The line at fault, counted from 1.
-        public var line: Int
+        package var line: Int
         /// What is wrong with it.
-        public var message: String
-        public var description: String { "\(file):\(line): \(message)" }
+        package var message: String
+        package var description: String { "\(file):\(line): \(message)" }
     }
 
     /// The header, in column order.
-    public static let columns = ["seed", "faults", "clients", "duration_s", "verdict", "violations", "first_violation", "wall_ms", "trace_hash", "determinism", "command", "shrunk", "proof"]
+    package static let columns = ["seed", "faults", "clients", "duration_s", "verdict", "violations", "first_violation", "wall_ms", "trace_hash", "determinism", "command", "shrunk", "proof"]
     /// The header of files written before the `proof` column.
     static let columnsBeforeProof = Array(columns.dropLast())
 
     /// The most rows a file may hold when read back.
-    public static let maximumRows = 10_000_000
+    package static let maximumRows = 10_000_000
     /// The longest line a file may hold when read back (a shrunk command is a few hundred bytes).
-    public static let maximumLineBytes = 64 * 1024
+    package static let maximumLineBytes = 64 * 1024
 
     /// The file's text for `outcomes`: the header, then one row per outcome in the given order.
-    public static func render(_ outcomes: [SeedOutcome]) -> String {
+    package static func render(_ outcomes: [SeedOutcome]) -> String {
         var text = CSVWriter.line(columns)
         for outcome in outcomes {
             let fields: [String] = [
@@ -47,7 +47,7 @@ public enum ExploreTable {
     }
 
     /// - Throws: ``ReadError`` naming the file, the line and what is wrong.
-    public static func parse(_ text: String, file: String) throws(ReadError) -> [SeedOutcome] {
+    package static func parse(_ text: String, file: String) throws(ReadError) -> [SeedOutcome] {
         var outcomes: [SeedOutcome] = []
         let records: [CSVReader.Record]
         do {

@@ -2,43 +2,43 @@ import Foundation
 import LowbandBasics
 import LowbandFindings
 import LowbandRunReport
-public import LowbandShaper
+package import LowbandShaper
 
 /// What `lowband explore` runs: one scenario on one profile in virtual time, for every seed of
 /// a selection, each with its faults.
-public struct ExploreOptions: Sendable {
+package struct ExploreOptions: Sendable {
     /// The scenario every seed runs.
-    public var scenario: ScenarioName
+    package var scenario: ScenarioName
     /// The network every seed runs on.
-    public var profile: NetworkProfile
+    package var profile: NetworkProfile
     /// The name the profile was asked for by, for the reproducing commands.
-    public var profileName: String
+    package var profileName: String
     /// The seeds to run.
-    public var seeds: SeedSelection
+    package var seeds: SeedSelection
     /// The faults each seed injects.
-    public var faults: FaultPlan
+    package var faults: FaultPlan
     /// Client engines per run.
-    public var clients: Int
+    package var clients: Int
     /// Virtual time each run lasts.
-    public var duration: Duration
+    package var duration: Duration
     /// Seeds run at once (default: the machine's cores).
-    public var jobs: Int
+    package var jobs: Int
     /// Reduce each failing seed to a smaller run that fails the same way.
-    public var shrink: Bool
+    package var shrink: Bool
     /// Run each seed twice and compare the trace and record hashes.
-    public var checkDeterminism: Bool
+    package var checkDeterminism: Bool
     /// Prove each failing seed's cause: run it again without the fault its first broken case
     /// names, and with that fault alone (once each: virtual time is exact).
-    public var prove = false
+    package var prove = false
     /// Where runs put their client databases (see ``ScenarioOptions/workDirectory``); nil picks
     /// `/dev/shm` or the temporary directory.
-    public var workDirectory: String?
+    package var workDirectory: String?
     /// The workload, when not `scenario`'s own (tests explore scenarios with planted bugs).
     var implementation: (any Scenario.Type)?
 
     /// Options; clients and duration default to the scenario's own, jobs to the machine's cores,
     /// faults to `swarm`, and the profile name to the profile's.
-    public init(
+    package init(
         scenario: ScenarioName, profile: NetworkProfile, profileName: String? = nil, seeds: SeedSelection, faults: FaultPlan = .swarm,
         clients: Int? = nil, duration: Duration? = nil, jobs: Int? = nil, shrink: Bool = false, checkDeterminism: Bool = false,
         workDirectory: String? = nil
@@ -59,7 +59,7 @@ public struct ExploreOptions: Sendable {
     /// Rejects options no seed could run with (the same checks as `lowband run`).
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions`.
-    public func validate() throws(ScenarioError) {
+    package func validate() throws(ScenarioError) {
         try run(seed: seeds.range.lowerBound).validate()
     }
 
@@ -76,25 +76,25 @@ public struct ExploreOptions: Sendable {
 }
 
 /// Where an exploration is.
-public struct ExploreProgress: Sendable, Hashable {
+package struct ExploreProgress: Sendable, Hashable {
     /// Seeds finished.
-    public var done: Int
+    package var done: Int
     /// Seeds finished that failed.
-    public var failed: Int
+    package var failed: Int
     /// Seeds to run in all.
-    public var total: Int
+    package var total: Int
     /// Wall-clock time since it started.
-    public var elapsed: Duration
+    package var elapsed: Duration
 }
 
 /// Searches seeds for broken promises: runs a scenario in virtual time for each seed (with the
 /// faults the seed picks), in parallel, checks every run's invariants, optionally replays each
 /// seed to check determinism and shrinks each failure to a smaller reproducing run.
-public enum Explorer {
+package enum Explorer {
     /// Runs every seed of `options`; `onOutcome` is called for each seed as it finishes (in
     /// finishing order), the result is in seed order. A triggered `stop` ends it after the seeds
     /// under way.
-    public static func run(
+    package static func run(
         _ options: ExploreOptions,
         progress: @escaping @Sendable (ExploreProgress) -> Void = { _ in },
         onOutcome: @escaping @Sendable (SeedOutcome) -> Void = { _ in },
@@ -211,7 +211,7 @@ public enum Explorer {
     }
 
     /// The `lowband run` command of one seed.
-    public static func command(scenario: ScenarioName, profile: String, seed: UInt64, clients: Int, duration: Duration, faults: FaultPlan) -> String {
+    package static func command(scenario: ScenarioName, profile: String, seed: UInt64, clients: Int, duration: Duration, faults: FaultPlan) -> String {
         var parts = ["lowband", "run", "--scenario", scenario.rawValue, "--profile", profile, "--seed", String(seed),
                      "--clients", String(clients), "--duration", DurationText.format(duration), "--virtual-time"]
         parts += faults.words

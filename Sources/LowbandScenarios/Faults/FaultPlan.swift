@@ -3,7 +3,7 @@ import LowbandShaper
 import LowbandDeterminism
 
 /// A kind of fault a virtual-time run can inject (docs/RUN.md, "Faults").
-public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     /// The device loses coverage for 2–60 s (a tunnel): the shaper's own blackout.
     case outage
     /// A cell change cuts data for 1–10 s: the shaper's own handover.
@@ -43,7 +43,7 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
     /// then is dead, silently.
     case addressChange = "address-change"
 
-    public static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
+    package static func < (lhs: FaultKind, rhs: FaultKind) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
@@ -55,9 +55,9 @@ public enum FaultKind: String, Sendable, Hashable, CaseIterable, Comparable {
 /// Which faults a run injects. The seed decides when and how hard; with `swarm` it also
 /// decides which kinds are on (swarm testing, as TigerBeetle's VOPR does), so different seeds
 /// explore different mixes.
-public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
+package struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// Which kinds are on.
-    public enum Selection: Sendable, Hashable {
+    package enum Selection: Sendable, Hashable {
         /// No faults.
         case none
         /// The seed picks which kinds are on.
@@ -67,26 +67,26 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Which kinds are on.
-    public var selection: Selection
+    package var selection: Selection
     /// Which of the scheduled faults are played (`--without-faults`, `--only-faults`): numbers
     /// are the schedule's, so leaving one out moves no other (each kind draws from its own stream).
-    public var played: FaultSelection
+    package var played: FaultSelection
 
     /// A plan with `selection`, every fault of it played unless `played` says otherwise.
-    public init(_ selection: Selection, played: FaultSelection = .all) {
+    package init(_ selection: Selection, played: FaultSelection = .all) {
         self.selection = selection
         self.played = played
     }
 
     /// No faults.
-    public static let none = FaultPlan(.none)
+    package static let none = FaultPlan(.none)
     /// Each seed picks its own mix of kinds.
-    public static let swarm = FaultPlan(.swarm)
+    package static let swarm = FaultPlan(.swarm)
 
     /// `none`, `swarm`, or kinds separated by commas (`reset,app-kill`).
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` naming the unknown kind and listing the known ones.
-    public init(parsing text: String) throws(ScenarioError) {
+    package init(parsing text: String) throws(ScenarioError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch trimmed {
         case "none", "": self = .none
@@ -105,7 +105,7 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kinds that are on for `seed`.
-    public func kinds(seed: UInt64) -> [FaultKind] {
+    package func kinds(seed: UInt64) -> [FaultKind] {
         switch selection {
         case .none: return []
         case .kinds(let kinds): return kinds
@@ -118,7 +118,7 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The plan with its kinds spelled out for `seed` (what a reproducing command names).
-    public func resolved(seed: UInt64) -> FaultPlan {
+    package func resolved(seed: UInt64) -> FaultPlan {
         switch selection {
         case .none: return .none
         case .kinds: return self
@@ -130,12 +130,12 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
 
     /// The options a command names this plan with: `--faults reset,app-kill`, then the played
     /// selection (`--without-faults 3`); nothing for no faults.
-    public var words: [String] {
+    package var words: [String] {
         isNone ? [] : ["--faults", description] + played.words
     }
 
     /// For the command line: `none`, `swarm` or `reset,app-kill`.
-    public var description: String {
+    package var description: String {
         switch selection {
         case .none: "none"
         case .swarm: "swarm"
@@ -144,7 +144,7 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// True when the plan injects nothing (`none`, or an empty list of kinds).
-    public var isNone: Bool {
+    package var isNone: Bool {
         if case .none = selection { return true }
         if case .kinds(let kinds) = selection { return kinds.isEmpty }
         return false

@@ -2,17 +2,17 @@
 /// (`--without-faults 4`: what `--prove` runs to show a fault was needed), or only some
 /// (`--only-faults 4`: to show it was enough). The numbers are the seed's schedule's (`fault 4`
 /// in faults.txt), so a fault keeps its number, its time and its link whatever else is left out.
-public struct FaultSelection: Sendable, Hashable, CustomStringConvertible {
+package struct FaultSelection: Sendable, Hashable, CustomStringConvertible {
     /// Faults not played.
-    public var without: Set<Int>
+    package var without: Set<Int>
     /// When set, the only faults played.
-    public var only: Set<Int>?
+    package var only: Set<Int>?
 
     /// Every fault played.
-    public static let all = FaultSelection()
+    package static let all = FaultSelection()
 
     /// A selection leaving out `without`, and when `only` is given playing only those.
-    public init(without: Set<Int> = [], only: Set<Int>? = nil) {
+    package init(without: Set<Int> = [], only: Set<Int>? = nil) {
         self.without = without
         self.only = only
     }
@@ -20,7 +20,7 @@ public struct FaultSelection: Sendable, Hashable, CustomStringConvertible {
     /// The selection of `--without-faults` and `--only-faults` (comma-separated numbers).
     ///
     /// - Throws: ``ScenarioError`` `invalidOptions` naming the option and the word that is no fault number.
-    public init(without: String?, only: String?) throws(ScenarioError) {
+    package init(without: String?, only: String?) throws(ScenarioError) {
         func numbers(_ text: String?, _ option: String) throws(ScenarioError) -> Set<Int>? {
             guard let text else { return nil }
             var result: Set<Int> = []
@@ -36,22 +36,22 @@ public struct FaultSelection: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether fault `number` is played.
-    public func plays(_ number: Int) -> Bool {
+    package func plays(_ number: Int) -> Bool {
         !without.contains(number) && (only?.contains(number) ?? true)
     }
 
     /// True when every fault is played.
-    public var isAll: Bool { without.isEmpty && only == nil }
+    package var isAll: Bool { without.isEmpty && only == nil }
 
     /// The options that give this selection: `--without-faults 4`, `--only-faults 2,5`.
-    public var words: [String] {
+    package var words: [String] {
         var words: [String] = []
         if !without.isEmpty { words += ["--without-faults", Self.list(without)] }
         if let only { words += ["--only-faults", Self.list(only)] }
         return words
     }
 
-    public var description: String {
+    package var description: String {
         if isAll { return "every fault" }
         var parts: [String] = []
         if !without.isEmpty { parts.append("without \(Self.faults(without))") }
