@@ -129,7 +129,10 @@ let package = Package(
         ),
         .target(
             name: "LowbandFixtures",
-            dependencies: ["LowbandWire", "LowbandDeterminism"],
+            dependencies: [
+                "LowbandServer", "LowbandTransportSockets", "LowbandTransport", "LowbandWire", "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         // The link model: profile types, a pure clock-driven shaper, the decision trace. No I/O:
@@ -172,7 +175,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // The in-process messenger server: seeded data, sessions, pushes, uploads.
+        // The in-process messenger server: its own data types, sessions, pushes, uploads (seeded
+        // worlds come from LowbandFixtures, which depends on it).
         .target(
             name: "LowbandServer",
             dependencies: [
@@ -180,7 +184,6 @@ let package = Package(
                 "LowbandBasics",
                 "LowbandTransport",
                 "LowbandWire",
-                "LowbandFixtures",
                 "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -425,7 +428,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandTestingTests", dependencies: ["LowbandTesting", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandTestingTests", dependencies: ["LowbandTesting", "LowbandFixtures", "LowbandTestSupport"], swiftSettings: strict),
         .target(
             name: "LowbandTestSupport",
             dependencies: [

@@ -106,15 +106,12 @@ struct ServerCommand: AsyncParsableCommand {
 
     /// Starts the server, prints the banner and serves until the shutdown.
     private func serve(name: String, host: String, port: Int, shutdown: CommandShutdown) async throws {
-        let configuration = ServerConfiguration(
-            seed: seed,
-            world: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat),
-            connections: try connectionLimits()
-        )
+        let world = MessengerWorld(seed: seed, shape: .init(users: users, chatsPerUser: chatsPerUser, messagesPerChat: messagesPerChat))
+        let configuration = ServerConfiguration(connections: try connectionLimits())
         let server: MessengerSocketServer
         let storage: ServerStorage
         do {
-            storage = try ServerStorage(data: data, configuration: configuration)
+            storage = try ServerStorage(data: data, world: world, configuration: configuration)
         } catch {
             throw CommandIO.failure(error, command: name)
         }
@@ -139,7 +136,7 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     private func banner(_ server: MessengerSocketServer, storage: ServerStorage) -> String {
-        let world = server.world
+        let world = storage.world
         var text = "listening on \(ProxyEndpoint(host: server.host, port: server.port))\n"
         text += "seed \(seed): \(world.users.count) users, \(world.chats.count) chats, \(storage.messageCount) messages\n"
         var chatCounts = [Int](repeating: 0, count: world.users.count + 1)

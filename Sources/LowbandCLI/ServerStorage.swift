@@ -8,13 +8,16 @@ import LowbandServerStore
 /// temporary directory as `lowband-uploads-*`).
 struct ServerStorage {
     let core: ServerCore
+    /// The seeded world the data grew from: the users' tokens for the banner.
+    let world: MessengerWorld
     /// Lines for the banner: where the data is and what opening it repaired.
     let summary: String
     private let temporaryFolder: String?
 
-    init(data: String?, configuration: ServerConfiguration) throws {
+    init(data: String?, world: MessengerWorld, configuration: ServerConfiguration) throws {
+        self.world = world
         if let data {
-            let opened = try ServerDataDirectory.open(data, configuration: configuration)
+            let opened = try ServerDataDirectory.open(data, world: world, configuration: configuration)
             core = opened.core
             var summary = "data \(data): \(opened.seeded ? "seeded" : "restored"), last message id \(Self.lastMessageID(core))\n"
             for note in opened.notes { summary += "data: \(note)\n" }
@@ -28,9 +31,8 @@ struct ServerStorage {
             throw ServerStoreError(.io, "cannot create a temporary upload folder under \(NSTemporaryDirectory()): \(SystemErrorText.errno())")
         }
         let folder = String(cString: made)
-        let world = MessengerWorld(seed: configuration.seed, shape: configuration.world)
         core = ServerCore(
-            configuration: configuration, world: world, snapshot: ServerSnapshot(world: world, epoch: configuration.epoch),
+            configuration: configuration, snapshot: ServerSnapshot(world: world, epoch: configuration.epoch),
             store: MemoryServerStore(), uploadStorage: try FileUploadStorage(directory: folder, syncs: false)
         )
         summary = "data in memory (gone at exit; uploads in \(folder))\n"

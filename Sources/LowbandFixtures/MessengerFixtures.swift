@@ -1,4 +1,5 @@
 import LowbandDeterminism
+import LowbandServer
 public import LowbandWire
 
 /// Seeded, realistic messenger data: the same seed gives the same payloads in every process.
@@ -7,8 +8,9 @@ public import LowbandWire
 /// in ten carries an attachment, texts mix Latin, Cyrillic, CJK and emoji. Times count from a
 /// fixed epoch, never from the wall clock.
 public struct MessengerFixtures: Sendable {
-    /// 2026-01-01T00:00:00Z in milliseconds: the fixtures' "now" before any message is sent.
-    public static let epoch: ServerTime = 1_767_225_600_000
+    /// 2026-01-01T00:00:00Z in milliseconds: the fixtures' "now" before any message is sent,
+    /// where a server's clock starts unless told otherwise.
+    public static let epoch: ServerTime = ServerConfiguration.standardEpoch
 
     private var random: SeededGenerator
     private var nextMessageID: Int64 = 1_000

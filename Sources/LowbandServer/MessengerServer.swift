@@ -1,5 +1,4 @@
 public import LowbandDeterminism
-public import LowbandFixtures
 public import LowbandTransport
 public import LowbandWire
 
@@ -21,10 +20,11 @@ public import LowbandWire
 ///
 /// ```swift
 /// let scheduler = VirtualScheduler()
-/// let server = MessengerServer(configuration: ServerConfiguration(seed: 7), scheduler: scheduler)
+/// let world = MessengerWorld(seed: 7)                  // LowbandFixtures: seeded data
+/// let server = MessengerServer(world: world, scheduler: scheduler)
 /// let network = InMemoryNetwork(scheduler: scheduler)
 /// let connector = network.makeConnector(to: server)   // the client engine's FrameConnector
-/// let token = server.world.users[0].token
+/// let token = world.users[0].token
 /// ```
 public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
     /// Where the server runs and sets its timers.
@@ -57,14 +57,6 @@ public final class MessengerServer: FrameLinkAcceptor, FrameLinkDelegate {
         self.core = core
         self.scheduler = scheduler
     }
-
-    /// A server with the seeded data of `configuration`.
-    public convenience init(configuration: ServerConfiguration = ServerConfiguration(), scheduler: any Scheduler) {
-        self.init(core: ServerCore(configuration: configuration), scheduler: scheduler)
-    }
-
-    /// The data the server started from: users (ids, tokens, names), chats (ids, members), history.
-    public var world: MessengerWorld { core.world }
 
     /// Connections being served.
     public var connectionCount: Int { connections.count }

@@ -4,7 +4,7 @@ public import ServiceLifecycle
 /// group's graceful shutdown closes its port and every connection.
 ///
 /// ```swift
-/// let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
+/// let server = try await MessengerSocketServer.start(world: MessengerWorld(seed: 7))   // LowbandFixtures
 /// let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm], logger: logger)
 /// try await group.run()   // serves until SIGTERM, then stops
 /// ```

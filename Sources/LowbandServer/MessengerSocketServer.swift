@@ -1,4 +1,3 @@
-public import LowbandFixtures
 public import LowbandTransport
 public import LowbandTransportSockets
 public import LowbandWire
@@ -14,15 +13,14 @@ import NIOPosix
 /// they left.
 ///
 /// ```swift
-/// let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
-/// let token = server.world.users[0].token        // log in as user 1
+/// let world = MessengerWorld(seed: 7)                  // LowbandFixtures: seeded data
+/// let server = try await MessengerSocketServer.start(world: world)
+/// let token = world.users[0].token                     // log in as user 1
 /// // connect to 127.0.0.1:server.port, e.g. with SocketFrameConnector
 /// try await server.post("hi", in: chatID, from: 2)   // user 2 writes: pushes go out
 /// try await server.stop()
 /// ```
 public final class MessengerSocketServer: Sendable {
-    /// The data the server started from: users (ids, tokens), chats (ids, members), history.
-    public let world: MessengerWorld
     /// The server's clock and event loop.
     public let scheduler: EventLoopScheduler
     /// The bound TCP port (the same after a restart).
@@ -34,10 +32,9 @@ public final class MessengerSocketServer: Sendable {
     private let acceptor: NIOLoopBoundBox<any FrameLinkAcceptor>
 
     private init(
-        world: MessengerWorld, scheduler: EventLoopScheduler, port: Int, host: String, listener: SocketFrameListener, server: NIOLoopBoundBox<MessengerServer>,
+        scheduler: EventLoopScheduler, port: Int, host: String, listener: SocketFrameListener, server: NIOLoopBoundBox<MessengerServer>,
         acceptor: NIOLoopBoundBox<any FrameLinkAcceptor>
     ) {
-        self.world = world
         self.scheduler = scheduler
         self.port = port
         self.host = host
@@ -46,29 +43,17 @@ public final class MessengerSocketServer: Sendable {
         self.acceptor = acceptor
     }
 
-    /// Generates the data of `configuration`, starts a server on `eventLoop` and listens.
+    /// Starts a server on `core` (its data in memory, or on a data directory) and listens.
     ///
     /// - Parameters:
-    ///   - configuration: the server's seed, world shape and limits.
+    ///   - core: the server's data and configuration.
     ///   - listenerConfiguration: host and port (port 0 picks a free one; default 127.0.0.1:0). Its frame
-    ///     configuration is replaced by `configuration.frame`.
+    ///     configuration is replaced by the core's `configuration.frame`.
     ///   - eventLoop: where the server runs; nil for one of NIO's shared loops.
     ///   - onEvent: hears every connection the server refuses or closes on its own, with the
     ///     reason (on the event loop; keep it short).
-    ///   - acceptor: what accepts the listener's links, made on the server's loop from the
+    ///   - makeAcceptor: what accepts the listener's links, made on the server's loop from the
     ///     server (e.g. a wrapper that watches every frame); nil for the server itself.
-    public static func start(
-        configuration: ServerConfiguration = ServerConfiguration(),
-        listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
-        eventLoop: (any EventLoop)? = nil,
-        onEvent: (@Sendable (ServerEvent) -> Void)? = nil,
-        acceptor: (@Sendable (MessengerServer) -> any FrameLinkAcceptor)? = nil
-    ) async throws -> MessengerSocketServer {
-        try await start(core: ServerCore(configuration: configuration), listener: listenerConfiguration, eventLoop: eventLoop, onEvent: onEvent, acceptor: acceptor)
-    }
-
-    /// Starts a server on `core` (e.g. one on a data directory) and listens; the parameters are
-    /// those of ``start(configuration:listener:eventLoop:onEvent:acceptor:)``.
     public static func start(
         core: ServerCore,
         listener listenerConfiguration: SocketFrameListener.Configuration = SocketFrameListener.Configuration(),
@@ -91,7 +76,7 @@ public final class MessengerSocketServer: Sendable {
         }.get()
         let port = try await listener.start { acceptor.value }
         return MessengerSocketServer(
-            world: core.world, scheduler: scheduler, port: port, host: listening.host, listener: listener, server: server, acceptor: acceptor)
+            scheduler: scheduler, port: port, host: listening.host, listener: listener, server: server, acceptor: acceptor)
     }
 
     /// Stops listening and closes every connection; the data stays for ``restart()``.

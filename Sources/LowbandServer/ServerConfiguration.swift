@@ -1,13 +1,14 @@
-public import LowbandFixtures
 public import LowbandWire
 
-/// Everything a messenger server is made from: the seed and shape of its data, its limits,
-/// where its clock starts and how frames are sized.
+/// How a messenger server behaves, whatever its data: its limits, where its clock starts and
+/// how frames are sized. The data (users, chats, history) is given apart, as a
+/// `ServerSnapshot`: the server knows no seeded world (`LowbandFixtures` makes one and hands
+/// it over).
 public struct ServerConfiguration: Sendable, Hashable {
-    /// Seeds the data (users, tokens, chats, messages); the same seed gives the same server.
-    public var seed: UInt64
-    /// How many users, chats and messages the seeded world has.
-    public var world: MessengerWorld.Shape
+    /// Server time (ms since the Unix epoch) where a server's clock starts unless told
+    /// otherwise: 2026-01-01T00:00:00Z. Seeded data is dated before it.
+    public static let standardEpoch: ServerTime = 1_767_225_600_000
+
     /// Caps on requests: history pages, message and upload sizes.
     public var limits: ServerLimits
     /// Server time (ms since the Unix epoch) when the server's scheduler reads zero.
@@ -19,15 +20,11 @@ public struct ServerConfiguration: Sendable, Hashable {
 
     /// A configuration; every argument has a default.
     public init(
-        seed: UInt64 = 1,
-        world: MessengerWorld.Shape = MessengerWorld.Shape(),
         limits: ServerLimits = ServerLimits(),
-        epoch: ServerTime = MessengerFixtures.epoch,
+        epoch: ServerTime = ServerConfiguration.standardEpoch,
         frame: FrameConfiguration = FrameConfiguration(),
         connections: ConnectionLimits = ConnectionLimits()
     ) {
-        self.seed = seed
-        self.world = world
         self.limits = limits
         self.epoch = epoch
         self.frame = frame

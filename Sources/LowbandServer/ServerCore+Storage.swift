@@ -1,19 +1,16 @@
-package import LowbandFixtures
 import LowbandWire
 
 extension ServerCore {
     /// A server whose data is `snapshot` (a seeded world's, or what `store` read back), writing
     /// every change to `store` and upload bytes to `uploadStorage`.
     ///
-    /// `world` is what ``world`` reports (the seeded world the data grew from). The clock
-    /// continues from ``ServerSnapshot/clock``: a restarted server's times follow the last one
+    /// The clock continues from ``ServerSnapshot/clock``: a restarted server's times follow the last one
     /// it handed out, whatever the scheduler reads.
     package init(
-        configuration: ServerConfiguration, world: MessengerWorld, snapshot: ServerSnapshot,
+        configuration: ServerConfiguration, snapshot: ServerSnapshot,
         store: any ServerStore, uploadStorage: any UploadStorage
     ) {
         self.configuration = configuration
-        self.world = world
         self.store = store
         self.uploadStorage = uploadStorage
         clock = ServerClock(epoch: snapshot.clock)

@@ -1,4 +1,3 @@
-public import LowbandFixtures
 public import LowbandWire
 
 /// The messenger server's logic, with no I/O: state, and a function from (session, frame, now)
@@ -7,8 +6,9 @@ public import LowbandWire
 /// Transport plumbing (``MessengerServer`` over any `LowbandTransport/FrameLink`) only moves
 /// frames in and out, so everything here is tested without sockets or sleeping. Time comes in
 /// as the server scheduler's `now`; server time is ``ServerConfiguration/epoch`` plus that, in
-/// milliseconds, kept strictly increasing for change stamps. Randomness is only in the seeded
-/// `LowbandFixtures/MessengerWorld`. Nothing iterates a dictionary on the way to the wire:
+/// milliseconds, kept strictly increasing for change stamps. The core draws nothing at random:
+/// its data comes in whole, as a `ServerSnapshot` (`LowbandFixtures` makes one of a seeded
+/// world). Nothing iterates a dictionary on the way to the wire:
 /// members, sessions and chats are kept in ascending arrays.
 ///
 /// Each call returns what to send, in order: the reply to the request first (an
@@ -18,8 +18,6 @@ public import LowbandWire
 public struct ServerCore: Sendable {
     /// The settings the core was made with.
     public let configuration: ServerConfiguration
-    /// The data the server started from: users (ids, tokens), chats (ids, members), history.
-    public let world: MessengerWorld
     /// What the core has done so far.
     public internal(set) var statistics = ServerStatistics()
 
@@ -43,17 +41,9 @@ public struct ServerCore: Sendable {
     /// The highest upload number handed out (names an upload's bytes in the storage).
     var lastUploadNumber: Int64
 
-    /// A server whose data is the world of `configuration`'s seed and shape.
-    public init(configuration: ServerConfiguration = ServerConfiguration()) {
-        self.init(configuration: configuration, world: MessengerWorld(seed: configuration.seed, shape: configuration.world))
-    }
-
-    /// A server starting from `world` (its seed and shape win over the configuration's).
-    public init(configuration: ServerConfiguration, world: MessengerWorld) {
-        self.init(
-            configuration: configuration, world: world, snapshot: ServerSnapshot(world: world, epoch: configuration.epoch),
-            store: MemoryServerStore(), uploadStorage: MemoryUploadStorage()
-        )
+    /// A server in memory whose data is `snapshot`.
+    package init(configuration: ServerConfiguration, snapshot: ServerSnapshot) {
+        self.init(configuration: configuration, snapshot: snapshot, store: MemoryServerStore(), uploadStorage: MemoryUploadStorage())
     }
 
     // MARK: Sessions

@@ -1,10 +1,9 @@
-package import LowbandFixtures
 package import LowbandWire
 
 /// A server's whole data at one moment: what a store seeds itself with and what it loads back.
 ///
-/// A fresh server is the snapshot of its seeded world (``init(world:epoch:)``); a restarted one
-/// is what its store read back. ``ServerCore`` is built from either the same way.
+/// A fresh server's is made from seed data (`LowbandFixtures` makes one of a seeded world); a
+/// restarted one is what its store read back. ``ServerCore`` is built from either the same way.
 package struct ServerSnapshot: Sendable, Hashable {
     /// Ascending ids from 1.
     package var users: [StoredUser]
@@ -22,25 +21,10 @@ package struct ServerSnapshot: Sendable, Hashable {
         self.uploads = uploads
         self.clock = clock
     }
-
-    /// The data of a freshly seeded `world` whose clock starts at `epoch`: chats changed last
-    /// with their newest message (a day before the epoch when empty).
-    package init(world: MessengerWorld, epoch: ServerTime) {
-        users = world.users.map(StoredUser.init)
-        chats = world.chats.map { chat in
-            let updatedAt = chat.messages.last?.sentAt ?? epoch - 86_400_000
-            return StoredChat(
-                id: chat.id, kind: chat.kind, title: chat.title, memberIDs: chat.memberIDs, messages: chat.messages,
-                updatedAt: updatedAt, readUpTo: chat.readUpTo, readUpdatedAt: chat.memberIDs.map { _ in updatedAt }
-            )
-        }
-        uploads = []
-        clock = epoch
-    }
 }
 
 /// A user's profile, settings and address book, as a store holds them: the server's own record,
-/// filled from the seeded world at first start (``init(_:)``) and changed by the server after.
+/// filled from the seed data at first start and changed by the server after.
 package struct StoredUser: Sendable, Hashable {
     /// From 1.
     package var id: Int64
@@ -69,14 +53,6 @@ package struct StoredUser: Sendable, Hashable {
         self.profileUpdatedAt = profileUpdatedAt
         self.settings = settings
         self.contactIDs = contactIDs
-    }
-
-    /// The record of a seeded world's `user`.
-    package init(_ user: MessengerWorld.User) {
-        self.init(
-            id: user.id, token: user.token, name: user.name, phone: user.phone, avatar: user.avatar, status: user.status,
-            profileUpdatedAt: user.profileUpdatedAt, settings: user.settings, contactIDs: user.contactIDs
-        )
     }
 
     /// The user as a contact in someone else's address book.

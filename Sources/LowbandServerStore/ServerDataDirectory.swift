@@ -1,6 +1,6 @@
-import LowbandFixtures
 import Foundation
 import GRDB
+package import LowbandFixtures
 package import LowbandServer
 
 /// `lowband server --data DIR`: the server's data in a directory, so a restart — after a stop
@@ -11,7 +11,7 @@ package import LowbandServer
 /// a server runs). See docs/SERVER.md for the tables.
 ///
 /// ```swift
-/// let data = try ServerDataDirectory.open("/var/lib/lowband", configuration: ServerConfiguration(seed: 7))
+/// let data = try ServerDataDirectory.open("/var/lib/lowband", world: MessengerWorld(seed: 7), configuration: ServerConfiguration())
 /// let server = try await MessengerSocketServer.start(core: data.core)
 /// ```
 package struct ServerDataDirectory: Sendable {
@@ -19,7 +19,7 @@ package struct ServerDataDirectory: Sendable {
     package let path: String
     /// A core on the directory's data, storing every change there before answering.
     package let core: ServerCore
-    /// True when the directory was empty and has just been seeded from the configuration.
+    /// True when the directory was empty and has just been seeded with the world's data.
     package let seeded: Bool
     /// What was repaired on opening (uploads cut back to their acknowledged offset or dropped),
     /// one line each, for the log.
@@ -28,14 +28,15 @@ package struct ServerDataDirectory: Sendable {
     /// The SQLite file in `directory`.
     package static func databasePath(in directory: String) -> String { directory + "/server.sqlite" }
 
-    /// Opens the data in `directory` (created when missing): seeds it from `configuration` when
-    /// empty, otherwise reads it back.
+    /// Opens the data in `directory` (created when missing): seeds it with `world`'s data when
+    /// empty, otherwise reads it back (the directory remembers the world's seed and shape, and
+    /// refuses another).
     ///
     /// - Throws: `LowbandServer/ServerStoreError` `.mismatch` when the directory was seeded
     ///   with another seed or shape (the message names the options that match it), `.io` when
     ///   it cannot be created or another server holds it, `.unreadable` when the file is not
     ///   data a server wrote or has a newer schema. Nothing is ever deleted or moved aside.
-    package static func open(_ directory: String, configuration: ServerConfiguration) throws(ServerStoreError) -> ServerDataDirectory {
+    package static func open(_ directory: String, world: MessengerWorld, configuration: ServerConfiguration) throws(ServerStoreError) -> ServerDataDirectory {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -43,13 +44,12 @@ package struct ServerDataDirectory: Sendable {
         }
         let lock = try DirectoryLock(directory: directory)
         let writer = try ServerDatabase.open(path: databasePath(in: directory), readOnly: false)
-        let wanted = StoredSeed(configuration)
-        let world = MessengerWorld(seed: configuration.seed, shape: configuration.world)
+        let wanted = StoredSeed(seed: world.seed, shape: world.shape, epoch: configuration.epoch)
         let (snapshot, seeded) = try read(writer, wanted: wanted, world: world, configuration: configuration, directory: directory)
         var storage = try FileUploadStorage(directory: directory + "/uploads", syncs: true)
         let store = SQLiteServerStore(writer: writer, lock: lock)
         let (checked, notes) = try UploadReconciler.reconcile(snapshot, storage: &storage, store: store)
-        let core = ServerCore(configuration: configuration, world: world, snapshot: checked, store: store, uploadStorage: storage)
+        let core = ServerCore(configuration: configuration, snapshot: checked, store: store, uploadStorage: storage)
         return ServerDataDirectory(path: directory, core: core, seeded: seeded, notes: notes)
     }
 

@@ -15,10 +15,6 @@ struct StoredSeed: Hashable, Sendable {
         self.epoch = epoch
     }
 
-    init(_ configuration: ServerConfiguration) {
-        self.init(seed: configuration.seed, shape: configuration.world, epoch: configuration.epoch)
-    }
-
     /// The `lowband server` options that give this seed.
     var options: String {
         "--seed \(seed) --users \(shape.users) --chats-per-user \(shape.chatsPerUser) --messages-per-chat \(shape.messagesPerChat)"

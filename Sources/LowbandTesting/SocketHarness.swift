@@ -31,7 +31,9 @@ public final class SocketHarness: Sendable {
         public var profile: NetworkProfile
         /// Seeds every random decision of the link (jitter, loss, outages, wake-ups).
         public var shaperSeed: UInt64
-        /// The server's seed, world shape and limits.
+        /// The server's data: users with their tokens, chats, histories, seeded.
+        public var world: MessengerWorld
+        /// The server's limits, clock and framing.
         public var server: ServerConfiguration
         /// The proxy's name in its events and control API.
         public var proxyName: String
@@ -56,16 +58,17 @@ public final class SocketHarness: Sendable {
             directory: String? = nil
         ) {
             self.init(
-                profile: description.profile, shaperSeed: description.networkSeed, server: description.server, proxyName: proxyName,
+                profile: description.profile, shaperSeed: description.networkSeed, world: description.world, server: description.server, proxyName: proxyName,
                 engineThreads: engineThreads, trace: trace, serverAcceptor: serverAcceptor, directory: directory)
         }
 
         /// A configuration; by default the `perfect` link (no rate limit, delay or loss), shaper
-        /// seed 1, the server's default world and one engine thread.
+        /// seed 1, the world of seed 1 with the default shape, and one engine thread.
         public init(
             profile: NetworkProfile = NetworkProfile(
                 name: "perfect", downlink: LinkProfile(rate: .unlimited, queueBytes: 1_000_000), uplink: LinkProfile(rate: .unlimited, queueBytes: 1_000_000)),
             shaperSeed: UInt64 = 1,
+            world: MessengerWorld = MessengerWorld(seed: 1),
             server: ServerConfiguration = ServerConfiguration(),
             proxyName: String = "lowband-harness",
             engineThreads: Int = 1,
@@ -75,6 +78,7 @@ public final class SocketHarness: Sendable {
         ) {
             self.profile = profile
             self.shaperSeed = shaperSeed
+            self.world = world
             self.server = server
             self.proxyName = proxyName
             self.engineThreads = engineThreads
@@ -88,6 +92,8 @@ public final class SocketHarness: Sendable {
     public let configuration: Configuration
     /// The messenger server, listening on 127.0.0.1 on a loop of its own.
     public let server: MessengerSocketServer
+    /// The server's seeded data: users (with their login tokens), chats and histories.
+    public var world: MessengerWorld { configuration.world }
     /// The shaping proxy in front of the server, playing ``Configuration/profile``.
     public let proxy: ShapingProxy
     /// Where engines connect: the proxy's listening port.
@@ -137,7 +143,8 @@ public final class SocketHarness: Sendable {
             directory = try configuration.directory ?? TemporaryDirectory.make(prefix: "lowband-harness")
             let serverLoop = groups.server.next()
             let acceptor = configuration.serverAcceptor.map { make in { @Sendable (server: MessengerServer) in make(server, serverLoop) } }
-            let started = try await MessengerSocketServer.start(configuration: configuration.server, eventLoop: serverLoop, acceptor: acceptor)
+            let started = try await MessengerSocketServer.start(
+                world: configuration.world, configuration: configuration.server, eventLoop: serverLoop, acceptor: acceptor)
             server = started
             let shaping = ShapingProxy(
                 configuration: ShapingProxy.Configuration(

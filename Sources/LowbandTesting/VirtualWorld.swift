@@ -81,7 +81,7 @@ public final class VirtualWorld {
         self.scheduler = scheduler
         worldDescription = description
         seed = description.seed
-        let server = MessengerServer(configuration: description.server, scheduler: scheduler)
+        let server = MessengerServer(world: description.world, configuration: description.server, scheduler: scheduler)
         self.server = server
         switch description.network {
         case .profile(let profile):
@@ -104,11 +104,11 @@ public final class VirtualWorld {
     }
 
     /// The server's seeded world: users (with their login tokens), chats and histories.
-    public var world: MessengerWorld { server.world }
+    public var world: MessengerWorld { worldDescription.world }
 
     /// The chats `userID` is a member of, in ascending id order.
     public func chats(of userID: Int64) -> [MessengerWorld.ChatHistory] {
-        server.world.chats.filter { $0.memberIDs.contains(userID) }
+        world.chats(of: userID)
     }
 
     /// A client engine logged in as `userID`, its cache in ``directory``, connecting over

@@ -2,7 +2,7 @@ public import LowbandFixtures
 public import LowbandServer
 public import LowbandShaper
 
-/// What a messenger world is — the server's seed, data and limits, and the network between it
+/// What a messenger world is — the server's seeded data and its limits, and the network between it
 /// and the devices — whatever carries it. One description runs two ways: in memory on a virtual
 /// clock (``VirtualWorld``), or on loopback sockets through the shaping proxy on the wall clock
 /// (``SocketHarness``), as hummingbird's tests run one router `.router` or `.live`.
@@ -21,7 +21,9 @@ public struct WorldDescription: Sendable {
         case profile(NetworkProfile)
     }
 
-    /// The server's seed, data shape and limits.
+    /// The server's data: users with their tokens, chats, histories, seeded.
+    public var world: MessengerWorld
+    /// The server's limits, clock and framing.
     public var server: ServerConfiguration
     /// The network between the devices and the server.
     public var network: Network
@@ -29,7 +31,7 @@ public struct WorldDescription: Sendable {
     public var networkSeed: UInt64
 
     /// The seed of the server's data (and, unless told otherwise, of the network's decisions).
-    public var seed: UInt64 { server.seed }
+    public var seed: UInt64 { world.seed }
 
     /// A world of `shape` seeded with `seed`, behind `network`.
     ///
@@ -39,14 +41,15 @@ public struct WorldDescription: Sendable {
     ///   - network: the network between the devices and the server.
     ///   - networkSeed: seeds the network's decisions instead of `seed`.
     public init(seed: UInt64 = 7, shape: MessengerWorld.Shape = MessengerWorld.Shape(), network: Network = .latency(.milliseconds(60)), networkSeed: UInt64? = nil) {
-        self.init(server: ServerConfiguration(seed: seed, world: shape), network: network, networkSeed: networkSeed)
+        self.init(world: MessengerWorld(seed: seed, shape: shape), network: network, networkSeed: networkSeed)
     }
 
-    /// A world whose server is made from `server` (its limits included), behind `network`.
-    public init(server: ServerConfiguration, network: Network, networkSeed: UInt64? = nil) {
+    /// A server with `world`'s data and the limits of `server`, behind `network`.
+    public init(world: MessengerWorld, server: ServerConfiguration = ServerConfiguration(), network: Network, networkSeed: UInt64? = nil) {
+        self.world = world
         self.server = server
         self.network = network
-        self.networkSeed = networkSeed ?? server.seed
+        self.networkSeed = networkSeed ?? world.seed
     }
 
     /// The network as the shaping proxy plays it: a profile as it is, a latency as a link of

@@ -23,9 +23,9 @@ import Testing
         requestTimeout: .seconds(10), loginTimeout: .seconds(10), heartbeatInterval: .seconds(15), heartbeatTimeout: .seconds(5),
         backoff: Backoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200)))
 
-    private func client(_ server: MessengerSocketServer, user: Int64 = 1, database: String, seed: UInt64 = 21) async throws -> ClientEngineHost {
+    private func client(_ server: MessengerSocketServer, in world: MessengerWorld, user: Int64 = 1, database: String, seed: UInt64 = 21) async throws -> ClientEngineHost {
         let configuration = ClientConfiguration(
-            token: server.world.users[Int(user - 1)].token, databasePath: database, seed: seed, connection: Self.connection)
+            token: world.users[Int(user - 1)].token, databasePath: database, seed: seed, connection: Self.connection)
         return try await ClientEngineHost.start(configuration: configuration, port: server.port)
     }
 
@@ -52,10 +52,11 @@ import Testing
 
     @Test func sentWhileOfflineIsDeliveredOnceInOrderWhenTheServerComesUp() async throws {
         let directory = try TemporaryDirectory()
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 3))
+        let world = MessengerWorld(seed: 3)
+        let server = try await MessengerSocketServer.start(world: world)
         try await server.stop()
-        let chat = chat(of: 1, in: server.world).id
-        let host = try await client(server, database: directory.file("a.sqlite"))
+        let chat = chat(of: 1, in: world).id
+        let host = try await client(server, in: world, database: directory.file("a.sqlite"))
         try await host.withEngine { engine in
             for index in 0 ..< 5 { try engine.send(text: "queued \(index)", to: chat) }
         }
@@ -70,10 +71,11 @@ import Testing
 
     @Test func theServerRestartedUnderAConnectedClientIsCaughtUpWith() async throws {
         let directory = try TemporaryDirectory()
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 4))
-        let chat = chat(of: 1, in: server.world)
+        let world = MessengerWorld(seed: 4)
+        let server = try await MessengerSocketServer.start(world: world)
+        let chat = chat(of: 1, in: world)
         let other = chat.memberIDs.first { $0 != 1 }!
-        let host = try await client(server, database: directory.file("b.sqlite"))
+        let host = try await client(server, in: world, database: directory.file("b.sqlite"))
         try await host.waitUntil { $0.connection.statistics.logins == 1 }
         try await server.stop()
         try await host.waitUntil { !$0.connection.isLoggedIn }
@@ -94,9 +96,10 @@ import Testing
 
     @Test func aClientCannotReadAnotherUsersChat() async throws {
         let directory = try TemporaryDirectory()
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 5))
-        let foreign = try #require(server.world.chats.first { !$0.memberIDs.contains(1) }).id
-        let host = try await client(server, database: directory.file("c.sqlite"))
+        let world = MessengerWorld(seed: 5)
+        let server = try await MessengerSocketServer.start(world: world)
+        let foreign = try #require(world.chats.first { !$0.memberIDs.contains(1) }).id
+        let host = try await client(server, in: world, database: directory.file("c.sqlite"))
         try await host.waitUntil { $0.connection.isLoggedIn }
         let outcome = Outcome()
         try await host.withEngine { engine in
@@ -120,10 +123,11 @@ import Testing
 
     @Test func anUploadCutOffHalfWayResumesFromTheAcknowledgedOffset() async throws {
         let directory = try TemporaryDirectory()
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 8))
-        let chat = chat(of: 1, in: server.world).id
+        let world = MessengerWorld(seed: 8)
+        let server = try await MessengerSocketServer.start(world: world)
+        let chat = chat(of: 1, in: world).id
         var configuration = ClientConfiguration(
-            token: server.world.users[0].token, databasePath: directory.file("upload.sqlite"), seed: 5, connection: Self.connection,
+            token: world.users[0].token, databasePath: directory.file("upload.sqlite"), seed: 5, connection: Self.connection,
             outbox: OutboxConfiguration(uploadChunkSize: 8 * 1024))
         configuration.connection.requestTimeout = .seconds(5)
         // Through 20 ms each way: a piece goes one round trip at a time, so the second half of
@@ -163,9 +167,10 @@ import Testing
 
     @Test func aClientKilledMidSendLosesNothingAndDuplicatesNothing() async throws {
         let directory = try TemporaryDirectory()
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 6))
-        let chat = chat(of: 1, in: server.world).id
-        let token = server.world.users[0].token
+        let world = MessengerWorld(seed: 6)
+        let server = try await MessengerSocketServer.start(world: world)
+        let chat = chat(of: 1, in: world).id
+        let token = world.users[0].token
         let database = directory.file("killed.sqlite")
         let count = 300
         // The child talks to the server through the shaping proxy with 20 ms each way: sends go

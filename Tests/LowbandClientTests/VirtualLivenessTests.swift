@@ -74,7 +74,7 @@ import Testing
     @Test(arguments: [false, true])
     func aLoginReplyStillArrivingIsWaitedForPastTheLoginTimeout(throughAWrappingLink: Bool) throws {
         let shape = MessengerWorld.Shape(users: 40, chatsPerUser: 80, messagesPerChat: 2)
-        let reply = MessengerServer(configuration: ServerConfiguration(seed: 7, world: shape), scheduler: VirtualScheduler()).core
+        let reply = MessengerServer(world: MessengerWorld(seed: 7, shape: shape), scheduler: VirtualScheduler()).core
             .changes(for: 1, since: 0, serverTime: 1)
         let size = try Self.wireBytes(of: reply)
         // The full sync takes about 28 s to come down: almost three login timeouts, with a piece

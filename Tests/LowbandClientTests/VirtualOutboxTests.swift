@@ -87,7 +87,7 @@ import Testing
 
     @Test func aSendToAChatOfOthersFailsForGoodAndIsNotRetried() throws {
         let world = try ClientTestWorld()
-        let foreign = try #require(world.server.world.chats.first { !$0.memberIDs.contains(1) }).id
+        let foreign = try #require(world.world.world.chats.first { !$0.memberIDs.contains(1) }).id
         let own = world.chats(of: 1)[0].id
         let (engine, events) = try world.makeEngine()
         engine.start()

@@ -78,7 +78,7 @@ import Testing
 
     @Test func aClientCannotReadAnotherUsersChat() throws {
         let world = try ClientTestWorld()
-        let foreign = try #require(world.server.world.chats.first { !$0.memberIDs.contains(1) })
+        let foreign = try #require(world.world.world.chats.first { !$0.memberIDs.contains(1) })
         let (engine, _) = try world.makeEngine()
         engine.start()
         #expect(world.run { engine.connection.isLoggedIn })

@@ -19,7 +19,7 @@ import Testing
         do {
             var (harness, data) = try StoreHarness.open(folder)
             #expect(data.seeded)
-            let history = try #require(harness.core.world.chats.first { $0.memberIDs.count >= 2 })
+            let history = try #require(StoreHarness.world().chats.first { $0.memberIDs.count >= 2 })
             (chat, sender, reader) = (history.id, history.memberIDs[0], history.memberIDs[1])
             for index in 0 ..< 5 {
                 let request = SendMessageRequest(chatID: chat, clientID: 9_000_000_000_000_000_000 + UInt64(index), text: "m\(index)")
@@ -35,7 +35,7 @@ import Testing
         #expect(harness.core.snapshot == before, "users, chats, members, read markers, messages and the clock read back as they were")
         #expect(Array(try #require(harness.core.messages(in: chat)).suffix(5)) == sent)
         #expect(harness.core.readPosition(of: reader, in: chat) == sent[2].id)
-        #expect(harness.core.token(of: sender) == data.core.world.users[Int(sender - 1)].token)
+        #expect(harness.core.token(of: sender) == StoreHarness.world().users[Int(sender - 1)].token)
 
         // A retry of an acknowledged send is answered with the stored message, not stored again.
         let retry = try harness.call(SendMessageRequest(chatID: chat, clientID: 9_000_000_000_000_000_003, text: "m3"), from: sender)
@@ -65,7 +65,7 @@ import Testing
         let folder = try TemporaryDirectory(prefix: "lowband-store")
         do { _ = try StoreHarness.open(folder, seed: 5) }
         #expect {
-            _ = try ServerDataDirectory.open(folder.path, configuration: StoreHarness.configuration(seed: 6))
+            _ = try ServerDataDirectory.open(folder.path, world: StoreHarness.world(seed: 6), configuration: ServerConfiguration())
         } throws: { error in
             let error = try #require(error as? ServerStoreError)
             return error.code == .mismatch && error.message.contains("--seed 5 --users 6 --chats-per-user 3 --messages-per-chat 10")
@@ -76,7 +76,7 @@ import Testing
         let folder = try TemporaryDirectory(prefix: "lowband-store")
         let (_, first) = try StoreHarness.open(folder)
         #expect {
-            _ = try ServerDataDirectory.open(folder.path, configuration: StoreHarness.configuration())
+            _ = try ServerDataDirectory.open(folder.path, world: StoreHarness.world(), configuration: ServerConfiguration())
         } throws: { error in
             (error as? ServerStoreError)?.message.contains("another lowband server is using the data directory") == true
         }
@@ -93,7 +93,7 @@ import Testing
             try db.execute(sql: "UPDATE chat_members SET user_id = 99 WHERE chat_id = 1 AND user_id = (SELECT MIN(user_id) FROM chat_members WHERE chat_id = 1)")
         }
         #expect {
-            _ = try ServerDataDirectory.open(folder.path, configuration: StoreHarness.configuration())
+            _ = try ServerDataDirectory.open(folder.path, world: StoreHarness.world(), configuration: ServerConfiguration())
         } throws: { error in
             let error = try #require(error as? ServerStoreError)
             return error.code == .unreadable && error.message.contains("table chat_members")
@@ -101,10 +101,10 @@ import Testing
     }
 
     @Test func aStoreThatCannotCommitGetsA500AndNothingChanges() throws {
-        let configuration = StoreHarness.configuration()
-        let world = MessengerWorld(seed: configuration.seed, shape: configuration.world)
+        let configuration = ServerConfiguration()
+        let world = StoreHarness.world()
         let core = ServerCore(
-            configuration: configuration, world: world, snapshot: ServerSnapshot(world: world, epoch: configuration.epoch),
+            configuration: configuration, snapshot: ServerSnapshot(world: world, epoch: configuration.epoch),
             store: RefusingStore(), uploadStorage: MemoryUploadStorage()
         )
         var harness = StoreHarness(core: core)

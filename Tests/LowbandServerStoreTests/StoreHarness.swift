@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandServer
 import LowbandServerStore
 import LowbandTestSupport
@@ -17,12 +18,13 @@ struct StoreHarness {
 
     /// Opens `folder` with the small world of `seed`.
     static func open(_ folder: TemporaryDirectory, seed: UInt64 = 5, limits: ServerLimits = ServerLimits()) throws -> (StoreHarness, ServerDataDirectory) {
-        let data = try ServerDataDirectory.open(folder.path, configuration: configuration(seed: seed, limits: limits))
+        let data = try ServerDataDirectory.open(folder.path, world: world(seed: seed), configuration: ServerConfiguration(limits: limits))
         return (StoreHarness(core: data.core), data)
     }
 
-    static func configuration(seed: UInt64 = 5, limits: ServerLimits = ServerLimits()) -> ServerConfiguration {
-        ServerConfiguration(seed: seed, world: .init(users: 6, chatsPerUser: 3, messagesPerChat: 10), limits: limits)
+    /// The small world the harness's directories are seeded with.
+    static func world(seed: UInt64 = 5) -> MessengerWorld {
+        MessengerWorld(seed: seed, shape: .init(users: 6, chatsPerUser: 3, messagesPerChat: 10))
     }
 
     /// The session of `userID`, logged in on first use.

@@ -1,4 +1,5 @@
 import LowbandDeterminism
+import LowbandFixtures
 import LowbandServer
 import LowbandSimulation
 import LowbandTesting
@@ -19,7 +20,7 @@ import Testing
         var events: [ServerEvent] = []
 
         init(_ limits: ConnectionLimits = ConnectionLimits()) throws {
-            world = try VirtualWorld(WorldDescription(server: ServerConfiguration(seed: 7, connections: limits), network: .latency(.milliseconds(50))))
+            world = try VirtualWorld(WorldDescription(world: MessengerWorld(seed: 7), server: ServerConfiguration(connections: limits), network: .latency(.milliseconds(50))))
             connector = world.network.makeConnector(to: world.server)
             world.server.onEvent = { [unowned self] in events.append($0) }
         }
@@ -28,7 +29,7 @@ import Testing
             let client = FrameTestClient(scheduler: scheduler)
             try client.connect(connector)
             if let userID {
-                _ = try client.call(LoginRequest(token: server.world.user(userID)!.token, lastSync: 0))
+                _ = try client.call(LoginRequest(token: world.world.user(userID)!.token, lastSync: 0))
             }
             return client
         }
@@ -70,7 +71,7 @@ import Testing
     /// only when nothing arrived for 20 s): frames sent to it count, so it stays.
     @Test func aSessionThatOnlyReceivesPushesIsNotIdle() throws {
         let setup = try Setup()
-        let (chat, listener, writer, _) = try setup.server.world.pairWithOutsider()
+        let (chat, listener, writer, _) = try setup.world.world.pairWithOutsider()
         let client = try setup.client(loggedInAs: listener)
         for index in 0 ..< 40 {
             setup.run(to: setup.scheduler.now + .seconds(15))
@@ -117,7 +118,7 @@ import Testing
     /// A messenger keeps the device in use: a login over the cap closes the user's oldest session.
     @Test func aLoginOverTheSessionCapClosesTheUsersOldestSession() throws {
         let setup = try Setup(ConnectionLimits(sessionsPerUser: 2))
-        let (chat, user, writer, _) = try setup.server.world.pairWithOutsider()
+        let (chat, user, writer, _) = try setup.world.world.pairWithOutsider()
         let phone = try setup.client(loggedInAs: user)
         let laptop = try setup.client(loggedInAs: user)
         let other = try setup.client(loggedInAs: writer)

@@ -8,14 +8,15 @@ import Testing
 /// Drives a ``ServerCore`` directly: no links, no sockets, time moved by hand.
 struct CoreHarness {
     var core: ServerCore
+    /// The seeded data the core started from.
+    let world: MessengerWorld
     var now: Duration = .zero
     private var sequence: UInt32 = 0
 
     init(seed: UInt64 = 7, shape: MessengerWorld.Shape = MessengerWorld.Shape(), limits: ServerLimits = ServerLimits(), frame: FrameConfiguration = FrameConfiguration()) {
-        core = ServerCore(configuration: ServerConfiguration(seed: seed, world: shape, limits: limits, frame: frame))
+        world = MessengerWorld(seed: seed, shape: shape)
+        core = ServerCore(world: world, configuration: ServerConfiguration(limits: limits, frame: frame))
     }
-
-    var world: MessengerWorld { core.world }
 
     mutating func open() -> SessionID {
         core.openSession()

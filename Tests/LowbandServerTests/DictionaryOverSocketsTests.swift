@@ -17,10 +17,10 @@ import Testing
 
     /// A client of `server` logged in as `userID`, offering `offered`.
     private func client(
-        _ server: MessengerSocketServer, as userID: Int64, offering offered: [Int64], configuration: FrameConfiguration = FrameConfiguration()
+        _ server: MessengerSocketServer, in world: MessengerWorld, as userID: Int64, offering offered: [Int64], configuration: FrameConfiguration = FrameConfiguration()
     ) async throws -> (LoopClient, LoginReply) {
         let client = try await LoopClient.connect(port: server.port, loop: loop, configuration: configuration)
-        let token = try #require(server.world.user(userID)?.token)
+        let token = try #require(world.user(userID)?.token)
         let reply = try await client.call(LoginRequest(token: token, lastSync: 0, compressionDictionaries: offered))
         return (client, reply)
     }
@@ -32,10 +32,11 @@ import Testing
     }
 
     @Test func bothDirectionsUseTheAgreedDictionaryAndFewerBytes() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
-        let (chat, reader, writer, _) = try server.world.pairWithOutsider()
-        let (agreed, reply) = try await client(server, as: reader, offering: [1])
-        let (plain, plainReply) = try await client(server, as: reader, offering: [])
+        let world = MessengerWorld(seed: 7)
+        let server = try await MessengerSocketServer.start(world: world)
+        let (chat, reader, writer, _) = try world.pairWithOutsider()
+        let (agreed, reply) = try await client(server, in: world, as: reader, offering: [1])
+        let (plain, plainReply) = try await client(server, in: world, as: reader, offering: [])
         #expect(reply.compressionDictionary == 1 && plainReply.compressionDictionary == nil)
         let before = (try await agreed.traffic.received.bytes, try await plain.traffic.received.bytes)
 
@@ -69,12 +70,13 @@ import Testing
     }
 
     @Test func anOldClientWithoutDictionariesIsServedPlainLZ4() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
-        let (chat, reader, writer, _) = try server.world.pairWithOutsider()
+        let world = MessengerWorld(seed: 7)
+        let server = try await MessengerSocketServer.start(world: world)
+        let (chat, reader, writer, _) = try world.pairWithOutsider()
         // An old client: its login has no offer and its decoder knows no wire dictionary, so a
         // frame naming one would close its link.
         let old = FrameConfiguration(compression: CompressionPolicy(dictionaries: []))
-        let (client, reply) = try await client(server, as: reader, offering: [], configuration: old)
+        let (client, reply) = try await client(server, in: world, as: reader, offering: [], configuration: old)
         #expect(reply.compressionDictionary == nil)
         let long = Self.texts(200).joined(separator: " ")
         _ = try await server.post(String(long.prefix(2_000)), in: chat.id, from: writer)
@@ -86,8 +88,9 @@ import Testing
     }
 
     @Test func aFrameNamingAnUnknownDictionaryClosesOnlyItsConnection() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
-        let (bystander, _) = try await client(server, as: 2, offering: [1])
+        let world = MessengerWorld(seed: 7)
+        let server = try await MessengerSocketServer.start(world: world)
+        let (bystander, _) = try await client(server, in: world, as: 2, offering: [1])
         // A client whose encoder has a dictionary 9 the server never heard of.
         let bogus = WireDictionary(id: WireDictionary.ID(rawValue: 9)!, name: "bogus", dictionary: LZ4Dictionary(Array("bogus dictionary".utf8)))
         let rogue = try await LoopClient.connect(
@@ -101,7 +104,7 @@ import Testing
         #expect(try await bystander.call(Ping(clientTime: 2)).serverTime > 0)
 
         // A known dictionary the connection did not agree: an error reply, and the session goes on.
-        let (unagreed, _) = try await client(server, as: 3, offering: [])
+        let (unagreed, _) = try await client(server, in: world, as: 3, offering: [])
         var named = try Frame.request(Ping(clientTime: 3), sequence: 901)
         named.payload += Array(repeating: 0x90, count: 64)
         named.compressionDictionary = WireDictionary.messenger1.id

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandTransport
@@ -18,7 +19,7 @@ import Testing
         let limits = ConnectionLimits(loginFailureDelay: .milliseconds(50), loginFailuresPerConnection: 5)
         let events = Mutex<[ServerEvent]>([])
         let server = try await MessengerSocketServer.start(
-            configuration: ServerConfiguration(seed: 7, connections: limits), onEvent: { event in events.withLock { $0.append(event) } })
+            world: MessengerWorld(seed: 7), configuration: ServerConfiguration(connections: limits), onEvent: { event in events.withLock { $0.append(event) } })
         let client = try await LoopClient.connect(port: server.port, loop: loop)
         let clock = ContinuousClock()
         let started = clock.now
@@ -42,7 +43,8 @@ import Testing
 
     @Test func reconnectingFromTheSameAddressDoesNotResetTheBackoff() async throws {
         let limits = ConnectionLimits(loginFailureDelay: .milliseconds(100), loginFailuresPerConnection: 2)
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7, connections: limits))
+        let world = MessengerWorld(seed: 7)
+        let server = try await MessengerSocketServer.start(world: world, configuration: ServerConfiguration(connections: limits))
         let clock = ContinuousClock()
         // Two connections, two failures each (100 + 200 ms, then the connection is closed).
         for connection in 0 ..< 2 {

@@ -23,13 +23,13 @@ import Testing
         let world = try VirtualWorld(WorldDescription(seed: 7, network: .latency(.milliseconds(40))))
         let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         let connector = network.makeConnector(to: server)
-        let (chat, first, second, _) = try server.world.pairWithOutsider()
+        let (chat, first, second, _) = try world.world.pairWithOutsider()
         let alice = FrameTestClient(scheduler: scheduler)
         let bob = FrameTestClient(scheduler: scheduler)
         try alice.connect(connector)
         try bob.connect(connector)
-        let aliceLogin = try alice.call(LoginRequest(token: server.world.user(first)!.token, lastSync: 0))
-        _ = try bob.call(LoginRequest(token: server.world.user(second)!.token, lastSync: 0))
+        let aliceLogin = try alice.call(LoginRequest(token: world.world.user(first)!.token, lastSync: 0))
+        _ = try bob.call(LoginRequest(token: world.world.user(second)!.token, lastSync: 0))
         #expect(aliceLogin.userID == first)
         #expect(server.connectionCount == 2)
 
@@ -55,7 +55,7 @@ import Testing
         let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         let connector = network.makeConnector(to: server)
         let user: Int64 = 1
-        let token = server.world.user(user)!.token
+        let token = world.world.user(user)!.token
 
         let client = FrameTestClient(scheduler: scheduler)
         try client.connect(connector)
@@ -89,14 +89,14 @@ import Testing
         let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         var deliveries: [InMemoryDelivery] = []
         network.onDelivery = { deliveries.append($0) }
-        let (chat, first, second, _) = try server.world.pairWithOutsider()
+        let (chat, first, second, _) = try world.world.pairWithOutsider()
         let alice = FrameTestClient(scheduler: scheduler)
         let bob = FrameTestClient(scheduler: scheduler)
         let connector = network.makeConnector(to: server)
         try alice.connect(connector)
         try bob.connect(connector)
-        _ = try alice.call(LoginRequest(token: server.world.user(first)!.token, lastSync: 0))
-        _ = try bob.call(LoginRequest(token: server.world.user(second)!.token, lastSync: 0))
+        _ = try alice.call(LoginRequest(token: world.world.user(first)!.token, lastSync: 0))
+        _ = try bob.call(LoginRequest(token: world.world.user(second)!.token, lastSync: 0))
         var anchor: Int64?
         for index in 0 ..< 3 {
             let page = try alice.call(HistoryRequest(chatID: chat.id, anchor: anchor, direction: .older, count: 15))
@@ -125,10 +125,10 @@ import Testing
         let world = try VirtualWorld(WorldDescription(seed: 7, network: .latency(.milliseconds(100))))
         let (scheduler, server, network) = (world.scheduler, world.server, world.network)
         let connector = network.makeConnector(to: server)
-        let (chat, reader, writer, _) = try server.world.pairWithOutsider()
+        let (chat, reader, writer, _) = try world.world.pairWithOutsider()
         let client = FrameTestClient(scheduler: scheduler)
         try client.connect(connector)
-        let login = try client.call(LoginRequest(token: server.world.user(reader)!.token, lastSync: 0))
+        let login = try client.call(LoginRequest(token: world.world.user(reader)!.token, lastSync: 0))
 
         // The server goes down: connections reset, new ones refused.
         network.refusesConnections = true
@@ -142,7 +142,7 @@ import Testing
 
         network.refusesConnections = false
         try client.connect(connector)
-        let delta = try client.call(LoginRequest(token: server.world.user(reader)!.token, lastSync: login.serverTime))
+        let delta = try client.call(LoginRequest(token: world.world.user(reader)!.token, lastSync: login.serverTime))
         #expect(delta.chats.map(\.id) == [chat.id])
         #expect(delta.chats.first?.lastMessage?.text == "while you were away")
         // The server dropping connections itself (disconnectAll) is seen as a clean close.

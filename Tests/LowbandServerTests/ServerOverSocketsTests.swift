@@ -14,23 +14,24 @@ import Testing
 @Suite(.tags(.wallClock)) struct ServerOverSocketsTests {
     let loop = MultiThreadedEventLoopGroup.singleton.any()
 
-    private func client(_ server: MessengerSocketServer, loggedInAs userID: Int64? = nil, lastSync: ServerTime = 0) async throws -> (LoopClient, LoginReply?) {
+    private func client(_ server: MessengerSocketServer, in world: MessengerWorld, loggedInAs userID: Int64? = nil, lastSync: ServerTime = 0) async throws -> (LoopClient, LoginReply?) {
         let client = try await LoopClient.connect(port: server.port, loop: loop)
         guard let userID else { return (client, nil) }
-        let reply = try await client.call(LoginRequest(token: server.world.user(userID)!.token, lastSync: lastSync))
+        let reply = try await client.call(LoginRequest(token: world.user(userID)!.token, lastSync: lastSync))
         #expect(reply.userID == userID)
         return (client, reply)
     }
 
     @Test func fullAndDeltaLoginDifferHugelyInBytes() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7, world: .init(users: 40, chatsPerUser: 15, messagesPerChat: 30)))
-        let (first, full) = try await client(server, loggedInAs: 1)
+        let world = MessengerWorld(seed: 7, shape: .init(users: 40, chatsPerUser: 15, messagesPerChat: 30))
+        let server = try await MessengerSocketServer.start(world: world)
+        let (first, full) = try await client(server, in: world,  loggedInAs: 1)
         let fullBytes = try await first.traffic.received.bytes
         try await first.close()
         let chat = try #require(full?.chats.first)
         let writer = try #require(chat.memberIDs.first { $0 != 1 })
         try await server.post("Привет 👋", in: chat.id, from: writer)
-        let (second, delta) = try await client(server, loggedInAs: 1, lastSync: full!.serverTime)
+        let (second, delta) = try await client(server, in: world,  loggedInAs: 1, lastSync: full!.serverTime)
         let deltaBytes = try await second.traffic.received.bytes
         #expect(delta?.chats.map(\.id) == [chat.id])
         #expect(delta?.settings == nil && delta?.contacts.isEmpty == true)
@@ -40,12 +41,13 @@ import Testing
     }
 
     @Test func historySendPushesAndReadReceiptsOverLoopback() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
-        let (chat, first, second, outsider) = try server.world.pairWithOutsider()
-        let (alice, _) = try await client(server, loggedInAs: first)
-        let (aliceLaptop, _) = try await client(server, loggedInAs: first)
-        let (bob, _) = try await client(server, loggedInAs: second)
-        let (eve, _) = try await client(server, loggedInAs: outsider)
+        let world = MessengerWorld(seed: 7)
+        let server = try await MessengerSocketServer.start(world: world)
+        let (chat, first, second, outsider) = try world.pairWithOutsider()
+        let (alice, _) = try await client(server, in: world,  loggedInAs: first)
+        let (aliceLaptop, _) = try await client(server, in: world,  loggedInAs: first)
+        let (bob, _) = try await client(server, in: world,  loggedInAs: second)
+        let (eve, _) = try await client(server, in: world,  loggedInAs: outsider)
 
         // History at both ends.
         let newest = try await alice.call(HistoryRequest(chatID: chat.id, anchor: nil, direction: .older, count: 25))
@@ -90,13 +92,14 @@ import Testing
     }
 
     @Test func refusalsAndBadRequestsAreAnsweredAndEveryoneIsStillServed() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 3))
-        let (anonymous, _) = try await client(server)
+        let world = MessengerWorld(seed: 3)
+        let server = try await MessengerSocketServer.start(world: world)
+        let (anonymous, _) = try await client(server, in: world)
         let unauthorized = try await anonymous.send(Ping(clientTime: 0))
         #expect(unauthorized.flags == [.response, .error])
         #expect(try unauthorized.decode(ErrorReply.self).code == .unauthorized)
 
-        let (user, _) = try await client(server, loggedInAs: 2)
+        let (user, _) = try await client(server, in: world,  loggedInAs: 2)
         let garbage = try await user.send(raw: Frame(command: .sendMessage, sequence: 900, payload: [0xC1]))
         #expect(try garbage.decode(ErrorReply.self).code == .badRequest)
         var flagged = try Frame.request(Ping(clientTime: 1), sequence: 901)
@@ -114,7 +117,7 @@ import Testing
 
         let pong = try await user.call(Ping(clientTime: 5))
         #expect(pong.serverTime >= MessengerFixtures.epoch)
-        _ = try await anonymous.call(LoginRequest(token: server.world.user(3)!.token, lastSync: 0))
+        _ = try await anonymous.call(LoginRequest(token: world.user(3)!.token, lastSync: 0))
         #expect(try await server.connectionCount == 2)
         try await anonymous.close()
         try await user.close()
@@ -122,12 +125,13 @@ import Testing
     }
 
     @Test func anUploadResumesOnANewConnectionAfterARestart() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 3))
+        let world = MessengerWorld(seed: 3)
+        let server = try await MessengerSocketServer.start(world: world)
         let file = [UInt8]((0 ..< 300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 7) })
         func piece(_ range: Range<Int>) -> UploadChunkRequest {
             UploadChunkRequest(uploadID: "voice-9", offset: Int64(range.lowerBound), totalSize: Int64(file.count), data: Data(file[range]))
         }
-        let (before, _) = try await client(server, loggedInAs: 4)
+        let (before, _) = try await client(server, in: world,  loggedInAs: 4)
         let first = try await before.call(piece(0 ..< 120_000))
         #expect(first.acknowledgedOffset == 120_000)
 
@@ -135,7 +139,7 @@ import Testing
         try await server.stop()
         #expect(try await before.closed() == nil)
         try await server.restart()
-        let (after, _) = try await client(server, loggedInAs: 4)
+        let (after, _) = try await client(server, in: world,  loggedInAs: 4)
         let status = try await after.call(UploadStatusRequest(uploadID: "voice-9"))
         #expect(status.acknowledgedOffset == 120_000)
         let skipped = try await after.call(piece(240_000 ..< 300_000))

@@ -1,4 +1,5 @@
 import Logging
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandWire
@@ -12,9 +13,10 @@ import Testing
     let loop = MultiThreadedEventLoopGroup.singleton.any()
 
     @Test func theGroupsGracefulShutdownClosesThePortAndTheConnectionsButKeepsTheData() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 3, world: .init(users: 3, chatsPerUser: 2, messagesPerChat: 2)))
+        let world = MessengerWorld(seed: 3, shape: .init(users: 3, chatsPerUser: 2, messagesPerChat: 2))
+        let server = try await MessengerSocketServer.start(world: world)
         let client = try await LoopClient.connect(port: server.port, loop: loop)
-        let token = try #require(server.world.user(1)?.token)
+        let token = try #require(world.user(1)?.token)
         #expect(try await client.call(LoginRequest(token: token, lastSync: 0)).userID == 1)
         let group = ServiceGroup(configuration: .init(services: [server], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
 

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandServer
 import LowbandTestSupport
 import LowbandTransport
@@ -34,19 +35,19 @@ import Testing
     private func slowReader(loop: any EventLoop) async throws {
         let high = 256 << 10
         let limits = ConnectionLimits(outbound: OutboundLimits(highWaterMark: high, lowWaterMark: high / 2), outboundStallTimeout: .seconds(2))
-        let configuration = ServerConfiguration(seed: 7, world: .init(users: 20, chatsPerUser: 8, messagesPerChat: 400), connections: limits)
+        let world = MessengerWorld(seed: 7, shape: .init(users: 20, chatsPerUser: 8, messagesPerChat: 400))
         let events = Mutex<[ServerEvent]>([])
-        let server = try await MessengerSocketServer.start(configuration: configuration, eventLoop: loop, onEvent: { event in events.withLock { $0.append(event) } })
-        let (chat, attacker, _, outsider) = try server.world.pairWithOutsider()
-        let goodChat = try #require(server.world.chats(of: outsider).first)
+        let server = try await MessengerSocketServer.start(world: world, configuration: ServerConfiguration(connections: limits), eventLoop: loop, onEvent: { event in events.withLock { $0.append(event) } })
+        let (chat, attacker, _, outsider) = try world.pairWithOutsider()
+        let goodChat = try #require(world.chats(of: outsider).first)
 
         let slow = try await NonReadingClient.connect(port: server.port, loop: loop)
-        try await slow.send([try Frame.request(LoginRequest(token: server.world.user(attacker)!.token, lastSync: 0), sequence: 1)])
+        try await slow.send([try Frame.request(LoginRequest(token: world.user(attacker)!.token, lastSync: 0), sequence: 1)])
         let pipelined = 20_000
         try await slow.send(repeating: Frame.request(HistoryRequest(chatID: chat.id, anchor: nil, direction: .older, count: 200), sequence: 2), count: pipelined)
 
         let good = try await LoopClient.connect(port: server.port, loop: loop)
-        _ = try await good.call(LoginRequest(token: server.world.user(outsider)!.token, lastSync: 0))
+        _ = try await good.call(LoginRequest(token: world.user(outsider)!.token, lastSync: 0))
 
         // While the attack lasts, the good client is answered and the slow one stays under the cap.
         let clock = ContinuousClock()
@@ -92,11 +93,12 @@ import Testing
     private func hardLimit(loop: any EventLoop) async throws {
         let limits = ConnectionLimits(outbound: OutboundLimits(highWaterMark: 64 << 10, lowWaterMark: 32 << 10), outboundStallTimeout: .seconds(600), outboundHardLimit: 512 << 10)
         let events = Mutex<[ServerEvent]>([])
+        let world = MessengerWorld(seed: 7)
         let server = try await MessengerSocketServer.start(
-            configuration: ServerConfiguration(seed: 7, connections: limits), eventLoop: loop, onEvent: { event in events.withLock { $0.append(event) } })
-        let (chat, reader, writer, _) = try server.world.pairWithOutsider()
+            world: world, configuration: ServerConfiguration(connections: limits), eventLoop: loop, onEvent: { event in events.withLock { $0.append(event) } })
+        let (chat, reader, writer, _) = try world.pairWithOutsider()
         let slow = try await NonReadingClient.connect(port: server.port, loop: loop)
-        try await slow.send([try Frame.request(LoginRequest(token: server.world.user(reader)!.token, lastSync: 0), sequence: 1)])
+        try await slow.send([try Frame.request(LoginRequest(token: world.user(reader)!.token, lastSync: 0), sequence: 1)])
         let deadline = ContinuousClock.now + .seconds(30)
         while try await server.connections.first?.userID != reader, ContinuousClock.now < deadline {
             await Task.yield()

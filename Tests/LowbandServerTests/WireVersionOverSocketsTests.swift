@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandMessagePack
 import LowbandServer
 import LowbandTestSupport
@@ -37,7 +38,8 @@ import Testing
     }
 
     @Test func aVersion1ClientIsRefusedInVersion1AndAVersion2ClientIsServed() async throws {
-        let server = try await MessengerSocketServer.start(configuration: ServerConfiguration(seed: 7))
+        let world = MessengerWorld(seed: 7)
+        let server = try await MessengerSocketServer.start(world: world)
         let request = try version1Login()
         #expect(request[0] == 1)
 
@@ -52,7 +54,7 @@ import Testing
         #expect(reply.text.contains("wire version 2"), "\(reply.text)")
 
         let client = try await LoopClient.connect(port: server.port, loop: loop)
-        let login = try await client.call(LoginRequest(token: server.world.user(1)!.token, lastSync: 0))
+        let login = try await client.call(LoginRequest(token: world.user(1)!.token, lastSync: 0))
         #expect(login.userID == 1)
         try await client.close()
         try await server.stop()

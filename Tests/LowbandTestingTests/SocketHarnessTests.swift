@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandTestSupport
 import LowbandTesting
 import Synchronization
@@ -7,10 +8,10 @@ import Testing
 /// Wall clock (scripts/test.sh runs it alone): real sockets and timers; in the parallel pass a starved test meets the engine's login timeout.
 @Suite(.tags(.wallClock)) struct SocketHarnessTests {
     @Test func enginesRunOnALoopOfTheirOwnNeverTheServers() async throws {
-        let harness = try await SocketHarness.start(SocketHarness.Configuration(server: ServerConfiguration(seed: 5)))
+        let harness = try await SocketHarness.start(SocketHarness.Configuration(world: MessengerWorld(seed: 5)))
         let teardown: SocketHarness.Teardown
         do {
-            let user = try #require(harness.server.world.users.first)
+            let user = try #require(harness.world.users.first)
             let engine = try await harness.startEngine(ClientConfiguration(token: user.token, databasePath: harness.databasePath("a.sqlite"), seed: 5))
             let serverLoop = harness.serverLoop
             let engineLoop = engine.scheduler.eventLoop
@@ -55,10 +56,10 @@ import Testing
 
         let live = try await SocketHarness.start(SocketHarness.Configuration(description))
         do {
-            #expect(live.server.world.users.map(\.token) == virtual.world.users.map(\.token), "the same seeded data")
-            #expect(live.server.world.chats.map(\.memberIDs) == virtual.world.chats.map(\.memberIDs))
+            #expect(live.world.users.map(\.token) == virtual.world.users.map(\.token), "the same seeded data")
+            #expect(live.world.chats.map(\.memberIDs) == virtual.world.chats.map(\.memberIDs))
             #expect(live.configuration.profile.downlink.delay == .milliseconds(20) && live.configuration.shaperSeed == 11)
-            let users = live.server.world.users
+            let users = live.world.users
             let sender = try await live.startEngine(ClientConfiguration(token: users[0].token, databasePath: live.databasePath("a.sqlite"), seed: 1))
             let reader = try await live.startEngine(ClientConfiguration(token: users[1].token, databasePath: live.databasePath("b.sqlite"), seed: 2))
             for engine in [sender, reader] {

@@ -1,3 +1,4 @@
+import LowbandFixtures
 import LowbandTesting
 import Testing
 

@@ -90,11 +90,11 @@ public final class PushToVisibleHarness: Sendable {
         }
         let sockets = try await SocketHarness.start(
             SocketHarness.Configuration(
-                profile: configuration.profile, shaperSeed: configuration.shaperSeed, server: ServerConfiguration(seed: configuration.serverSeed),
+                profile: configuration.profile, shaperSeed: configuration.shaperSeed, world: MessengerWorld(seed: configuration.serverSeed),
                 proxyName: "push-bench"))
         var watch: NIOLoopBoundBox<VisibilityWatch?>?
         do {
-            let (user, chat, sender) = try pickChat(in: sockets.server.world, userID: configuration.userID)
+            let (user, chat, sender) = try pickChat(in: sockets.world, userID: configuration.userID)
             let client = try await sockets.startEngine(
                 ClientConfiguration(
                     token: user.token, databasePath: sockets.databasePath("cache.sqlite"), seed: configuration.clientSeed,

@@ -26,14 +26,15 @@ protocol RunServer: AnyObject {
 /// The server on the run's own scheduler (virtual time).
 final class DirectRunServer: RunServer {
     let server: MessengerServer
+    let world: MessengerWorld
     private let scheduler: any Scheduler
 
-    init(_ server: MessengerServer, scheduler: any Scheduler) {
+    init(_ server: MessengerServer, world: MessengerWorld, scheduler: any Scheduler) {
         self.server = server
+        self.world = world
         self.scheduler = scheduler
     }
 
-    var world: MessengerWorld { server.world }
     var core: ServerCore { server.core }
 
     func post(_ text: String, in chatID: Int64, from userID: Int64, _ done: @escaping (Result<Message, ErrorReply>, Duration) -> Void) {

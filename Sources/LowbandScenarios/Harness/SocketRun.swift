@@ -60,7 +60,7 @@ enum SocketRun {
             let ledger = try await loop.submit { NIOLoopBoundBox(RunLedger(), eventLoop: loop) }.get()
             serverLedger.connect(ledger, scheduler: scheduler)
             let runServer = try await loop.submit {
-                NIOLoopBoundBox(LoopRunServer(world: harness.server.world, server: server, core: core, runScheduler: scheduler), eventLoop: loop)
+                NIOLoopBoundBox(LoopRunServer(world: harness.world, server: server, core: core, runScheduler: scheduler), eventLoop: loop)
             }.get()
             // The proxy's connection numbers by client port, so the breakdown can join each link
             // with the shaper's decisions about its bytes; read while the run lasts.

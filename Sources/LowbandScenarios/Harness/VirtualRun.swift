@@ -46,7 +46,7 @@ enum VirtualRun {
                     command: event.frame.command, sequence: event.frame.sequence)
             }
             let context = RunContext(
-                options: options, profile: profile, scheduler: scheduler, server: DirectRunServer(server, scheduler: scheduler), trace: trace, ledger: ledger,
+                options: options, profile: profile, scheduler: scheduler, server: DirectRunServer(server, world: world.world, scheduler: scheduler), trace: trace, ledger: ledger,
                 directory: directory, workClock: world.workClock, makeConnector: { network.makeConnector(to: acceptor) })
             for direction in Direction.allCases {
                 // The shaper takes every read and then pauses the reader, so each connection
