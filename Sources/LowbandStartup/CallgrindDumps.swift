@@ -15,13 +15,13 @@ import Foundation
 /// dumps from 1 again, overwriting the wrapper's files; so each file is read (and removed) when
 /// inotify says it was closed, long before the next image, which valgrind has to start first,
 /// can write its own.
-final class CallgrindDumps {
+package final class CallgrindDumps {
     /// One dump: a process image's counts since its previous dump.
-    struct Dump: Hashable {
-        var pid: pid_t
-        var command: String
+    package struct Dump: Hashable, Sendable {
+        package var pid: Int32
+        package var command: String
         /// Event name (`Ir`, `I1mr`, …) to count.
-        var counts: [String: Int]
+        package var counts: [String: Int]
     }
 
     let directory: String
@@ -84,14 +84,14 @@ final class CallgrindDumps {
     }
 
     /// The `pid:`, `cmd:`, `events:` and `totals:` (or `summary:`) lines of a callgrind file.
-    static func parse(_ text: String) -> Dump? {
-        var pid: pid_t = 0
+    package static func parse(_ text: String) -> Dump? {
+        var pid: Int32 = 0
         var command = ""
         var events: [String] = []
         var totals: [Int]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("pid: ") {
-                pid = pid_t(line.dropFirst(5)) ?? 0
+                pid = Int32(line.dropFirst(5)) ?? 0
             } else if line.hasPrefix("cmd: ") {
                 command = line.dropFirst(5).trimmingCharacters(in: .whitespaces)
             } else if line.hasPrefix("events: ") {

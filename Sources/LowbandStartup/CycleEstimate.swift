@@ -9,12 +9,12 @@
 ///
 /// An estimate of a simulated cache (the host's sizes, as valgrind reads them from `cpuid`), as
 /// deterministic as the instruction count on one machine; not the cycles a CPU would take.
-enum CycleEstimate {
+package enum CycleEstimate {
     /// The events the formula reads.
-    static let events = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
+    package static let events = ["Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"]
 
     /// The estimate from summed event counts; nil when the cache simulation's events are absent.
-    static func cycles(_ counts: [String: Int]) -> Int? {
+    package static func cycles(_ counts: [String: Int]) -> Int? {
         guard events.allSatisfy({ counts[$0] != nil }) else { return nil }
         let count = { (name: String) in counts[name] ?? 0 }
         let ram = count("ILmr") + count("DLmr") + count("DLmw")

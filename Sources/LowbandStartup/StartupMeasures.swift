@@ -10,6 +10,13 @@ package struct StartupMeasures: Sendable, Hashable {
     /// The cycle estimate from callgrind's cache simulation (with the instructions, same runs).
     package var cycles = false
 
+    /// The measures named; none by default.
+    package init(time: Bool = false, instructions: Bool = false, cycles: Bool = false) {
+        self.time = time
+        self.instructions = instructions
+        self.cycles = cycles
+    }
+
     /// The names `--measure` knows, in the order the help lists them.
     package static let known = ["time", "instructions", "cycles"]
 
