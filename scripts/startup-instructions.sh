@@ -16,20 +16,30 @@
 # "Instruction counts of a start"). valgrind 3.19 cannot read the DWARF of a Swift 6.3 release
 # binary ("Possibly corrupted debuginfo file"), so a copy without it is counted.
 set -euo pipefail
-lowband="$1"; probe="$2"; work="$3"; report="$4"; runs="${5:-1}"
+lowband="$(realpath "$1")"; probe="$2"; work="$(realpath -m "$3")"; report="$(realpath "$4")"; runs="${5:-1}"
 # BENCHMARK:N
 benchmarks=(client-graph/hand:100 client-graph/swinject:10 synthetic-30/hand:100 synthetic-30/swinject:10 synthetic-100/hand:100
     synthetic-100/swinject:10 synthetic-1000/hand:10 synthetic-1000/swinject:1 cold-start/engine:3 cold-start/raw-sqlite:3)
 samples="${report%.csv}.samples.csv"
+# The rows are Lowband's own: its checkout's commit, not the probe's folder's.
+commit="$(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)"
 mkdir -p "$work/counts"
-strip -g -o "$work/probe" "$probe"
-"$work/probe" prepare "$work/cold-start.sqlite"
+# The probe and its files at one path on every machine (one suite at a time per machine).
+fixed=/tmp/lowband-startup-probe
+rm -rf "$fixed" && mkdir -p "$fixed"
+strip -g -o "$fixed/probe" "$probe"
+"$fixed/probe" prepare "$fixed/cold-start.sqlite"
+# Once unmeasured, so that every counted run finds the files the one before left.
+(cd "$fixed" && "$fixed/probe" none --cache "$fixed/cold-start.sqlite" --work "$fixed/run" > /dev/null)
 count() { # benchmark repeats
     local file="$work/counts/${1//\//_}.csv"
-    # Swift's hashing is seeded per process; the wiring and SQLite's rows would move with it.
-    "$lowband" startup --measure instructions --instrumented-runs "$runs" --warmup 0 --name "$1" \
-        --env SWIFT_DETERMINISTIC_HASHING=1 --until '^ready$' --out "$file" \
-        -- "$work/probe" "$1" --repeat "$2" --cache "$work/cold-start.sqlite" --work "$work/run" >&2
+    # Swift's hashing is seeded per process; the wiring and SQLite's rows would move with it. The
+    # environment and the paths are the same bytes on every machine: their sizes move where the
+    # stack and the heap start, and a wiring's count moved by up to 10 % with them.
+    # From the probe's folder: the working directory's path is in the process too.
+    (cd "$fixed" && "$lowband" startup --measure instructions --instrumented-runs "$runs" --warmup 0 --name "$1" --commit "$commit" \
+        --clear-env --env SWIFT_DETERMINISTIC_HASHING=1 --env PATH=/usr/bin:/bin --until '^ready$' --out "$file" \
+        -- "$fixed/probe" "$1" --repeat "$2" --cache "$fixed/cold-start.sqlite" --work "$fixed/run" >&2)
 }
 count none 0
 for entry in "${benchmarks[@]}"; do count "${entry%:*}" "${entry#*:}"; done

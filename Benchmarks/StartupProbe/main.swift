@@ -49,8 +49,10 @@ let repeats = option("--repeat").flatMap(Int.init) ?? 1
 let path = work + "/cache.sqlite"
 let inputs: ClientGraphInputs
 do {
-    try? FileManager.default.removeItem(atPath: work)
+    // The same steps whatever the last run left: a count that depends on whether a file was
+    // there moves from the first run to the next (the caller runs `none` once unmeasured).
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     try FileManager.default.copyItem(atPath: source, toPath: path)
     inputs = try ClientGraphInputs.inMemory(seed: seed)
 } catch {

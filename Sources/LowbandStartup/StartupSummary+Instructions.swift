@@ -38,8 +38,9 @@ extension StartupSummary {
             text += "  \(metric.padding(toLength: 20, withPad: " ", startingAt: 0)) \(figures)\n"
         }
         if let first = samples.first {
-            let slowest = samples.map(\.elapsed).max() ?? first.elapsed
-            text += "  instrumented         \(samples.count) run\(samples.count == 1 ? "" : "s"), \(first.images) process image\(first.images == 1 ? "" : "s") each, up to \(ProgramLaunch.format(slowest)) under callgrind\n"
+            let times = samples.map(\.elapsed).sorted()
+            text += "  instrumented         \(samples.count) run\(samples.count == 1 ? "" : "s"), \(first.images) process image\(first.images == 1 ? "" : "s") each, "
+                + "p50 \(ProgramLaunch.format(times[(times.count - 1) / 2])), max \(ProgramLaunch.format(times[times.count - 1])) under callgrind\n"
         }
         return text
     }

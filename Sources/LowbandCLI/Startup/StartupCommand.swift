@@ -58,6 +58,9 @@ struct StartupCommand: ParsableCommand {
     @Option(name: .customLong("env"), help: "NAME=value set in the program's environment, e.g. PYTHONHASHSEED=0 (repeatable).")
     var environment: [String] = []
 
+    @Flag(help: "Start the program with no environment but --env's: the variables' sizes move where its stack and heap start, and with them a count.")
+    var clearEnv = false
+
     @Option(help: "Unmeasured runs first (warm the page cache and any on-disk state).")
     var warmup: Int = 2
 
@@ -94,7 +97,7 @@ struct StartupCommand: ParsableCommand {
 
     /// The options this command knows, for "did you mean".
     static let options = [
-        "--measure", "--runs", "--instrumented-runs", "--check-determinism", "--env", "--warmup", "--timeout", "--until", "--name", "--out",
+        "--measure", "--runs", "--instrumented-runs", "--check-determinism", "--env", "--clear-env", "--warmup", "--timeout", "--until", "--name", "--out",
         "--baseline-command", "--baseline-out", "--commit", "--baseline-commit",
     ]
 

@@ -35,7 +35,7 @@ struct StartupPlan {
         }
         pattern = options.until ?? ""
         benchmark = options.name ?? (program[0] as NSString).lastPathComponent
-        var entries = ProcessInfo.processInfo.environment
+        var entries = options.clearEnv ? [:] : ProcessInfo.processInfo.environment
         for entry in options.environment {
             let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             entries[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
