@@ -48,6 +48,17 @@ import Testing
         #expect(more.status == 1 && more.stdoutText.contains("REGRESSION") && more.stdoutText.contains("(limit 0.1%)"), "\(more.stdoutText)")
     }
 
+    /// --env sets a variable; --clear-env leaves the program nothing else (HOME is gone).
+    @Test func theProgramGetsEnvAndWithClearEnvOnlyEnv() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-startup")
+        let result = try await LowbandBinary.run([
+            "startup", "--runs", "1", "--warmup", "0", "--clear-env", "--env", "LOWBAND_X=1", "--until", "^ready", "--out", directory.file("e.csv"),
+            "--", "/bin/sh", "-c", #"echo "ready-$LOWBAND_X-${HOME:-none}""#,
+        ], environment: ["HOME": "/root", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText.contains("marker line: ready-1-none"), "\(result.stdoutText)")
+    }
+
     @Test func checkDeterminismPrintsASpreadOfZero() async throws {
         let result = try await LowbandBinary.run([
             "startup", "--check-determinism", "2", "--until", "ready", "--", "/bin/sh", "-c", "echo ready",

@@ -35,8 +35,9 @@ struct StartupCommand: ParsableCommand {
             writes instructions (and with cycles, estimated_cycles) in count, every run's count \
             kept, which compare gates to a fraction of a percent. --measure time,instructions does \
             both, the times in separate plain runs. --check-determinism N runs it N times under \
-            callgrind and prints how far the counts spread (exit 1 when they differ). See \
-            docs/BENCHMARKS.md, "Instruction counts".
+            callgrind and prints how far the counts spread (exit 1 when they differ); --env and \
+            --clear-env remove what moves them. See docs/BENCHMARKS.md, "Instruction counts of a \
+            start".
 
             Example: lowband startup --measure instructions --env PYTHONHASHSEED=0 --until ready \
               -- python3 -c "import json; print('ready')"
