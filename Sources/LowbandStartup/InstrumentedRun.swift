@@ -86,7 +86,7 @@ final class InstrumentedRun {
         // No output left to wait on: poll returned at once; wait the interval out.
         if ready.outputs.isEmpty, !ready.also, !open.contains(true), duration > .zero {
             dumps.collectClosed()
-            var pause = timespec(tv_sec: 0, tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
+            var pause = timespec(tv_sec: Int(duration.components.seconds), tv_nsec: Int(duration.components.attoseconds / 1_000_000_000))
             nanosleep(&pause, nil)
         }
     }

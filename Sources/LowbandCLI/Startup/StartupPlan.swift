@@ -13,6 +13,8 @@ struct StartupPlan {
     let options: StartupCommand
     let measures: StartupMeasures
     let executable: String
+    /// The program's own arguments, after its name.
+    let arguments: [String]
     let marker: Regex<AnyRegexOutput>?
     let pattern: String
     let limit: Duration
@@ -48,8 +50,6 @@ struct StartupPlan {
         }
         arguments = Array(program.dropFirst())
     }
-
-    let arguments: [String]
 
     /// The plain launch of the program, or of the baseline command through the shell.
     func timedLaunch(baseline: String? = nil) -> ProgramLaunch? {
