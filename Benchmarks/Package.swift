@@ -118,6 +118,14 @@ let package = Package(
         // Every suite's ratios, targets and summary tables, apart from the workloads: applying
         // them needs LowbandReports only, not a release build of every kit.
         .target(name: "BenchFigures", dependencies: [lowband("LowbandReports")], path: "Figures", swiftSettings: strict),
+        // The start-up suite's workloads as one short program whose instructions
+        // scripts/bench.sh counts under callgrind where the CPU has no performance counters.
+        .executableTarget(
+            name: "lowband-startup-probe",
+            dependencies: ["StartupBench"],
+            path: "StartupProbe",
+            swiftSettings: strict
+        ),
         // Adds the suites' ratios and targets to a report of `lowband bench import`.
         .executableTarget(
             name: "lowband-bench-derive",

@@ -132,6 +132,16 @@ done
 swift build --scratch-path "$build_path" --product lowband
 lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
 "$lowband" bench import "$raw" --out "$raw/measured.csv"
+# Without CPU performance counters package-benchmark writes no `instructions` rows: the start-up
+# suite's are then counted under callgrind instead, each benchmark as a short program
+# (scripts/startup-instructions.sh; one instrumented run each, the counts do not move), so the
+# gate compares instructions on every machine. STARTUP_INSTRUCTION_RUNS sets the runs.
+if [[ " ${targets[*]} " == *" StartupBenchmarks "* ]] && ! grep -q '^startup,[^,]*,instructions,' "$raw/measured.csv" \
+    && command -v valgrind > /dev/null; then
+    swift build "${benchmarks[@]}" -c release --product lowband-startup-probe
+    scripts/startup-instructions.sh "$lowband" "$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-startup-probe" \
+        "$raw/instructions" "$raw/measured.csv" "${STARTUP_INSTRUCTION_RUNS:-1}"
+fi
 # The suites' ratios, targets and summary tables; the samples travel with the rows
 # (measured.samples.csv → FILE.samples.csv).
 derive "$raw/measured.csv"

@@ -5,14 +5,16 @@
 #   chromium (renders `lowband run`'s HTML report in the report tests; large, ~100 MB download).
 #   socat (the relay benchmark compares the proxy with it), mosquitto (the MQTT broker the own-app example explores),
 #   redis-server (the second own-app stack: pub/sub that Examples/RedisChat explores),
-#   curl (a SOCKS5 and HTTP-proxy client nobody here wrote, against the proxy's front doors).
+#   curl (a SOCKS5 and HTTP-proxy client nobody here wrote, against the proxy's front doors),
+#   valgrind (callgrind counts start-up instructions: `lowband startup --measure instructions`, and the
+#   start-up suite's instruction rows on machines without CPU performance counters).
 # Python: msgpack, lz4, toxiproxy-python, prometheus-client and scipy (reference peers, clients,
 #   the Prometheus text parser and the Mann-Whitney U test `lowband compare` is checked against),
 #   paho-mqtt (the MQTT client of the own-app example), requests and PySocks (a Python HTTP client
 #   going through the proxy's SOCKS5 and HTTP-proxy front doors), redis (redis-py, the client of the Redis chat example).
 set -euo pipefail
 
-apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev lz4 zstd pkg-config chromium socat mosquitto redis-server curl)
+apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind)
 # pip package = Python module it provides
 python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis)
 

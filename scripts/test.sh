@@ -110,12 +110,18 @@ phase "nested packages"
 scripts/fuzz.sh all --time 4 --parallel "$(nproc)" --debug
 phase fuzz
 
-# The start-up benchmark suite (release build) against the committed baseline: allocation and
-# instruction counts are gated at 10%; ratios measured within the run at 50%, because the
+# The start-up benchmark suite (release build) against the committed baseline: allocation counts
+# are gated at 10%; instruction counts at 3% — on this machine, without CPU performance counters,
+# counted under callgrind by scripts/startup-instructions.sh (one instrumented run of each
+# benchmark, ~8 s of incremental probe build and ~20 s of counting): a per-graph count is the
+# difference of two 50-to-70-million-instruction runs of a threaded Swift program, and three runs
+# of one build agreed within 0.64% (the hand-wired client graph: 7,007 to 7,051 instructions),
+# the rest within 0.15%; 3% is four times the worst (docs/BENCHMARKS.md, "Instruction counts of
+# a start"); ratios measured within the run at 50%, because the
 # wall-clock ones move by up to 40% on a shared 2-core machine (the counts they are made of are
 # gated tightly already); wall-clock times are reported, not gated. Rows missing from the run fail
-# the gate; on a machine without CPU performance counters the instruction rows are reported as
-# "not measured" in one line instead. Exit 1 is a failed gate, 2 bad input. See docs/BENCHMARKS.md.
+# the gate; on a machine with neither CPU performance counters nor valgrind the instruction rows
+# are reported as "not measured" in one line instead. Exit 1 is a failed gate, 2 bad input. See docs/BENCHMARKS.md.
 # The wall-clock rows stay ungated here: the committed baseline keeps no samples (it was measured
 # on another day), the statistical gate needs both sides measured in one job on one machine
 # (docs/ci/benchmarks.yml), and on this shared machine even that is not safe: 20 of 66 A/A
@@ -126,7 +132,7 @@ phase fuzz
 # beside it); the growth is gated by instructions (instructions_growth_100_to_1000) where counters exist.
 scripts/bench.sh --suite startup --out reports/startup.csv
 "$(swift build --show-bin-path)/lowband" compare reports/baselines/startup.csv reports/startup.csv \
-    --threshold 10% --ratio-threshold 50% --not-gated growth_100_to_1000
+    --threshold 10% --ratio-threshold 50% --instruction-threshold 3% --not-gated growth_100_to_1000
 phase "start-up benchmarks"
 printf 'test: where the time went\n' >&2
 printf '  %s\n' "${phase_times[@]}" >&2

@@ -25,7 +25,10 @@ struct CompareCommand: ParsableCommand {
             (over the baseline's median, shown in the change column) must lie wholly beyond \
             --min-effect (5%); \
             without samples they are gated only by --time-threshold, and shown as info without it. \
-            Thresholds need a unit: 10%, 0.5%. A baseline metric missing from CURRENT fails the \
+            Instruction counts of lowband startup --measure instructions (instructions, \
+            estimated_cycles, every run's count in both reports) are gated at twice the larger \
+            spread between runs of either report, at least 0.1% (--instruction-threshold sets \
+            it). Thresholds need a unit: 10%, 0.5%. A baseline metric missing from CURRENT fails the \
             gate unless --allow-missing; a metric this machine cannot measure at all (instructions \
             without CPU performance counters) is reported in one line and not compared, and fails \
             the gate with --require-all. --format markdown prints a summary for a pull-request \
@@ -50,6 +53,9 @@ struct CompareCommand: ParsableCommand {
 
     @Option(help: "Largest tolerated worsening of ratios (unit x) measured within one run, e.g. 30% (default: --threshold).", transform: { try Percentage.parse($0) })
     var ratioThreshold: Percentage?
+
+    @Option(help: "Largest tolerated worsening of instruction counts measured by lowband startup --measure instructions (default: twice their spread between runs, at least 0.1%).", transform: { try Percentage.parse($0) })
+    var instructionThreshold: Percentage?
 
     @Option(help: "Largest tolerated worsening of wall-clock times and throughputs, e.g. 25% (default: not gated, shown as info).", transform: { try Percentage.parse($0) })
     var timeThreshold: Percentage?
@@ -102,6 +108,7 @@ struct CompareCommand: ParsableCommand {
             significance: alpha.fraction, minimumEffect: minEffect.fraction
         )
         policy.ungated = Set(notGated)
+        policy.instructionThreshold = instructionThreshold?.fraction
         return policy
     }
 

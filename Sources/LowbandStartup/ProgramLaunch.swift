@@ -48,12 +48,15 @@ package struct ProgramLaunch {
     /// The pattern as the user wrote it, for messages.
     let pattern: String
     let timeout: Duration
+    /// `NAME=value` entries replacing this process's environment; nil passes it on.
+    let environment: [String]?
 
-    /// A launch of `executable` with `arguments`, waiting at most `timeout` for a line that
-    /// matches `marker` (written as `pattern`).
-    package init(executable: String, arguments: [String], marker: Regex<AnyRegexOutput>, pattern: String, timeout: Duration) {
+    /// A launch of `executable` with `arguments` (in `environment`, `NAME=value` entries, when
+    /// given), waiting at most `timeout` for a line that matches `marker` (written as `pattern`).
+    package init(executable: String, arguments: [String], environment: [String]? = nil, marker: Regex<AnyRegexOutput>, pattern: String, timeout: Duration) {
         self.executable = executable
         self.arguments = arguments
+        self.environment = environment
         self.marker = marker
         self.pattern = pattern
         self.timeout = timeout
@@ -104,7 +107,7 @@ package struct ProgramLaunch {
 
     private func spawn() throws(Failure) -> SpawnedProgram {
         do {
-            return try SpawnedProgram(executable: executable, arguments: arguments)
+            return try SpawnedProgram(executable: executable, arguments: arguments, environment: environment)
         } catch {
             throw Failure(description: "cannot start \(executable): \(error.description)")
         }
@@ -122,7 +125,7 @@ package struct ProgramLaunch {
     }
 
     /// `; its last output: stderr: "…" | stdout: "…"`, or nothing when there was none.
-    private static func tail(_ streams: [OutputLines]) -> String {
+    static func tail(_ streams: [OutputLines]) -> String {
         let parts = streams.filter { !$0.tail.isEmpty }.map { stream in
             "\(stream.name): " + stream.tail.map { "\"\($0)\"" }.joined(separator: " ")
         }

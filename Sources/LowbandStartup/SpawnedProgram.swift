@@ -27,7 +27,9 @@ final class SpawnedProgram {
     private var status: Int32?
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(executable: String, arguments: [String]) throws(SpawnError) {
+    /// Starts `executable` with `arguments`; `environment` (`NAME=value` entries) replaces this
+    /// process's environment when given.
+    init(executable: String, arguments: [String], environment: [String]? = nil) throws(SpawnError) {
         var out: [Int32] = [0, 0]
         var err: [Int32] = [0, 0]
         guard pipe(&out) == 0 else { throw SpawnError(description: Self.errnoText("cannot make a pipe")) }
@@ -58,10 +60,13 @@ final class SpawnedProgram {
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        let envp = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { envp?.forEach { free($0) } }
         var child: pid_t = 0
         let clock = ContinuousClock()
         let started = clock.now
-        let result = posix_spawn(&child, executable, &actions, &attributes, argv, environ)
+        let result = envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
+            ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         close(out[1])
         close(err[1])
         guard result == 0 else {
@@ -81,11 +86,24 @@ final class SpawnedProgram {
     /// The indices (0 stdout, 1 stderr) of the open outputs that have bytes or ended, waiting
     /// at most `timeout`.
     func poll(open: [Bool], timeout: Duration) -> [Int] {
+        poll(open: open, timeout: timeout, also: nil).outputs
+    }
+
+    /// The same, watching descriptor `also` as well: whether it has something to read.
+    func poll(open: [Bool], timeout: Duration, also extra: Int32?) -> (outputs: [Int], also: Bool) {
         var descriptors = outputs.enumerated().filter { open[$0.offset] }.map { pollfd(fd: $0.element, events: Int16(POLLIN), revents: 0) }
+        if let extra { descriptors.append(pollfd(fd: extra, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = Int32(clamping: max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
         let count = Glibc.poll(&descriptors, nfds_t(descriptors.count), milliseconds)
-        guard count > 0 else { return [] }
-        return descriptors.filter { $0.revents != 0 }.compactMap { ready in outputs.firstIndex(of: ready.fd) }
+        guard count > 0 else { return ([], false) }
+        let ready = descriptors.filter { $0.revents != 0 }
+        return (ready.compactMap { ready in ready.fd == extra ? nil : outputs.firstIndex(of: ready.fd) }, ready.contains { $0.fd == extra })
+    }
+
+    /// The program's exit status if it has ended (reaped now if need be), else nil.
+    func exitStatus() -> Int32? {
+        if status == nil { reap(blocking: false) }
+        return status
     }
 
     /// Bytes from output `index`, or nil at its end (or on a read error, which ends it too).
@@ -123,11 +141,11 @@ final class SpawnedProgram {
     /// SIGTERM to the process group; SIGKILL if the program is still there after the grace
     /// period; then reaped. Output arriving meanwhile is read and dropped so a program that
     /// logs on its way out never blocks on a full pipe.
-    func stop() {
+    func stop(grace: Duration = ProgramLaunch.stopGrace) {
         guard status == nil else { return }
         kill(-pid, SIGTERM)
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: ProgramLaunch.stopGrace)
+        let deadline = clock.now.advanced(by: grace)
         var open = outputs.map { $0 >= 0 }
         while status == nil, clock.now < deadline {
             reap(blocking: false)

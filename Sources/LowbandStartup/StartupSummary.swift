@@ -33,7 +33,12 @@ package enum StartupSummary {
 
     /// `program: time to 'listening on' over 20 runs: p50 41.2 ms, p90 …` and where the CSV went.
     package static func report(benchmark: String, samples: [ProgramLaunch.Sample], rows: [BenchmarkRow], out: String) -> String {
-        var text = "\(benchmark): \(samples.count) runs\n"
+        "\(benchmark): \(samples.count) runs\n" + lines(samples: samples, rows: rows) + "wrote \(out)\n"
+    }
+
+    /// The figures of each row, and the marker line.
+    package static func lines(samples: [ProgramLaunch.Sample], rows: [BenchmarkRow]) -> String {
+        var text = ""
         for row in rows {
             let format: (Double) -> String = row.unit == "bytes"
                 ? { String(format: "%.1f MB", $0 / 1_048_576) }
@@ -45,7 +50,7 @@ package enum StartupSummary {
         if let line = samples.last?.line {
             text += "  marker line: \(line.count > 120 ? String(line.prefix(120)) + "…" : line)\n"
         }
-        return text + "wrote \(out)\n"
+        return text
     }
 
     package static func milliseconds(_ duration: Duration) -> Double {

@@ -28,11 +28,39 @@ struct StartupCommand: ParsableCommand {
             Base against head in one job: lowband startup --runs 10 --until ready \
               --baseline-command './base/app' --baseline-out base.csv --out head.csv -- ./head/app \
               && lowband compare base.csv head.csv
+
+            --measure instructions runs the program under valgrind's callgrind instead \
+            (setarch -R: no address randomisation; every child followed through sh -c, env and \
+            shims, and counted), --instrumented-runs times, to the ready line or to its exit, and \
+            writes instructions (and with cycles, estimated_cycles) in count, every run's count \
+            kept, which compare gates to a fraction of a percent. --measure time,instructions does \
+            both, the times in separate plain runs. --check-determinism N runs it N times under \
+            callgrind and prints how far the counts spread (exit 1 when they differ); --env and \
+            --clear-env remove what moves them. See docs/BENCHMARKS.md, "Instruction counts of a \
+            start".
+
+            Example: lowband startup --measure instructions --env PYTHONHASHSEED=0 --until ready \
+              -- python3 -c "import json; print('ready')"
             """
     )
 
-    @Option(help: "Measured runs.")
+    @Option(help: "What to measure, comma-separated: time (plain runs), instructions (runs under callgrind), cycles (instructions and callgrind's cycle estimate); e.g. time,instructions.")
+    var measure: String = "time"
+
+    @Option(help: "Measured plain runs (--measure time).")
     var runs: Int = 20
+
+    @Option(help: "Measured runs under callgrind (--measure instructions or cycles); counts that do not move need few.")
+    var instrumentedRuns: Int = 3
+
+    @Option(help: "Run the program N times under callgrind, print how far its instruction counts spread, and write nothing (exit 1 when they differ).")
+    var checkDeterminism: Int?
+
+    @Option(name: .customLong("env"), help: "NAME=value set in the program's environment, e.g. PYTHONHASHSEED=0 (repeatable).")
+    var environment: [String] = []
+
+    @Flag(help: "Start the program with no environment but --env's: the variables' sizes move where its stack and heap start, and with them a count.")
+    var clearEnv = false
 
     @Option(help: "Unmeasured runs first (warm the page cache and any on-disk state).")
     var warmup: Int = 2
@@ -40,7 +68,7 @@ struct StartupCommand: ParsableCommand {
     @Option(help: "The longest a run may take to print the marker (e.g. 30s, 500ms).")
     var timeout: String = "30s"
 
-    @Option(help: "A regular expression; the first output line it matches marks the program ready (required).")
+    @Option(help: "A regular expression; the first output line it matches marks the program ready (required, but for instructions alone: counted to the exit).")
     var until: String?
 
     @Option(help: "The benchmark's name in the CSV (default: the program's file name).")
@@ -69,16 +97,40 @@ struct StartupCommand: ParsableCommand {
     static let commandName = "lowband startup"
 
     /// The options this command knows, for "did you mean".
-    static let options = ["--runs", "--warmup", "--timeout", "--until", "--name", "--out", "--baseline-command", "--baseline-out", "--commit", "--baseline-commit"]
+    static let options = [
+        "--measure", "--runs", "--instrumented-runs", "--check-determinism", "--env", "--clear-env", "--warmup", "--timeout", "--until", "--name", "--out",
+        "--baseline-command", "--baseline-out", "--commit", "--baseline-commit",
+    ]
 
     func validate() throws {
+        // The passthrough captures everything from the first word the parser does not know,
+        // ArgumentParser's own --help and -h included: they are asked for here.
+        if let first = command.first, ["--help", "-h", "-help"].contains(first) {
+            throw CleanExit.helpRequest(self)
+        }
         // An option the parser did not know starts what it passes through: refuse it as an option.
         if let first = command.first, first != "--", first.hasPrefix("-") {
             let word = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
             let guess = NearestName.suggestion(for: word, among: Self.options).map { "; did you mean '\($0)'?" } ?? ""
             throw ValidationError("unknown option '\(word)'\(guess) (the program to time goes after --)")
         }
-        guard let until else { throw ValidationError("--until is required: a regular expression the program prints once it is ready, e.g. --until 'listening on'") }
+        let measures: StartupMeasures
+        do {
+            measures = try StartupMeasures.parse(measure)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if let checkDeterminism, !(2 ... 1_000).contains(checkDeterminism) {
+            throw ValidationError("--check-determinism needs 2...1000 runs to compare, not \(checkDeterminism)")
+        }
+        for entry in environment where !entry.contains("=") || entry.hasPrefix("=") {
+            throw ValidationError("--env takes NAME=value, not '\(entry)'")
+        }
+        guard (1 ... 1_000).contains(instrumentedRuns) else { throw ValidationError("--instrumented-runs must be 1...1000, not \(instrumentedRuns)") }
+        let countsOnly = checkDeterminism != nil || !measures.time
+        guard until != nil || countsOnly else {
+            throw ValidationError("--until is required: a regular expression the program prints once it is ready, e.g. --until 'listening on'")
+        }
         guard (baselineCommand == nil) == (baselineOut == nil) else {
             throw ValidationError("--baseline-command and --baseline-out go together: the base's runs need a file of their own")
         }
@@ -86,10 +138,12 @@ struct StartupCommand: ParsableCommand {
         guard (1 ... 10_000).contains(runs) else { throw ValidationError("--runs must be 1...10000, not \(runs)") }
         guard (0 ... 1_000).contains(warmup) else { throw ValidationError("--warmup must be 0...1000, not \(warmup)") }
         guard !program.isEmpty else { throw ValidationError("give the program to time after --, e.g. -- lowband server") }
-        do {
-            _ = try Regex(until)
-        } catch {
-            throw ValidationError("--until '\(until)' is not a regular expression: \(error)")
+        if let until {
+            do {
+                _ = try Regex(until)
+            } catch {
+                throw ValidationError("--until '\(until)' is not a regular expression: \(error)")
+            }
         }
         guard (try? DurationText.parse(timeout)).map({ $0 > .zero }) == true else {
             throw ValidationError("--timeout must be a positive duration like 30s or 500ms, not '\(timeout)'")
@@ -102,68 +156,10 @@ struct StartupCommand: ParsableCommand {
     }
 
     func run() throws {
-        let until = self.until ?? ""
-        let executable: String
-        let marker: Regex<AnyRegexOutput>
-        let limit: Duration
-        do {
-            executable = try ExecutableSearch.resolve(program[0])
-            marker = try Regex(until)
-            limit = try DurationText.parse(timeout)
-        } catch {
-            throw CommandIO.failure(error, command: Self.commandName)
+        let plan = try StartupPlan(self)
+        if let checkDeterminism {
+            return try plan.checkDeterminism(runs: checkDeterminism)
         }
-        do {
-            for (file, option) in [(out, "--out"), (baselineOut, "--baseline-out")] {
-                let folder = ((file ?? "") as NSString).deletingLastPathComponent
-                if !folder.isEmpty { try OutputDirectory.prepare(folder, option: option) }
-            }
-        } catch {
-            throw CommandIO.failure(error, command: Self.commandName)
-        }
-        let launch = ProgramLaunch(executable: executable, arguments: Array(program.dropFirst()), marker: marker, pattern: until, timeout: limit)
-        // The base runs through the shell, which execs it: a millisecond of sh is the only difference.
-        let base = baselineCommand.map { ProgramLaunch(executable: "/bin/sh", arguments: ["-c", "exec \($0)"], marker: marker, pattern: until, timeout: limit) }
-        let benchmark = name ?? (program[0] as NSString).lastPathComponent
-        // The rows are the program's: its checkout's commit, Lowband's in lowband_commit. A
-        // baseline's commit is not known here (it may be any build): --commit names the head's.
-        let environment = RunEnvironment.current().measuring(programIn: FileManager.default.currentDirectoryPath, commit: commit)
-
-        let progress = StartupProgress()
-        var samples: [ProgramLaunch.Sample] = []
-        var baseSamples: [ProgramLaunch.Sample] = []
-        let total = warmup + runs
-        for index in 0 ..< total {
-            let measured = index >= warmup
-            // Alternating, base first: whatever the machine does meanwhile falls on both alike.
-            for (which, subject) in [("the baseline's ", base), ("", launch)] {
-                guard let subject else { continue }
-                let sample: ProgramLaunch.Sample
-                do {
-                    sample = try subject.run()
-                } catch {
-                    progress.finish()
-                    let run = measured ? "run \(index - warmup + 1) of \(runs)" : "warm-up run \(index + 1) of \(warmup)"
-                    throw CommandIO.failure("\(which)\(run): \(error.description)", command: Self.commandName)
-                }
-                if measured { if which.isEmpty { samples.append(sample) } else { baseSamples.append(sample) } }
-                progress.show((which.isEmpty ? "" : "baseline ") + StartupSummary.progressLine(index: index, warmup: warmup, runs: runs, sample: sample))
-            }
-        }
-        progress.finish()
-
-        let rows = StartupSummary.rows(benchmark: benchmark, samples: samples, environment: environment)
-        do {
-            if let baselineOut {
-                let baseEnvironment = environment.measuring(programIn: "", commit: baselineCommit ?? "unknown")
-                let baseRows = StartupSummary.rows(benchmark: benchmark, samples: baseSamples, environment: baseEnvironment)
-                try BenchmarkCSV.write(rows: baseRows, to: baselineOut)
-                try CommandIO.write("baseline " + StartupSummary.report(benchmark: benchmark, samples: baseSamples, rows: baseRows, out: baselineOut))
-            }
-            try BenchmarkCSV.write(rows: rows, to: out)
-            try CommandIO.write(StartupSummary.report(benchmark: benchmark, samples: samples, rows: rows, out: out))
-        } catch {
-            throw CommandIO.failure(error, command: Self.commandName)
-        }
+        try plan.measure()
     }
 }

@@ -65,6 +65,9 @@ public struct BenchmarkComparison: Sendable {
         /// The statistical test, for a timing row with samples in both reports; nil for a row
         /// judged by threshold.
         public var test: SampleTest?
+        /// The limit an instrumented instruction count was judged by (``InstructionGate``); nil
+        /// for every other row.
+        public var countLimit: Double? = nil
     }
 
     /// The thresholds and statistical settings the entries were judged by.
@@ -166,6 +169,13 @@ public struct BenchmarkComparison: Sendable {
             }
             return result
         }
+        if !policy.ungated.contains(key.metric),
+           let derived = InstructionGate.limit(metric: key.metric, baseline: baseline?.sampleValues, current: current?.sampleValues) {
+            let limit = policy.instructionThreshold ?? derived
+            result.countLimit = limit
+            result.verdict = verdict(change: change, direction: direction, limit: limit)
+            return result
+        }
         let gateLimit: Double? = switch gate {
         case .deterministic: policy.threshold
         case .ratio: policy.ratioThreshold ?? policy.threshold
@@ -175,14 +185,14 @@ public struct BenchmarkComparison: Sendable {
             result.verdict = .info
             return result
         }
-        let worsening = direction == .lowerIsBetter ? change : -change
-        if worsening > limit + tolerance {
-            result.verdict = .regression
-        } else if worsening < -(limit + tolerance) {
-            result.verdict = .improved
-        } else {
-            result.verdict = .ok
-        }
+        result.verdict = verdict(change: change, direction: direction, limit: limit)
         return result
+    }
+
+    private static func verdict(change: Double, direction: MetricDirection, limit: Double) -> Verdict {
+        let worsening = direction == .lowerIsBetter ? change : -change
+        if worsening > limit + tolerance { return .regression }
+        if worsening < -(limit + tolerance) { return .improved }
+        return .ok
     }
 }

@@ -32,6 +32,9 @@ public struct ComparisonPolicy: Sendable, Hashable {
     /// Metric names (`growth_100_to_1000`) shown as `info` and never gated, whatever their unit:
     /// figures known to move beyond their threshold on the machine that runs the gate.
     public var ungated: Set<String> = []
+    /// The largest worsening of an instrumented instruction count with samples in both reports
+    /// (``InstructionGate``); nil derives it from the runs' spread (0.1 % for a spread of 0).
+    public var instructionThreshold: Double?
 
     /// A policy; every argument has the `lowband compare` default. Thresholds, significance and
     /// minimum effect are fractions (0.10 = 10%); a nil `ratioThreshold` uses `threshold`, a nil

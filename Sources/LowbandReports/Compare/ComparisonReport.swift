@@ -67,7 +67,10 @@ public enum ComparisonReport {
             ? ", times by Mann-Whitney U at α \(Percentage(fraction: policy.significance)) with min effect \(Percentage(fraction: policy.minimumEffect))"
                 + (comparison.timingWithoutSamples > 0 ? ", without samples \(timeGate)" : "")
             : ", \(timeGate)"
-        let thresholdPart = "(\(policy.statistic.rawValue), threshold \(Percentage(fraction: policy.threshold))\(ratioGate)"
+        let counted = comparison.entries.contains { $0.countLimit != nil }
+        let countGate = !counted ? "" : policy.instructionThreshold.map { ", instruction counts \(Percentage(fraction: $0))" }
+            ?? ", instruction counts by their spread (at least \(Percentage(fraction: InstructionGate.floor)))"
+        let thresholdPart = "(\(policy.statistic.rawValue), threshold \(Percentage(fraction: policy.threshold))\(ratioGate)\(countGate)"
         return "\(comparison.fails ? "FAIL" : "PASS"): \(comparison.entries.count) metrics: \(counts.joined(separator: ", ")) \(thresholdPart)\(timePart))"
     }
 
@@ -94,6 +97,9 @@ public enum ComparisonReport {
         var change = entry.change.map { percent($0) } ?? "-"
         if let test = entry.test {
             change += " [\(percent(test.lower)), \(percent(test.upper))] p=\(pValue(test.pValue))"
+        }
+        if let limit = entry.countLimit {
+            change += " (limit \(Percentage(fraction: limit)))"
         }
         return [
             "\(entry.key.suite)/\(entry.key.benchmark)", entry.key.metric, entry.unit,
