@@ -54,7 +54,9 @@ extension StartupSummary {
 
     /// What makes counts move and how to remove it.
     package static let movers = "what moves them: a hash seed (--env PYTHONHASHSEED=0, SWIFT_DETERMINISTIC_HASHING=1), the time or date, "
-        + "random numbers, the network, files the program writes on its first run (a cache: --warmup), the process id; see --check-determinism"
+        + "random numbers, the network, files the program writes on its first run (a cache: --warmup), the process id, "
+        + "the working directory when the program lists it (Python does: run from a quiet directory, not /tmp), "
+        + "a wrapper that reads the clock (a version manager's shim: count the program it runs); see --check-determinism"
 
     /// `150,685,537`.
     package static func grouped(_ value: Int) -> String {

@@ -17,7 +17,10 @@ struct StartupPlan {
     let arguments: [String]
     let marker: Regex<AnyRegexOutput>?
     let pattern: String
+    /// How long a plain run may take to print the marker.
     let limit: Duration
+    /// How long a run under callgrind may take: --timeout when given, else 10 minutes.
+    let instrumentedLimit: Duration
     /// This process's environment with --env applied, sorted: the same bytes in every run.
     let environment: [String]
     let benchmark: String
@@ -31,7 +34,9 @@ struct StartupPlan {
         do {
             executable = try ExecutableSearch.resolve(program[0])
             marker = try options.until.map { try Regex($0) }
-            limit = try DurationText.parse(options.timeout)
+            let given = try options.timeout.map { try DurationText.parse($0) }
+            limit = given ?? .seconds(30)
+            instrumentedLimit = given ?? .seconds(600)
         } catch {
             throw CommandIO.failure(error, command: Self.commandName)
         }
@@ -74,7 +79,7 @@ struct StartupPlan {
         }
         return InstrumentedLaunch(
             tools: tools, executable: program, arguments: words, environment: environment,
-            marker: marker, pattern: pattern, timeout: limit, cacheSimulation: measures.cycles
+            marker: marker, pattern: pattern, timeout: instrumentedLimit, cacheSimulation: measures.cycles
         )
     }
 
