@@ -88,10 +88,17 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // `lowband codecs compare`: a user's own payloads sized and timed in each format.
+        // zstd, rows of `lowband codecs compare` beside LZ4 (with and without a dictionary).
+        .systemLibrary(
+            name: "CLowbandZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // `lowband codecs compare`: a user's own payloads sized and timed in each format, and
+        // priced on a profile's air by the shaper.
         .target(
             name: "LowbandCodecs",
-            dependencies: ["LowbandBasics", "LowbandMessagePack", "LowbandLZ4", "LowbandReports", "CLowbandZlib"],
+            dependencies: ["LowbandBasics", "LowbandMessagePack", "LowbandLZ4", "LowbandReports", "LowbandShaper", "CLowbandZlib", "CLowbandZstd"],
             swiftSettings: strict
         ),
         // The small jobs every other target shares (hashes, CSV, JSON text, durations,
