@@ -620,6 +620,8 @@ let package = Package(
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: [
                 "LowbandDeterminism", "LowbandFindings", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandCodecsTests", dependencies: [
+                "LowbandCodecs", "LowbandMessagePack", "LowbandProcess", "LowbandProfiles", "LowbandShaper", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(name: "LowbandReportsTests", dependencies: [
                 "LowbandProcess", "LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
