@@ -1,3 +1,4 @@
+import LowbandCBOR
 import LowbandMessagePack
 
 /// The text or binary form a payload is written in.
@@ -6,7 +7,7 @@ package enum WireFormat: String, CaseIterable, Sendable {
     case json
     /// MessagePack with map keys (the JSON document's shape, field names and all).
     case msgpack
-    /// CBOR, definite lengths, shortest heads (``CBORWriter``).
+    /// CBOR, definite lengths, shortest heads (`CBORWriter`, LowbandCBOR).
     case cbor
 }
 

@@ -1,23 +1,26 @@
-import LowbandMessagePack
+public import LowbandMessagePack
 
-/// CBOR (RFC 8949) of a ``MessagePackValue``: definite lengths and the shortest head for every
+/// CBOR (RFC 8949) of a `MessagePackValue`: definite lengths and the shortest head for every
 /// integer and length (§4.2.1's preferred serialization), as Python's `cbor2.dumps` writes them.
 ///
 /// Floats are written as cbor2 writes a Python float by default, 64 bits (`0xfb`); a MessagePack
 /// float32 keeps its 32 bits (`0xfa`). A MessagePack extension of type t (the timestamp is type
 /// −1) is tag 65536 + (t as an unsigned byte), from the unassigned range, over its bytes, so
 /// every value has one CBOR form and reads back the same.
-struct CBORWriter {
-    private(set) var bytes: [UInt8] = []
+public struct CBORWriter: Sendable {
+    /// What has been written so far.
+    public private(set) var bytes: [UInt8] = []
 
     /// The first tag number given to MessagePack extensions (type 0..127; negative types add 256).
-    static let extensionTagBase: UInt64 = 65_536
+    public static let extensionTagBase: UInt64 = 65_536
 
-    init(reservingCapacity capacity: Int = 0) {
+    /// An empty writer with room for `capacity` bytes.
+    public init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func write(_ value: MessagePackValue) {
+    /// Appends `value` as one CBOR data item.
+    public mutating func write(_ value: MessagePackValue) {
         switch value {
         case .nil: bytes.append(0xF6)
         case let .bool(flag): bytes.append(flag ? 0xF5 : 0xF4)
