@@ -78,7 +78,12 @@ package struct CodecComparison: Sendable {
                 let dictionary = format.compression.usesDictionary
                     ? LZ4Dictionary(samples: prepared.filter { $0.payload.file != file }.map { $0.prepared.bytes(format.wire) })
                     : nil
-                let codec = FormatCodec(format: format, dictionary: dictionary)
+                let codec: FormatCodec
+                do {
+                    codec = try FormatCodec(format: format, dictionary: dictionary)
+                } catch {
+                    throw Failure(description: "\(format): \(error)")
+                }
                 var cell = Cell(format: format, file: file, sizes: [], encodeNanoseconds: [], decodeNanoseconds: [], encodeTotal: 0, decodeTotal: 0)
                 do {
                     for index in indices {

@@ -6,6 +6,19 @@ struct FormatCodec {
     let format: CodecFormat
     /// The other payload files' bytes in this wire format, for the dictionary compressions.
     let dictionary: LZ4Dictionary?
+    /// zstd's contexts (and the dictionary digested), kept between calls; nil for other compressions.
+    let zstd: Zstd?
+
+    /// `format`'s codec; the zstd formats set up their contexts here.
+    init(format: CodecFormat, dictionary: LZ4Dictionary?) throws {
+        self.format = format
+        self.dictionary = dictionary
+        switch format.compression {
+        case .zstd: zstd = try Zstd()
+        case .zstdDictionary: zstd = try Zstd(dictionary: dictionary?.bytes)
+        default: zstd = nil
+        }
+    }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -18,8 +31,7 @@ struct FormatCodec {
         case .zlib: return try Zlib.compress(plain)
         case .lz4: return try LZ4Block.compress(plain)
         case .lz4Dictionary: return try LZ4Block.compress(plain, dictionary: dictionary)
-        case .zstd: return try Zstd.compress(plain)
-        case .zstdDictionary: return try Zstd.compress(plain, dictionary: dictionary?.bytes)
+        case .zstd, .zstdDictionary: return try zstdContexts().compress(plain)
         }
     }
 
@@ -32,10 +44,14 @@ struct FormatCodec {
         case .zlib: plain = try Zlib.decompress(bytes, size: size)
         case .lz4: plain = try LZ4Block.decompress(bytes, decompressedSize: size, maximumSize: size)
         case .lz4Dictionary: plain = try LZ4Block.decompress(bytes, decompressedSize: size, maximumSize: size, dictionary: dictionary)
-        case .zstd: plain = try Zstd.decompress(bytes, size: size)
-        case .zstdDictionary: plain = try Zstd.decompress(bytes, size: size, dictionary: dictionary?.bytes)
+        case .zstd, .zstdDictionary: plain = try zstdContexts().decompress(bytes, size: size)
         }
         return try PreparedPayload.decode(plain, as: format.wire)
+    }
+
+    private func zstdContexts() throws(Failure) -> Zstd {
+        guard let zstd else { throw Failure(description: "\(format): no zstd contexts") }
+        return zstd
     }
 
     /// Decodes once and compares with the payload's value.
