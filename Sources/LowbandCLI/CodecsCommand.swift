@@ -19,7 +19,7 @@ struct CodecsCommand: ParsableCommand {
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "compare",
-            abstract: "Size, time and price on the air your payloads as JSON, MessagePack and CBOR, each plain, zlib, LZ4 and zstd (with and without a dictionary).",
+            abstract: "Size, time and price on the air your payloads as JSON, MessagePack, CBOR and protobuf by your .proto, each plain, zlib, LZ4 and zstd (with and without a dictionary).",
             discussion: """
                 Each FILE holds JSON documents (one, or many separated by whitespace or line breaks) or \
                 MessagePack values (a file that does not open with JSON and is not named .json, .jsonl or \
@@ -27,7 +27,9 @@ struct CodecsCommand: ParsableCommand {
                 median of --repeats calls after warm-up). A row per file and format, and totals that sum \
                 bytes. A file's dictionary is built from the other files only. For each profile, the time \
                 to deliver the median and the largest payload and the radio's energy, played out by the \
-                shaper. A bad file is named on stderr (exit 2) and the others are still compared.
+                shaper. With --proto and --message, each payload is also encoded by your schema (protoc \
+                compiles it). A bad file, or a payload the schema cannot encode, is named on stderr (exit 2) \
+                and the other files are still compared.
 
                 Example: lowband codecs compare chat.json contacts.json push.json history.json --out reports/codecs.csv
                 """
@@ -35,6 +37,12 @@ struct CodecsCommand: ParsableCommand {
 
         @Argument(help: "Files of JSON documents or MessagePack values.")
         var files: [String] = []
+
+        @Option(help: "A .proto schema: each payload is also encoded by it as protobuf (proto3's JSON mapping; needs protoc).")
+        var proto: String?
+
+        @Option(help: "The message of --proto each payload is (its name, or package.Name).")
+        var message: String?
 
         @Option(help: "The network profiles to price each format on, comma-separated.")
         var profiles: String = "gprs,edge,3g"
@@ -52,6 +60,7 @@ struct CodecsCommand: ParsableCommand {
         func validate() throws {
             guard !files.isEmpty else { throw ValidationError("name at least one file of JSON documents or MessagePack values") }
             guard repeats >= 1 else { throw ValidationError("--repeats must be at least 1") }
+            guard (proto == nil) == (message == nil) else { throw ValidationError("--proto and --message go together: the schema and the message each payload is") }
         }
 
         func run() throws {
@@ -67,8 +76,11 @@ struct CodecsCommand: ParsableCommand {
             }
             guard set.files > 0 else { throw ExitCode(2) }
             do {
+                let target = try proto.map { try ProtoTarget(schema: try Protoc.schema(of: $0), message: message ?? "") }
                 let networks = try profiles.split(separator: ",").map { try NetworkProfile.load(named: $0.trimmingCharacters(in: .whitespaces)) }
-                let comparison = try CodecComparison(set, repeats: repeats)
+                let comparison = try CodecComparison(set, repeats: repeats, proto: target)
+                for failure in comparison.failures { CommandIO.reportError(Protoc.Failure(description: failure), command: Self.name) }
+                bad += comparison.failures.count
                 let report = CodecReport(comparison, air: AirCostTable(comparison, profiles: networks))
                 let folder = (out as NSString).deletingLastPathComponent
                 if !folder.isEmpty { try OutputDirectory.prepare(folder, option: "--out") }

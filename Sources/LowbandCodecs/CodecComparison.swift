@@ -55,21 +55,37 @@ package struct CodecComparison: Sendable {
     /// Timed calls per payload and format.
     package let repeats: Int
 
-    /// Measures `set`, timing each payload `repeats` times per format.
+    /// Payloads left out, each `FILE#N: what was wrong`; their files are left out whole.
+    package let failures: [String]
+
+    /// Measures `set`, timing each payload `repeats` times per format, with the protobuf format
+    /// when `proto` is given.
     ///
-    /// - Throws: ``Failure`` when a payload cannot be written in a format, or a format does not
-    ///   give a payload back.
-    package init(_ set: PayloadSet, repeats: Int = 15) throws(Failure) {
+    /// A payload that a format cannot write (protobuf: the schema cannot encode it) is named in
+    /// ``failures`` and its file left out; the other files are still compared.
+    ///
+    /// - Throws: ``Failure`` when no file is left, or a format does not give a payload back.
+    package init(_ set: PayloadSet, repeats: Int = 15, proto: ProtoTarget? = nil) throws(Failure) {
         var prepared: [(payload: PayloadSet.Payload, prepared: PreparedPayload)] = []
-        do {
-            for payload in set.payloads { prepared.append((payload, try PreparedPayload(payload.value, origin: payload.origin))) }
-        } catch {
-            throw Failure(description: error.description)
+        var failures: [String] = []
+        var badFiles: Set<String> = []
+        for payload in set.payloads where !badFiles.contains(payload.file) {
+            do {
+                prepared.append((payload, try PreparedPayload(payload.value, origin: payload.origin, proto: proto)))
+            } catch {
+                failures.append(error.description)
+                badFiles.insert(payload.file)
+            }
         }
-        files = set.fileNames
+        prepared.removeAll { badFiles.contains($0.payload.file) }
+        self.failures = failures
+        let files = set.fileNames.filter { !badFiles.contains($0) }
+        self.files = files
+        guard !files.isEmpty else { throw Failure(description: failures.first ?? "no payload to compare") }
         payloads = prepared.count
         self.repeats = max(1, repeats)
-        formats = CodecFormat.allCases.filter { !$0.compression.usesDictionary || set.fileNames.count >= 2 }
+        let formats = CodecFormat.allCases.filter { ($0.wire != .protobuf || proto != nil) && (!$0.compression.usesDictionary || files.count >= 2) }
+        self.formats = formats
         let stride = max(1, (prepared.count + Self.maximumTimed - 1) / Self.maximumTimed)
         var cells: [Cell] = []
         for file in files {
@@ -80,7 +96,7 @@ package struct CodecComparison: Sendable {
                     : nil
                 let codec: FormatCodec
                 do {
-                    codec = try FormatCodec(format: format, dictionary: dictionary)
+                    codec = try FormatCodec(format: format, dictionary: dictionary, proto: proto)
                 } catch {
                     throw Failure(description: "\(format): \(error)")
                 }

@@ -9,6 +9,8 @@ package enum WireFormat: String, CaseIterable, Sendable {
     case msgpack
     /// CBOR, definite lengths, shortest heads (`CBORWriter`, LowbandCBOR).
     case cbor
+    /// Protocol Buffers by the user's own schema (``ProtoTarget``); only when one is given.
+    case protobuf
 }
 
 /// What is done to a wire format's bytes before they are sent.
@@ -60,12 +62,18 @@ struct PreparedPayload {
         var description: String
     }
 
-    init(_ value: MessagePackValue, origin: String) throws(Failure) {
+    init(_ value: MessagePackValue, origin: String, proto: ProtoTarget?) throws(Failure) {
         self.value = value
         var plain: [[UInt8]] = []
         for wire in WireFormat.allCases {
+            guard wire != .protobuf || proto != nil else {
+                plain.append([])
+                continue
+            }
             do {
-                plain.append(try Self.encode(value, as: wire, capacity: 0))
+                plain.append(try Self.encode(value, as: wire, capacity: 0, proto: proto))
+            } catch let failure as ProtoEncoder.Failure {
+                throw Failure(description: "\(origin): \(failure)")
             } catch {
                 throw Failure(description: "\(origin): cannot be written as \(wire.rawValue): \(error)")
             }
@@ -77,7 +85,7 @@ struct PreparedPayload {
         plain[WireFormat.allCases.firstIndex(of: wire) ?? 0]
     }
 
-    static func encode(_ value: MessagePackValue, as wire: WireFormat, capacity: Int) throws -> [UInt8] {
+    static func encode(_ value: MessagePackValue, as wire: WireFormat, capacity: Int, proto: ProtoTarget?) throws -> [UInt8] {
         switch wire {
         case .json:
             return CompactJSON.encode(value, reservingCapacity: capacity)
@@ -89,10 +97,13 @@ struct PreparedPayload {
             var writer = CBORWriter(reservingCapacity: capacity)
             writer.write(value)
             return writer.bytes
+        case .protobuf:
+            guard let proto else { throw ProtoDecoder.Failure(description: "no schema given") }
+            return try proto.encoder.encode(value)
         }
     }
 
-    static func decode(_ bytes: [UInt8], as wire: WireFormat) throws -> MessagePackValue {
+    static func decode(_ bytes: [UInt8], as wire: WireFormat, proto: ProtoTarget?) throws -> MessagePackValue {
         switch wire {
         case .json:
             return try MessagePackJSON.parse(bytes)
@@ -102,6 +113,9 @@ struct PreparedPayload {
         case .cbor:
             var reader = CBORReader(bytes)
             return try reader.readValue()
+        case .protobuf:
+            guard let proto else { throw ProtoDecoder.Failure(description: "no schema given") }
+            return try proto.decoder.decode(bytes[...], as: proto.encoder.message)
         }
     }
 }

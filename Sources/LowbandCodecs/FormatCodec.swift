@@ -8,10 +8,13 @@ struct FormatCodec {
     let dictionary: LZ4Dictionary?
     /// zstd's contexts (and the dictionary digested), kept between calls; nil for other compressions.
     let zstd: Zstd?
+    /// The user's schema, for the protobuf format.
+    let proto: ProtoTarget?
 
     /// `format`'s codec; the zstd formats set up their contexts here.
-    init(format: CodecFormat, dictionary: LZ4Dictionary?) throws {
+    init(format: CodecFormat, dictionary: LZ4Dictionary?, proto: ProtoTarget?) throws {
         self.format = format
+        self.proto = proto
         self.dictionary = dictionary
         switch format.compression {
         case .zstd: zstd = try Zstd()
@@ -25,7 +28,7 @@ struct FormatCodec {
     }
 
     func encode(_ payload: PreparedPayload) throws -> [UInt8] {
-        let plain = try PreparedPayload.encode(payload.value, as: format.wire, capacity: payload.bytes(format.wire).count)
+        let plain = try PreparedPayload.encode(payload.value, as: format.wire, capacity: payload.bytes(format.wire).count, proto: proto)
         switch format.compression {
         case .none: return plain
         case .zlib: return try Zlib.compress(plain)
@@ -46,7 +49,7 @@ struct FormatCodec {
         case .lz4Dictionary: plain = try LZ4Block.decompress(bytes, decompressedSize: size, maximumSize: size, dictionary: dictionary)
         case .zstd, .zstdDictionary: plain = try zstdContexts().decompress(bytes, size: size)
         }
-        return try PreparedPayload.decode(plain, as: format.wire)
+        return try PreparedPayload.decode(plain, as: format.wire, proto: proto)
     }
 
     private func zstdContexts() throws(Failure) -> Zstd {
@@ -54,9 +57,17 @@ struct FormatCodec {
         return zstd
     }
 
-    /// Decodes once and compares with the payload's value.
+    /// Decodes once and compares with the payload's value (protobuf: encodes what it decoded
+    /// again, to the same bytes, since the schema drops zero values and names).
     func check(_ bytes: [UInt8], of payload: PreparedPayload, origin: String) throws {
-        guard try decode(bytes, of: payload) == payload.value else {
+        let decoded = try decode(bytes, of: payload)
+        if format.wire == .protobuf, let proto {
+            guard try proto.encoder.encode(decoded) == payload.bytes(.protobuf) else {
+                throw Failure(description: "\(origin): \(format) did not give the payload back")
+            }
+            return
+        }
+        guard decoded == payload.value else {
             throw Failure(description: "\(origin): \(format) did not give the payload back")
         }
     }
