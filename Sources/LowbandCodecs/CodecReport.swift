@@ -101,6 +101,12 @@ package struct CodecReport: Sendable {
                 }
             }
             if !flips.isEmpty { text += "ranking by bytes flips on \(Self.name(file)): " + flips.joined(separator: "; ") + "\n" }
+            // Only a flip by more than a tenth: wall clock on a shared machine moves by percents.
+            let times = comparison.formats.compactMap { format in comparison.cell(file, format).map { (format, $0.encodeTotal + $0.decodeTotal) } }
+            if let fastest = byTime.first, let quickest = times.min(by: { $0.1 < $1.1 }), quickest.0 != fastest,
+               let fastestHere = comparison.cell(file, fastest).map({ $0.encodeTotal + $0.decodeTotal }), quickest.1 < fastestHere * 0.9 {
+                text += "ranking by time flips on \(Self.name(file)): fastest here \(quickest.0) \(Self.time(quickest.1)), not \(fastest) (\(Self.time(fastestHere)))\n"
+            }
         }
         return text
     }
