@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "LowbandBasics", targets: ["LowbandBasics"]),
         .library(name: "LowbandMessagePack", targets: ["LowbandMessagePack"]),
         .library(name: "LowbandLZ4", targets: ["LowbandLZ4"]),
+        .library(name: "LowbandCBOR", targets: ["LowbandCBOR"]),
         .library(name: "LowbandWire", targets: ["LowbandWire"]),
         .library(name: "LowbandFixtures", targets: ["LowbandFixtures"]),
         .library(name: "LowbandDeterminism", targets: ["LowbandDeterminism"]),
@@ -88,16 +89,30 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // `lowband codecs compare`: a user's own payloads sized and timed in each format.
+        // zstd, rows of `lowband codecs compare` beside LZ4 (with and without a dictionary).
+        .systemLibrary(
+            name: "CLowbandZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // `lowband codecs compare`: a user's own payloads sized and timed in each format, and
+        // priced on a profile's air by the shaper.
         .target(
             name: "LowbandCodecs",
-            dependencies: ["LowbandBasics", "LowbandMessagePack", "LowbandLZ4", "LowbandReports", "CLowbandZlib"],
+            dependencies: ["LowbandBasics", "LowbandMessagePack", "LowbandCBOR", "LowbandLZ4", "LowbandReports", "LowbandShaper", "CLowbandZlib", "CLowbandZstd"],
             swiftSettings: strict
         ),
         // The small jobs every other target shares (hashes, CSV, JSON text, durations,
         // percentiles): standard library only, so any target may use it.
         .target(
             name: "LowbandBasics",
+            swiftSettings: strict
+        ),
+        // CBOR from the MessagePack value model: a format `lowband codecs compare` weighs, a
+        // product only so that Fuzz/ can drive its reader.
+        .target(
+            name: "LowbandCBOR",
+            dependencies: ["LowbandMessagePack"],
             swiftSettings: strict
         ),
         .target(
@@ -613,6 +628,10 @@ let package = Package(
         ),
         .testTarget(name: "LowbandRunReportTests", dependencies: [
                 "LowbandDeterminism", "LowbandFindings", "LowbandRunReport", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandCBORTests", dependencies: [
+                "LowbandCBOR", "LowbandMessagePack", "LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandCodecsTests", dependencies: [
+                "LowbandCodecs", "LowbandMessagePack", "LowbandProcess", "LowbandProfiles", "LowbandShaper", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(name: "LowbandReportsTests", dependencies: [
                 "LowbandProcess", "LowbandReports", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(

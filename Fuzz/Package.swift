@@ -45,6 +45,7 @@ let package = Package(
         ),
         fuzzTarget("msgpack-reader", [.product(name: "LowbandMessagePack", package: "lowband")]),
         fuzzTarget("msgpack-json", [.product(name: "LowbandMessagePack", package: "lowband")]),
+        fuzzTarget("cbor-reader", [.product(name: "LowbandCBOR", package: "lowband"), .product(name: "LowbandMessagePack", package: "lowband")]),
         fuzzTarget("msgpack-codable", [
             .product(name: "LowbandMessagePack", package: "lowband"),
             .product(name: "LowbandWire", package: "lowband"),

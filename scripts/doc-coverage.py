@@ -31,6 +31,7 @@ import sys
 HELD_AT_ZERO = [
     "LowbandAppEvents",
     "LowbandBasics",
+    "LowbandCBOR",
     "LowbandProcess",
     "LowbandClient",
     "LowbandDeterminism",

@@ -4,7 +4,7 @@
 #
 #   scripts/fuzz.sh TARGET|all [--time S] [--jobs N] [--parallel N] [--debug] [--build-only] [-- LIBFUZZER-FLAGS...]
 #
-# TARGET: msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block lz4-frame
+# TARGET: msgpack-reader msgpack-json cbor-reader msgpack-codable frame-stream lz4-block lz4-frame
 #         profile-yaml mahimahi-trace control-body benchmark-csv app-events proxy-door
 # --time S      seconds of fuzzing per target (default 60); the seeds are always run first.
 # --jobs N      parallel fuzzing processes per target (libFuzzer -fork=N; default 1).
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(msgpack-reader msgpack-json msgpack-codable frame-stream lz4-block lz4-frame
+all_targets=(msgpack-reader msgpack-json cbor-reader msgpack-codable frame-stream lz4-block lz4-frame
     profile-yaml mahimahi-trace control-body benchmark-csv app-events proxy-door)
 seconds=60
 jobs=1

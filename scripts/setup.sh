@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Lowband needs on a fresh Debian machine, skipping what is already there.
 # System: liblz4-dev, libsqlite3-dev and zlib1g-dev (linked; zlib by `lowband codecs compare` and the compression benchmark),
-#   libzstd-dev (linked by the compression benchmark's zstd rows only), lz4 and zstd (interop peers in tests), pkg-config,
+#   libzstd-dev (linked by `lowband codecs compare` and the compression benchmark's zstd rows), protobuf-compiler (protoc reads `codecs compare --proto`), lz4 and zstd (interop peers in tests), pkg-config,
 #   chromium (renders `lowband run`'s HTML report in the report tests; large, ~100 MB download).
 #   socat (the relay benchmark compares the proxy with it), mosquitto (the MQTT broker the own-app example explores),
 #   redis-server (the second own-app stack: pub/sub that Examples/RedisChat explores),
@@ -14,9 +14,9 @@
 #   going through the proxy's SOCKS5 and HTTP-proxy front doors), redis (redis-py, the client of the Redis chat example).
 set -euo pipefail
 
-apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind)
+apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev protobuf-compiler lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind)
 # pip package = Python module it provides
-python_packages=(msgpack=msgpack lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis)
+python_packages=(msgpack=msgpack cbor2=cbor2 protobuf=google.protobuf lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis)
 
 missing=()
 for package in "${apt_packages[@]}"; do

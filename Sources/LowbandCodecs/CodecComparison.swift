@@ -1,34 +1,41 @@
-import Foundation
 import LowbandBasics
 import LowbandLZ4
-package import LowbandReports
+import LowbandMessagePack
 
-/// A user's payloads sized and timed in every ``CodecFormat``: bytes per payload, the ratio to
-/// JSON, and the time to encode and decode each (docs/BENCHMARKS.md, "Your own payloads").
+/// A user's payload files sized and timed in every ``CodecFormat``: a cell per file × format
+/// (docs/BENCHMARKS.md, "Your own payloads").
 ///
-/// The dictionary format is measured on the payloads it was not built from (every other one),
-/// so a dictionary that holds the payloads themselves cannot flatter it. Sizes cover every
-/// payload; times at most ``maximumTimed`` of them, spread over the set.
+/// A dictionary compression of a file uses a dictionary built from the *other* files' payloads
+/// only (leave-one-out), so a dictionary never holds the payload it compresses; with one file
+/// there is none to build it from and those formats are left out. Every encoding is read back
+/// and checked. Each payload's encode and decode time is the median of the same ``repeats``
+/// calls, after ``warmUp`` calls, for every format; at most ``maximumTimed`` payloads are timed,
+/// spread over the set, and a file's time is its timed payloads' mean times its payloads.
 package struct CodecComparison: Sendable {
     /// Payloads timed at most (every k-th).
     package static let maximumTimed = 2_000
-    /// How long one payload's encoding (or decoding) is repeated for its time.
-    static let timing: Duration = .microseconds(200)
+    /// Calls before timing starts.
+    package static let warmUp = 3
 
-    /// One format's figures.
-    package struct Result: Sendable {
+    /// One file in one format.
+    package struct Cell: Sendable {
         /// The format.
         package var format: CodecFormat
-        /// Bytes of each payload measured.
+        /// The file, as named.
+        package var file: String
+        /// Bytes of each payload of the file.
         package var sizes: [Double]
-        /// Each payload's bytes over its compact JSON's.
-        package var ratios: [Double]
-        /// Nanoseconds to encode each timed payload.
+        /// Each timed payload's median nanoseconds to encode.
         package var encodeNanoseconds: [Double]
-        /// Nanoseconds to decode each timed payload.
+        /// Each timed payload's median nanoseconds to decode.
         package var decodeNanoseconds: [Double]
-        /// What was measured, when not every payload (the dictionary's held-out half).
-        package var note: String?
+        /// The file's time to encode all its payloads, nanoseconds (estimated when not all were timed).
+        package var encodeTotal: Double
+        /// The same to decode.
+        package var decodeTotal: Double
+
+        /// Bytes of all the file's payloads.
+        package var bytes: Double { sizes.reduce(0, +) }
     }
 
     /// A failure: the payload and what was wrong.
@@ -37,121 +44,118 @@ package struct CodecComparison: Sendable {
         package var description: String
     }
 
-    /// Every format's figures, in ``CodecFormat`` order (the dictionary's left out with fewer
-    /// than two payloads).
-    package let results: [Result]
+    /// The files, in the order given.
+    package let files: [String]
+    /// The formats measured on every file, in ``CodecFormat/allCases`` order.
+    package let formats: [CodecFormat]
+    /// Every file × format, file-major.
+    package let cells: [Cell]
     /// Payloads measured.
     package let payloads: Int
+    /// Timed calls per payload and format.
+    package let repeats: Int
 
-    /// Measures `set`.
+    /// Payloads left out, each `FILE#N: what was wrong`; their files are left out whole.
+    package let failures: [String]
+
+    /// Measures `set`, timing each payload `repeats` times per format, with the protobuf format
+    /// when `proto` is given.
     ///
-    /// - Throws: ``Failure`` when a payload cannot be written in a format, or a format does not
-    ///   give a payload back.
-    package init(_ set: PayloadSet) throws(Failure) {
-        var prepared: [(origin: String, payload: PreparedPayload)] = []
-        do {
-            for payload in set.payloads { prepared.append((payload.origin, try PreparedPayload(payload.value, origin: payload.origin))) }
-        } catch {
-            throw Failure(description: error.description)
-        }
-        payloads = prepared.count
-        let stride = max(1, (prepared.count + Self.maximumTimed - 1) / Self.maximumTimed)
-        var results: [Result] = []
-        for format in CodecFormat.allCases {
-            var measured = Array(prepared.indices)
-            var dictionary: LZ4Dictionary?
-            var note: String?
-            if format == .msgpackLZ4Dictionary {
-                guard prepared.count >= 2 else { continue }
-                dictionary = LZ4Dictionary(samples: prepared.indices.filter { $0 % 2 == 0 }.map { prepared[$0].payload.msgpack })
-                measured = prepared.indices.filter { $0 % 2 == 1 }
-                note = "measured on the \(measured.count) payloads the dictionary (\(dictionary?.bytes.count ?? 0) bytes) was not built from"
-            }
-            let codec = FormatCodec(format: format, dictionary: dictionary)
-            var result = Result(format: format, sizes: [], ratios: [], encodeNanoseconds: [], decodeNanoseconds: [], note: note)
+    /// A payload that a format cannot write (protobuf: the schema cannot encode it) is named in
+    /// ``failures`` and its file left out; the other files are still compared.
+    ///
+    /// - Throws: ``Failure`` when no file is left, or a format does not give a payload back.
+    package init(_ set: PayloadSet, repeats: Int = 15, proto: ProtoTarget? = nil) throws(Failure) {
+        var prepared: [(payload: PayloadSet.Payload, prepared: PreparedPayload)] = []
+        var failures: [String] = []
+        var badFiles: Set<String> = []
+        for payload in set.payloads where !badFiles.contains(payload.file) {
             do {
-                for (position, index) in measured.enumerated() {
-                    let (origin, payload) = prepared[index]
-                    let bytes = try codec.encode(payload)
-                    try codec.check(bytes, of: payload, origin: origin)
-                    result.sizes.append(Double(bytes.count))
-                    result.ratios.append(Double(bytes.count) / Double(max(1, payload.json.count)))
-                    guard position % stride == 0 else { continue }
-                    result.encodeNanoseconds.append(try Self.nanoseconds { _ = try codec.encode(payload) })
-                    result.decodeNanoseconds.append(try Self.nanoseconds { try codec.decode(bytes, of: payload) })
-                }
-            } catch let failure as FormatCodec.Failure {
-                throw Failure(description: failure.description)
+                prepared.append((payload, try PreparedPayload(payload.value, origin: payload.origin, proto: proto)))
             } catch {
-                throw Failure(description: "\(format.rawValue): \(error)")
+                failures.append(error.description)
+                badFiles.insert(payload.file)
             }
-            results.append(result)
         }
-        self.results = results
+        prepared.removeAll { badFiles.contains($0.payload.file) }
+        self.failures = failures
+        let files = set.fileNames.filter { !badFiles.contains($0) }
+        self.files = files
+        guard !files.isEmpty else { throw Failure(description: failures.first ?? "no payload to compare") }
+        payloads = prepared.count
+        self.repeats = max(1, repeats)
+        let formats = CodecFormat.allCases.filter { ($0.wire != .protobuf || proto != nil) && (!$0.compression.usesDictionary || files.count >= 2) }
+        self.formats = formats
+        let stride = max(1, (prepared.count + Self.maximumTimed - 1) / Self.maximumTimed)
+        var cells: [Cell] = []
+        for file in files {
+            let indices = prepared.indices.filter { prepared[$0].payload.file == file }
+            for format in formats {
+                let dictionary = format.compression.usesDictionary
+                    ? LZ4Dictionary(samples: prepared.filter { $0.payload.file != file }.map { $0.prepared.bytes(format.wire) })
+                    : nil
+                let codec: FormatCodec
+                do {
+                    codec = try FormatCodec(format: format, dictionary: dictionary, proto: proto)
+                } catch {
+                    throw Failure(description: "\(format): \(error)")
+                }
+                var cell = Cell(format: format, file: file, sizes: [], encodeNanoseconds: [], decodeNanoseconds: [], encodeTotal: 0, decodeTotal: 0)
+                do {
+                    for index in indices {
+                        let (payload, ready) = prepared[index]
+                        let bytes = try codec.encode(ready)
+                        try codec.check(bytes, of: ready, origin: payload.origin)
+                        cell.sizes.append(Double(bytes.count))
+                        guard index % stride == 0 else { continue }
+                        cell.encodeNanoseconds.append(try Self.median(repeats: self.repeats) { _ = try codec.encode(ready) })
+                        cell.decodeNanoseconds.append(try Self.median(repeats: self.repeats) { _ = try codec.decode(bytes, of: ready) })
+                    }
+                } catch let failure as FormatCodec.Failure {
+                    throw Failure(description: failure.description)
+                } catch {
+                    throw Failure(description: "\(file): \(format): \(error)")
+                }
+                let scale = cell.encodeNanoseconds.isEmpty ? 0 : Double(cell.sizes.count) / Double(cell.encodeNanoseconds.count)
+                cell.encodeTotal = cell.encodeNanoseconds.reduce(0, +) * scale
+                cell.decodeTotal = cell.decodeNanoseconds.reduce(0, +) * scale
+                cells.append(cell)
+            }
+        }
+        self.cells = cells
     }
 
-    /// Nanoseconds per call of `body`, repeated for ``timing`` (at most 10,000 times).
-    static func nanoseconds(_ body: () throws -> Void) rethrows -> Double {
+    /// The cell of `file` in `format`.
+    package func cell(_ file: String, _ format: CodecFormat) -> Cell? {
+        cells.first { $0.file == file && $0.format == format }
+    }
+
+    /// Every payload's bytes in `format`, all files.
+    package func sizes(_ format: CodecFormat) -> [Double] {
+        cells.filter { $0.format == format }.flatMap(\.sizes)
+    }
+
+    /// Bytes of every file in `format`.
+    package func totalBytes(_ format: CodecFormat) -> Double {
+        cells.filter { $0.format == format }.reduce(0) { $0 + $1.bytes }
+    }
+
+    /// Nanoseconds to encode and decode every payload in `format`.
+    package func totalNanoseconds(_ format: CodecFormat) -> Double {
+        cells.filter { $0.format == format }.reduce(0) { $0 + $1.encodeTotal + $1.decodeTotal }
+    }
+
+    /// The median of `repeats` timed calls of `body` (nanoseconds), after ``warmUp`` untimed ones.
+    static func median(repeats: Int, _ body: () throws -> Void) rethrows -> Double {
+        for _ in 0 ..< warmUp { try body() }
         let clock = ContinuousClock()
-        let start = clock.now
-        var calls = 0
-        var elapsed: Duration = .zero
-        repeat {
+        var times: [Double] = []
+        times.reserveCapacity(repeats)
+        for _ in 0 ..< repeats {
+            let start = clock.now
             try body()
-            calls += 1
-            elapsed = clock.now - start
-        } while elapsed < timing && calls < 10_000
-        return Double(elapsed.nanosecondsClamped) / Double(calls)
-    }
-
-    /// The figures as benchmark rows: suite `codecs`, benchmark the format; `bytes`,
-    /// `ratio_vs_json` (x), `encode_ns` and `decode_ns`, each with every payload's value, so
-    /// `lowband compare` gates a format change (times by its statistical test).
-    package func rows(environment: RunEnvironment) -> [BenchmarkRow] {
-        var rows: [BenchmarkRow] = []
-        for result in results where !result.sizes.isEmpty {
-            let name = result.format.rawValue
-            let figures = [
-                ("bytes", "bytes", result.sizes), ("ratio_vs_json", "x", result.ratios),
-                ("encode_ns", "ns", result.encodeNanoseconds), ("decode_ns", "ns", result.decodeNanoseconds),
-            ]
-            for (metric, unit, values) in figures where !values.isEmpty {
-                var row = BenchmarkRow(suite: "codecs", benchmark: name, metric: metric, unit: unit, samples: values, environment: environment)
-                row.sampleValues = values
-                rows.append(row)
-            }
+            times.append(Double((clock.now - start).nanosecondsClamped))
         }
-        return rows
-    }
-
-    /// The table the command prints.
-    package func report(files: Int) -> String {
-        var text = "codecs: \(payloads) payload\(payloads == 1 ? "" : "s") from \(files) file\(files == 1 ? "" : "s")\n"
-        let header = ["format", "payloads", "p50 bytes", "total bytes", "× JSON p50", "encode p50", "decode p50"]
-        var lines: [[String]] = [header]
-        var notes: [String] = []
-        for result in results where !result.sizes.isEmpty {
-            lines.append([
-                result.format.rawValue, String(result.sizes.count), String(Int(Self.median(result.sizes))), String(Int(result.sizes.reduce(0, +))),
-                String(format: "%.2f", Self.median(result.ratios)), Self.time(Self.median(result.encodeNanoseconds)), Self.time(Self.median(result.decodeNanoseconds)),
-            ])
-            if let note = result.note { notes.append("\(result.format.rawValue): \(note)") }
-        }
-        let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
-        for line in lines {
-            text += line.enumerated().map { column, cell in
-                column == 0 ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0) : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ") + "\n"
-        }
-        for note in notes { text += note + "\n" }
-        return text
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        Percentile.median(values) ?? 0
-    }
-
-    static func time(_ nanoseconds: Double) -> String {
-        nanoseconds >= 1_000_000 ? String(format: "%.2f ms", nanoseconds / 1e6) : nanoseconds >= 1_000 ? String(format: "%.1f µs", nanoseconds / 1e3) : String(format: "%.0f ns", nanoseconds)
+        return Percentile.median(times) ?? 0
     }
 }

@@ -1,116 +1,121 @@
-import Foundation
-import LowbandLZ4
+import LowbandCBOR
 import LowbandMessagePack
 
-/// A way to put a payload on the wire, as `lowband codecs compare` measures it.
-package enum CodecFormat: String, CaseIterable, Sendable {
-    /// JSON text, compact, by Foundation's `JSONSerialization`.
+/// The text or binary form a payload is written in.
+package enum WireFormat: String, CaseIterable, Sendable {
+    /// Compact JSON as apps write it (``CompactJSON``).
     case json
-    /// That JSON deflated by zlib (what HTTP's gzip does to it).
-    case jsonZlib = "json+zlib"
     /// MessagePack with map keys (the JSON document's shape, field names and all).
     case msgpack
-    /// That MessagePack in one LZ4 block.
-    case msgpackLZ4 = "msgpack+lz4"
-    /// That MessagePack in one LZ4 block with a dictionary built from other payloads.
-    case msgpackLZ4Dictionary = "msgpack+lz4+dict"
+    /// CBOR, definite lengths, shortest heads (`CBORWriter`, LowbandCBOR).
+    case cbor
+    /// Protocol Buffers by the user's own schema (``ProtoTarget``); only when one is given.
+    case protobuf
 }
 
-/// One payload ready in every form the formats start from: the tree each encodes from.
+/// What is done to a wire format's bytes before they are sent.
+package enum Compression: String, CaseIterable, Sendable {
+    /// Nothing.
+    case none
+    /// zlib's deflate at its default level (what HTTP's gzip does).
+    case zlib
+    /// One LZ4 block.
+    case lz4
+    /// One LZ4 block with a dictionary of the other payload files' bytes.
+    case lz4Dictionary = "lz4+dict"
+    /// zstd at its default level (3).
+    case zstd
+    /// zstd with a dictionary of the other payload files' bytes (raw content).
+    case zstdDictionary = "zstd+dict"
+
+    /// Whether it needs a dictionary built from the other payload files.
+    var usesDictionary: Bool { self == .lz4Dictionary || self == .zstdDictionary }
+}
+
+/// A way to put a payload on the wire, as `lowband codecs compare` measures it: a wire format
+/// and a compression, named `msgpack`, `json+zstd`, `cbor+lz4+dict`.
+package struct CodecFormat: Hashable, Sendable, CustomStringConvertible {
+    /// The form the payload is written in.
+    package var wire: WireFormat
+    /// What is done to those bytes.
+    package var compression: Compression
+
+    /// `wire` compressed by `compression`.
+    package init(_ wire: WireFormat, _ compression: Compression = .none) {
+        self.wire = wire
+        self.compression = compression
+    }
+
+    /// Every wire format with every compression, wire format first.
+    package static let allCases: [CodecFormat] = WireFormat.allCases.flatMap { wire in Compression.allCases.map { CodecFormat(wire, $0) } }
+
+    package var description: String { compression == .none ? wire.rawValue : "\(wire.rawValue)+\(compression.rawValue)" }
+}
+
+/// One payload written in every wire format: what each compression starts from.
 struct PreparedPayload {
     let value: MessagePackValue
-    let foundation: Any
-    let json: [UInt8]
-    /// The JSON with sorted keys: what a decoded copy must give again (a dictionary's key order
-    /// is not kept).
-    let canonicalJSON: [UInt8]
-    let msgpack: [UInt8]
+    /// Each ``WireFormat``'s bytes, in `WireFormat.allCases` order.
+    let plain: [[UInt8]]
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    init(_ value: MessagePackValue, origin: String) throws(Failure) {
+    init(_ value: MessagePackValue, origin: String, proto: ProtoTarget?) throws(Failure) {
         self.value = value
-        do {
-            foundation = try JSONSerialization.jsonObject(with: Data(MessagePackJSON.renderUTF8(value)), options: [.fragmentsAllowed])
-            json = Array(try JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed]))
-            canonicalJSON = Array(try JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed, .sortedKeys]))
-        } catch {
-            throw Failure(description: "\(origin): Foundation cannot write it as JSON: \(error)")
+        var plain: [[UInt8]] = []
+        for wire in WireFormat.allCases {
+            guard wire != .protobuf || proto != nil else {
+                plain.append([])
+                continue
+            }
+            do {
+                plain.append(try Self.encode(value, as: wire, capacity: 0, proto: proto))
+            } catch let failure as ProtoEncoder.Failure {
+                throw Failure(description: "\(origin): \(failure)")
+            } catch {
+                throw Failure(description: "\(origin): cannot be written as \(wire.rawValue): \(error)")
+            }
         }
-        var writer = MessagePackWriter()
-        do {
-            try writer.write(value)
-        } catch {
-            throw Failure(description: "\(origin): cannot be written as MessagePack: \(error)")
-        }
-        msgpack = writer.bytes
-    }
-}
-
-/// Encoding and decoding one format, checked to give back what it was given.
-struct FormatCodec {
-    let format: CodecFormat
-    let dictionary: LZ4Dictionary?
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+        self.plain = plain
     }
 
-    func encode(_ payload: PreparedPayload) throws -> [UInt8] {
-        switch format {
+    func bytes(_ wire: WireFormat) -> [UInt8] {
+        plain[WireFormat.allCases.firstIndex(of: wire) ?? 0]
+    }
+
+    static func encode(_ value: MessagePackValue, as wire: WireFormat, capacity: Int, proto: ProtoTarget?) throws -> [UInt8] {
+        switch wire {
         case .json:
-            return Array(try JSONSerialization.data(withJSONObject: payload.foundation, options: [.fragmentsAllowed]))
-        case .jsonZlib:
-            return try Zlib.compress(Array(try JSONSerialization.data(withJSONObject: payload.foundation, options: [.fragmentsAllowed])))
+            return CompactJSON.encode(value, reservingCapacity: capacity)
         case .msgpack:
-            var writer = MessagePackWriter(reservingCapacity: payload.msgpack.count)
-            try writer.write(payload.value)
+            var writer = MessagePackWriter(reservingCapacity: capacity)
+            try writer.write(value)
             return writer.bytes
-        case .msgpackLZ4, .msgpackLZ4Dictionary:
-            var writer = MessagePackWriter(reservingCapacity: payload.msgpack.count)
-            try writer.write(payload.value)
-            return try LZ4Block.compress(writer.bytes, dictionary: format == .msgpackLZ4Dictionary ? dictionary : nil)
+        case .cbor:
+            var writer = CBORWriter(reservingCapacity: capacity)
+            writer.write(value)
+            return writer.bytes
+        case .protobuf:
+            guard let proto else { throw ProtoDecoder.Failure(description: "no schema given") }
+            return try proto.encoder.encode(value)
         }
     }
 
-    /// Decodes `bytes` of `payload`; throws when they do not give the payload back.
-    func decode(_ bytes: [UInt8], of payload: PreparedPayload) throws {
-        switch format {
+    static func decode(_ bytes: [UInt8], as wire: WireFormat, proto: ProtoTarget?) throws -> MessagePackValue {
+        switch wire {
         case .json:
-            _ = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
-        case .jsonZlib:
-            let text = try Zlib.decompress(bytes, size: payload.json.count)
-            _ = try JSONSerialization.jsonObject(with: Data(text), options: [.fragmentsAllowed])
+            return try MessagePackJSON.parse(bytes)
         case .msgpack:
             var reader = MessagePackReader(bytes)
-            _ = try reader.readValue()
-        case .msgpackLZ4, .msgpackLZ4Dictionary:
-            let plain = try LZ4Block.decompress(
-                bytes, decompressedSize: payload.msgpack.count, maximumSize: payload.msgpack.count,
-                dictionary: format == .msgpackLZ4Dictionary ? dictionary : nil)
-            var reader = MessagePackReader(plain)
-            _ = try reader.readValue()
-        }
-    }
-
-    /// Decodes once and compares with the payload (MessagePack formats: the same value; JSON:
-    /// the same compact text when written again).
-    func check(_ bytes: [UInt8], of payload: PreparedPayload, origin: String) throws {
-        switch format {
-        case .json, .jsonZlib:
-            let text = format == .json ? bytes : try Zlib.decompress(bytes, size: bytes.isEmpty ? 0 : payload.json.count)
-            let decoded = try JSONSerialization.jsonObject(with: Data(text), options: [.fragmentsAllowed])
-            guard Array(try JSONSerialization.data(withJSONObject: decoded, options: [.fragmentsAllowed, .sortedKeys])) == payload.canonicalJSON else {
-                throw Failure(description: "\(origin): \(format.rawValue) did not give the payload back")
-            }
-        case .msgpack, .msgpackLZ4, .msgpackLZ4Dictionary:
-            let plain = format == .msgpack ? bytes : try LZ4Block.decompress(
-                bytes, decompressedSize: payload.msgpack.count, maximumSize: payload.msgpack.count,
-                dictionary: format == .msgpackLZ4Dictionary ? dictionary : nil)
-            var reader = MessagePackReader(plain)
-            guard try reader.readValue() == payload.value else { throw Failure(description: "\(origin): \(format.rawValue) did not give the payload back") }
+            return try reader.readValue()
+        case .cbor:
+            var reader = CBORReader(bytes)
+            return try reader.readValue()
+        case .protobuf:
+            guard let proto else { throw ProtoDecoder.Failure(description: "no schema given") }
+            return try proto.decoder.decode(bytes[...], as: proto.encoder.message)
         }
     }
 }

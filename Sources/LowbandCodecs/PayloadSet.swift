@@ -16,6 +16,8 @@ package struct PayloadSet: Sendable {
     package struct Payload: Sendable {
         /// The file and the document's number in it (`a.json#3`).
         package var origin: String
+        /// The file, as named.
+        package var file: String
         /// The value.
         package var value: MessagePackValue
     }
@@ -28,6 +30,8 @@ package struct PayloadSet: Sendable {
 
     /// The payloads, in file order.
     package private(set) var payloads: [Payload] = []
+    /// The files read, in order, each once.
+    package private(set) var fileNames: [String] = []
     /// How many files they came from.
     package private(set) var files = 0
 
@@ -56,10 +60,14 @@ package struct PayloadSet: Sendable {
         } catch {
             throw Failure(description: "\(path): cannot read: \((error as NSError).localizedDescription)")
         }
-        files += 1
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let isJSON = first.map { "{[\"".utf8.contains($0) } ?? true
+        // A file named as JSON is read as JSON whatever it opens with, so a broken one is named
+        // by line and column instead of being taken for MessagePack.
+        let namedJSON = [".json", ".jsonl", ".ndjson"].contains { path.lowercased().hasSuffix($0) }
+        let isJSON = namedJSON || (first.map { "{[\"".utf8.contains($0) } ?? true)
         var count = 0
+        // A file is taken whole or not at all: a bad document leaves none of its file behind.
+        var found: [Payload] = []
         if isJSON {
             var parser = MessagePackJSONParser(bytes)
             while true {
@@ -67,11 +75,11 @@ package struct PayloadSet: Sendable {
                 do {
                     next = try parser.next()
                 } catch {
-                    throw Failure(description: "\(path): document \(count + 1) is not JSON: \(error)")
+                    throw Failure(description: "\(path):\(error.line):\(error.column): document \(count + 1) is not JSON: \(error.message)")
                 }
                 guard let value = next else { break }
                 count += 1
-                try append(Payload(origin: "\(path)#\(count)", value: value))
+                found.append(Payload(origin: "\(path)#\(count)", file: path, value: value))
             }
         } else {
             var reader = MessagePackReader(bytes)
@@ -79,15 +87,16 @@ package struct PayloadSet: Sendable {
                 do {
                     let value = try reader.readValue()
                     count += 1
-                    try append(Payload(origin: "\(path)#\(count)", value: value))
-                } catch let failure as Failure {
-                    throw failure
+                    found.append(Payload(origin: "\(path)#\(count)", file: path, value: value))
                 } catch {
                     throw Failure(description: "\(path): value \(count + 1) is neither JSON nor MessagePack: \(error)")
                 }
             }
         }
         guard count > 0 else { throw Failure(description: "\(path): no payload in it (an empty file)") }
+        for payload in found { try append(payload) }
+        files += 1
+        fileNames.append(path)
     }
 
     private mutating func append(_ payload: Payload) throws(Failure) {

@@ -4,65 +4,99 @@ import LowbandReports
 import LowbandTestSupport
 import Testing
 
-/// `lowband codecs compare` on a user's own payloads: every format's bytes against an outside
-/// peer's (Python's `msgpack` and `json`), rows `compare` reads, and bad files named.
+/// `lowband codecs compare` on a user's own payload files: every format's bytes per file against
+/// outside peers' (Python's `json`, `msgpack` and `cbor2`), rows `compare` reads, and bad files
+/// named while the others are still compared.
 @Suite struct CodecsCommandTests {
-    /// Chat messages as a user's app would log them, one JSON document per line, and the
-    /// same documents' sizes as Python writes them: compact JSON and MessagePack.
+    /// Four payload files as a messenger sends them — a chat message with attachments (URLs), a
+    /// 200-entry contact list (non-ASCII names, large integers, nulls), a push (64-bit ends,
+    /// booleans), a 50-message history page (nested arrays, floats) — and 20 logged messages,
+    /// one per line; then each file's sizes as Python writes them.
     private static let script = """
-        import json, random, sys, msgpack
-        random.seed(7)
-        words = "hello there are you coming tonight yes no maybe see you at the station bring the keys".split()
-        json_total = msgpack_total = 0
-        with open(sys.argv[1], "w") as out:
-            for i in range(60):
-                m = {"id": "m-%d" % i, "chat": "c-%d" % (i % 5), "sender": {"id": random.randint(1, 50), "name": random.choice(["alice", "bob"])},
-                     "text": " ".join(random.choice(words) for _ in range(random.randint(2, 20))), "seq": i, "read": i % 3 == 0}
-                out.write(json.dumps(m) + "\\n")
-                json_total += len(json.dumps(m, separators=(",", ":")))
-                msgpack_total += len(msgpack.packb(m))
-        print(json_total, msgpack_total)
+        import json, random, sys, os, msgpack, cbor2
+        random.seed(11)
+        d = sys.argv[1]
+        def url(i): return "https://cdn.example.com/media/%d/photo_%d.jpg?size=large&v=%d" % (i, i * 7, i % 3)
+        names = ["Алиса", "Bob", "José", "李雷", "Zoë 🎉", "Ørjan"]
+        words = ["hi", "ok", "🙂", "да", "https://t.me/x/1", "a/b\\\\c\\"d", "tab\\tnew\\nline"]
+        files = {
+          "chat.json": [{"id": "m-1", "chat": 42, "text": "Привет! see https://example.org/a/b — ok 👍",
+                         "attachments": [{"url": url(i), "w": 1280, "h": 720, "thumb": url(i + 100), "size": random.randint(10000, 5000000)} for i in range(4)],
+                         "sent": 1732873915123, "edited": None, "pinned": False}],
+          "contacts.json": [[{"id": 10**12 + i, "name": random.choice(names) + " " + str(i), "avatar": url(i), "phone": "+7 900 %07d" % random.randint(0, 9999999),
+                              "blocked": i % 17 == 0, "last_seen": None if i % 5 == 0 else 1732873915 - i * 3600, "score": i * 0.25} for i in range(200)]],
+          "push.json": [{"type": "message", "chat": -9223372036854775808, "from": "Zoë 🎉", "preview": "Встретимся в 7? https://maps.example.com/?q=55.75,37.61",
+                         "badge": 3, "big": 18446744073709551615, "silent": True, "tiny": 1e-7, "huge": 1e22}],
+          "history.json": [{"chat": 42, "messages": [{"id": i, "seq": [i, [i * 2, [True, None, False]]], "text": " ".join(random.choice(words) for _ in range(random.randint(1, 12))),
+                            "reactions": {"👍": random.randint(0, 5)}, "ratio": random.random(), "sent": 1732870000000 + i * 61000} for i in range(50)]}],
+          "log.jsonl": [{"id": "m-%d" % i, "text": " ".join(random.choice(words) for _ in range(random.randint(2, 9))), "seq": i, "read": i % 3 == 0} for i in range(20)],
+        }
+        for name, docs in files.items():
+            with open(os.path.join(d, name), "w", encoding="utf-8") as out:
+                for doc in docs:
+                    out.write(json.dumps(doc, ensure_ascii=False, indent=None if name.endswith("jsonl") else 2) + "\\n")
+            j = sum(len(json.dumps(o, separators=(",", ":"), ensure_ascii=False).encode()) for o in docs)
+            m = sum(len(msgpack.packb(o)) for o in docs)
+            c = sum(len(cbor2.dumps(o)) for o in docs)
+            print(name, j, m, c)
         """
 
-    @Test func sizesMatchPythonsAndTheRowsAreComparable() async throws {
+    @Test func everyFilesSizesMatchPythonsAndTheRowsAreComparable() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-codecs")
-        let payloads = directory.file("messages.jsonl")
-        let python = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", Self.script, payloads])
+        let python = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", Self.script, directory.path])
         try #require(python.status == 0, "\(python.stderrText)")
-        let totals = python.stdoutText.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let expected = python.stdoutText.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let files = expected.map { directory.file($0[0]) }
         let out = directory.file("reports/codecs.csv")
-        let result = try await LowbandBinary.run(["codecs", "compare", payloads, "--out", out])
+        let result = try await LowbandBinary.run(["codecs", "compare"] + files + ["--out", out, "--repeats", "3"])
         #expect(result.status == 0, "\(result.stderrText)")
-        #expect(result.stdoutText.hasPrefix("codecs: 60 payloads from 1 file\n"))
-        #expect(result.stdoutText.contains("msgpack+lz4+dict: measured on the 30 payloads the dictionary"))
-        let rows = try BenchmarkCSV.read(from: out)
-        func row(_ benchmark: String, _ metric: String) throws -> BenchmarkRow {
-            try #require(rows.first { $0.benchmark == benchmark && $0.metric == metric }, "\(benchmark) \(metric)")
-        }
-        // Foundation's compact JSON and our MessagePack are byte for byte as long as Python's.
-        #expect(try row("json", "bytes").samples == 60)
+        #expect(result.stdoutText.hasPrefix("codecs: 24 payloads from 5 files"), "\(result.stdoutText)")
         let written = try String(contentsOfFile: directory.file("reports/codecs.samples.csv"), encoding: .utf8)
         func total(_ benchmark: String) -> Double {
             written.split(separator: "\n").filter { $0.hasPrefix("codecs,\(benchmark),bytes,") }.compactMap { Double($0.split(separator: ",").last ?? "") }.reduce(0, +)
         }
-        #expect(totals.count == 2 && total("json") == totals[0] && total("msgpack") == totals[1], "python: \(totals), ours: \(total("json")), \(total("msgpack"))")
-        #expect(try row("msgpack", "ratio_vs_json").p50 < 1)
-        #expect(try row("msgpack+lz4+dict", "bytes").samples == 30)
-        #expect(try row("msgpack", "encode_ns").min > 0 && row("json+zlib", "decode_ns").min > 0)
-        // compare reads them back, and the same file against itself passes.
+        for line in expected {
+            let path = directory.file(line[0])
+            for (format, size) in zip(["json", "msgpack", "cbor"], line.dropFirst()) {
+                #expect(total("\(format)@\(path)") == Double(size), "\(line[0]) \(format): python \(size), ours \(total("\(format)@\(path)"))")
+            }
+        }
+        let rows = try BenchmarkCSV.read(from: out)
+        // Totals sum bytes over the files; the dictionaries were built from the other files.
+        let jsonTotal = try #require(rows.first { $0.benchmark == "json" && $0.metric == "total_bytes" })
+        #expect(jsonTotal.p50 == expected.compactMap { Double($0[1]) }.reduce(0, +))
+        #expect(rows.contains { $0.benchmark == "msgpack+zstd+dict@\(files[1])" && $0.metric == "bytes" })
+        #expect(rows.contains { $0.benchmark == "cbor+lz4@edge" && $0.metric == "largest_delivery_ms" && $0.p50 > 0 })
+        #expect(result.stdoutText.contains("smallest in total: "))
+        #expect(result.stdoutText.contains("on edge, the largest payload: "))
         let compared = try await LowbandBinary.run(["compare", out, out])
         #expect(compared.status == 0, "\(compared.stdoutText)\(compared.stderrText)")
     }
 
-    @Test(arguments: [
-        ([UInt8]([0xc1]), "value 1 is neither JSON nor MessagePack"), ([], "no payload in it"), (Array("{\"a\": 1}\n{\"a\": ".utf8), "document 2 is not JSON"),
-    ])
+    @Test func aBadFileIsNamedByLineAndColumnAndTheOthersAreStillCompared() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-codecs")
+        let good = directory.file("good.json")
+        let bad = directory.file("bad.json")
+        try Data("{\"a\": \"https://x.org/\", \"n\": 1}\n".utf8).write(to: URL(fileURLWithPath: good))
+        try Data("{\"a\": 1,\n  \"b\": }\n".utf8).write(to: URL(fileURLWithPath: bad))
+        let result = try await LowbandBinary.run(["codecs", "compare", good, bad, "--out", directory.file("c.csv"), "--repeats", "1", "--profiles", "edge"])
+        #expect(result.status == 2)
+        #expect(result.stderrText.hasPrefix("lowband codecs compare: error: \(bad):2:8: document 1 is not JSON"), "\(result.stderrText)")
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+        #expect(result.stdoutText.contains("good.json"))
+        #expect(result.stdoutText.contains("left out 1 bad file"))
+        // The JSON row is Python's compact form: the URL's slashes are not escaped.
+        let written = try String(contentsOfFile: directory.file("c.samples.csv"), encoding: .utf8)
+        #expect(written.contains("codecs,json@\(good),bytes,28"), "\(written)")
+    }
+
+    @Test(arguments: [([UInt8]([0xc1]), "value 1 is neither JSON nor MessagePack"), ([], "no payload in it")])
     func aFileThatHoldsNoPayloadsIsNamed(bytes: [UInt8], message: String) async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-codecs")
         let path = directory.file("bad.bin")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let result = try await LowbandBinary.run(["codecs", "compare", path, "--out", directory.file("c.csv")])
-        #expect(result.status == 1)
+        #expect(result.status == 2)
         #expect(result.stderrText.hasPrefix("lowband codecs compare: error: \(path): \(message)"), "\(result.stderrText)")
         #expect(result.stderrText.split(separator: "\n").count == 1)
         #expect(!FileManager.default.fileExists(atPath: directory.file("c.csv")))

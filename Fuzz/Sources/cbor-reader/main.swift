@@ -1,0 +1,3 @@
+import FuzzSupport
+
+FuzzDriver.run { data, size in fuzz(data, size) }
