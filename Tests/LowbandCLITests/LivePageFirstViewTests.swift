@@ -9,17 +9,10 @@ import Testing
 /// queues against the profile's, and no record control when no record runs; headless
 /// Chromium's DOM after load agrees.
 @Suite(.timeLimit(.minutes(2))) struct LivePageFirstViewTests {
-    static let driver = #"""
+    static let driver = LivePageDriver.prelude + #"""
         import json, subprocess, sys, urllib.request
         lowband, chromium, work = sys.argv[1:4]
-        proxy = subprocess.Popen([lowband, "proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9",
-                                  "--api", "127.0.0.1:0", "--profile", "edge", "--seed", "7"], stderr=subprocess.PIPE, text=True)
-        page = None
-        while page is None:
-            line = proxy.stderr.readline()
-            if not line: raise SystemExit("lowband proxy ended before printing its live page")
-            if line.startswith("live page: "): page = line[len("live page: "):].strip()
-        api = page.split("/ui?")[0]
+        proxy, _, page, api = start_proxy(lowband, "--upstream", "127.0.0.1:9", "--profile", "edge", "--seed", "7")
         def served():
             # The page as the server rendered it, before any script ran.
             return urllib.request.urlopen(page).read().decode()
@@ -31,9 +24,7 @@ import Testing
         try:
             result["at_load"] = served()
             result["browser"] = dom()
-            request = urllib.request.Request(api + "/proxies/lowband/outage", data=json.dumps({"seconds": 60}).encode(), method="POST",
-                                             headers={"Content-Type": "application/json"})
-            urllib.request.urlopen(request).read()
+            post(api, "/proxies/lowband/outage", {"seconds": 60}).read()
             result["during_outage"] = served()
         finally:
             proxy.terminate(); proxy.wait(timeout=30)

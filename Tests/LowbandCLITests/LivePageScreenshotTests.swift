@@ -12,7 +12,7 @@ import Testing
 /// Meanwhile a bulk download fills the link: its queue never holds more than the profile's
 /// queue and a piece, and what the proxy holds beyond it is reported apart.
 @Suite(.timeLimit(.minutes(3))) struct LivePageScreenshotTests {
-    static let driver = #"""
+    static let driver = LivePageDriver.prelude + #"""
         import json, socket, struct, subprocess, sys, threading, time, urllib.request, urllib.error, zlib
         lowband, chromium, work = sys.argv[1:4]
 
@@ -60,16 +60,7 @@ import Testing
             except OSError:
                 pass
         threading.Thread(target=serve, daemon=True).start()
-        proxy = subprocess.Popen([lowband, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{origin.getsockname()[1]}",
-                                  "--api", "127.0.0.1:0", "--profile", "edge", "--seed", "7"], stderr=subprocess.PIPE, text=True)
-        listen = page = None
-        while page is None:
-            line = proxy.stderr.readline()
-            if not line: raise SystemExit("lowband proxy ended before printing its live page")
-            if "listening on" in line and line.startswith("proxy lowband"): listen = int(line.split("listening on ")[1].split(" ")[0].rsplit(":", 1)[1])
-            if line.startswith("live page: "): page = line[len("live page: "):].strip()
-        threading.Thread(target=lambda: [None for _ in proxy.stderr], daemon=True).start()
-        api = page.split("/ui?")[0]
+        proxy, listen, page, api = start_proxy(lowband, "--upstream", f"127.0.0.1:{origin.getsockname()[1]}", "--profile", "edge", "--seed", "7")
         def app():
             s = socket.create_connection(("127.0.0.1", listen))
             while s.recv(65536): pass
@@ -83,13 +74,6 @@ import Testing
             return subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
                                    "--hide-scrollbars", f"--user-data-dir={work}/chromium-profile", *arguments, page],
                                   capture_output=True, text=True, timeout=90)
-        def until(condition, seconds=30):
-            deadline = time.time() + seconds
-            while time.time() < deadline:
-                value = condition()
-                if value: return value
-                time.sleep(0.05)
-            raise SystemExit("timed out waiting")
         def shoot(name):
             path = f"{work}/{name}.png"
             chrome(f"--screenshot={path}", "--window-size=1280,900")
@@ -112,9 +96,7 @@ import Testing
             result["served_at_load"] = served()
             result["load"] = shoot("load")
             result["dom_at_load"] = dom()
-            request = urllib.request.Request(api + "/proxies/lowband/profile", data=json.dumps({"profile": "3g", "seed": 9}).encode(), method="POST",
-                                             headers={"Content-Type": "application/json"})
-            urllib.request.urlopen(request).read()
+            post(api, "/proxies/lowband/profile", {"profile": "3g", "seed": 9}).read()
             until(lambda: get("/proxies/lowband")["profile"] == "3g")
             result["served_after_switch"] = served()
             result["switched"] = shoot("switched")
@@ -186,22 +168,14 @@ import Testing
     /// The record's switch is offered only when `--record` was given, and then it works.
     @Test func theRecordSwitchIsOfferedOnlyWithARecordAndWorks() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-live-record")
-        let driver = #"""
-            import json, subprocess, sys, urllib.request
+        let driver = LivePageDriver.prelude + #"""
+            import json, sys, urllib.request
             lowband, record = sys.argv[1:3]
-            proxy = subprocess.Popen([lowband, "proxy", "--listen", "127.0.0.1:0", "--upstream", "127.0.0.1:9", "--api", "127.0.0.1:0",
-                                      "--profile", "edge", "--record", record], stderr=subprocess.PIPE, text=True)
-            page = None
-            while page is None:
-                line = proxy.stderr.readline()
-                if not line: raise SystemExit("lowband proxy ended before printing its live page")
-                if line.startswith("live page: "): page = line[len("live page: "):].strip()
-            api = page.split("/ui?")[0]
+            proxy, _, page, api = start_proxy(lowband, "--upstream", "127.0.0.1:9", "--profile", "edge", "--record", record)
             result = {}
             try:
                 result["before"] = urllib.request.urlopen(page).read().decode()
-                answer = urllib.request.urlopen(urllib.request.Request(api + "/record", data=b'{"paused": true}', method="POST",
-                                                                       headers={"Content-Type": "application/json", "X-Lowband-Token": page.split("token=")[1]}))
+                answer = post(api, "/record", {"paused": True}, {"X-Lowband-Token": page.split("token=")[1]})
                 result["status"] = answer.status; result["answer"] = json.load(answer)
                 result["after"] = urllib.request.urlopen(page).read().decode()
             finally:

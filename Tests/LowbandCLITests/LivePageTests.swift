@@ -9,7 +9,7 @@ import Testing
 /// a browser without the token. Chromium is driven over its DevTools pipe by a Python script
 /// (the standard library only), which also plays the origin and the app.
 @Suite(.timeLimit(.minutes(2))) struct LivePageTests {
-    static let driver = #"""
+    static let driver = LivePageDriver.prelude + #"""
         import json, os, socket, subprocess, sys, threading, time, urllib.request, urllib.error
         lowband, chromium, work = sys.argv[1:4]
         result = {}
@@ -25,17 +25,8 @@ import Testing
                 pass
         threading.Thread(target=serve, daemon=True).start()
 
-        proxy = subprocess.Popen([lowband, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"127.0.0.1:{origin.getsockname()[1]}",
-                                  "--api", "127.0.0.1:0", "--profile", "perfect"], stderr=subprocess.PIPE, text=True)
-        listen = page = None
-        while page is None:
-            line = proxy.stderr.readline()
-            if not line: raise SystemExit("lowband proxy ended before printing its live page")
-            if "listening on" in line and line.startswith("proxy lowband"): listen = int(line.split("listening on ")[1].split(" ")[0].rsplit(":", 1)[1])
-            if line.startswith("live page: "): page = line[len("live page: "):].strip()
-        threading.Thread(target=lambda: [None for _ in proxy.stderr], daemon=True).start()
+        proxy, listen, page, api = start_proxy(lowband, "--upstream", f"127.0.0.1:{origin.getsockname()[1]}", "--profile", "perfect")
         result["page"] = page
-        api = page.split("/ui?")[0]
 
         # The app: reads the download through the proxy and counts it.
         received = [0]
