@@ -75,86 +75,77 @@ package final class ChildProcess: Sendable {
     }
 
     deinit {
-        if shared.state.withLock({ $0.status == nil }) { kill(processIdentifier, SIGKILL) }
+        if shared.state.withLock({ $0.exit == nil }) { kill(processIdentifier, SIGKILL) }
     }
 
-    /// Runs the program to its end: hands its pid to `launched`, reads its pipes, and reports
-    /// its exit once it has been reaped and its output has ended.
+    /// Runs the program to its end: hands its pid to `launched` and hands its pipes to a
+    /// ``PipeReader`` thread, which also learns its exit.
+    ///
+    /// Nothing between the program's output and its exit status waits for a thread of the Swift
+    /// concurrency pool. A test suite runs its tests in parallel on that pool, one thread per core;
+    /// when its tests keep those threads busy, a reader on the pool got no turn, the program
+    /// blocked on a full pipe, and a 5 MB stderr flood that takes 0.05 s alone missed a 30 s
+    /// deadline under load (issue 39). swift-subprocess still starts and reaps the program; its
+    /// report of the exit is the fallback when the reader finds the program already reaped.
     private static func supervise(
         _ configuration: Configuration, output: Output, shared: Shared, launched: AsyncThrowingStream<Int32, any Error>.Continuation
     ) async {
-        let status: Int32
+        let exit: Int32
         do {
             switch output {
             case .pipes:
-                let result = try await Subprocess.run(configuration, input: .none, output: .sequence, error: .sequence) { execution in
-                    launched.yield(execution.processIdentifier.value)
-                    launched.finish()
-                    await withTaskGroup(of: Void.self) { group in
-                        group.addTask { await Self.readLines(execution.standardOutput, into: shared) }
-                        group.addTask { await Self.readErrors(execution.standardError, into: shared) }
+                let stdout = try PipeReader.Pipe()
+                let stderr = try PipeReader.Pipe()
+                do {
+                    let result = try await Subprocess.run(
+                        configuration, input: .none,
+                        output: .fileDescriptor(stdout.writeEnd, closeAfterSpawningProcess: true),
+                        error: .fileDescriptor(stderr.writeEnd, closeAfterSpawningProcess: true)
+                    ) { execution in
+                        let pid = execution.processIdentifier.value
+                        PipeReader.start(pid: pid, stdout: stdout.readEnd, stderr: stderr.readEnd, shared: shared)
+                        launched.yield(pid)
+                        launched.finish()
                     }
+                    exit = Launch.status(result.terminationStatus)
+                } catch {
+                    // Not started: the reader never took the read ends.
+                    if shared.state.withLock({ !$0.readerStarted }) {
+                        try? stdout.readEnd.close()
+                        try? stderr.readEnd.close()
+                    }
+                    throw error
                 }
-                status = Launch.status(result.terminationStatus)
             case .appending(let file):
                 let out = try Launch.appending(to: file)
                 let errors = try Launch.appending(to: file)
+                shared.report { $0.outputEnded = true }
                 let result = try await Subprocess.run(
                     configuration, input: .none,
                     output: .fileDescriptor(out, closeAfterSpawningProcess: true),
                     error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
                 ) { execution in
-                    launched.yield(execution.processIdentifier.value)
+                    let pid = execution.processIdentifier.value
+                    PipeReader.start(pid: pid, stdout: nil, stderr: nil, shared: shared)
+                    launched.yield(pid)
                     launched.finish()
                 }
-                status = Launch.status(result.terminationStatus)
+                exit = Launch.status(result.terminationStatus)
             }
         } catch {
             // Before the body ran, this is the launch failing; after, the process is gone.
             launched.finish(throwing: error)
-            status = -1
+            shared.report { state in
+                if !state.readerStarted {
+                    state.outputEnded = true
+                    state.stdoutEnded = true
+                }
+                if state.exit == nil { state.exit = -1 }
+            }
+            return
         }
         shared.report { state in
-            state.ended = true
-            state.status = status
-        }
-    }
-
-    private static func readLines(_ output: SubprocessOutputSequence, into shared: Shared) async {
-        do {
-            for try await chunk in output {
-                let bytes = chunk.withUnsafeBytes { Array($0) }
-                shared.report { state in
-                    state.buffer.append(contentsOf: bytes)
-                    while let newline = state.buffer.firstIndex(of: 0x0A) {
-                        state.lines.append(String(decoding: state.buffer[..<newline], as: UTF8.self))
-                        state.buffer.removeSubrange(...newline)
-                    }
-                }
-            }
-        } catch {
-            // A read error ends stdout like its end does.
-        }
-        shared.report { state in
-            if !state.buffer.isEmpty {
-                state.lines.append(String(decoding: state.buffer, as: UTF8.self))
-                state.buffer = []
-            }
-            state.ended = true
-        }
-    }
-
-    private static func readErrors(_ output: SubprocessOutputSequence, into shared: Shared) async {
-        do {
-            for try await chunk in output {
-                let bytes = chunk.withUnsafeBytes { Array($0) }
-                shared.state.withLock { state in
-                    state.errors.append(contentsOf: bytes)
-                    if state.errors.count > Self.stderrLimit { state.errors.removeFirst(state.errors.count - Self.stderrLimit) }
-                }
-            }
-        } catch {
-            // What was read stays.
+            if state.exit == nil { state.exit = exit }
         }
     }
 
@@ -163,8 +154,8 @@ package final class ChildProcess: Sendable {
     /// - Throws: ``Failure`` when no line arrives within `timeout`.
     package func nextLine(timeout: Duration = .seconds(30)) async throws -> String? {
         try await shared.wait(timeout: timeout, failure: "no line on stdout within \(timeout)") { state in
-            if !state.lines.isEmpty { return .some(state.lines.removeFirst()) }
-            return state.ended ? .some(nil) : nil
+            if let line = state.takeLine() { return .some(line) }
+            return state.stdoutEnded ? .some(nil) : nil
         }
     }
 
@@ -186,7 +177,8 @@ package final class ChildProcess: Sendable {
 
     /// Sends `signal` (SIGINT, SIGTERM, SIGKILL…) to the process, unless it has been reaped.
     package func send(_ signal: Int32) {
-        if shared.state.withLock({ $0.status == nil }) { kill(processIdentifier, signal) }
+        // Until its exit is known the process cannot have been reaped, so its pid is still its own.
+        if shared.state.withLock({ $0.exit == nil }) { kill(processIdentifier, signal) }
     }
 
     /// The exit status once the process has been reaped, nil while it runs: the exit code, or
@@ -221,90 +213,6 @@ package final class ChildProcess: Sendable {
     /// What the process wrote to stderr (complete once it has exited, up to its last
     /// ``stderrLimit`` bytes); empty when its output goes to a file.
     package var stderrText: String {
-        String(decoding: shared.state.withLock { $0.errors }, as: UTF8.self)
-    }
-}
-
-extension ChildProcess {
-    /// What the supervising task and the waiters share.
-    private final class Shared: Sendable {
-        let state = Mutex(State())
-
-        /// Applies `change`, then resumes every waiter whose condition now holds.
-        func report(_ change: (inout State) -> Void) {
-            let ready = state.withLock { state -> [() -> Void] in
-                change(&state)
-                return state.resumeReady()
-            }
-            for resume in ready { resume() }
-        }
-
-        /// The value `condition` gives once it gives one (it may change the state, e.g. take a
-        /// line), or ``Failure`` with `failure` after `timeout`.
-        func wait<Value: Sendable>(
-            timeout: Duration, failure: String, _ condition: @escaping @Sendable (inout State) -> Value?
-        ) async throws -> Value {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let id = state.withLock { state -> UInt64? in
-                    if let value = condition(&state) {
-                        continuation.resume(returning: value)
-                        return nil
-                    }
-                    state.nextWaiterID += 1
-                    state.waiters.append(Waiter(id: state.nextWaiterID) { state in
-                        guard let value = condition(&state) else { return nil }
-                        return { continuation.resume(returning: value) }
-                    } expire: {
-                        continuation.resume(throwing: Failure(description: "ChildProcess: \(failure)"))
-                    })
-                    return state.nextWaiterID
-                }
-                guard let id else { return }
-                let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-                    let expired = state.withLock { state -> Waiter? in
-                        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                        return state.waiters.remove(at: index)
-                    }
-                    expired?.expire()
-                }
-            }
-        }
-    }
-
-    /// One pending wait: `check` returns how to resume it once its condition holds.
-    fileprivate struct Waiter: Sendable {
-        var id: UInt64
-        var check: @Sendable (inout State) -> (() -> Void)?
-        var expire: @Sendable () -> Void
-    }
-
-    fileprivate struct State: Sendable {
-        var buffer: [UInt8] = []
-        var lines: [String] = []
-        var errors: [UInt8] = []
-        /// stdout has ended (or the process is gone).
-        var ended = false
-        /// Set once the process has been reaped and its output has ended.
-        var status: Int32?
-        var waiters: [Waiter] = []
-        var nextWaiterID: UInt64 = 0
-
-        /// Removes the waiters whose condition holds, in the order they came, and returns their
-        /// resumptions (run outside the lock).
-        mutating func resumeReady() -> [() -> Void] {
-            var ready: [() -> Void] = []
-            var index = 0
-            while index < waiters.count {
-                let check = waiters[index].check
-                if let resume = check(&self) {
-                    ready.append(resume)
-                    waiters.remove(at: index)
-                } else {
-                    index += 1
-                }
-            }
-            return ready
-        }
+        String(decoding: shared.state.withLock { $0.errors.suffix(Self.stderrLimit) }, as: UTF8.self)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LowbandProcess
 import LowbandTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -43,6 +44,38 @@ import Testing
         #expect(kept.hasSuffix("xdone\n"), "the newest bytes, where a failing program says why, are the ones kept")
     }
 
+    /// Output is read, and the exit learnt, on a thread of the reader's own. Every thread of the
+    /// Swift concurrency pool is held here, as a parallel test suite under load holds them, and only
+    /// then does the program flood stderr: it still runs to its end and its status is known. (When
+    /// the pipes were read on the pool, this program blocked on its full pipe until the pool freed.)
+    @Test func aProgramRunsToItsEndWhileThePoolIsBusy() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-child")
+        let go = directory.file("go")
+        let child = try await ChildProcess("sh", ["-c", "while [ ! -e '\(go)' ]; do sleep 0.02; done; head -c 5242880 /dev/zero | tr '\\0' x >&2"])
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let pool = PoolHold()
+        for _ in 0 ..< threads {
+            Task.detached { pool.hold() }
+        }
+        let seen: (held: Bool, status: Int32?) = await withCheckedContinuation { continuation in
+            let watcher = Thread {
+                let held = pool.waitUntilHeld(by: threads, within: 30)
+                _ = FileManager.default.createFile(atPath: go, contents: nil)
+                var status: Int32?
+                for _ in 0 ..< 3000 where status == nil {
+                    status = child.status
+                    if status == nil { usleep(10_000) }
+                }
+                pool.release()
+                continuation.resume(returning: (held, status))
+            }
+            watcher.start()
+        }
+        #expect(seen.held, "the pool's \(threads) threads were not all held; the test proves nothing")
+        #expect(seen.status == 0, "the program's end was not seen while the pool was busy")
+        #expect(child.stderrText.utf8.count == ChildProcess.stderrLimit)
+    }
+
     @Test func aMissingProgramIsAClearError() async throws {
         await #expect(throws: ChildProcess.Failure.self) { try await ChildProcess("no-such-program-lowband", []) }
     }
@@ -75,5 +108,28 @@ import Testing
             if !gone { try await Task.sleep(for: .milliseconds(10)) }
         }
         #expect(gone, "sleep \(pid) outlived its handle")
+    }
+}
+
+/// Holds threads of the Swift concurrency pool: each `hold` blocks its thread until `release`.
+private final class PoolHold: Sendable {
+    private let state = Mutex((holding: 0, released: false))
+
+    func hold() {
+        state.withLock { $0.holding += 1 }
+        while !state.withLock({ $0.released }) { usleep(1000) }
+    }
+
+    /// Whether `count` threads are held within `seconds`.
+    func waitUntilHeld(by count: Int, within seconds: Int) -> Bool {
+        for _ in 0 ..< seconds * 100 {
+            if state.withLock({ $0.holding >= count }) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    func release() {
+        state.withLock { $0.released = true }
     }
 }
