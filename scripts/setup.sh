@@ -12,11 +12,28 @@
 #   the Prometheus text parser and the Mann-Whitney U test `lowband compare` is checked against),
 #   paho-mqtt (the MQTT client of the own-app example), requests and PySocks (a Python HTTP client
 #   going through the proxy's SOCKS5 and HTTP-proxy front doors), redis (redis-py, the client of the Redis chat example).
+#
+#   scripts/setup.sh           everything above (the test suite and the benchmarks need it all)
+#   scripts/setup.sh --build   only what building `lowband` needs (liblz4-dev, libsqlite3-dev,
+#                              zlib1g-dev, libzstd-dev, pkg-config): scripts/run.sh's first result
+#                              waits for nothing else (issue 39: chromium alone is ~100 MB)
 set -euo pipefail
+
+build_only=false
+case "${1:-}" in
+    --build) build_only=true ;;
+    "") ;;
+    *) echo "setup: unknown argument '$1' (scripts/setup.sh [--build])" >&2; exit 2 ;;
+esac
 
 apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev protobuf-compiler lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind)
 # pip package = Python module it provides
 python_packages=(msgpack=msgpack cbor2=cbor2 protobuf=google.protobuf lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis)
+
+if $build_only; then
+    apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev pkg-config)
+    python_packages=()
+fi
 
 missing=()
 for package in "${apt_packages[@]}"; do
@@ -31,7 +48,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 missing_py=()
-for entry in "${python_packages[@]}"; do
+for entry in ${python_packages[@]+"${python_packages[@]}"}; do
     python3 -c "import ${entry#*=}" 2>/dev/null || missing_py+=("${entry%%=*}")
 done
 if [ ${#missing_py[@]} -gt 0 ]; then
