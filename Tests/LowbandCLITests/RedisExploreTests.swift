@@ -42,9 +42,15 @@ import Testing
             let found = result.stdout.split(separator: "\n").filter { $0.hasPrefix("seed ") && $0.contains(" — ") }
             #expect(found.count == 1, "\(result.stdout)")
             for line in found {
-                // The cause: bob's connection reset by the aimed fault, the message inside his gap.
-                #expect(line.contains("; cause: bob had no working connection from ") && line.contains("(bob's connection 1 was reset by fault 1 at "), "\(line)")
-                #expect(line.contains("reached the server at ") && line.contains("inside that gap"), "\(line)")
+                // The cause: bob's connection reset by the aimed fault. Usually the message reaches
+                // the server inside bob's gap; on a loaded machine it can reach it in the very
+                // millisecond of the reset, and then the connection carried nothing of it before
+                // the reset. Either way the verdict names that reset, not a neighbour.
+                let inTheGap = line.contains("; cause: bob had no working connection from ") && line.contains("(bob's connection 1 was reset by fault 1 at ")
+                    && line.contains("reached the server at ") && line.contains("inside that gap")
+                let atTheReset = line.contains("; cause: bob's connection 1 carried nothing of m-") && line.contains("reached the server at ")
+                    && line.contains(" before it was reset by fault 1 at ")
+                #expect(inTheGap || atTheReset, "\(line)")
             }
             let proofs = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  cause:") }
             #expect(proofs.count == 1, "\(result.stdout)")
