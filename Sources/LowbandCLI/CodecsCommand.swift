@@ -11,7 +11,7 @@ struct CodecsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codecs",
         abstract: "Compare wire formats on your own payloads.",
-        subcommands: [Compare.self]
+        subcommands: [Compare.self, Count.self]
     )
 
     init() {}
@@ -24,7 +24,9 @@ struct CodecsCommand: ParsableCommand {
                 Each FILE holds JSON documents (one, or many separated by whitespace or line breaks) or \
                 MessagePack values (a file that does not open with JSON and is not named .json, .jsonl or \
                 .ndjson). Every payload is written in each format, read back and checked, and timed (the \
-                median of --repeats calls after warm-up). A row per file and format, and totals that sum \
+                median of --repeats calls after warm-up) and, where valgrind is installed, counted: the \
+                instructions and allocations of one call after warm-up, exact run to run (one run under \
+                callgrind; --no-counts leaves it out). A row per file and format, and totals that sum \
                 bytes. A file's dictionary is built from the other files only. For each profile, the time \
                 to deliver the median and the largest payload and the radio's energy, played out by the \
                 shaper. With --proto and --message, each payload is also encoded by your schema (protoc \
@@ -52,6 +54,9 @@ struct CodecsCommand: ParsableCommand {
 
         @Option(help: "The CSV file to write.")
         var out: String = "reports/codecs.csv"
+
+        @Flag(inversion: .prefixedNo, help: "Count each encode's and decode's instructions and allocations under valgrind's callgrind (one run of this program under it).")
+        var counts = true
 
         init() {}
 
@@ -81,7 +86,8 @@ struct CodecsCommand: ParsableCommand {
                 let comparison = try CodecComparison(set, repeats: repeats, proto: target)
                 for failure in comparison.failures { CommandIO.reportError(Protoc.Failure(description: failure), command: Self.name) }
                 bad += comparison.failures.count
-                let report = CodecReport(comparison, air: AirCostTable(comparison, profiles: networks))
+                let counted = counts ? CodecCounting.counts(comparison, proto: proto, message: message) : CodecCounts(unmeasured: "--no-counts")
+                let report = CodecReport(comparison, air: AirCostTable(comparison, profiles: networks), counts: counted)
                 let folder = (out as NSString).deletingLastPathComponent
                 if !folder.isEmpty { try OutputDirectory.prepare(folder, option: "--out") }
                 try BenchmarkCSV.write(rows: report.rows(environment: RunEnvironment.current()), to: out)
@@ -91,6 +97,43 @@ struct CodecsCommand: ParsableCommand {
                 throw CommandIO.failure(error, command: Self.name, status: 2)
             }
             if bad > 0 { throw ExitCode(2) }
+        }
+    }
+
+    /// `lowband codecs count FILE…`: what `compare` runs under callgrind to count instructions
+    /// and allocations; not for users (its output is the regions' order, its counts are
+    /// callgrind's dumps).
+    struct Count: ParsableCommand, RunsWithoutConcurrency {
+        static let configuration = CommandConfiguration(
+            commandName: "count",
+            abstract: "Run every encode and decode once inside the region callgrind counts (for codecs compare).",
+            shouldDisplay: false
+        )
+
+        @Argument(help: "The files codecs compare compares.")
+        var files: [String] = []
+
+        @Option(help: "As codecs compare's --proto.")
+        var proto: String?
+
+        @Option(help: "As codecs compare's --message.")
+        var message: String?
+
+        init() {}
+
+        static let name = "lowband codecs count"
+
+        func run() throws {
+            do {
+                var set = PayloadSet()
+                for file in files { try set.add(file: file) }
+                let target = try proto.map { try ProtoTarget(schema: try Protoc.schema(of: $0), message: message ?? "") }
+                var text = ""
+                try CodecCountRun.run(set, proto: target) { text += $0 + "\n" }
+                try CommandIO.write(text)
+            } catch {
+                throw CommandIO.failure(error, command: Self.name, status: 2)
+            }
         }
     }
 }
