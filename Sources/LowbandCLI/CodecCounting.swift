@@ -11,12 +11,19 @@ enum CodecCounting {
 
     /// The counts of `comparison`'s files; not measured (with the reason) when valgrind is not
     /// installed or the run under it failed, which is said on stderr.
-    static func counts(_ comparison: CodecComparison, proto: String?, message: String?) -> CodecCounts {
+    /// `descriptorSet` is the `--proto` schema protoc compiled (the count run reads it from a
+    /// file: Foundation's `Process` cannot start protoc under valgrind, "Bad file descriptor").
+    static func counts(_ comparison: CodecComparison, descriptorSet: [UInt8]?, message: String?) -> CodecCounts {
         guard let tools = InstrumentedLaunch.Tools.locate() else { return CodecCounts(unmeasured: InstrumentedLaunch.Tools.installHint) }
+        let schema = FileManager.default.temporaryDirectory.appendingPathComponent("lowband-\(UUID().uuidString).pb")
+        defer { try? FileManager.default.removeItem(at: schema) }
         do {
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
             var arguments = ["codecs", "count"] + comparison.files
-            if let proto, let message { arguments += ["--proto", proto, "--message", message] }
+            if let descriptorSet, let message {
+                try Data(descriptorSet).write(to: schema)
+                arguments += ["--descriptor-set", schema.path, "--message", message]
+            }
             let result = try CountedRegions(
                 tools: tools, function: CodecCountRun.regionSymbol, executable: executable, arguments: arguments,
                 environment: environment(), timeout: timeout
@@ -31,11 +38,8 @@ enum CodecCounting {
     }
 
     /// A small fixed environment: the hash seed fixed (Swift seeds its hashing per process) and
-    /// nothing of the user's shell that would move the stack between runs; PATH for protoc.
+    /// nothing of the user's shell, whose size would move where the stack starts between runs.
     static func environment() -> [String] {
-        let inherited = ProcessInfo.processInfo.environment
-        var environment = ["SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C", "PATH=\(inherited["PATH"] ?? "/usr/bin:/bin")"]
-        if let temporary = inherited["TMPDIR"] { environment.append("TMPDIR=\(temporary)") }
-        return environment
+        ["SWIFT_DETERMINISTIC_HASHING=1", "LC_ALL=C", "PATH=/usr/bin:/bin"]
     }
 }

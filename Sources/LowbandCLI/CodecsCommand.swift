@@ -81,12 +81,13 @@ struct CodecsCommand: ParsableCommand {
             }
             guard set.files > 0 else { throw ExitCode(2) }
             do {
-                let target = try proto.map { try ProtoTarget(schema: try Protoc.schema(of: $0), message: message ?? "") }
+                let descriptorSet = try proto.map { try Protoc.descriptorSet(of: $0) }
+                let target = try descriptorSet.map { try ProtoTarget(schema: try ProtoSchema(descriptorSet: $0), message: message ?? "") }
                 let networks = try profiles.split(separator: ",").map { try NetworkProfile.load(named: $0.trimmingCharacters(in: .whitespaces)) }
                 let comparison = try CodecComparison(set, repeats: repeats, proto: target)
                 for failure in comparison.failures { CommandIO.reportError(Protoc.Failure(description: failure), command: Self.name) }
                 bad += comparison.failures.count
-                let counted = counts ? CodecCounting.counts(comparison, proto: proto, message: message) : CodecCounts(unmeasured: "--no-counts")
+                let counted = counts ? CodecCounting.counts(comparison, descriptorSet: descriptorSet, message: message) : CodecCounts(unmeasured: "--no-counts")
                 let report = CodecReport(comparison, air: AirCostTable(comparison, profiles: networks), counts: counted)
                 let folder = (out as NSString).deletingLastPathComponent
                 if !folder.isEmpty { try OutputDirectory.prepare(folder, option: "--out") }
@@ -113,8 +114,8 @@ struct CodecsCommand: ParsableCommand {
         @Argument(help: "The files codecs compare compares.")
         var files: [String] = []
 
-        @Option(help: "As codecs compare's --proto.")
-        var proto: String?
+        @Option(help: "The descriptor set codecs compare's --proto compiled to (protoc, run under valgrind, cannot start protoc).")
+        var descriptorSet: String?
 
         @Option(help: "As codecs compare's --message.")
         var message: String?
@@ -127,7 +128,9 @@ struct CodecsCommand: ParsableCommand {
             do {
                 var set = PayloadSet()
                 for file in files { try set.add(file: file) }
-                let target = try proto.map { try ProtoTarget(schema: try Protoc.schema(of: $0), message: message ?? "") }
+                let target = try descriptorSet.map { path in
+                    try ProtoTarget(schema: try ProtoSchema(descriptorSet: Array(try Data(contentsOf: URL(fileURLWithPath: path)))), message: message ?? "")
+                }
                 var text = ""
                 try CodecCountRun.run(set, proto: target) { text += $0 + "\n" }
                 try CommandIO.write(text)
