@@ -19,7 +19,7 @@ struct CodecsCommand: ParsableCommand {
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "compare",
-            abstract: "Size, time and price on the air your payloads as JSON, MessagePack, CBOR and protobuf by your .proto, each plain, zlib, LZ4 and zstd (with and without a dictionary).",
+            abstract: "Size, time, count and price on the air your payloads as JSON, MessagePack, CBOR and protobuf by your .proto, each plain, zlib, LZ4 and zstd (with and without a dictionary).",
             discussion: """
                 Each FILE holds JSON documents (one, or many separated by whitespace or line breaks) or \
                 MessagePack values (a file that does not open with JSON and is not named .json, .jsonl or \
