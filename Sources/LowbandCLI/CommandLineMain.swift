@@ -36,7 +36,9 @@ extension Lowband {
     /// on this thread, as ``runReportingOneLine(_:)`` would; nil when `arguments` name another
     /// command or do not parse (``runReportingOneLine(_:)`` then reports them).
     package static func runWithoutConcurrency(_ arguments: [String]) -> Int32? {
-        guard var command = try? parseAsRoot(arguments), command is any RunsWithoutConcurrency else { return nil }
+        // Named by its words first, so other commands are parsed (and validated) once, later.
+        guard CommandPath.command(named: arguments) is any RunsWithoutConcurrency.Type,
+              var command = try? parseAsRoot(arguments), command is any RunsWithoutConcurrency else { return nil }
         do {
             try command.run()
             return ExitCode.success.rawValue
