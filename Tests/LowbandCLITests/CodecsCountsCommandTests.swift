@@ -77,6 +77,21 @@ import Testing
         #expect(compared.status == 0, "\(compared.stdoutText)")
     }
 
+    /// The hidden count run, outside valgrind: its regions are plain calls, announced in order,
+    /// and it is not offered to users.
+    @Test func theCountRunAnnouncesEveryRegionAndIsHidden() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-codecs-counts")
+        let files = Array(try Self.payloads(in: directory).prefix(2))
+        let result = try await LowbandBinary.run(["codecs", "count"] + files)
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 2 * 18 * 2)
+        #expect(lines.first == "0\tjson\t0\tencode" && lines.last == "1\tcbor+zstd+dict\t0\tdecode", "\(result.stdoutText)")
+        let help = try await LowbandBinary.run(["codecs", "--help"])
+        let subcommands = help.stdoutText.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first }
+        #expect(subcommands.contains("compare") && !subcommands.contains("count"), "\(help.stdoutText)")
+    }
+
     @Test func withoutValgrindTheColumnsAreEmptyAndOneLineSaysHowToInstallIt() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-codecs-counts")
         let files = Array(try Self.payloads(in: directory).prefix(2))
