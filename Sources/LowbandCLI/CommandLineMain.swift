@@ -27,27 +27,52 @@ extension Lowband {
                 try command.run()
             }
             return ExitCode.success.rawValue
-        } catch let code as ExitCode {
-            return code.rawValue
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                let text = fullMessage(for: error)
-                if !text.isEmpty { print(text) }
-                return code.rawValue
-            }
-            let command = parsed.map { type(of: $0) } ?? CommandPath.command(named: arguments)
-            let name = CommandPath.of(command).joined(separator: " ")
-            var text = message(for: error)
-            if code == .validationFailure {
-                text = CommandPath.clarify(text, arguments: arguments) + " (see '\(name) --help')"
-            }
-            CommandIO.reportError(CommandIO.IOError(description: text), command: name)
-            guard code == .validationFailure else { return code.rawValue }
-            return (command as? any ArgumentErrorStatus.Type)?.argumentErrorStatus ?? ExitCode.failure.rawValue
+            return status(for: error, parsed: parsed, arguments: arguments)
         }
     }
+
+    /// Runs a command that must run without Swift's concurrency runtime (``RunsWithoutConcurrency``)
+    /// on this thread, as ``runReportingOneLine(_:)`` would; nil when `arguments` name another
+    /// command or do not parse (``runReportingOneLine(_:)`` then reports them).
+    package static func runWithoutConcurrency(_ arguments: [String]) -> Int32? {
+        // Named by its words first, so other commands are parsed (and validated) once, later.
+        guard CommandPath.command(named: arguments) is any RunsWithoutConcurrency.Type,
+              var command = try? parseAsRoot(arguments), command is any RunsWithoutConcurrency else { return nil }
+        do {
+            try command.run()
+            return ExitCode.success.rawValue
+        } catch {
+            return status(for: error, parsed: command, arguments: arguments)
+        }
+    }
+
+    /// The exit status for `error`, its one line written to stderr (help to stdout).
+    private static func status(for error: any Error, parsed: (any ParsableCommand)?, arguments: [String]) -> Int32 {
+        if let code = error as? ExitCode { return code.rawValue }
+        let code = exitCode(for: error)
+        if code == .success {
+            let text = fullMessage(for: error)
+            if !text.isEmpty { print(text) }
+            return code.rawValue
+        }
+        let command = parsed.map { type(of: $0) } ?? CommandPath.command(named: arguments)
+        let name = CommandPath.of(command).joined(separator: " ")
+        var text = message(for: error)
+        if code == .validationFailure {
+            text = CommandPath.clarify(text, arguments: arguments) + " (see '\(name) --help')"
+        }
+        CommandIO.reportError(CommandIO.IOError(description: text), command: name)
+        guard code == .validationFailure else { return code.rawValue }
+        return (command as? any ArgumentErrorStatus.Type)?.argumentErrorStatus ?? ExitCode.failure.rawValue
+    }
 }
+
+/// A command run on the main thread before Swift's concurrency runtime starts, never after it
+/// (`lowband codecs count`, run under valgrind: valgrind 3.19 crashes on a Swift async main once
+/// it starts a thread, "VALGRIND INTERNAL ERROR: Valgrind received a signal 11"). Only for a
+/// command that is not async and needs no main actor.
+protocol RunsWithoutConcurrency {}
 
 /// A command whose exit status 1 means something else (`compare`: a regression) gives its bad
 /// arguments this status instead of 1.

@@ -12,6 +12,13 @@ enum Protoc {
     /// - Throws: ``Failure`` with protoc's first message when the file does not compile, or
     ///   when protoc is not installed.
     static func schema(of path: String) throws -> ProtoSchema {
+        try ProtoSchema(descriptorSet: try descriptorSet(of: path))
+    }
+
+    /// The descriptor set protoc compiles `path` into, imports resolved from its directory.
+    ///
+    /// - Throws: as ``schema(of:)``.
+    static func descriptorSet(of path: String) throws -> [UInt8] {
         let search = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? ["/usr/bin"]
         guard let protoc = search.map({ $0 + "/protoc" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw Failure(description: "\(path): protoc is not installed (Debian: apt-get install protobuf-compiler; scripts/setup.sh installs it)")
@@ -32,6 +39,6 @@ enum Protoc {
             let first = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? "protoc exited with status \(process.terminationStatus)"
             throw Failure(description: "\(path) does not compile: \(first)")
         }
-        return try ProtoSchema(descriptorSet: Array(try Data(contentsOf: output)))
+        return Array(try Data(contentsOf: output))
     }
 }

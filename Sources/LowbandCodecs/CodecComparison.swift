@@ -1,6 +1,4 @@
 import LowbandBasics
-import LowbandLZ4
-import LowbandMessagePack
 
 /// A user's payload files sized and timed in every ``CodecFormat``: a cell per file × format
 /// (docs/BENCHMARKS.md, "Your own payloads").
@@ -66,40 +64,19 @@ package struct CodecComparison: Sendable {
     ///
     /// - Throws: ``Failure`` when no file is left, or a format does not give a payload back.
     package init(_ set: PayloadSet, repeats: Int = 15, proto: ProtoTarget? = nil) throws(Failure) {
-        var prepared: [(payload: PayloadSet.Payload, prepared: PreparedPayload)] = []
-        var failures: [String] = []
-        var badFiles: Set<String> = []
-        for payload in set.payloads where !badFiles.contains(payload.file) {
-            do {
-                prepared.append((payload, try PreparedPayload(payload.value, origin: payload.origin, proto: proto)))
-            } catch {
-                failures.append(error.description)
-                badFiles.insert(payload.file)
-            }
-        }
-        prepared.removeAll { badFiles.contains($0.payload.file) }
-        self.failures = failures
-        let files = set.fileNames.filter { !badFiles.contains($0) }
-        self.files = files
-        guard !files.isEmpty else { throw Failure(description: failures.first ?? "no payload to compare") }
-        payloads = prepared.count
+        let plan = try CodecPlan(set, proto: proto)
+        failures = plan.failures
+        files = plan.files
+        formats = plan.formats
+        payloads = plan.prepared.count
         self.repeats = max(1, repeats)
-        let formats = CodecFormat.allCases.filter { ($0.wire != .protobuf || proto != nil) && (!$0.compression.usesDictionary || files.count >= 2) }
-        self.formats = formats
-        let stride = max(1, (prepared.count + Self.maximumTimed - 1) / Self.maximumTimed)
+        let prepared = plan.prepared
+        let stride = plan.stride(measuringAtMost: Self.maximumTimed)
         var cells: [Cell] = []
         for file in files {
-            let indices = prepared.indices.filter { prepared[$0].payload.file == file }
+            let indices = plan.indices(of: file)
             for format in formats {
-                let dictionary = format.compression.usesDictionary
-                    ? LZ4Dictionary(samples: prepared.filter { $0.payload.file != file }.map { $0.prepared.bytes(format.wire) })
-                    : nil
-                let codec: FormatCodec
-                do {
-                    codec = try FormatCodec(format: format, dictionary: dictionary, proto: proto)
-                } catch {
-                    throw Failure(description: "\(format): \(error)")
-                }
+                let codec = try plan.codec(file, format)
                 var cell = Cell(format: format, file: file, sizes: [], encodeNanoseconds: [], decodeNanoseconds: [], encodeTotal: 0, decodeTotal: 0)
                 do {
                     for index in indices {

@@ -49,6 +49,8 @@ package struct InstrumentedLaunch {
     package struct Tools: Sendable, Hashable {
         package var valgrind: String
         package var setarch: String
+        /// binutils' `strip`, where installed (``CountedRegions`` runs a copy without DWARF).
+        package var strip: String?
 
         /// The tools on `path` (a `PATH` value); nil when valgrind is not installed.
         package static func locate(path: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") -> Tools? {
@@ -56,7 +58,7 @@ package struct InstrumentedLaunch {
                 path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
             }
             guard let valgrind = find("valgrind") else { return nil }
-            return Tools(valgrind: valgrind, setarch: find("setarch") ?? "/usr/bin/setarch")
+            return Tools(valgrind: valgrind, setarch: find("setarch") ?? "/usr/bin/setarch", strip: find("strip"))
         }
 
         /// The one line that says how to get valgrind.
@@ -125,7 +127,7 @@ package struct InstrumentedLaunch {
         }
     }
 
-    private static func makeDirectory() throws(ProgramLaunch.Failure) -> String {
+    static func makeDirectory() throws(ProgramLaunch.Failure) -> String {
         var template = Array((NSTemporaryDirectory() + "/lowband-callgrind-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }

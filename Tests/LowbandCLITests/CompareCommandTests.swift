@@ -92,6 +92,19 @@ import Testing
         #expect(allowed.contains("(allowed by --allow-missing)") && allowed.contains("PASS: 20 metrics"))
     }
 
+    /// `codecs compare` on a machine without valgrind writes no count rows: against a baseline
+    /// counted elsewhere they are not measured, totals included, and the sizes are still gated.
+    @Test func codecCountsAbsentFromTheWholeRunAreNotMeasuredNotMissing() {
+        let counted = ["encode_instructions", "decode_instructions", "encode_allocations", "decode_allocations"].flatMap { metric in
+            [row(metric, "count", 1000, benchmark: "msgpack@a.json"), row("total_" + metric, "count", 1000, benchmark: "msgpack")]
+        }
+        let sizes = [row("bytes", "bytes", 739, benchmark: "msgpack@a.json")]
+        let comparison = BenchmarkComparison(baseline: counted + sizes, current: sizes)
+        #expect(comparison.count(.notMeasured) == 8 && comparison.count(.missing) == 0 && !comparison.fails)
+        #expect(comparison.unmeasured.map(\.metric) == ["encode_instructions", "decode_instructions", "encode_allocations", "decode_allocations"])
+        #expect(comparison.unmeasured.allSatisfy { $0.reason == "no valgrind" && $0.rows == 2 })
+    }
+
     @Test func instructionsAbsentFromTheWholeRunAreNotMeasuredNotMissing() {
         // A machine without CPU performance counters writes no instructions rows, nor the rows
         // derived from them; CI on such a machine must pass and say so in one line.

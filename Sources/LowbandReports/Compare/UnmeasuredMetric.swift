@@ -1,9 +1,10 @@
 /// A metric the machine of the current run could not measure at all, and the baseline rows that
 /// therefore were not compared.
 ///
-/// Some figures need hardware a machine may lack: `instructions` needs CPU performance counters
-/// (`perf_event_open`), which many VMs and CI runners do not expose; package-benchmark then
-/// writes no `instructions` row at all. Such a metric is *not measured*, not *missing*, when
+/// Some figures need hardware or tools a machine may lack: `instructions` needs CPU performance
+/// counters (`perf_event_open`), which many VMs and CI runners do not expose; package-benchmark
+/// then writes no `instructions` row at all. `lowband codecs compare` writes no
+/// `encode_instructions` (and `decode_`, `_allocations`) rows without valgrind. Such a metric is *not measured*, not *missing*, when
 ///   1. it is in ``machineDependent`` (a metric whose absence has a known machine cause), and
 ///   2. the baseline has rows of it, and the current report has **no** row of it: a machine
 ///      either has the counters or not, so a report with some `instructions` rows and not others
@@ -29,6 +30,9 @@ public struct UnmeasuredMetric: Sendable, Hashable {
     /// The metrics a machine may be unable to measure, with the reason, in report order.
     public static let machineDependent: [(metric: String, reason: String)] = [
         ("instructions", "no CPU performance counters"),
+        // `lowband codecs compare` counts under valgrind where it is installed.
+        ("encode_instructions", "no valgrind"), ("decode_instructions", "no valgrind"),
+        ("encode_allocations", "no valgrind"), ("decode_allocations", "no valgrind"),
     ]
 
     /// The machine-dependent metrics of `baseline` of which `current` has no row at all.
@@ -47,9 +51,10 @@ public struct UnmeasuredMetric: Sendable, Hashable {
         return names(judged, metric)
     }
 
-    /// Whether `name` is `metric` or holds it as one of its `_`-separated words.
+    /// Whether `name` is `metric`, holds it as one of its `_`-separated words, or ends with it
+    /// after a `_` (`total_encode_instructions`).
     private static func names(_ name: String, _ metric: String) -> Bool {
-        name == metric || name.split(separator: "_").contains { $0 == metric }
+        name == metric || name.hasSuffix("_" + metric) || name.split(separator: "_").contains { $0 == metric }
     }
 
     /// The report line: `instructions: not measured on this machine (no CPU performance counters); 18 rows not compared`.
