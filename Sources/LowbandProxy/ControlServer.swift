@@ -65,11 +65,10 @@ public final class ControlServer: Sendable {
     }
 
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
-    private typealias Listener = NIOAsyncChannel<Connection, Never>
 
     private enum State {
         case idle
-        case bound(Listener)
+        case bound(any Channel)
         case running
     }
 
@@ -83,6 +82,8 @@ public final class ControlServer: Sendable {
     private let group: any EventLoopGroup
     private let state = Mutex(State.idle)
     private let address = Mutex<SocketAddress?>(nil)
+    /// Every accepted connection, served from its accept to its close.
+    private let connections: ServedConnections<HTTPServerRequestPart, HTTPServerResponsePart>
 
     /// An API for `registry`'s proxies on `group`; it listens from ``start()``.
     public init(
@@ -93,43 +94,56 @@ public final class ControlServer: Sendable {
         self.registry = registry
         self.configuration = configuration
         self.group = group
+        let api = ControlAPI(
+            registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log, events: configuration.events,
+            pageToken: configuration.pageToken, record: configuration.record)
+        let limits = Limits(body: configuration.maximumBodyBytes, eventStreams: configuration.maximumEventStreams)
+        connections = ServedConnections { connection in
+            await Self.serve(connection, api: api, limits: limits)
+        }
     }
 
     /// The bound address once ``start()`` or ``run()`` has bound it.
     public var listeningAddress: SocketAddress? { address.withLock { $0 } }
 
-    /// Binds the API's socket and returns its address; ``run()`` then serves it.
+    /// Binds the API's socket and returns its address; connections are served from then on,
+    /// until ``run()`` ends.
     ///
     /// - Throws: `ProxyError` with code `listenFailed` when the address cannot be bound.
     @discardableResult
     public func start() async throws -> SocketAddress {
         if let bound = listeningAddress { return bound }
         let listen = configuration.listen
-        let listener: Listener
+        let connections = connections
+        let listener: any Channel
         do {
+            // The classic child initializer rather than the async `bind`: each connection is handed
+            // to its own serving task as it is accepted (``ServedConnections`` says why).
             listener = try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 64)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .bind(host: listen.host, port: listen.port) { channel in
+                .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        return try Connection(
+                        let connection = try Connection(
                             wrappingChannelSynchronously: channel,
                             configuration: .init(isOutboundHalfClosureEnabled: true)
                         )
+                        connections.admit(connection)
                     }
                 }
+                .bind(host: listen.host, port: listen.port).get()
         } catch {
             throw ProxyError(.listenFailed, "cannot listen on \(listen) for the control API: \(ProxyEngine.describe(error))")
         }
-        let bound = listener.channel.localAddress
+        let bound = listener.localAddress
         let kept = state.withLock { state in
             guard case .idle = state else { return false }
             state = .bound(listener)
             return true
         }
         guard kept, let bound else {
-            try? await listener.executeThenClose { _ in }
+            try? await listener.close()
             throw ProxyError(.listenFailed, "the control API on \(listen) is already started")
         }
         address.withLock { $0 = bound }
@@ -137,10 +151,10 @@ public final class ControlServer: Sendable {
     }
 
     /// Serves requests until its `ServiceGroup` shuts down gracefully or the task is cancelled,
-    /// then closes the socket and stops every proxy of the registry.
+    /// then closes the socket and every connection, and stops every proxy of the registry.
     public func run() async throws {
         try await start()
-        let listener: Listener? = state.withLock { state in
+        let listener: (any Channel)? = state.withLock { state in
             guard case .bound(let listener) = state else { return nil }
             state = .running
             return listener
@@ -148,27 +162,17 @@ public final class ControlServer: Sendable {
         guard let listener else {
             throw ProxyError(.listenFailed, "the control API on \(configuration.listen) is already running")
         }
-        let api = ControlAPI(
-            registry: registry, version: configuration.version, profiles: configuration.profiles, log: configuration.log, events: configuration.events,
-            pageToken: configuration.pageToken, record: configuration.record)
-        let limits = Limits(body: configuration.maximumBodyBytes, eventStreams: configuration.maximumEventStreams)
-        do {
-            // Graceful shutdown cancels the serving, which closes the listener and the
-            // connections as cancelling the task does.
-            try await cancelWhenGracefulShutdown {
-                try await withThrowingDiscardingTaskGroup { group in
-                    try await listener.executeThenClose { inbound in
-                        for try await connection in inbound {
-                            group.addTask {
-                                await Self.serve(connection, api: api, limits: limits)
-                            }
-                        }
-                    }
-                }
+        // A graceful shutdown or a cancellation closes the listener, which ends the wait.
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                try? await listener.closeFuture.get()
+            } onCancel: {
+                listener.close(promise: nil)
             }
-        } catch is CancellationError {
-            // Cancellation is how a service is asked to stop.
+        } onGracefulShutdown: {
+            listener.close(promise: nil)
         }
+        await connections.stop()
         await registry.stopAll()
     }
 
