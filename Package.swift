@@ -95,6 +95,22 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // libslirp, the user-mode TCP/IP stack `lowband shell` carries the namespace's frames to.
+        .systemLibrary(
+            name: "CLowbandSlirp",
+            pkgConfig: "slirp",
+            providers: [.apt(["libslirp-dev", "libglib2.0-dev"])]
+        ),
+        // `lowband shell`'s process side in C: the clone into new user, network, mount and PID
+        // namespaces, the TAP device, and init — what must follow fork() without Swift's runtime.
+        .target(name: "CLowbandNamespace"),
+        // `lowband shell`: a command's every frame through the packet link model and libslirp.
+        .target(
+            name: "LowbandShell",
+            dependencies: ["CLowbandNamespace", "CLowbandSlirp", "LowbandShaper"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandShellTests", dependencies: ["LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
         // `lowband codecs compare`: a user's own payloads sized and timed in each format, and
         // priced on a profile's air by the shaper.
         .target(
@@ -316,6 +332,7 @@ let package = Package(
                 "LowbandScenarios",
                 "LowbandRunReport",
                 "LowbandReports",
+                "LowbandShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

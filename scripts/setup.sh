@@ -6,6 +6,8 @@
 #   socat (the relay benchmark compares the proxy with it), mosquitto (the MQTT broker the own-app example explores),
 #   redis-server (the second own-app stack: pub/sub that Examples/RedisChat explores),
 #   curl (a SOCKS5 and HTTP-proxy client nobody here wrote, against the proxy's front doors),
+#   libslirp-dev and libglib2.0-dev (libslirp, linked by `lowband shell`; its pkg-config file requires glib's),
+#   iperf3 (goodput through `lowband shell`, docs/SHELL.md),
 #   valgrind (callgrind counts start-up instructions: `lowband startup --measure instructions`, and the
 #   start-up suite's instruction rows on machines without CPU performance counters).
 # Python: msgpack, lz4, toxiproxy-python, prometheus-client and scipy (reference peers, clients,
@@ -14,7 +16,7 @@
 #   going through the proxy's SOCKS5 and HTTP-proxy front doors), redis (redis-py, the client of the Redis chat example).
 set -euo pipefail
 
-apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev protobuf-compiler lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind)
+apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev protobuf-compiler lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind libslirp-dev libglib2.0-dev iperf3)
 # pip package = Python module it provides
 python_packages=(msgpack=msgpack cbor2=cbor2 protobuf=google.protobuf lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis)
 

@@ -1,0 +1,171 @@
+import Foundation
+import LowbandProcess
+import LowbandTestSupport
+import Testing
+
+/// `lowband shell` end to end: the built binary, real namespaces, real programs inside, servers
+/// on the host's loopback. Tagged wall-clock: the link's delays are real time, and a loaded
+/// machine must not starve them (every bound below is a floor the link imposes, or generous).
+@Suite(.tags(.wallClock), .enabled(if: UserNamespaces.available, UserNamespaces.why))
+struct ShellCommandTests {
+    @Test func curlInsideFetchesAPageFromTheHostsLoopbackAcrossTheLink() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-shell")
+        try "hello through the link\n".write(toFile: directory.file("hello.txt"), atomically: true, encoding: .utf8)
+        let server = try await ChildProcess("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path])
+        defer { server.send(SIGTERM) }
+        let port = try await Self.port(from: server)
+        // EDGE: 200 ms each way, jitter at most ±50 ms; connect + request is two round trips.
+        let result = try await LowbandBinary.run([
+            "shell", "--profile", "edge", "--seed", "3", "--",
+            "sh", "-c", "curl -sS --max-time 60 -w ' %{time_total}' http://$LOWBAND_HOST:\(port)/hello.txt",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let output = result.stdoutText
+        let space = try #require(output.lastIndex(of: " "))
+        #expect(output[..<space] == "hello through the link\n")
+        let seconds = try #require(Double(output[output.index(after: space)...]))
+        #expect(seconds >= 0.6, "two round trips of EDGE take at least 2 × 2 × 150 ms")
+        #expect(result.stderrText.contains("lowband shell: edge, seed 3: up "))
+    }
+
+    @Test func aUDPEchoOverFivePercentLossEachWayComesBackWithinBinomialBounds() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-udp")
+        let profile = directory.file("lossy.yaml")
+        try """
+            description: UDP echo test — 2 Mbit/s, 50 ms each way, 5 % independent loss each way
+            downlink:
+              rate: 2Mbit
+              delay: 50ms
+              loss: 5%
+              queue: 64KB
+            uplink:
+              rate: 2Mbit
+              delay: 50ms
+              loss: 5%
+              queue: 64KB
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let echo = try await ChildProcess("python3", ["-u", "-c", Self.echoServer])
+        defer { echo.send(SIGTERM) }
+        let port = try #require(try await echo.nextLine().flatMap { Int($0) })
+        let trace = directory.file("trace.jsonl")
+        let result = try await LowbandBinary.run([
+            "shell", "--profile", profile, "--seed", "11", "--trace", trace, "--", "python3", "-c", Self.echoClient, String(port),
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let fields = result.stdoutText.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(fields.count == 2, "the client prints: received min_rtt_s (\(result.stdoutText))")
+        // n = 1000, p = 0.95² = 0.9025: mean 902.5, σ ≈ 9.4; ±5σ.
+        #expect((856 ... 949).contains(Int(fields[0])))
+        #expect(fields[1] >= 0.100, "every echo takes at least the profile's round trip (2 × 50 ms)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains("\"event\":\"drop\"") && $0.contains(": loss\"") })
+        #expect(lines.contains { $0.contains("\"event\":\"deliver\"") })
+    }
+
+    @Test func theCommandsExitStatusIsTheShells() async throws {
+        let result = try await LowbandBinary.run(["shell", "--quiet", "--", "sh", "-c", "exit 42"])
+        #expect(result.status == 42)
+        #expect(result.stderrText.isEmpty)
+    }
+
+    @Test func aCommandNotFoundExits127WithOneLine() async throws {
+        let result = try await LowbandBinary.run(["shell", "--", "no-such-command-lowband"])
+        #expect(result.status == 127)
+        #expect(result.stderrText == "lowband shell: error: no-such-command-lowband: command not found (searched PATH)\n")
+    }
+
+    @Test func aDaemonTheCommandForkedIsGoneWhenTheShellEnds() async throws {
+        // A unique argument finds the daemon among the host's processes; setsid and nohup take
+        // it out of the command's session and process group, which the PID namespace ignores.
+        let marker = "31\(Int.random(in: 100_000 ... 999_999))"
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--", "sh", "-c", "setsid nohup sleep \(marker) >/dev/null 2>&1 & sleep 0.2; echo started",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText == "started\n")
+        #expect(Self.processes(withArgument: marker).isEmpty, "nothing started inside outlives the shell")
+    }
+
+    @Test func insideTheOnlyInterfacesAreLoAndTheTap() async throws {
+        let result = try await LowbandBinary.run(["shell", "--quiet", "--", "sh", "-c", "ls /sys/class/net; echo $LOWBAND_HOST; cat /etc/resolv.conf"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(Array(lines.prefix(3)) == ["lo", "tap0", "10.0.2.2"])
+        #expect(lines.contains("nameserver 10.0.2.3"))
+    }
+
+    // MARK: Helpers
+
+    /// The port `python3 -m http.server 0` prints: `Serving HTTP on 127.0.0.1 port N (…)`.
+    static func port(from server: ChildProcess) async throws -> Int {
+        let line = try await server.lines(until: { $0.hasPrefix("Serving HTTP") }).match
+        let words = line.split(separator: " ")
+        let index = try #require(words.firstIndex(of: "port"))
+        return try #require(Int(words[index + 1]))
+    }
+
+    /// Host processes whose command line has `argument`.
+    static func processes(withArgument argument: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard entry.allSatisfy(\.isNumber), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == argument }
+        }
+    }
+
+    /// Echoes every datagram on 127.0.0.1; prints its port first.
+    static let echoServer = """
+        import socket
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", 0))
+        print(s.getsockname()[1], flush=True)
+        while True:
+            data, peer = s.recvfrom(2048)
+            s.sendto(data, peer)
+        """
+
+    /// Sends 1000 numbered datagrams 2 ms apart to $LOWBAND_HOST:PORT, collects the echoes until
+    /// 3 s after the last, prints how many came back and the shortest round trip in seconds.
+    static let echoClient = """
+        import os, socket, sys, threading, time
+        host, port, count = os.environ["LOWBAND_HOST"], int(sys.argv[1]), 1000
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sent, rtts = {}, {}
+        def receive():
+            while True:
+                try:
+                    data = s.recv(2048)
+                except OSError:
+                    return
+                index = int(data.split(b" ")[0])
+                if index in sent and index not in rtts:
+                    rtts[index] = time.monotonic() - sent[index]
+        threading.Thread(target=receive, daemon=True).start()
+        for index in range(count):
+            sent[index] = time.monotonic()
+            s.sendto(b"%d %s" % (index, b"x" * 40), (host, port))
+            time.sleep(0.002)
+        time.sleep(3)
+        print(len(rtts), min(rtts.values()) if rtts else 0)
+        """
+}
+
+/// Whether this machine lets an unprivileged process make a user and network namespace (as
+/// `unshare -Urn true` checks); the shell's tests need it.
+enum UserNamespaces {
+    static let available: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-Urn", "true"]
+        do {
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        } catch {
+            return false
+        }
+    }()
+
+    static let why: Comment = "needs unprivileged user namespaces (`unshare -Urn true` fails here: sysctl kernel.unprivileged_userns_clone=1 / user.max_user_namespaces)"
+}
