@@ -95,6 +95,29 @@ struct ShellCommandTests {
         #expect(lines.contains("nameserver 10.0.2.3"))
     }
 
+    @Test func withoutUserNamespacesOneLineNamesTheSysctlAndTheStatusIs2() async throws {
+        // A user namespace whose own limit of nested ones is 0: unshare(2) then fails with
+        // ENOSPC, as on a host with user.max_user_namespaces=0.
+        let result = try await ExternalProcess.run("unshare", [
+            "-Ur", "sh", "-c", "echo 0 > /proc/sys/user/max_user_namespaces && exec \"$0\" shell -- true", LowbandBinary.path,
+        ])
+        #expect(result.status == 2, "\(result.stderrText)")
+        let lines = result.stderrText.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("lowband shell: error: cannot create a user namespace (clone(CLONE_NEWUSER): No space left on device)") == true)
+        #expect(lines.first?.contains("kernel.unprivileged_userns_clone") == true && lines.first?.contains("user.max_user_namespaces") == true)
+    }
+
+    @Test func sigtermToTheShellReachesTheCommandWhoseStatusComesBack() async throws {
+        let shell = try await LowbandBinary.start([
+            "shell", "--quiet", "--", "sh", "-c", "trap 'echo got-term; exit 5' TERM; echo ready; while :; do sleep 0.05; done",
+        ])
+        #expect(try await shell.nextLine() == "ready")
+        shell.send(SIGTERM)
+        #expect(try await shell.nextLine() == "got-term")
+        #expect(try await shell.exitStatus() == 5)
+    }
+
     // MARK: Helpers
 
     /// The port `python3 -m http.server 0` prints: `Serving HTTP on 127.0.0.1 port N (…)`.
