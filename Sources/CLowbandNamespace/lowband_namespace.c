@@ -194,6 +194,9 @@ static void run_init(const struct lowband_ns_config *config, int socket_fd, int 
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    // The caller ignores SIGPIPE (libslirp writes to sockets whose peer may have gone); an
+    // ignored signal stays ignored across execve, and the command must get the default.
+    signal(SIGPIPE, SIG_DFL);
     sigset_t handled;
     sigemptyset(&handled);
     sigaddset(&handled, SIGCHLD);

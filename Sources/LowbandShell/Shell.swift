@@ -49,6 +49,10 @@ package enum Shell {
             close(signalPipe[0])
             close(signalPipe[1])
         }
+        // libslirp writes to the host's sockets with send(2) and no MSG_NOSIGNAL: a peer that
+        // closed must be an EPIPE for it to handle, not the end of this process (QEMU and
+        // slirp4netns ignore SIGPIPE too). The namespace's init sets it back to the default.
+        signal(SIGPIPE, SIG_IGN)
         guard lowband_ns_catch_signals(signalPipe[1]) == 0 else {
             throw ShellError(.system, "sigaction: \(String(cString: strerror(errno)))")
         }

@@ -118,7 +118,50 @@ struct ShellCommandTests {
         #expect(try await shell.exitStatus() == 5)
     }
 
+    @Test func theCommandGetsSIGPIPEsDefaultThoughTheShellIgnoresIt() async throws {
+        let result = try await LowbandBinary.run(["shell", "--quiet", "--", "grep", "SigIgn", "/proc/self/status"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let mask = try #require(UInt64(result.stdoutText.dropFirst("SigIgn:\t".count).trimmingCharacters(in: .whitespacesAndNewlines), radix: 16))
+        #expect(mask & (1 << (SIGPIPE - 1)) == 0, "SIGPIPE is not ignored inside")
+    }
+
+    @Test(arguments: [false, true])
+    func iperf3GoodputOnAn800KbitLinkIsItsRateLessTheHeaders(reverse: Bool) async throws {
+        try #require(ExternalProcess.which("iperf3") != nil, "iperf3 is not installed (scripts/setup.sh installs it)")
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-iperf")
+        let profile = directory.file("p800.yaml")
+        try Self.profile800.write(toFile: profile, atomically: true, encoding: .utf8)
+        let port = Int.random(in: 20_000 ... 60_000)
+        let server = try await ChildProcess("iperf3", ["-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", String(port)])
+        defer { server.send(SIGTERM) }
+        _ = try await server.lines(until: { $0.contains("Server listening") })
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--profile", profile, "--", "sh", "-c",
+            "iperf3 -J -c $LOWBAND_HOST -p \(port) -t 10\(reverse ? " -R" : "")",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
+        let received = (report?["end"] as? [String: Any])?["sum_received"] as? [String: Any]
+        let kilobits = try #require(received?["bits_per_second"] as? Double) / 1000
+        // 1448 of every 1500 bytes on the air are payload (IPv4 20 + TCP 20 + timestamps 12):
+        // 772 kbit/s at 800. A generous band: the first window and the last ack are in it too.
+        #expect((720 ... 800).contains(kilobits), "goodput \(kilobits) kbit/s")
+    }
+
     // MARK: Helpers
+
+    static let profile800 = """
+        description: 800 kbit/s each way, 50 ms each way, no loss (goodput through the shell)
+        downlink:
+          rate: 800kbit
+          delay: 50ms
+          queue: 64KB
+        uplink:
+          rate: 800kbit
+          delay: 50ms
+          queue: 64KB
+
+        """
 
     /// The port `python3 -m http.server 0` prints: `Serving HTTP on 127.0.0.1 port N (…)`.
     static func port(from server: ChildProcess) async throws -> Int {
