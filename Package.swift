@@ -107,7 +107,12 @@ let package = Package(
         // `lowband shell`: a command's every frame through the packet link model and libslirp.
         .target(
             name: "LowbandShell",
-            dependencies: ["CLowbandNamespace", "CLowbandSlirp", "LowbandShaper"],
+            dependencies: [
+                "CLowbandNamespace", "CLowbandSlirp", "LowbandShaper", "LowbandBasics",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "LowbandShellTests", dependencies: ["LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),

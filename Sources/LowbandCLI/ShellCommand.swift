@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LowbandBasics
 import LowbandProfiles
+import LowbandProxy
 import LowbandShaper
 import LowbandShell
 
@@ -34,6 +35,9 @@ struct ShellCommand: ParsableCommand {
     @Option(help: "Write every decision of the link (a JSON line per frame: enqueue, drop and its cause, deliver; outages) to this file.")
     var trace: String?
 
+    @Option(help: "Serve GET /stats (JSON) and GET /metrics (Prometheus) of the link at this host:port (port 0: any free one; printed on stderr). On the loopback, the command reads it too, at $LOWBAND_API.")
+    var api: String?
+
     @Flag(help: "Do not print the summary line (frames delivered and dropped each way) on stderr at the end.")
     var quiet = false
 
@@ -42,7 +46,7 @@ struct ShellCommand: ParsableCommand {
 
     init() {}
 
-    static let options = ["--profile", "--seed", "--trace", "--quiet"]
+    static let options = ["--profile", "--seed", "--trace", "--api", "--quiet"]
 
     func validate() throws {
         if let first = command.first, ["--help", "-h", "-help"].contains(first) {
@@ -53,6 +57,7 @@ struct ShellCommand: ParsableCommand {
             let guess = NearestName.suggestion(for: word, among: Self.options).map { "; did you mean '\($0)'?" } ?? ""
             throw ValidationError("unknown option '\(word)'\(guess) (the command to run goes after --)")
         }
+        if let api { _ = try AddressOption.parse(api, option: "--api") }
         if arguments.isEmpty {
             throw ValidationError("no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS…")
         }
@@ -77,7 +82,15 @@ struct ShellCommand: ParsableCommand {
         defer { traceFile?.close() }
         let configuration = ShellConfiguration(
             profile: loaded, seed: seedOption.seed, command: arguments,
-            environment: ProcessInfo.processInfo.environment, trace: traceFile?.writer
+            environment: ProcessInfo.processInfo.environment, trace: traceFile?.writer,
+            api: try api.map { text in
+                let endpoint = try AddressOption.parse(text, option: "--api")
+                return (endpoint.host, endpoint.port)
+            },
+            announce: { line in
+                let bytes = Array("\(name): \(line)\n".utf8)
+                bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
+            }
         )
         let outcome: (status: Int32, statistics: ShellStatistics)
         do {

@@ -14,8 +14,17 @@ package struct ShellConfiguration: Sendable {
     package var environment: [String: String]
     /// Where the link's decisions go, one per frame (enqueue, drop and its cause, deliver).
     package var trace: (any ShaperTraceSink)?
+    /// Where `/stats` and `/metrics` listen (port 0: any free one); nil: no API.
+    package var api: (host: String, port: Int)?
+    /// Told the API's address once it listens, before the command starts.
+    package var announce: @Sendable (String) -> Void
 
-    package init(profile: NetworkProfile, seed: UInt64 = 1, command: [String], environment: [String: String] = [:], trace: (any ShaperTraceSink)? = nil) {
+    package init(
+        profile: NetworkProfile, seed: UInt64 = 1, command: [String], environment: [String: String] = [:], trace: (any ShaperTraceSink)? = nil,
+        api: (host: String, port: Int)? = nil, announce: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.api = api
+        self.announce = announce
         self.profile = profile
         self.seed = seed
         self.command = command
@@ -29,6 +38,8 @@ package struct ShellConfiguration: Sendable {
 package enum Shell {
     /// The variable that holds the address at which the host's loopback is reachable inside.
     package static let hostVariable = "LOWBAND_HOST"
+    /// The variable that holds the API's URL as seen from inside (with `--api` on the loopback).
+    package static let apiVariable = "LOWBAND_API"
 
     /// Runs the command to its end: its exit status and what crossed the link. Throws before
     /// anything runs when the command is not found, user namespaces are off, or setup fails.
@@ -37,6 +48,18 @@ package enum Shell {
         let path = try CommandSearch.resolve(name, path: configuration.environment["PATH"])
         var environment = configuration.environment
         environment[hostVariable] = ShellNetwork.host
+        let observer = ShellObserver(ShellSnapshot(profile: configuration.profile.name, seed: configuration.seed))
+        var api: ShellAPI?
+        if let address = configuration.api {
+            let server = try ShellAPI(host: address.host, port: address.port, observer: observer)
+            api = server
+            configuration.announce("API on http://\(address.host):\(server.port) (GET /stats, GET /metrics)")
+            // Inside, the host's loopback is LOWBAND_HOST: the command can read its own link's figures.
+            if ["127.0.0.1", "localhost", "0.0.0.0"].contains(address.host) {
+                environment[apiVariable] = "http://\(ShellNetwork.host):\(server.port)"
+            }
+        }
+        defer { api?.stop() }
         let variables = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
 
         let resolvConf = try writeResolvConf()
@@ -60,7 +83,7 @@ package enum Shell {
         let link = PacketLink(profile: configuration.profile, seed: configuration.seed, trace: configuration.trace)
         let session: ShellSession
         do {
-            session = try ShellSession(child: child, link: link, signals: signalPipe[0])
+            session = try ShellSession(child: child, link: link, signals: signalPipe[0], observer: observer)
         } catch {
             // Nothing may stay behind: closing the lifeline ends the namespace.
             close(child.lifelineDescriptor)

@@ -33,9 +33,13 @@ package final class ShellSession {
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ShellSession.readBufferSize, alignment: 8)
 
     /// A session for `child`, its frames through `link`; bytes on `signals` (one per signal
-    /// number, from ``lowband_ns_catch_signals``) are passed on to the namespace.
-    package init(child: NamespaceChild, link: PacketLink, signals: Int32) throws(ShellError) {
+    /// number, from ``lowband_ns_catch_signals``) are passed on to the namespace; `observer` gets a
+    /// snapshot of the link after every turn.
+    private let observer: ShellObserver?
+
+    package init(child: NamespaceChild, link: PacketLink, signals: Int32, observer: ShellObserver? = nil) throws(ShellError) {
         self.child = child
+        self.observer = observer
         self.link = link
         self.signals = signals
         stack = try SlirpStack(mtu: link.profile.mtu)
@@ -77,9 +81,23 @@ package final class ShellSession {
             if set[1].revents != 0 { passSignals() }
             stack.fireTimers(at: clock.nanoseconds() / 1_000_000)
             actOnLink()
+            publish(running: true)
             if pidfd < 0 || set[2].revents != 0, let status = reap(blocking: pidfd >= 0) {
+                publish(running: false)
                 return status
             }
+        }
+    }
+
+    private func publish(running: Bool) {
+        guard let observer else { return }
+        let now = linkNow
+        observer.publish { snapshot in
+            snapshot.statistics = statistics
+            snapshot.queuedBytes = [link.queuedBytes(.upstream), link.queuedBytes(.downstream)]
+            snapshot.elapsed = Double(now.nanoseconds) / 1e9
+            snapshot.radio = link.radioStatistics(at: now)
+            snapshot.running = running
         }
     }
 

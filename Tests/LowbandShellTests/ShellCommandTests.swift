@@ -148,7 +148,38 @@ struct ShellCommandTests {
         #expect((720 ... 800).contains(kilobits), "goodput \(kilobits) kbit/s")
     }
 
+    @Test func theAPIServesTheLinksStatsAndMetricsToTheCommandItself() async throws {
+        let result = try await LowbandBinary.run([
+            "shell", "--profile", "edge", "--api", "127.0.0.1:0", "--", "sh", "-c", "curl -sS $LOWBAND_API/stats && curl -sS $LOWBAND_API/metrics",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stderrText.hasPrefix("lowband shell: API on http://127.0.0.1:"))
+        let output = result.stdoutText
+        let newline = try #require(output.firstIndex(of: "\n"))
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(output[..<newline].utf8)) as? [String: Any])
+        #expect(stats["profile"] as? String == "edge")
+        #expect(stats["running"] as? Bool == true)
+        let upstream = try #require(stats["upstream"] as? [String: Any])
+        // The first request's handshake and request crossed before the stats were read.
+        #expect((upstream["delivered_frames"] as? Int ?? 0) >= 3)
+        // The metrics, read by the reference parser (prometheus-client).
+        let metrics = String(output[output.index(after: newline)...])
+        let parsed = try await ExternalProcess.run("python3", ["-c", Self.metricsReader], stdin: Array(metrics.utf8))
+        #expect(parsed.status == 0, "\(parsed.stderrText)")
+        #expect(parsed.stdoutText.contains("lowband_shell_delivered_frames upstream edge"))
+        #expect(parsed.stdoutText.contains("lowband_shell_running"))
+    }
+
     // MARK: Helpers
+
+    /// Prints `family direction profile` for every sample prometheus-client's parser reads.
+    static let metricsReader = """
+        import sys
+        from prometheus_client.parser import text_string_to_metric_families
+        for family in text_string_to_metric_families(sys.stdin.read()):
+            for sample in family.samples:
+                print(family.name, sample.labels.get("direction", "-"), sample.labels["profile"], sample.value)
+        """
 
     static let profile800 = """
         description: 800 kbit/s each way, 50 ms each way, no loss (goodput through the shell)
