@@ -170,6 +170,26 @@ struct ShellCommandTests {
         #expect(parsed.stdoutText.contains("lowband_shell_running"))
     }
 
+    @Test(arguments: [
+        (["shell"], "lowband shell: error: no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS… (see 'lowband shell --help')\n"),
+        (["shell", "--profil", "edge", "--", "true"], "lowband shell: error: unknown option '--profil'; did you mean '--profile'? (the command to run goes after --) (see 'lowband shell --help')\n"),
+        (["shell", "--api", "127.0.0.1:99999", "--", "true"], "lowband shell: error: --api: '127.0.0.1:99999' has no valid port (0-65535) after the last ':' (see 'lowband shell --help')\n"),
+    ])
+    func badArgumentsGiveOneLineAndStatus1(arguments: [String], line: String) async throws {
+        let result = try await LowbandBinary.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.stderrText == line)
+        #expect(result.stdoutText.isEmpty)
+    }
+
+    @Test func anUnknownProfileGivesOneLineBeforeAnythingRuns() async throws {
+        let result = try await LowbandBinary.run(["shell", "--profile", "no-such-profile", "--", "touch", "/nonexistent-lowband"])
+        #expect(result.status == 1)
+        #expect(result.stderrText.hasPrefix("lowband shell: error: "))
+        #expect(result.stderrText.contains("no-such-profile"))
+        #expect(result.stderrText.split(separator: "\n").count == 1)
+    }
+
     // MARK: Helpers
 
     /// Prints `family direction profile` for every sample prometheus-client's parser reads.
