@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "LowbandShell",
             dependencies: [
-                "CLowbandNamespace", "CLowbandSlirp", "LowbandShaper", "LowbandBasics",
+                "CLowbandNamespace", "CLowbandSlirp", "LowbandShaper", "LowbandBasics", "LowbandDeterminism",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -36,10 +36,17 @@ package final class ShellSession {
     /// number, from ``lowband_ns_catch_signals``) are passed on to the namespace; `observer` gets a
     /// snapshot of the link after every turn.
     private let observer: ShellObserver?
+    /// DNS queries the link delivered, waiting out the profile's DNS delay (due time in link
+    /// nanoseconds, in due order); at most ``maximumHeldQueries``.
+    private var heldQueries: [(due: Int64, frame: [UInt8])] = []
+    private var dnsDelay: DNSDelay?
+    /// DNS queries held at once; one more is dropped (`dns-held-cap`).
+    static let maximumHeldQueries = 256
 
     package init(child: NamespaceChild, link: PacketLink, signals: Int32, observer: ShellObserver? = nil) throws(ShellError) {
         self.child = child
         self.observer = observer
+        dnsDelay = DNSDelay(profile: link.profile, seed: link.seed)
         self.link = link
         self.signals = signals
         stack = try SlirpStack(mtu: link.profile.mtu)
@@ -72,6 +79,7 @@ package final class ShellSession {
             if let slirpTimeout { deadline = min(deadline, now + slirpTimeout * 1_000_000) }
             if let timer = stack.nextTimer { deadline = min(deadline, timer * 1_000_000) }
             if let wakeup = link.nextWakeup { deadline = min(deadline, start + wakeup.nanoseconds) }
+            if let query = heldQueries.first { deadline = min(deadline, start + query.due) }
             let wait = max(0, deadline - now)
             let ready = set.withUnsafeMutableBufferPointer { lowband_ns_poll($0.baseAddress, UInt($0.count), wait) }
             let failed = ready < 0 && errno != EINTR
@@ -81,6 +89,7 @@ package final class ShellSession {
             if set[1].revents != 0 { passSignals() }
             stack.fireTimers(at: clock.nanoseconds() / 1_000_000)
             actOnLink()
+            releaseQueries()
             publish(running: true)
             if pidfd < 0 || set[2].revents != 0, let status = reap(blocking: pidfd >= 0) {
                 publish(running: false)
@@ -155,7 +164,7 @@ package final class ShellSession {
                 statistics[direction].deliveredFrames += 1
                 statistics[direction].deliveredBytes += max(0, frame.count - ShellNetwork.ethernetHeader)
                 if direction == .upstream {
-                    stack.input(frame)
+                    toSlirp(frame)
                 } else if !writeTap(frame) {
                     statistics[direction].dropped["tap-write", default: 0] += 1
                 }
@@ -163,6 +172,33 @@ package final class ShellSession {
                 frames[id] = nil
                 statistics[direction].dropped[cause.name, default: 0] += 1
             }
+        }
+    }
+
+    /// Hands an uplink frame the link delivered to slirp: a DNS query after the profile's DNS
+    /// delay, everything else now.
+    private func toSlirp(_ frame: [UInt8]) {
+        guard let delay = dnsDelay?.delay(of: frame), delay > 0 else {
+            stack.input(frame)
+            return
+        }
+        guard heldQueries.count < Self.maximumHeldQueries else {
+            statistics.upstream.dropped["dns-held-cap", default: 0] += 1
+            return
+        }
+        let now = linkNow
+        let due = now.nanoseconds + delay
+        link.trace?.record(ShaperEvent(time: now, kind: .dns, direction: .upstream, bytes: frame.count - ShellNetwork.ethernetHeader, delay: .nanoseconds(delay), detail: "a query to \(ShellNetwork.nameserver) waits the profile's DNS delay"))
+        let index = heldQueries.firstIndex { $0.due > due } ?? heldQueries.count
+        heldQueries.insert((due, frame), at: index)
+    }
+
+    /// Queries whose DNS delay is over go to slirp.
+    private func releaseQueries() {
+        let now = linkNow.nanoseconds
+        while let first = heldQueries.first, first.due <= now {
+            heldQueries.removeFirst()
+            stack.input(first.frame)
         }
     }
 

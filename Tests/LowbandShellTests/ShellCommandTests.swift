@@ -190,7 +190,55 @@ struct ShellCommandTests {
         #expect(result.stderrText.split(separator: "\n").count == 1)
     }
 
+    @Test func dnsGoesThroughSlirpsForwarderAndWaitsTheProfilesDNSDelay() async throws {
+        // slirp forwards to the host's resolvers (its /etc/resolv.conf); the host's must answer.
+        let host = try await ExternalProcess.run("python3", ["-c", Self.dnsQuery, Self.hostNameserver() ?? "127.0.0.53"])
+        try #require(host.stdoutText.hasPrefix("answer"), "the host's resolver does not answer (\(host.stdoutText)); DNS through the shell cannot be checked here")
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-dns")
+        let profile = directory.file("slow-dns.yaml")
+        try """
+            description: DNS test — 50 ms each way, every lookup 700 ms slower
+            downlink: {rate: 2Mbit, delay: 50ms, queue: 64KB}
+            uplink: {rate: 2Mbit, delay: 50ms, queue: 64KB}
+            dns: {delay: 700ms}
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let trace = directory.file("trace.jsonl")
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--profile", profile, "--trace", trace, "--", "sh", "-c",
+            "python3 -c \"$0\" $(sed -n 's/^nameserver //p' /etc/resolv.conf)", Self.dnsQuery,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let words = result.stdoutText.split(separator: " ")
+        #expect(words.first == "answer", "\(result.stdoutText)")
+        let seconds = try #require(words.last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(seconds >= 0.8, "a round trip of 100 ms and the DNS delay of 700 ms")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.filter { $0.contains("\"event\":\"dns\"") && $0.contains("\"delay_ns\":700000000") }.count == 1)
+    }
+
     // MARK: Helpers
+
+    /// The first nameserver of the host's /etc/resolv.conf.
+    static func hostNameserver() -> String? {
+        let text = (try? String(contentsOfFile: "/etc/resolv.conf", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").first { $0.hasPrefix("nameserver ") }.map { String($0.dropFirst("nameserver ".count)) }
+    }
+
+    /// Asks the server in argv[1] for example.com's A record; prints `answer RCODE SECONDS` or `timeout`.
+    static let dnsQuery = """
+        import socket, struct, sys, time
+        query = struct.pack("!HHHHHH", 0x4c42, 0x0100, 1, 0, 0, 0) + b"\\x07example\\x03com\\x00" + struct.pack("!HH", 1, 1)
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.settimeout(10)
+        start = time.monotonic()
+        s.sendto(query, (sys.argv[1], 53))
+        try:
+            data = s.recv(1500)
+            print("answer", data[3] & 15, time.monotonic() - start)
+        except socket.timeout:
+            print("timeout")
+        """
 
     /// Prints `family direction profile` for every sample prometheus-client's parser reads.
     static let metricsReader = """
