@@ -366,6 +366,13 @@ int lowband_ns_catch_signals(int fd) {
     return sigaction(SIGHUP, &action, NULL);
 }
 
+void lowband_ns_release_signals(void) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    signal_pipe = -1;
+}
+
 int lowband_ns_pidfd(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }

@@ -69,6 +69,7 @@ package enum Shell {
             throw ShellError(.system, "pipe2 for signals: \(String(cString: strerror(errno)))")
         }
         defer {
+            lowband_ns_release_signals()
             close(signalPipe[0])
             close(signalPipe[1])
         }

@@ -66,6 +66,10 @@ int lowband_ns_spawn(const struct lowband_ns_config *config, struct lowband_ns_c
 /// to `fd`, so the caller's poll loop forwards them to the namespace; returns 0 or -1.
 int lowband_ns_catch_signals(int fd);
 
+/// Puts SIGINT, SIGTERM and SIGHUP back to their default actions and forgets the descriptor,
+/// before the caller closes it (a stray signal must not write into a reused descriptor).
+void lowband_ns_release_signals(void);
+
 /// A pipe whose both ends are close-on-exec and non-blocking (pipe2), or -1.
 int lowband_ns_pipe(int fds[2]);
 
