@@ -63,6 +63,7 @@ public struct PacketLink: Sendable {
         case transmitted(Direction, QueuedPacket)
         case arrival(Direction, QueuedPacket)
         case ready(Direction)
+        case forcedEnd(Int64)
     }
 
     private struct QueuedPacket: Sendable {
@@ -89,6 +90,9 @@ public struct PacketLink: Sendable {
     private var radio: Radio
     private var fades: [Fades]
     private var nextID: PacketID = 0
+    /// The end of an outage forced by the owner (``forceOutage(_:for:at:)``); nothing leaves a
+    /// bottleneck or arrives before it.
+    private var forcedUntil: Int64 = 0
 
     /// A link playing `profile` with every random decision derived from `seed`.
     public init(profile: NetworkProfile, seed: UInt64, trace: (any ShaperTraceSink)? = nil) {
@@ -138,6 +142,18 @@ public struct PacketLink: Sendable {
         return timers.nextTime.map { ShaperInstant(nanoseconds: $0) }
     }
 
+    /// Forces an outage of `kind` from `now` for `duration`, as the proxy's control API does:
+    /// both bottlenecks hold their queues (which fill, then drop their tails) and packets on
+    /// their way arrive after it. A packet already crossing a bottleneck finishes crossing.
+    public mutating func forceOutage(_ kind: OutageProfile.Kind, for duration: Duration, at now: ShaperInstant) {
+        run(until: now.nanoseconds)
+        let end = self.now + max(0, duration.nanosecondsClamped)
+        guard end > forcedUntil else { return }
+        forcedUntil = end
+        trace?.record(ShaperEvent(time: ShaperInstant(nanoseconds: self.now), kind: .outageStart, delay: .nanoseconds(end - self.now), detail: "\(kind.rawValue), forced"))
+        timers.schedule(.forcedEnd(end), at: end)
+    }
+
     /// Bytes waiting for (or crossing) `direction`'s bottleneck.
     public func queuedBytes(_ direction: Direction) -> Int {
         bottlenecks[direction.index].occupancy
@@ -158,12 +174,22 @@ public struct PacketLink: Sendable {
             switch timer {
             case let .transmitted(direction, packet): transmitted(direction, packet)
             case let .arrival(direction, packet):
+                // On its way when an outage was forced: it arrives when that ends, in order.
+                if now < forcedUntil {
+                    timers.schedule(.arrival(direction, packet), at: forcedUntil)
+                    continue
+                }
                 radio.touch(now)
                 pending.append(.deliver(packet.id, direction))
                 record(.deliver, direction, bytes: packet.bytes, delay: now - packet.enqueuedAt, detail: "frame \(packet.id)")
             case let .ready(direction):
                 bottlenecks[direction.index].waitingUntil = nil
                 startNext(direction)
+            case let .forcedEnd(end):
+                // A later forced outage replaced this one: its own end is traced.
+                if end == forcedUntil {
+                    record(.outageEnd, nil, detail: "forced")
+                }
             }
         }
         traceBoundaries(through: target)
@@ -174,7 +200,7 @@ public struct PacketLink: Sendable {
         let slot = direction.index
         guard !bottlenecks[slot].busy, bottlenecks[slot].waitingUntil == nil, let head = lanes[slot].queue.first else { return }
         // A link down for good holds its queue for ever (new packets find it full).
-        guard let clear = outages.clear(from: max(now, radio.awakeFrom)) else { return }
+        guard let clear = outages.clear(from: max(now, radio.awakeFrom, forcedUntil)) else { return }
         if clear > now {
             wait(direction, until: clear)
             return
@@ -209,7 +235,7 @@ public struct PacketLink: Sendable {
         } else {
             var lane = lanes[slot]
             let delay = max(0, link.delay.nanosecondsClamped + lane.jitter.sample(link.jitter, using: &lane.generator))
-            if let arrival = outages.clear(from: max(now + delay, lane.lastArrival)) {
+            if let arrival = outages.clear(from: max(now + delay, lane.lastArrival, forcedUntil)) {
                 lane.lastArrival = arrival
                 timers.schedule(.arrival(direction, packet), at: arrival)
             } else {

@@ -48,7 +48,16 @@ package enum Shell {
         let path = try CommandSearch.resolve(name, path: configuration.environment["PATH"])
         var environment = configuration.environment
         environment[hostVariable] = ShellNetwork.host
-        let observer = ShellObserver(ShellSnapshot(profile: configuration.profile.name, seed: configuration.seed))
+        var signalPipe: [Int32] = [-1, -1]
+        guard lowband_ns_pipe(&signalPipe) == 0 else {
+            throw ShellError(.system, "pipe2 for signals: \(String(cString: strerror(errno)))")
+        }
+        defer {
+            lowband_ns_release_signals()
+            close(signalPipe[0])
+            close(signalPipe[1])
+        }
+        let observer = ShellObserver(ShellSnapshot(profile: configuration.profile.name, seed: configuration.seed), wake: signalPipe[1])
         var api: ShellAPI?
         if let address = configuration.api {
             let server = try ShellAPI(host: address.host, port: address.port, observer: observer)
@@ -64,15 +73,6 @@ package enum Shell {
 
         let resolvConf = try writeResolvConf()
         defer { unlink(resolvConf) }
-        var signalPipe: [Int32] = [-1, -1]
-        guard lowband_ns_pipe(&signalPipe) == 0 else {
-            throw ShellError(.system, "pipe2 for signals: \(String(cString: strerror(errno)))")
-        }
-        defer {
-            lowband_ns_release_signals()
-            close(signalPipe[0])
-            close(signalPipe[1])
-        }
         // libslirp writes to the host's sockets with send(2) and no MSG_NOSIGNAL: a peer that
         // closed must be an EPIPE for it to handle, not the end of this process (QEMU and
         // slirp4netns ignore SIGPIPE too). The namespace's init sets it back to the default.

@@ -1,10 +1,13 @@
+import Foundation
+import LowbandBasics
+import LowbandShaper
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
 /// `lowband shell --api`: `GET /stats` (JSON) and `GET /metrics` (Prometheus text) of the
-/// shell's link, on one event-loop thread. Request bodies are discarded unread, not kept;
-/// anything but GET of those two paths gets 404 or 405. The proxy's toxiproxy-compatible API
+/// shell's link, and `POST /outage` (the proxy's body), on one event-loop thread. Bodies over
+/// 4 KB are refused (413); other paths get 404, other methods 405. The proxy's toxiproxy-compatible API
 /// manages proxies by name, which a shell does not have; its `/metrics` naming
 /// (`lowband_…_total`) and its one-process-per-scrape snapshots are followed.
 package final class ShellAPI: Sendable {
@@ -46,8 +49,13 @@ private final class ShellAPIHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    /// A request body over this many bytes is refused with 413.
+    static let maximumBodyBytes = 4096
+
     private let observer: ShellObserver
     private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var bodyTooLarge = false
 
     init(observer: ShellObserver) {
         self.observer = observer
@@ -57,13 +65,46 @@ private final class ShellAPIHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let request):
             head = request
-        case .body:
-            break
+            body = []
+            bodyTooLarge = false
+        case .body(let buffer):
+            if body.count + buffer.readableBytes > Self.maximumBodyBytes {
+                bodyTooLarge = true
+            } else {
+                body += buffer.readableBytesView
+            }
         case .end:
             guard let request = head else { return }
             head = nil
             respond(to: request, context: context)
         }
+    }
+
+    /// `POST /outage`: `{"seconds": 5}` or `{"seconds": 2, "kind": "handover"}`, as the proxy's
+    /// API takes it (0 < seconds ≤ 3600); the answer, or the error line.
+    private func outage() -> (HTTPResponseStatus, String) {
+        if bodyTooLarge { return (.payloadTooLarge, "the body of POST /outage is over \(Self.maximumBodyBytes) bytes\n") }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+            return (.badRequest, "POST /outage takes a JSON object: {\"seconds\": 5} or {\"seconds\": 2, \"kind\": \"handover\"}\n")
+        }
+        if let unknown = object.keys.sorted().first(where: { !["seconds", "kind"].contains($0) }) {
+            return (.badRequest, "unknown key '\(unknown)' in the body of POST /outage (it takes seconds and kind)\n")
+        }
+        guard let seconds = (object["seconds"] as? NSNumber)?.doubleValue else {
+            return (.badRequest, "missing required field: seconds (a number) in the body of POST /outage\n")
+        }
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            return (.badRequest, "seconds must be more than 0 and at most 3600 in the body of POST /outage, not \(seconds)\n")
+        }
+        let kindName = object["kind"] as? String ?? "outage"
+        let kind: OutageProfile.Kind
+        switch kindName {
+        case "outage": kind = .blackout
+        case "handover": kind = .handover
+        default: return (.badRequest, "kind must be 'outage' or 'handover' in the body of POST /outage, not '\(kindName)'\n")
+        }
+        observer.send(.outage(kind, .nanoseconds(Int64((seconds * 1e9).rounded()))))
+        return (.ok, "{\"outage\":\(JSONString.quoted(kindName)),\"seconds\":\(seconds)}\n")
     }
 
     private func respond(to request: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -74,10 +115,15 @@ private final class ShellAPIHandler: ChannelInboundHandler {
             (status, type, body) = (.ok, "application/json", observer.snapshot.json)
         case (.GET, "/metrics"):
             (status, type, body) = (.ok, "text/plain; version=0.0.4; charset=utf-8", observer.snapshot.metrics)
+        case (.POST, "/outage"):
+            let (answer, text) = outage()
+            (status, type, body) = (answer, answer == .ok ? "application/json" : "text/plain", text)
         case (_, "/stats"), (_, "/metrics"):
             (status, type, body) = (.methodNotAllowed, "text/plain", "only GET\n")
+        case (_, "/outage"):
+            (status, type, body) = (.methodNotAllowed, "text/plain", "only POST\n")
         default:
-            (status, type, body) = (.notFound, "text/plain", "lowband shell serves GET /stats and GET /metrics\n")
+            (status, type, body) = (.notFound, "text/plain", "lowband shell serves GET /stats, GET /metrics and POST /outage\n")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)

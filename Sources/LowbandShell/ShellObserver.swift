@@ -1,4 +1,5 @@
 package import LowbandShaper
+import Glibc
 import Synchronization
 
 /// A shell's link at one moment, for `/stats` and `/metrics`.
@@ -21,12 +22,43 @@ package struct ShellSnapshot: Sendable {
     }
 }
 
-/// The latest ``ShellSnapshot``, written by the shell's loop and read by the API's threads.
+/// A change the API asks of the running shell.
+package enum ShellControl: Sendable, Hashable {
+    /// An outage (or handover) now, for that long.
+    case outage(OutageProfile.Kind, Duration)
+}
+
+/// The latest ``ShellSnapshot``, written by the shell's loop and read by the API's threads, and
+/// the controls the API sends the other way (the loop is woken by a zero byte on its pipe).
 package final class ShellObserver: Sendable {
     private let latest: Mutex<ShellSnapshot>
+    private let inbox = Mutex<[ShellControl]>([])
+    /// The write end of the loop's signal pipe; a 0 byte there means "read the inbox".
+    private let wake: Int32
 
-    package init(_ first: ShellSnapshot) {
+    package init(_ first: ShellSnapshot, wake: Int32 = -1) {
         latest = Mutex(first)
+        self.wake = wake
+    }
+
+    /// Queues `control` for the loop and wakes it; at most 64 wait (older ones are kept).
+    package func send(_ control: ShellControl) {
+        let queued = inbox.withLock { inbox in
+            guard inbox.count < 64 else { return false }
+            inbox.append(control)
+            return true
+        }
+        guard queued, wake >= 0 else { return }
+        var zero: UInt8 = 0
+        _ = write(wake, &zero, 1)
+    }
+
+    /// The controls sent since the last call, in order.
+    func takeControls() -> [ShellControl] {
+        inbox.withLock { inbox in
+            defer { inbox = [] }
+            return inbox
+        }
     }
 
     package var snapshot: ShellSnapshot { latest.withLock { $0 } }

@@ -84,9 +84,11 @@ package final class ShellSession {
             let ready = set.withUnsafeMutableBufferPointer { lowband_ns_poll($0.baseAddress, UInt($0.count), wait) }
             let failed = ready < 0 && errno != EINTR
             if ready < 0 { for index in set.indices { set[index].revents = 0 } }
+            // Signals and the API's controls first: an outage asked for applies before slirp
+            // reads the API's answer from its socket.
+            if set[1].revents != 0 { passSignals() }
             stack.dispatch(set, failed: failed)
             if set[0].revents != 0 { readTap() }
-            if set[1].revents != 0 { passSignals() }
             stack.fireTimers(at: clock.nanoseconds() / 1_000_000)
             actOnLink()
             releaseQueries()
@@ -212,7 +214,21 @@ package final class ShellSession {
         var numbers = [UInt8](repeating: 0, count: 16)
         let count = numbers.withUnsafeMutableBytes { read(signals, $0.baseAddress, $0.count) }
         guard count > 0 else { return }
-        for number in numbers.prefix(count) { kill(child.pid, Int32(number)) }
+        for number in numbers.prefix(count) {
+            // 0 is no signal: the API sent a control.
+            if number == 0 {
+                for control in observer?.takeControls() ?? [] { apply(control) }
+            } else {
+                kill(child.pid, Int32(number))
+            }
+        }
+    }
+
+    private func apply(_ control: ShellControl) {
+        switch control {
+        case let .outage(kind, duration):
+            link.forceOutage(kind, for: duration, at: linkNow)
+        }
     }
 
     /// The namespace's exit status once its init has ended; nil while it runs.

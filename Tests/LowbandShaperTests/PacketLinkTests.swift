@@ -64,6 +64,21 @@ import Testing
         #expect(actions.map(\.time) == [.milliseconds(3010)])
     }
 
+    @Test func aForcedOutageHoldsBothWaysAndIsTraced() {
+        let recorder = ShaperTraceRecorder()
+        let profile = TestProfiles.symmetric(TestProfiles.link(rate: .unlimited, delay: .milliseconds(100)))
+        var link = PacketLink(profile: profile, seed: 1, trace: recorder)
+        #expect(link.submit(100, .downstream, at: .milliseconds(0)) == .queued(0))
+        link.forceOutage(.handover, for: .seconds(2), at: .milliseconds(50))
+        #expect(link.submit(100, .upstream, at: .milliseconds(60)) == .queued(1))
+        let actions = drain(&link)
+        // The first was on its way: it arrives when the outage ends; the second leaves then.
+        #expect(actions.map(\.time) == [.milliseconds(2050), .milliseconds(2150)])
+        let outages = recorder.events.filter { $0.kind == .outageStart || $0.kind == .outageEnd }
+        #expect(outages.map(\.time) == [.milliseconds(50), .milliseconds(2050)])
+        #expect(outages.first?.detail == "handover, forced")
+    }
+
     @Test func jitterNeverReordersPackets() {
         let jitter = JitterProfile(amount: .milliseconds(80), distribution: .uniform)
         let profile = TestProfiles.symmetric(TestProfiles.link(rate: .bitsPerSecond(10_000_000), delay: .milliseconds(100), jitter: jitter))

@@ -217,6 +217,36 @@ struct ShellCommandTests {
         #expect(lines.filter { $0.contains("\"event\":\"dns\"") && $0.contains("\"delay_ns\":700000000") }.count == 1)
     }
 
+    @Test func postOutageHoldsTheLinkAsTheProxysAPIDoes() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-outage")
+        let trace = directory.file("trace.jsonl")
+        let profile = directory.file("slow.yaml")
+        try """
+            description: outage test — 50 ms each way
+            downlink: {rate: 2Mbit, delay: 50ms, queue: 64KB}
+            uplink: {rate: 2Mbit, delay: 50ms, queue: 64KB}
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        // The answer to the POST is on its way back when the outage starts: it waits it out.
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--profile", profile, "--api", "127.0.0.1:0", "--trace", trace, "--", "sh", "-c",
+            """
+            curl -sS -d '{"second": 1}' $LOWBAND_API/outage
+            curl -sS -w ' %{time_total}' -d '{"seconds": 1.5, "kind": "handover"}' $LOWBAND_API/outage
+            """,
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.first == "unknown key 'second' in the body of POST /outage (it takes seconds and kind)")
+        try #require(lines.count == 3, "\(lines)")
+        #expect(lines[1] == #"{"outage":"handover","seconds":1.5}"#)
+        let seconds = try #require(Double(lines[2].trimmingCharacters(in: .whitespaces)))
+        #expect(seconds >= 1.5)
+        let events = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(events.contains { $0.contains(#""event":"outage-start""#) && $0.contains(#""delay_ns":1500000000"#) && $0.contains("handover, forced") })
+        #expect(events.contains { $0.contains(#""event":"outage-end""#) })
+    }
+
     // MARK: Helpers
 
     /// The first nameserver of the host's /etc/resolv.conf.
