@@ -13,12 +13,13 @@
 # Python: msgpack, lz4, toxiproxy-python, prometheus-client and scipy (reference peers, clients,
 #   the Prometheus text parser and the Mann-Whitney U test `lowband compare` is checked against),
 #   paho-mqtt (the MQTT client of the own-app example), requests and PySocks (a Python HTTP client
-#   going through the proxy's SOCKS5 and HTTP-proxy front doors), redis (redis-py, the client of the Redis chat example).
+#   going through the proxy's SOCKS5 and HTTP-proxy front doors), redis (redis-py, the client of the Redis chat example),
+#   aioquic (an HTTP/3 client and server through `lowband shell`).
 set -euo pipefail
 
 apt_packages=(liblz4-dev libsqlite3-dev zlib1g-dev libzstd-dev protobuf-compiler lz4 zstd pkg-config chromium socat mosquitto redis-server curl valgrind libslirp-dev libglib2.0-dev iperf3)
 # pip package = Python module it provides
-python_packages=(msgpack=msgpack cbor2=cbor2 protobuf=google.protobuf lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis)
+python_packages=(msgpack=msgpack cbor2=cbor2 protobuf=google.protobuf lz4=lz4 toxiproxy-python=toxiproxy prometheus-client=prometheus_client scipy=scipy paho-mqtt=paho.mqtt requests=requests PySocks=socks redis=redis aioquic=aioquic)
 
 missing=()
 for package in "${apt_packages[@]}"; do

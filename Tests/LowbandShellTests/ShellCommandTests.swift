@@ -247,7 +247,103 @@ struct ShellCommandTests {
         #expect(events.contains { $0.contains(#""event":"outage-end""#) })
     }
 
+    @Test func anHTTP3FetchWithAioquicCrossesEDGEInTheTimeItsBytesNeed() async throws {
+        let aioquic = try await ExternalProcess.run("python3", ["-c", "import aioquic"])
+        try #require(aioquic.status == 0, "aioquic is not installed (pip install aioquic; scripts/setup.sh installs it)")
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-h3")
+        let script = directory.file("h3.py")
+        try Self.http3.write(toFile: script, atomically: true, encoding: .utf8)
+        let server = try await ChildProcess("python3", ["-u", script, "server"])
+        defer { server.send(SIGTERM) }
+        let port = try #require(try await server.nextLine().flatMap { Int($0) })
+        let result = try await LowbandBinary.run(["shell", "--profile", "edge", "--seed", "1", "--", "python3", script, "client", String(port), "100000"])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let fields = result.stdoutText.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try #require(fields.count == 2, "the client prints: bytes seconds (\(result.stdoutText))")
+        #expect(fields[0] == 100_000)
+        // 100 000 bytes in 1500-byte packets of about 1450 payload at 150 kbit/s take 5.5 s;
+        // QUIC's handshake adds a round trip of at least 300 ms.
+        #expect(fields[1] >= 5.8, "\(fields[1]) s")
+    }
+
     // MARK: Helpers
+
+    /// An HTTP/3 server and client on aioquic (its asyncio API and H3Connection): `server`
+    /// prints its UDP port and answers GET /N with N bytes; `client PORT N` fetches /N from
+    /// $LOWBAND_HOST:PORT and prints the bytes received and the seconds taken.
+    static let http3 = #"""
+        import asyncio, datetime, os, ssl, sys, tempfile, time
+        from aioquic.asyncio import connect, serve
+        from aioquic.asyncio.protocol import QuicConnectionProtocol
+        from aioquic.h3.connection import H3_ALPN, H3Connection
+        from aioquic.h3.events import DataReceived, HeadersReceived
+        from aioquic.quic.configuration import QuicConfiguration
+
+        class Server(QuicConnectionProtocol):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.h3 = H3Connection(self._quic)
+            def quic_event_received(self, event):
+                for e in self.h3.handle_event(event):
+                    if isinstance(e, HeadersReceived):
+                        path = dict(e.headers)[b":path"].decode()
+                        size = int(path.strip("/"))
+                        self.h3.send_headers(e.stream_id, [(b":status", b"200"), (b"content-length", str(size).encode())])
+                        self.h3.send_data(e.stream_id, b"x" * size, end_stream=True)
+                        self.transmit()
+
+        class Client(QuicConnectionProtocol):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.h3 = H3Connection(self._quic)
+                self.received = 0
+                self.done = asyncio.get_event_loop().create_future()
+            def quic_event_received(self, event):
+                for e in self.h3.handle_event(event):
+                    if isinstance(e, DataReceived):
+                        self.received += len(e.data)
+                        if e.stream_ended and not self.done.done():
+                            self.done.set_result(self.received)
+
+        def certificate(directory):
+            from cryptography import x509
+            from cryptography.hazmat.primitives import hashes, serialization
+            from cryptography.hazmat.primitives.asymmetric import ec
+            from cryptography.x509.oid import NameOID
+            key = ec.generate_private_key(ec.SECP256R1())
+            name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+            now = datetime.datetime.now(datetime.timezone.utc)
+            cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+                    .serial_number(1).not_valid_before(now - datetime.timedelta(days=1)).not_valid_after(now + datetime.timedelta(days=1))
+                    .sign(key, hashes.SHA256()))
+            certfile, keyfile = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
+            open(certfile, "wb").write(cert.public_bytes(serialization.Encoding.PEM))
+            open(keyfile, "wb").write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+            return certfile, keyfile
+
+        async def run_server():
+            configuration = QuicConfiguration(is_client=False, alpn_protocols=H3_ALPN)
+            with tempfile.TemporaryDirectory() as directory:
+                configuration.load_cert_chain(*certificate(directory))
+            server = await serve("127.0.0.1", 0, configuration=configuration, create_protocol=Server)
+            print(server._transport.get_extra_info("sockname")[1], flush=True)
+            await asyncio.Future()
+
+        async def run_client(host, port, size):
+            configuration = QuicConfiguration(is_client=True, alpn_protocols=H3_ALPN, verify_mode=ssl.CERT_NONE)
+            start = time.monotonic()
+            async with connect(host, port, configuration=configuration, create_protocol=Client) as client:
+                stream = client._quic.get_next_available_stream_id()
+                client.h3.send_headers(stream, [(b":method", b"GET"), (b":scheme", b"https"), (b":authority", b"localhost"), (b":path", b"/%d" % size)], end_stream=True)
+                client.transmit()
+                received = await asyncio.wait_for(client.done, 120)
+            print(received, time.monotonic() - start)
+
+        if sys.argv[1] == "server":
+            asyncio.run(run_server())
+        else:
+            asyncio.run(run_client(os.environ["LOWBAND_HOST"], int(sys.argv[2]), int(sys.argv[3])))
+        """#
 
     /// The first nameserver of the host's /etc/resolv.conf.
     static func hostNameserver() -> String? {
