@@ -28,6 +28,20 @@ struct ShellCommandTests {
         #expect(result.stderrText.contains("lowband shell: edge, seed 3: up "))
     }
 
+    @Test func pythonRequestsInsideFetchesFromTheHostsLoopback() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-requests")
+        try "hello from the host\n".write(toFile: directory.file("hello.txt"), atomically: true, encoding: .utf8)
+        let server = try await ChildProcess("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.path])
+        defer { server.send(SIGTERM) }
+        let port = try await Self.port(from: server)
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--profile", "3g", "--", "python3", "-c",
+            "import os, requests; r = requests.get(f\"http://{os.environ['LOWBAND_HOST']}:\(port)/hello.txt\", timeout=60); print(r.status_code, r.text, end='')",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText == "200 hello from the host\n")
+    }
+
     @Test func aUDPEchoOverFivePercentLossEachWayComesBackWithinBinomialBounds() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-shell-udp")
         let profile = directory.file("lossy.yaml")
