@@ -18,6 +18,28 @@ public struct PacketDrop: Hashable, Sendable, CustomStringConvertible {
     public static let loss = PacketDrop("loss")
     /// The link went down for good while it was on its way.
     public static let linkDown = PacketDrop("link-down")
+    /// Its flow's NAT binding is gone: idle past the profile's `nat` timeout, or the device came
+    /// back from an outage with another address.
+    public static let natExpired = PacketDrop("nat-expired")
+}
+
+/// The flow a packet belongs to, as a NAT tells flows apart: the protocol and both ends, the
+/// device's first. The owner reads it from the packet's headers.
+public struct PacketFlow: Hashable, Sendable {
+    public var transport: UInt8
+    public var deviceAddress: UInt32
+    public var devicePort: UInt16
+    public var remoteAddress: UInt32
+    public var remotePort: UInt16
+
+    /// The flow of `transport` (6 TCP, 17 UDP) between the device's and the remote's address and port.
+    public init(transport: UInt8, deviceAddress: UInt32, devicePort: UInt16, remoteAddress: UInt32, remotePort: UInt16) {
+        self.transport = transport
+        self.deviceAddress = deviceAddress
+        self.devicePort = devicePort
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+    }
 }
 
 /// What a ``PacketLink`` says about a packet offered to it.
@@ -48,9 +70,12 @@ public enum PacketAction: Hashable, Sendable {
 /// ``NetworkShaper``'s for the same seed; jitter and independent loss from the direction's own
 /// (`seed` → derived(4, direction)). No clock and no I/O: every call gets `now`.
 ///
+/// The NAT (the profile's `nat`, and outages that bring a new address) forgets a flow the owner
+/// names in ``submit(_:_:flow:at:)``: every later packet of it is dropped (`nat-expired`).
+///
 /// What the byte-stream model adds and this one leaves to the real endpoints: header overhead
 /// and acknowledgements (they are real packets here), retransmission stalls (real TCP
-/// retransmits), per-connection resets and NAT expiry (which need flows; not modelled here).
+/// retransmits). Per-connection resets (`resets`) are not played.
 public struct PacketLink: Sendable {
     /// The network played out.
     public let profile: NetworkProfile
@@ -70,7 +95,19 @@ public struct PacketLink: Sendable {
         var id: PacketID
         var bytes: Int
         var enqueuedAt: Int64
+        var flow: PacketFlow?
     }
+
+    /// What the NAT remembers of a flow.
+    private struct Binding: Sendable {
+        var lastCrossed: Int64
+        var firstSeen: Int64
+        var forgotten = false
+    }
+
+    /// Flows the NAT keeps at once; the oldest binding is forgotten to make room (and is a new
+    /// binding if its flow comes back).
+    public static let maximumFlows = 65_536
 
     /// One direction's own state beyond its bottleneck.
     private struct Lane: Sendable {
@@ -90,6 +127,11 @@ public struct PacketLink: Sendable {
     private var radio: Radio
     private var fades: [Fades]
     private var nextID: PacketID = 0
+    /// The NAT's bindings, looked up by flow, never iterated; `bindingOrder` is their age order.
+    private var bindings: [PacketFlow: Binding] = [:]
+    private var bindingOrder = FIFO<PacketFlow>()
+    /// When the device last came back with another address: bindings made before are gone.
+    private var addressChangedAt: Int64 = .min
     /// The end of an outage forced by the owner (``forceOutage(_:for:at:)``); nothing leaves a
     /// bottleneck or arrives before it.
     private var forcedUntil: Int64 = 0
@@ -108,8 +150,9 @@ public struct PacketLink: Sendable {
         lanes = Direction.allCases.map { Lane(generator: root.derived(4, UInt64($0.index))) }
     }
 
-    /// Offers a packet of `bytes` (the IP packet, headers included) going `direction` at `now`.
-    public mutating func submit(_ bytes: Int, _ direction: Direction, at now: ShaperInstant) -> PacketAdmission {
+    /// Offers a packet of `bytes` (the IP packet, headers included) going `direction` at `now`;
+    /// `flow` is its flow when the profile's NAT applies to it (nil: none).
+    public mutating func submit(_ bytes: Int, _ direction: Direction, flow: PacketFlow? = nil, at now: ShaperInstant) -> PacketAdmission {
         run(until: now.nanoseconds)
         let id = nextID
         nextID += 1
@@ -123,7 +166,8 @@ public struct PacketLink: Sendable {
             return .dropped(id, .queueFull)
         }
         bottlenecks[slot].occupancy += bytes
-        lanes[slot].queue.append(QueuedPacket(id: id, bytes: bytes, enqueuedAt: self.now))
+        if let flow, bindings[flow] == nil { bind(flow) }
+        lanes[slot].queue.append(QueuedPacket(id: id, bytes: bytes, enqueuedAt: self.now, flow: flow))
         record(.enqueue, direction, bytes: bytes, queued: bottlenecks[slot].occupancy, detail: "frame \(id)")
         startNext(direction)
         return .queued(id)
@@ -230,7 +274,9 @@ public struct PacketLink: Sendable {
         bottlenecks[slot].occupancy -= packet.bytes
         radio.touch(now)
         let link = bottlenecks[slot].timeline.phase(at: now).link
-        if isLost(direction, link.loss) {
+        if let flow = packet.flow, isForgotten(flow, direction) {
+            drop(packet, direction, .natExpired)
+        } else if isLost(direction, link.loss) {
             drop(packet, direction, .loss)
         } else {
             var lane = lanes[slot]
@@ -251,6 +297,43 @@ public struct PacketLink: Sendable {
         record(.drop, direction, bytes: packet.bytes, queued: bottlenecks[direction.index].occupancy, detail: "frame \(packet.id): \(cause)")
     }
 
+    private mutating func bind(_ flow: PacketFlow) {
+        if bindings.count >= Self.maximumFlows, let oldest = bindingOrder.popFirst() {
+            bindings[oldest] = nil
+        }
+        bindings[flow] = Binding(lastCrossed: now, firstSeen: now)
+        bindingOrder.append(flow)
+    }
+
+    private var isHealed: Bool {
+        profile.healedFrom.map { now >= $0.nanosecondsClamped } ?? false
+    }
+
+    /// Whether the NAT has forgotten `flow` as its packet crosses now: forgotten before, made
+    /// before the device's address changed, or idle past the profile's timeout (then traced as
+    /// `nat-expired`); otherwise its idle clock starts again. Every packet of a forgotten flow
+    /// is dropped, as a carrier NAT drops them (`on-expiry: reset` is not played per packet:
+    /// that would need resets made up for both ends, so it drops them too).
+    private mutating func isForgotten(_ flow: PacketFlow, _ direction: Direction) -> Bool {
+        guard var binding = bindings[flow] else { return false }
+        if binding.forgotten { return true }
+        var reason: String?
+        if binding.firstSeen < addressChangedAt {
+            reason = "silent: the device's address changed"
+        } else if let nat = profile.nat, !isHealed, now - binding.lastCrossed >= nat.idleTimeout.nanosecondsClamped {
+            reason = "silent: idle \(Units.formatDuration(now - binding.lastCrossed)), the NAT's timeout is \(Units.formatDuration(nat.idleTimeout.nanosecondsClamped))"
+        }
+        if let reason {
+            binding.forgotten = true
+            bindings[flow] = binding
+            record(.natExpired, direction, detail: reason)
+            return true
+        }
+        binding.lastCrossed = now
+        bindings[flow] = binding
+        return false
+    }
+
     private mutating func isLost(_ direction: Direction, _ loss: LossProfile) -> Bool {
         guard loss.rate > 0 else { return false }
         guard loss.burst != nil else { return lanes[direction.index].generator.chance(loss.rate) }
@@ -263,6 +346,9 @@ public struct PacketLink: Sendable {
     private mutating func traceBoundaries(through time: Int64) {
         let demotions = radio.demotions(through: time)
         let boundaries = outages.boundaries(through: time)
+        for boundary in boundaries where boundary.start && boundary.window.newAddress != nil && !isHealed {
+            addressChangedAt = max(addressChangedAt, boundary.time)
+        }
         guard let trace else { return }
         if profile.radio != nil {
             for demotion in demotions {

@@ -40,6 +40,9 @@ package final class ShellSession {
     /// nanoseconds, in due order); at most ``maximumHeldQueries``.
     private var heldQueries: [(due: Int64, frame: [UInt8])] = []
     private var dnsDelay: DNSDelay?
+    /// Whether the profile's NAT (an idle timeout, or outages that change the address) needs
+    /// each TCP packet's flow.
+    private let tracksFlows: Bool
     /// DNS queries held at once; one more is dropped (`dns-held-cap`).
     static let maximumHeldQueries = 256
 
@@ -47,6 +50,7 @@ package final class ShellSession {
         self.child = child
         self.observer = observer
         dnsDelay = DNSDelay(profile: link.profile, seed: link.seed)
+        tracksFlows = link.profile.nat != nil || link.profile.outages.contains { $0.newAddress != nil }
         self.link = link
         self.signals = signals
         stack = try SlirpStack(mtu: link.profile.mtu)
@@ -150,7 +154,8 @@ package final class ShellSession {
             statistics[direction].dropped["in-flight-cap", default: 0] += 1
             return
         }
-        switch link.submit(bytes, direction, at: linkNow) {
+        let flow = tracksFlows ? FrameHeaders.tcpFlow(frame, direction) : nil
+        switch link.submit(bytes, direction, flow: flow, at: linkNow) {
         case .queued(let id):
             frames[id] = Array(frame)
         case .dropped(_, let cause):

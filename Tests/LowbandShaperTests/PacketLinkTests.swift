@@ -79,6 +79,26 @@ import Testing
         #expect(outages.first?.detail == "handover, forced")
     }
 
+    @Test func theNATForgetsAnIdleFlowAndDropsItsPacketsButNotANewOnes() {
+        let recorder = ShaperTraceRecorder()
+        var profile = TestProfiles.symmetric(TestProfiles.link(rate: .unlimited, delay: .milliseconds(10)))
+        profile.nat = NATProfile(idleTimeout: .seconds(1))
+        var link = PacketLink(profile: profile, seed: 1, trace: recorder)
+        let old = PacketFlow(transport: 6, deviceAddress: 1, devicePort: 40_000, remoteAddress: 2, remotePort: 80)
+        let new = PacketFlow(transport: 6, deviceAddress: 1, devicePort: 40_001, remoteAddress: 2, remotePort: 80)
+        var actions: [PacketAction] = []
+        for (time, flow, direction) in [(0, old, Direction.upstream), (900, old, .downstream), (2500, old, .upstream), (2600, old, .downstream), (2600, new, .upstream)] {
+            _ = link.submit(100, direction, flow: flow, at: .milliseconds(Int64(time)))
+            actions += link.advance(to: .milliseconds(Int64(time) + 50))
+        }
+        actions += drain(&link).map(\.action)
+        #expect(actions == [
+            .deliver(0, .upstream), .deliver(1, .downstream), .drop(2, .upstream, .natExpired), .drop(3, .downstream, .natExpired), .deliver(4, .upstream),
+        ])
+        let expiries = recorder.events.filter { $0.kind == .natExpired }
+        #expect(expiries.map(\.detail) == ["silent: idle 1.6 s, the NAT's timeout is 1 s"])
+    }
+
     @Test func jitterNeverReordersPackets() {
         let jitter = JitterProfile(amount: .milliseconds(80), distribution: .uniform)
         let profile = TestProfiles.symmetric(TestProfiles.link(rate: .bitsPerSecond(10_000_000), delay: .milliseconds(100), jitter: jitter))

@@ -280,7 +280,64 @@ struct ShellCommandTests {
         #expect(fields[1] >= 5.8, "\(fields[1]) s")
     }
 
+    @Test func theNATForgetsAnIdleTCPConnectionWhileANewOneWorks() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-nat")
+        let profile = directory.file("nat.yaml")
+        try """
+            description: NAT test — 20 ms each way, a NAT forgetting flows idle for 1 s
+            downlink: {rate: 2Mbit, delay: 20ms, queue: 64KB}
+            uplink: {rate: 2Mbit, delay: 20ms, queue: 64KB}
+            nat: {idle-timeout: 1s, on-expiry: silent}
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let echo = try await ChildProcess("python3", ["-u", "-c", Self.tcpEchoServer])
+        defer { echo.send(SIGTERM) }
+        let port = try #require(try await echo.nextLine().flatMap { Int($0) })
+        let trace = directory.file("trace.jsonl")
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--profile", profile, "--trace", trace, "--", "python3", "-c", Self.idleClient, String(port),
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        #expect(result.stdoutText == "one timeout new\n")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains(#""event":"nat-expired""#) && $0.contains("the NAT's timeout is 1 s") })
+        #expect(lines.contains { $0.contains(#""event":"drop""#) && $0.contains(": nat-expired") })
+    }
+
     // MARK: Helpers
+
+    /// Echoes every TCP connection on 127.0.0.1, one thread each; prints its port first.
+    static let tcpEchoServer = """
+        import socket, threading
+        server = socket.create_server(("127.0.0.1", 0))
+        print(server.getsockname()[1], flush=True)
+        def echo(connection):
+            while data := connection.recv(4096):
+                connection.sendall(data)
+        while True:
+            connection, _ = server.accept()
+            threading.Thread(target=echo, args=(connection,), daemon=True).start()
+        """
+
+    /// One echo on a connection, 2 s idle, another on it (the NAT forgot it: a timeout), then
+    /// one on a new connection; prints the three answers.
+    static let idleClient = """
+        import os, socket, sys, time
+        host, port = os.environ["LOWBAND_HOST"], int(sys.argv[1])
+        a = socket.create_connection((host, port), timeout=10)
+        a.sendall(b"one")
+        first = a.recv(16).decode()
+        time.sleep(2)
+        a.settimeout(3)
+        a.sendall(b"two")
+        try:
+            second = a.recv(16).decode()
+        except socket.timeout:
+            second = "timeout"
+        b = socket.create_connection((host, port), timeout=10)
+        b.sendall(b"new")
+        print(first, second, b.recv(16).decode())
+        """
 
     /// An HTTP/3 server and client on aioquic (its asyncio API and H3Connection): `server`
     /// prints its UDP port and answers GET /N with N bytes; `client PORT N` fetches /N from
