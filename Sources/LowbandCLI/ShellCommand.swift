@@ -35,7 +35,7 @@ struct ShellCommand: ParsableCommand {
     @Option(help: "Write every decision of the link (a JSON line per frame: enqueue, drop and its cause, deliver; outages) to this file.")
     var trace: String?
 
-    @Option(help: "Serve GET /stats (JSON) and GET /metrics (Prometheus) of the link at this host:port (port 0: any free one; printed on stderr). On the loopback, the command reads it too, at $LOWBAND_API.")
+    @Option(help: "Serve GET /stats (JSON), GET /metrics (Prometheus) and POST /outage of the link at this loopback host:port (port 0: any free one; printed on stderr); the command reads it too, at $LOWBAND_API.")
     var api: String?
 
     @Flag(help: "Do not print the summary line (frames delivered and dropped each way) on stderr at the end.")
@@ -57,7 +57,13 @@ struct ShellCommand: ParsableCommand {
             let guess = NearestName.suggestion(for: word, among: Self.options).map { "; did you mean '\($0)'?" } ?? ""
             throw ValidationError("unknown option '\(word)'\(guess) (the command to run goes after --)")
         }
-        if let api { _ = try AddressOption.parse(api, option: "--api") }
+        if let api {
+            let endpoint = try AddressOption.parse(api, option: "--api")
+            // POST /outage changes the link: only this machine may ask.
+            guard endpoint.isLoopback else {
+                throw ValidationError("--api \(api) would be reachable from other machines, and POST /outage changes the link: give a loopback address (127.0.0.1:PORT)")
+            }
+        }
         if arguments.isEmpty {
             throw ValidationError("no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS…")
         }

@@ -63,8 +63,8 @@ package enum Shell {
             let server = try ShellAPI(host: address.host, port: address.port, observer: observer)
             api = server
             configuration.announce("API on http://\(address.host):\(server.port) (GET /stats, GET /metrics)")
-            // Inside, the host's loopback is LOWBAND_HOST: the command can read its own link's figures.
-            if ["127.0.0.1", "localhost", "0.0.0.0"].contains(address.host) {
+            // Inside, the host's IPv4 loopback is LOWBAND_HOST: the command can read its own link's figures.
+            if address.host.hasPrefix("127.") || address.host == "localhost" {
                 environment[apiVariable] = "http://\(ShellNetwork.host):\(server.port)"
             }
         }

@@ -188,6 +188,7 @@ struct ShellCommandTests {
         (["shell"], "lowband shell: error: no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS… (see 'lowband shell --help')\n"),
         (["shell", "--profil", "edge", "--", "true"], "lowband shell: error: unknown option '--profil'; did you mean '--profile'? (the command to run goes after --) (see 'lowband shell --help')\n"),
         (["shell", "--api", "127.0.0.1:99999", "--", "true"], "lowband shell: error: --api: '127.0.0.1:99999' has no valid port (0-65535) after the last ':' (see 'lowband shell --help')\n"),
+        (["shell", "--api", "0.0.0.0:0", "--", "true"], "lowband shell: error: --api 0.0.0.0:0 would be reachable from other machines, and POST /outage changes the link: give a loopback address (127.0.0.1:PORT) (see 'lowband shell --help')\n"),
     ])
     func badArgumentsGiveOneLineAndStatus1(arguments: [String], line: String) async throws {
         let result = try await LowbandBinary.run(arguments)
