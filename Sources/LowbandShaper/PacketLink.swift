@@ -1,6 +1,7 @@
 import LowbandDeterminism
 
 /// A packet's number on a ``PacketLink``: from 0, one more per packet offered, both directions.
+/// The trace names a packet by its number within its direction instead (`frame 17` with `dir`).
 public typealias PacketID = UInt64
 
 /// Why a ``PacketLink`` dropped a packet; the name is the trace's `detail`.
@@ -96,6 +97,11 @@ public struct PacketLink: Sendable {
         var bytes: Int
         var enqueuedAt: Int64
         var flow: PacketFlow?
+        /// Its number among its direction's packets, from 1: what the trace names, so that two
+        /// runs of one seed line up however the directions interleave.
+        var ordinal: Int
+
+        var name: String { "frame \(ordinal)" }
     }
 
     /// What the NAT remembers of a flow.
@@ -116,6 +122,8 @@ public struct PacketLink: Sendable {
         var jitter = JitterState()
         /// When the previous packet arrives: none arrives before it.
         var lastArrival: Int64 = 0
+        /// Packets offered so far.
+        var offered = 0
     }
 
     private var now: Int64 = 0
@@ -157,18 +165,20 @@ public struct PacketLink: Sendable {
         let id = nextID
         nextID += 1
         let slot = direction.index
+        lanes[slot].offered += 1
+        let packet = QueuedPacket(id: id, bytes: bytes, enqueuedAt: self.now, flow: flow, ordinal: lanes[slot].offered)
         if bytes > profile.mtu {
-            record(.drop, direction, bytes: bytes, detail: "frame \(id): \(PacketDrop.overMTU)")
+            record(.drop, direction, bytes: bytes, detail: "\(packet.name): \(PacketDrop.overMTU)")
             return .dropped(id, .overMTU)
         }
         if bottlenecks[slot].occupancy + bytes > bottlenecks[slot].queueLimit {
-            record(.drop, direction, bytes: bytes, queued: bottlenecks[slot].occupancy, detail: "frame \(id): \(PacketDrop.queueFull)")
+            record(.drop, direction, bytes: bytes, queued: bottlenecks[slot].occupancy, detail: "\(packet.name): \(PacketDrop.queueFull)")
             return .dropped(id, .queueFull)
         }
         bottlenecks[slot].occupancy += bytes
         if let flow, bindings[flow] == nil { bind(flow) }
-        lanes[slot].queue.append(QueuedPacket(id: id, bytes: bytes, enqueuedAt: self.now, flow: flow))
-        record(.enqueue, direction, bytes: bytes, queued: bottlenecks[slot].occupancy, detail: "frame \(id)")
+        lanes[slot].queue.append(packet)
+        record(.enqueue, direction, bytes: bytes, queued: bottlenecks[slot].occupancy, detail: packet.name)
         startNext(direction)
         return .queued(id)
     }
@@ -225,7 +235,7 @@ public struct PacketLink: Sendable {
                 }
                 radio.touch(now)
                 pending.append(.deliver(packet.id, direction))
-                record(.deliver, direction, bytes: packet.bytes, delay: now - packet.enqueuedAt, detail: "frame \(packet.id)")
+                record(.deliver, direction, bytes: packet.bytes, delay: now - packet.enqueuedAt, detail: packet.name)
             case let .ready(direction):
                 bottlenecks[direction.index].waitingUntil = nil
                 startNext(direction)
@@ -294,7 +304,7 @@ public struct PacketLink: Sendable {
 
     private mutating func drop(_ packet: QueuedPacket, _ direction: Direction, _ cause: PacketDrop) {
         pending.append(.drop(packet.id, direction, cause))
-        record(.drop, direction, bytes: packet.bytes, queued: bottlenecks[direction.index].occupancy, detail: "frame \(packet.id): \(cause)")
+        record(.drop, direction, bytes: packet.bytes, queued: bottlenecks[direction.index].occupancy, detail: "\(packet.name): \(cause)")
     }
 
     private mutating func bind(_ flow: PacketFlow) {

@@ -50,7 +50,7 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let queue = Kind("queue")
         /// Bytes of `direction` the proxy discarded (`bytes`; `detail`: why — a toxic, a reset, a
         /// close), written by a proxy; or a packet a ``PacketLink`` dropped (`detail`:
-        /// `frame N: CAUSE`, a ``PacketDrop``). Never written by a ``NetworkShaper``.
+        /// `frame N: CAUSE`, the N-th packet of its direction and a ``PacketDrop``). Never written by a ``NetworkShaper``.
         public static let drop = Kind("drop")
         /// A name was looked up for connection `connection` (`delay`: how long it took;
         /// `detail`: the name and whether it resolved). Written by a proxy, never by a shaper.

@@ -31,7 +31,7 @@ import Testing
         #expect(drain(&link).count == 3)
         #expect(link.queuedBytes(.upstream) == 0)
         let drops = recorder.events.filter { $0.kind == .drop }
-        #expect(drops.map(\.detail) == ["frame 3: queue-full", "frame 4: queue-full"])
+        #expect(drops.map(\.detail) == ["frame 4: queue-full", "frame 5: queue-full"])
     }
 
     @Test func aPacketOverTheMTUIsDropped() {
