@@ -72,7 +72,6 @@ package enum Shell {
         let variables = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
 
         let resolvConf = try writeResolvConf()
-        defer { unlink(resolvConf) }
         // libslirp writes to the host's sockets with send(2) and no MSG_NOSIGNAL: a peer that
         // closed must be an EPIPE for it to handle, not the end of this process (QEMU and
         // slirp4netns ignore SIGPIPE too). The namespace's init sets it back to the default.
@@ -80,7 +79,13 @@ package enum Shell {
         guard lowband_ns_catch_signals(signalPipe[1]) == 0 else {
             throw ShellError(.system, "sigaction: \(String(cString: strerror(errno)))")
         }
-        let child = try NamespaceChild.spawn(path: path, arguments: configuration.command, environment: variables, mtu: configuration.profile.mtu, resolvConf: resolvConf)
+        let spawned = Result { () throws(ShellError) in
+            try NamespaceChild.spawn(path: path, arguments: configuration.command, environment: variables, mtu: configuration.profile.mtu, resolvConf: resolvConf)
+        }
+        // Bound inside by now, the file lives on in the namespace's mount: gone from /tmp at
+        // once, even if this process is killed later.
+        unlink(resolvConf)
+        let child = try spawned.get()
         let link = PacketLink(profile: configuration.profile, seed: configuration.seed, trace: configuration.trace)
         let session: ShellSession
         do {
