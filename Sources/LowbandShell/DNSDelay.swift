@@ -2,9 +2,11 @@ import LowbandBasics
 import LowbandDeterminism
 import LowbandShaper
 
-/// The profile's DNS delay (`dns.delay`), applied to queries to slirp's forwarder: a query the
-/// link delivered waits its drawn delay before slirp sees it, as a slow resolver on the device's
-/// network would make it. Draws come from the seed's own stream (`seed` → derived(5)).
+/// The profile's DNS model (`dns.delay`, `dns.failure`), applied to queries to slirp's forwarder:
+/// a query the link delivered waits its drawn delay before slirp sees it, as a slow resolver on
+/// the device's network would make it, or, when the lookup fails, is answered NXDOMAIN then
+/// (``DNSFailure``) without reaching slirp. Draws come from the seed's own stream
+/// (`seed` → derived(5)), one per query, as the proxy draws one per lookup.
 struct DNSDelay {
     private let profile: DNSProfile
     private var generator: SeededGenerator
@@ -16,10 +18,12 @@ struct DNSDelay {
         generator = SeededGenerator(seed: seed).derived(5)
     }
 
-    /// The delay of `frame` in nanoseconds when it is a DNS query to slirp's forwarder; nil otherwise.
-    mutating func delay(of frame: [UInt8]) -> Int64? {
+    /// The delay of `frame` in nanoseconds, and whether the lookup fails, when it is a DNS
+    /// query to slirp's forwarder; nil otherwise.
+    mutating func lookup(of frame: [UInt8]) -> (delay: Int64, fails: Bool)? {
         guard Self.isQueryToForwarder(frame) else { return nil }
-        return profile.lookup(using: &generator).delay.nanosecondsClamped
+        let drawn = profile.lookup(using: &generator)
+        return (drawn.delay.nanosecondsClamped, drawn.fails)
     }
 
     /// An Ethernet frame carrying IPv4 UDP to 10.0.2.3 port 53; every offset is checked

@@ -37,8 +37,9 @@ package final class ShellSession {
     /// snapshot of the link after every turn.
     private let observer: ShellObserver?
     /// DNS queries the link delivered, waiting out the profile's DNS delay (due time in link
-    /// nanoseconds, in due order); at most ``maximumHeldQueries``.
-    private var heldQueries: [(due: Int64, frame: [UInt8])] = []
+    /// nanoseconds, in due order), with the NXDOMAIN to send instead when the lookup fails; at
+    /// most ``maximumHeldQueries``.
+    private var heldQueries: [(due: Int64, frame: [UInt8], answer: [UInt8]?)] = []
     private var dnsDelay: DNSDelay?
     /// Whether the profile's NAT (an idle timeout, or outages that change the address) needs
     /// each TCP packet's flow.
@@ -183,9 +184,21 @@ package final class ShellSession {
     }
 
     /// Hands an uplink frame the link delivered to slirp: a DNS query after the profile's DNS
-    /// delay, everything else now.
+    /// delay (or, failing, answered NXDOMAIN then, down the link), everything else now.
     private func toSlirp(_ frame: [UInt8]) {
-        guard let delay = dnsDelay?.delay(of: frame), delay > 0 else {
+        guard let lookup = dnsDelay?.lookup(of: frame) else {
+            stack.input(frame)
+            return
+        }
+        let now = linkNow
+        let answer = lookup.fails ? DNSFailure.nxdomain(answering: frame) : nil
+        let outcome = answer != nil ? "fails: answered NXDOMAIN"
+            : lookup.fails ? "would fail, but its question cannot be read: it goes to slirp's forwarder" : "goes to slirp's forwarder"
+        link.trace?.record(ShaperEvent(
+            time: now, kind: .dns, direction: .upstream, bytes: frame.count - ShellNetwork.ethernetHeader, delay: .nanoseconds(lookup.delay),
+            detail: "a query to \(ShellNetwork.nameserver) waits the profile's DNS delay and \(outcome)"
+        ))
+        if lookup.delay <= 0 && answer == nil {
             stack.input(frame)
             return
         }
@@ -193,19 +206,21 @@ package final class ShellSession {
             statistics.upstream.dropped["dns-held-cap", default: 0] += 1
             return
         }
-        let now = linkNow
-        let due = now.nanoseconds + delay
-        link.trace?.record(ShaperEvent(time: now, kind: .dns, direction: .upstream, bytes: frame.count - ShellNetwork.ethernetHeader, delay: .nanoseconds(delay), detail: "a query to \(ShellNetwork.nameserver) waits the profile's DNS delay"))
+        let due = now.nanoseconds + lookup.delay
         let index = heldQueries.firstIndex { $0.due > due } ?? heldQueries.count
-        heldQueries.insert((due, frame), at: index)
+        heldQueries.insert((due, frame, answer), at: index)
     }
 
-    /// Queries whose DNS delay is over go to slirp.
+    /// Queries whose DNS delay is over go to slirp, or their NXDOMAIN down the link.
     private func releaseQueries() {
         let now = linkNow.nanoseconds
         while let first = heldQueries.first, first.due <= now {
             heldQueries.removeFirst()
-            stack.input(first.frame)
+            if let answer = first.answer {
+                answer.withUnsafeBytes { offer($0, .downstream) }
+            } else {
+                stack.input(first.frame)
+            }
         }
     }
 

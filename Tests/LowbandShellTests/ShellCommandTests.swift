@@ -305,6 +305,29 @@ struct ShellCommandTests {
         #expect(lines.contains { $0.contains(#""event":"drop""#) && $0.contains(": nat-expired") })
     }
 
+    @Test func aFailedLookupIsAnsweredNXDOMAINAfterTheDNSDelay() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-shell-nxdomain")
+        let profile = directory.file("failing-dns.yaml")
+        try """
+            description: DNS test — 50 ms each way, lookups 300 ms slower and all but certain to fail
+            downlink: {rate: 2Mbit, delay: 50ms, queue: 64KB}
+            uplink: {rate: 2Mbit, delay: 50ms, queue: 64KB}
+            dns: {delay: 300ms, failure: 99.9%}
+
+            """.write(toFile: profile, atomically: true, encoding: .utf8)
+        let trace = directory.file("trace.jsonl")
+        let result = try await LowbandBinary.run([
+            "shell", "--quiet", "--profile", profile, "--seed", "4", "--trace", trace, "--", "python3", "-c", Self.dnsQuery, "10.0.2.3",
+        ])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let words = result.stdoutText.split(separator: " ")
+        #expect(words.prefix(2) == ["answer", "3"], "NXDOMAIN: \(result.stdoutText)")
+        let seconds = try #require(words.last.flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(seconds >= 0.4, "the round trip of 100 ms and the DNS delay of 300 ms")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(lines.contains { $0.contains(#""event":"dns""#) && $0.contains("fails: answered NXDOMAIN") })
+    }
+
     // MARK: Helpers
 
     /// Echoes every TCP connection on 127.0.0.1, one thread each; prints its port first.
@@ -433,6 +456,7 @@ struct ShellCommandTests {
         s.sendto(query, (sys.argv[1], 53))
         try:
             data = s.recv(1500)
+            assert data[:2] == b"\\x4c\\x42" and data[2] & 0x80, "not the answer to this query"
             print("answer", data[3] & 15, time.monotonic() - start)
         except socket.timeout:
             print("timeout")
