@@ -6,8 +6,7 @@ import Testing
 /// `lowband shell` end to end: the built binary, real namespaces, real programs inside, servers
 /// on the host's loopback. Tagged wall-clock: the link's delays are real time, and a loaded
 /// machine must not starve them (every bound below is a floor the link imposes, or generous).
-@Suite(.tags(.wallClock), .enabled(if: UserNamespaces.available, UserNamespaces.why))
-struct ShellCommandTests {
+@Suite(.tags(.wallClock), .enabled(if: UserNamespaces.available, UserNamespaces.why)) struct ShellCommandTests {
     @Test func curlInsideFetchesAPageFromTheHostsLoopbackAcrossTheLink() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-shell")
         try "hello through the link\n".write(toFile: directory.file("hello.txt"), atomically: true, encoding: .utf8)
