@@ -27,10 +27,15 @@ public struct PacketDrop: Hashable, Sendable, CustomStringConvertible {
 /// The flow a packet belongs to, as a NAT tells flows apart: the protocol and both ends, the
 /// device's first. The owner reads it from the packet's headers.
 public struct PacketFlow: Hashable, Sendable {
+    /// The IP protocol number: 6 for TCP, 17 for UDP.
     public var transport: UInt8
+    /// The device's IPv4 address, in host byte order.
     public var deviceAddress: UInt32
+    /// The device's port.
     public var devicePort: UInt16
+    /// The far end's IPv4 address, in host byte order.
     public var remoteAddress: UInt32
+    /// The far end's port.
     public var remotePort: UInt16
 
     /// The flow of `transport` (6 TCP, 17 UDP) between the device's and the remote's address and port.
