@@ -98,6 +98,27 @@ let package = Package(
         // The one C function `lowband codecs compare` has callgrind count each encode and decode
         // inside: a plain symbol, never inlined (no valgrind header needed to build it).
         .target(name: "CLowbandCountedRegion"),
+        // libslirp, the user-mode TCP/IP stack `lowband shell` carries the namespace's frames to.
+        .systemLibrary(
+            name: "CLowbandSlirp",
+            pkgConfig: "slirp",
+            providers: [.apt(["libslirp-dev", "libglib2.0-dev"])]
+        ),
+        // `lowband shell`'s process side in C: the clone into new user, network, mount and PID
+        // namespaces, the TAP device, and init — what must follow fork() without Swift's runtime.
+        .target(name: "CLowbandNamespace"),
+        // `lowband shell`: a command's every frame through the packet link model and libslirp.
+        .target(
+            name: "LowbandShell",
+            dependencies: [
+                "CLowbandNamespace", "CLowbandSlirp", "LowbandShaper", "LowbandBasics", "LowbandDeterminism",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "LowbandShellTests", dependencies: ["LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
         // `lowband codecs compare`: a user's own payloads sized, timed and counted in each
         // format, and priced on a profile's air by the shaper.
         .target(
@@ -322,6 +343,7 @@ let package = Package(
                 "LowbandScenarios",
                 "LowbandRunReport",
                 "LowbandReports",
+                "LowbandShell",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -49,7 +49,8 @@ public struct ShaperEvent: Hashable, Sendable {
         /// events, never written by a shaper.
         public static let queue = Kind("queue")
         /// Bytes of `direction` the proxy discarded (`bytes`; `detail`: why — a toxic, a reset, a
-        /// close). Written by a proxy, never by a shaper.
+        /// close), written by a proxy; or a packet a ``PacketLink`` dropped (`detail`:
+        /// `frame N: CAUSE`, the N-th packet of its direction and a ``PacketDrop``). Never written by a ``NetworkShaper``.
         public static let drop = Kind("drop")
         /// A name was looked up for connection `connection` (`delay`: how long it took;
         /// `detail`: the name and whether it resolved). Written by a proxy, never by a shaper.

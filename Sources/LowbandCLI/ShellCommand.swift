@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import LowbandBasics
+import LowbandProfiles
+import LowbandProxy
+import LowbandShaper
+import LowbandShell
+
+/// `lowband shell`: a command whose every packet crosses the profile's link, without root.
+struct ShellCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shell",
+        abstract: "Run a command whose every packet (TCP, UDP, DNS) crosses the profile's link, in its own network namespace, without root.",
+        discussion: """
+            CMD runs in new user, network, mount and PID namespaces (no root, no setuid helper): \
+            its only interface besides lo is a TAP device whose frames this process carries, each \
+            through the profile's link — rate counting the packet's bytes, delay, jitter, loss as \
+            real drops (bursty when the profile says so), a drop-tail queue of the profile's size, \
+            outages, handovers, the radio's wake-up — and then through libslirp to the host. The \
+            host's loopback is reachable inside at $LOWBAND_HOST (10.0.2.2); DNS goes to slirp's \
+            forwarder at 10.0.2.3. CMD's exit status is the shell's (127: not found); when it ends \
+            everything it started inside is killed. No user namespaces: one line naming the \
+            sysctl, exit 2. See docs/SHELL.md.
+
+            Example: lowband shell --profile edge --seed 7 -- curl -s http://$LOWBAND_HOST:8000/
+            (quote it so that the shell inside expands it: -- sh -c 'curl http://$LOWBAND_HOST:8000/')
+            """
+    )
+
+    @Option(help: "Network profile of the link: a name from `lowband profiles list`, a YAML file, or perfect.")
+    var profile: String = "perfect"
+
+    @OptionGroup var seedOption: SeedOption
+
+    @Option(help: "Write every decision of the link (a JSON line per frame: enqueue, drop and its cause, deliver; outages) to this file.")
+    var trace: String?
+
+    @Option(help: "Serve GET /stats (JSON), GET /metrics (Prometheus) and POST /outage of the link at this loopback host:port (port 0: any free one; printed on stderr); the command reads it too, at $LOWBAND_API.")
+    var api: String?
+
+    @Flag(help: "Do not print the summary line (frames delivered and dropped each way) on stderr at the end.")
+    var quiet = false
+
+    @Argument(parsing: .captureForPassthrough, help: "-- CMD ARGS…: the command to run inside and its arguments.")
+    var command: [String] = []
+
+    init() {}
+
+    static let options = ["--profile", "--seed", "--trace", "--api", "--quiet"]
+
+    func validate() throws {
+        if let first = command.first, ["--help", "-h", "-help"].contains(first) {
+            throw CleanExit.helpRequest(self)
+        }
+        if let first = command.first, first != "--", first.hasPrefix("-") {
+            let word = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
+            let guess = NearestName.suggestion(for: word, among: Self.options).map { "; did you mean '\($0)'?" } ?? ""
+            throw ValidationError("unknown option '\(word)'\(guess) (the command to run goes after --)")
+        }
+        if let api {
+            let endpoint = try AddressOption.parse(api, option: "--api")
+            // POST /outage changes the link: only this machine may ask.
+            guard endpoint.isLoopback else {
+                throw ValidationError("--api \(api) would be reachable from other machines, and POST /outage changes the link: give a loopback address (127.0.0.1:PORT)")
+            }
+        }
+        if arguments.isEmpty {
+            throw ValidationError("no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS…")
+        }
+    }
+
+    /// The command and its arguments, without the `--` that introduces them.
+    private var arguments: [String] {
+        command.first == "--" ? Array(command.dropFirst()) : command
+    }
+
+    func run() throws {
+        let name = "lowband shell"
+        let loaded: NetworkProfile
+        do {
+            loaded = try NetworkProfile.load(named: profile)
+        } catch {
+            throw CommandIO.failure(error, command: name)
+        }
+        let traceFile = try trace.map { path in
+            do { return try TraceFile(path: path) } catch { throw CommandIO.failure(error, command: name) }
+        }
+        defer { traceFile?.close() }
+        let configuration = ShellConfiguration(
+            profile: loaded, seed: seedOption.seed, command: arguments,
+            environment: ProcessInfo.processInfo.environment, trace: traceFile?.writer,
+            api: try api.map { text in
+                let endpoint = try AddressOption.parse(text, option: "--api")
+                return (endpoint.host, endpoint.port)
+            },
+            announce: { line in
+                let bytes = Array("\(name): \(line)\n".utf8)
+                bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
+            }
+        )
+        let outcome: (status: Int32, statistics: ShellStatistics)
+        do {
+            outcome = try Shell.run(configuration)
+        } catch {
+            throw CommandIO.failure(error, command: name, status: error.exitStatus)
+        }
+        if !quiet {
+            let line = Array("\(name): \(loaded.name), seed \(seedOption.seed): \(outcome.statistics.summary)\n".utf8)
+            line.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
+        }
+        throw ExitCode(outcome.status)
+    }
+}

@@ -1,0 +1,263 @@
+import CLowbandNamespace
+import Glibc
+package import LowbandShaper
+
+/// One `lowband shell`: the namespace's TAP on one side, libslirp on the other, and between them
+/// the profile's link in both directions (``PacketLink``). ``run()`` is its loop on the calling
+/// thread, until the command ends; it returns the command's exit status.
+///
+/// Each turn: poll the TAP, the signal pipe, the namespace's pidfd and slirp's sockets, until the
+/// earliest of the link's next decision and slirp's timers; read the TAP's frames into the
+/// uplink; let slirp read and write its sockets (its frames go into the downlink); fire slirp's
+/// timers; then do what the link decided: an uplink frame delivered goes to slirp_input, a
+/// downlink one is written to the TAP, a dropped one is forgotten. Frames wait only in the
+/// link's queues (drop-tail, the profile's bytes) and on their way (bounded by
+/// ``maximumFramesInFlight``).
+package final class ShellSession {
+    /// Frames held at once, queued and on their way, both directions: a bound on memory that a
+    /// profile with a long delay and a fast rate could otherwise stretch.
+    package static let maximumFramesInFlight = 16_384
+    /// The largest frame read from the TAP; a longer one could not be read whole (and the TAP's
+    /// MTU is the profile's, so none is).
+    static let readBufferSize = 65_536
+
+    package private(set) var statistics = ShellStatistics()
+    private let child: NamespaceChild
+    private let signals: Int32
+    private let stack: SlirpStack
+    private var link: PacketLink
+    private var frames: [PacketID: [UInt8]] = [:]
+    private let clock = MonotonicClock()
+    private let start: Int64
+    private var tapUsable = true
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ShellSession.readBufferSize, alignment: 8)
+
+    /// A session for `child`, its frames through `link`; bytes on `signals` (one per signal
+    /// number, from ``lowband_ns_catch_signals``) are passed on to the namespace; `observer` gets a
+    /// snapshot of the link after every turn.
+    private let observer: ShellObserver?
+    /// DNS queries the link delivered, waiting out the profile's DNS delay (due time in link
+    /// nanoseconds, in due order), with the NXDOMAIN to send instead when the lookup fails; at
+    /// most ``maximumHeldQueries``.
+    private var heldQueries: [(due: Int64, frame: [UInt8], answer: [UInt8]?)] = []
+    private var dnsDelay: DNSDelay?
+    /// Whether the profile's NAT (an idle timeout, or outages that change the address) needs
+    /// each TCP packet's flow.
+    private let tracksFlows: Bool
+    /// DNS queries held at once; one more is dropped (`dns-held-cap`).
+    static let maximumHeldQueries = 256
+
+    package init(child: NamespaceChild, link: PacketLink, signals: Int32, observer: ShellObserver? = nil) throws(ShellError) {
+        self.child = child
+        self.observer = observer
+        dnsDelay = DNSDelay(profile: link.profile, seed: link.seed)
+        tracksFlows = link.profile.nat != nil || link.profile.outages.contains { $0.newAddress != nil }
+        self.link = link
+        self.signals = signals
+        stack = try SlirpStack(mtu: link.profile.mtu)
+        start = clock.nanoseconds()
+        stack.output = { [unowned self] frame in self.fromSlirp(frame) }
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Runs until the command ends; its exit status (128 + N when signal N ended it).
+    package func run() -> Int32 {
+        let pidfd = lowband_ns_pidfd(child.pid)
+        defer {
+            if pidfd >= 0 { close(pidfd) }
+            close(child.tapDescriptor)
+            close(child.lifelineDescriptor)
+        }
+        while true {
+            var set = [
+                pollfd(fd: tapUsable ? child.tapDescriptor : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: pidfd, events: Int16(POLLIN), revents: 0),
+            ]
+            let slirpTimeout = stack.fill(&set)
+            let now = clock.nanoseconds()
+            // Without a pidfd (a kernel before 5.3) the command's end is looked for every 100 ms.
+            var deadline = now + (pidfd >= 0 ? 60_000_000_000 : 100_000_000)
+            if let slirpTimeout { deadline = min(deadline, now + slirpTimeout * 1_000_000) }
+            if let timer = stack.nextTimer { deadline = min(deadline, timer * 1_000_000) }
+            if let wakeup = link.nextWakeup { deadline = min(deadline, start + wakeup.nanoseconds) }
+            if let query = heldQueries.first { deadline = min(deadline, start + query.due) }
+            let wait = max(0, deadline - now)
+            let ready = set.withUnsafeMutableBufferPointer { lowband_ns_poll($0.baseAddress, UInt($0.count), wait) }
+            let failed = ready < 0 && errno != EINTR
+            if ready < 0 { for index in set.indices { set[index].revents = 0 } }
+            // Signals and the API's controls first: an outage asked for applies before slirp
+            // reads the API's answer from its socket.
+            if set[1].revents != 0 { passSignals() }
+            stack.dispatch(set, failed: failed)
+            if set[0].revents != 0 { readTap() }
+            stack.fireTimers(at: clock.nanoseconds() / 1_000_000)
+            actOnLink()
+            releaseQueries()
+            publish(running: true)
+            if pidfd < 0 || set[2].revents != 0, let status = reap(blocking: pidfd >= 0) {
+                publish(running: false)
+                return status
+            }
+        }
+    }
+
+    private func publish(running: Bool) {
+        guard let observer else { return }
+        let now = linkNow
+        observer.publish { snapshot in
+            snapshot.statistics = statistics
+            snapshot.queuedBytes = [link.queuedBytes(.upstream), link.queuedBytes(.downstream)]
+            snapshot.elapsed = Double(now.nanoseconds) / 1e9
+            snapshot.radio = link.radioStatistics(at: now)
+            snapshot.running = running
+        }
+    }
+
+    private var linkNow: ShaperInstant { ShaperInstant(nanoseconds: clock.nanoseconds() - start) }
+
+    private func readTap() {
+        for _ in 0 ..< 64 {
+            let count = read(child.tapDescriptor, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                // EAGAIN: read them all. Anything else: the namespace is going away.
+                if errno != EAGAIN && errno != EINTR { tapUsable = false }
+                return
+            }
+            if count == 0 { return }
+            offer(UnsafeRawBufferPointer(rebasing: buffer[..<count]), .upstream)
+        }
+    }
+
+    private func fromSlirp(_ frame: UnsafeRawBufferPointer) {
+        offer(frame, .downstream)
+    }
+
+    private func offer(_ frame: UnsafeRawBufferPointer, _ direction: Direction) {
+        // ARP is the TAP's Ethernet talking to slirp's, which a cellular link (point to point,
+        // IP only) never carries: it passes at once, unshaped and uncounted. Everything else
+        // (IPv4, IPv6) crosses the link.
+        if frame.count >= ShellNetwork.ethernetHeader, frame[12] == 0x08, frame[13] == 0x06 {
+            if direction == .upstream {
+                stack.input(Array(frame))
+            } else if !writeTap(Array(frame)) {
+                statistics[direction].dropped["tap-write", default: 0] += 1
+            }
+            return
+        }
+        let bytes = max(0, frame.count - ShellNetwork.ethernetHeader)
+        statistics[direction].offeredFrames += 1
+        statistics[direction].offeredBytes += bytes
+        if frames.count >= Self.maximumFramesInFlight {
+            statistics[direction].dropped["in-flight-cap", default: 0] += 1
+            return
+        }
+        let flow = tracksFlows ? FrameHeaders.tcpFlow(frame, direction) : nil
+        switch link.submit(bytes, direction, flow: flow, at: linkNow) {
+        case .queued(let id):
+            frames[id] = Array(frame)
+        case .dropped(_, let cause):
+            statistics[direction].dropped[cause.name, default: 0] += 1
+        }
+    }
+
+    private func actOnLink() {
+        for action in link.advance(to: linkNow) {
+            switch action {
+            case let .deliver(id, direction):
+                guard let frame = frames.removeValue(forKey: id) else { continue }
+                statistics[direction].deliveredFrames += 1
+                statistics[direction].deliveredBytes += max(0, frame.count - ShellNetwork.ethernetHeader)
+                if direction == .upstream {
+                    toSlirp(frame)
+                } else if !writeTap(frame) {
+                    statistics[direction].dropped["tap-write", default: 0] += 1
+                }
+            case let .drop(id, direction, cause):
+                frames[id] = nil
+                statistics[direction].dropped[cause.name, default: 0] += 1
+            }
+        }
+    }
+
+    /// Hands an uplink frame the link delivered to slirp: a DNS query after the profile's DNS
+    /// delay (or, failing, answered NXDOMAIN then, down the link), everything else now.
+    private func toSlirp(_ frame: [UInt8]) {
+        guard let lookup = dnsDelay?.lookup(of: frame) else {
+            stack.input(frame)
+            return
+        }
+        let now = linkNow
+        let answer = lookup.fails ? DNSFailure.nxdomain(answering: frame) : nil
+        let outcome = answer != nil ? "fails: answered NXDOMAIN"
+            : lookup.fails ? "would fail, but its question cannot be read: it goes to slirp's forwarder" : "goes to slirp's forwarder"
+        link.trace?.record(ShaperEvent(
+            time: now, kind: .dns, direction: .upstream, bytes: frame.count - ShellNetwork.ethernetHeader, delay: .nanoseconds(lookup.delay),
+            detail: "a query to \(ShellNetwork.nameserver) waits the profile's DNS delay and \(outcome)"
+        ))
+        if lookup.delay <= 0 && answer == nil {
+            stack.input(frame)
+            return
+        }
+        guard heldQueries.count < Self.maximumHeldQueries else {
+            statistics.upstream.dropped["dns-held-cap", default: 0] += 1
+            return
+        }
+        let due = now.nanoseconds + lookup.delay
+        let index = heldQueries.firstIndex { $0.due > due } ?? heldQueries.count
+        heldQueries.insert((due, frame, answer), at: index)
+    }
+
+    /// Queries whose DNS delay is over go to slirp, or their NXDOMAIN down the link.
+    private func releaseQueries() {
+        let now = linkNow.nanoseconds
+        while let first = heldQueries.first, first.due <= now {
+            heldQueries.removeFirst()
+            if let answer = first.answer {
+                answer.withUnsafeBytes { offer($0, .downstream) }
+            } else {
+                stack.input(first.frame)
+            }
+        }
+    }
+
+    private func writeTap(_ frame: [UInt8]) -> Bool {
+        guard tapUsable else { return false }
+        let written = frame.withUnsafeBytes { write(child.tapDescriptor, $0.baseAddress, $0.count) }
+        return written == frame.count
+    }
+
+    private func passSignals() {
+        var numbers = [UInt8](repeating: 0, count: 16)
+        let count = numbers.withUnsafeMutableBytes { read(signals, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        for number in numbers.prefix(count) {
+            // 0 is no signal: the API sent a control.
+            if number == 0 {
+                for control in observer?.takeControls() ?? [] { apply(control) }
+            } else {
+                kill(child.pid, Int32(number))
+            }
+        }
+    }
+
+    private func apply(_ control: ShellControl) {
+        switch control {
+        case let .outage(kind, duration):
+            link.forceOutage(kind, for: duration, at: linkNow)
+        }
+    }
+
+    /// The namespace's exit status once its init has ended; nil while it runs.
+    private func reap(blocking: Bool) -> Int32? {
+        var status: Int32 = 0
+        let reaped = waitpid(child.pid, &status, blocking ? 0 : WNOHANG)
+        guard reaped == child.pid else { return nil }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as functions.
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+}
