@@ -34,16 +34,33 @@ extension MessagePackFastCodable {
 }
 
 extension Array: MessagePackFastCodable where Element: MessagePackFastCodable {
+    // Both run unspecialized (through the conformance's witness table) for every element type.
+    // `for element in self` and `append` copied each element (its value witness, a retain and
+    // release of each of its strings), about 8 % of encoding and 5 % of decoding 500 contacts
+    // (callgrind, issue 39): elements are written from where they are and read into their place.
+
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: count)
-        for element in self { try element.writeMessagePack(to: &writer) }
+        try withUnsafeBufferPointer { elements throws(MessagePackError) in
+            for index in elements.indices { try elements[index].writeMessagePack(to: &writer) }
+        }
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
         let count = try reader.readArrayHeader()
-        self = []
-        reserveCapacity(count)
-        for _ in 0 ..< count { append(try Element(messagePack: &reader)) }
+        var failure: MessagePackError?
+        self = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            do throws(MessagePackError) {
+                while initialized < count {
+                    (base + initialized).initialize(to: try Element(messagePack: &reader))
+                    initialized += 1
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 }
 
