@@ -227,6 +227,16 @@ public struct MessagePackReader: Sendable {
     /// Reads a str header and moves past its bytes, returning where they are in `bytes`.
     mutating func readStringRange() throws(MessagePackError) -> Range<Int> {
         let start = offset
+        // A fixstr whose bytes are all there (nearly every key and field): one check, then the
+        // checked path below for the other forms and for every error.
+        if start < bytes.count {
+            let header = bytes[start]
+            let count = Int(header & 0x1f)
+            if header & 0xe0 == 0xa0, count < bytes.count - start {
+                offset = start + 1 + count
+                return start + 1 ..< offset
+            }
+        }
         let byte = try readByte()
         let count: Int
         switch byte {
