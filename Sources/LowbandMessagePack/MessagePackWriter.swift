@@ -95,7 +95,22 @@ public struct MessagePackWriter: Sendable {
     /// Writes a str. Fails only for strings of 4 GiB or more.
     public mutating func write(_ value: String) throws(MessagePackError) {
         let utf8 = value.utf8
-        try writeStringHeader(count: utf8.count)
+        let count = utf8.count
+        // A fixstr's header and bytes in one append: names, phone numbers, ids, short texts.
+        if count <= 31 {
+            let written: Void? = utf8.withContiguousStorageIfAvailable { body in
+                var field: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                withUnsafeMutableBytes(of: &field) { raw in
+                    raw[0] = 0xa0 | UInt8(count)
+                    if let source = body.baseAddress, let target = raw.baseAddress {
+                        (target + 1).copyMemory(from: source, byteCount: count)
+                    }
+                    bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0 ..< 1 + count]))
+                }
+            }
+            if written != nil { return }
+        }
+        try writeStringHeader(count: count)
         // Borrows the string's own storage (no copy, no retain); only a bridged string has none.
         let copied: Void? = utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
         if copied == nil { bytes.append(contentsOf: utf8) }
