@@ -127,7 +127,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // The codec suite's workloads as one short program, to profile one codec's encode or
-        // decode on one fixture under callgrind (docs/BENCHMARKS.md, "Where the codec time goes").
+        // decode on one fixture under callgrind (docs/BENCHMARKS.md, "Codec speed: where the time went").
         .executableTarget(
             name: "lowband-codec-probe",
             dependencies: ["CodecBench"],

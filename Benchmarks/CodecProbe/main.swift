@@ -2,8 +2,8 @@ import CodecBench
 import Foundation
 
 // The codec suite's workloads as one short program, for profiling them under callgrind, where
-// instruction counts hold still on a loaded machine (docs/BENCHMARKS.md, "Where the codec time
-// goes"):
+// instruction counts hold still on a loaded machine (docs/BENCHMARKS.md, "Codec speed: where the
+// time went"):
 //
 //   lowband-codec-probe FIXTURE CODEC encode|decode [--repeat N]
 //
@@ -11,8 +11,9 @@ import Foundation
 // operation once, then runs it N times (default 1000) inside `measured(_:_:)`, which callgrind
 // counts alone with `--collect-atstart=no --toggle-collect='*measured*'`:
 //
-//   valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*lowband_codec_probe*measured*' \
-//       lowband-codec-probe contacts-500 msgpack-codable decode --repeat 100
+//   strip -g -o /tmp/probe lowband-codec-probe    # valgrind 3.19 cannot read Swift 6.3's DWARF
+//   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measured*' \
+//       /tmp/probe contacts-500 msgpack-codable decode --repeat 5
 
 func fail(_ text: String) -> Never {
     print("lowband-codec-probe: \(text)")
