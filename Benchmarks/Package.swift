@@ -126,6 +126,14 @@ let package = Package(
             path: "StartupProbe",
             swiftSettings: strict
         ),
+        // The codec suite's workloads as one short program, to profile one codec's encode or
+        // decode on one fixture under callgrind (docs/BENCHMARKS.md, "Codec speed: where the time went").
+        .executableTarget(
+            name: "lowband-codec-probe",
+            dependencies: ["CodecBench"],
+            path: "CodecProbe",
+            swiftSettings: strict
+        ),
         // Adds the suites' ratios and targets to a report of `lowband bench import`.
         .executableTarget(
             name: "lowband-bench-derive",

@@ -255,8 +255,8 @@ struct SingleValueContainer: SingleValueDecodingContainer {
 
     func decodeNil() -> Bool {
         let offset = decoder.offset
-        let input = decoder.shared.pointee.input
-        return offset < input.count && input[offset] == 0xc0
+        let bytes = decoder.shared.pointee.reader.bytes
+        return offset < bytes.count && bytes[offset] == 0xc0
     }
 
     func decode(_: Bool.Type) throws -> Bool { try read { reader throws(MessagePackError) in try reader.readBool() } }

@@ -49,12 +49,38 @@ public struct MessagePackDecoder: Sendable {
 struct DecodingState {
     var reader: MessagePackReader
     let maxDepth: Int
-    /// The input's bytes, freed with the storage.
-    let input: UnsafeBufferPointer<UInt8>
+    /// A copy of the input's bytes for key lookups, made by the first keyed container and
+    /// freed with the storage. Positional values (wire format v2) never need one: copying the
+    /// input on every decode was a malloc, a copy and a free per value decoded (callgrind,
+    /// issue 39).
+    private var inputCopy: UnsafeBufferPointer<UInt8>?
     /// One reusable decoder per depth, taken again when nothing else holds it.
     var spare: [ValueDecoder] = []
     /// The decoder's `userInfo`, handed to every value's `init(from:)`.
     let userInfo: [CodingUserInfoKey: Any]
+
+    init(reader: MessagePackReader, maxDepth: Int, userInfo: [CodingUserInfoKey: Any]) {
+        self.reader = reader
+        self.maxDepth = maxDepth
+        self.userInfo = userInfo
+    }
+
+    /// The input's bytes, which key lookups compare against without touching the array.
+    var input: UnsafeBufferPointer<UInt8> {
+        mutating get {
+            if let inputCopy { return inputCopy }
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: reader.bytes.count)
+            _ = copy.initialize(from: reader.bytes)
+            inputCopy = UnsafeBufferPointer(copy)
+            return UnsafeBufferPointer(copy)
+        }
+    }
+
+    /// Frees the copy of the input, if one was made.
+    mutating func freeInput() {
+        inputCopy?.deallocate()
+        inputCopy = nil
+    }
 
     /// Runs `body` on the shared reader placed at `offset`.
     @inline(__always)
@@ -70,10 +96,8 @@ struct DecodingState {
 final class DecodingStorage: ManagedBuffer<DecodingState, Void> {
     /// Storage for one input (`ManagedBuffer` subclasses are made by `create`, not `init`).
     static func make(bytes: [UInt8], maxDepth: Int, userInfo: [CodingUserInfoKey: Any]) -> DecodingStorage {
-        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
-        _ = copy.initialize(from: bytes)
         let buffer = create(minimumCapacity: 0) { _ in
-            DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth, input: UnsafeBufferPointer(copy), userInfo: userInfo)
+            DecodingState(reader: MessagePackReader(bytes), maxDepth: maxDepth, userInfo: userInfo)
         }
         let storage = unsafeDowncast(buffer, to: DecodingStorage.self)
         storage.state.pointee.spare.reserveCapacity(8)
@@ -81,7 +105,7 @@ final class DecodingStorage: ManagedBuffer<DecodingState, Void> {
     }
 
     deinit {
-        state.pointee.input.deallocate()
+        state.pointee.freeInput()
     }
 
     @inline(__always)
@@ -270,7 +294,8 @@ final class ValueDecoder: ManagedBuffer<ValueDecoder.State, Void>, Decoder {
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
         if !state.pointee.hasMap {
             do {
-                try state.pointee.map.build(reader: &shared.pointee.reader, input: shared.pointee.input, offset: offset)
+                let input = shared.pointee.input
+                try state.pointee.map.build(reader: &shared.pointee.reader, input: input, offset: offset)
             } catch {
                 throw error.at(codingPath)
             }
