@@ -5,10 +5,13 @@ import LowbandMessagePack
 /// mapping): fields by JSON name or proto name, in field-number order; zero values of fields
 /// without presence left out; 64-bit integers as numbers or strings; enums by name or number;
 /// bytes as base64; repeated scalars packed (proto3); map entries with key and value always
-/// written; `null` leaves a field unset; the wrapper types as their bare values.
+/// written; `null` leaves a field unset, except that a Value field given `null` is NullValue
+/// and a NullValue field is 0 (as ParseDict does); the wrapper types as their bare values.
 ///
-/// The other well-known types' JSON forms (Timestamp, Duration, Struct, Value, Any, FieldMask)
-/// are not taken yet and are named as such.
+/// The other well-known types take their JSON forms (``ProtoWellKnown``): Timestamp and
+/// Duration strings read as Python reads them (``ProtoTime``), FieldMask's camelCase paths in
+/// snake_case, Struct / Value / ListValue from any JSON, Any by its `@type` resolved in the
+/// schema's descriptor set, Empty as `{}`.
 struct ProtoEncoder: Sendable {
     let schema: ProtoSchema
     /// The top message's full name.
@@ -26,10 +29,6 @@ struct ProtoEncoder: Sendable {
         ".google.protobuf.UInt64Value": .uint64, ".google.protobuf.Int32Value": .int32, ".google.protobuf.UInt32Value": .uint32,
         ".google.protobuf.BoolValue": .bool, ".google.protobuf.StringValue": .string, ".google.protobuf.BytesValue": .bytes,
     ]
-    static let specialJSON: Set<String> = [
-        ".google.protobuf.Timestamp", ".google.protobuf.Duration", ".google.protobuf.Struct", ".google.protobuf.Value",
-        ".google.protobuf.ListValue", ".google.protobuf.Any", ".google.protobuf.FieldMask", ".google.protobuf.NullValue",
-    ]
 
     func encode(_ value: MessagePackValue) throws(Failure) -> [UInt8] {
         var out: [UInt8] = []
@@ -43,16 +42,25 @@ struct ProtoEncoder: Sendable {
             let field = ProtoSchema.Field(name: "value", jsonName: "value", number: 1, kind: kind, repeated: false, typeName: "", explicitPresence: false, packed: false)
             return try writeSingle(value, field, path: path, into: &out)
         }
-        guard !Self.specialJSON.contains(typeName) else { throw Failure(path: path, message: "the JSON form of \(typeName.dropFirst()) is not taken yet") }
+        if let known = ProtoWellKnown(rawValue: typeName) { return try writeWellKnown(value, known, path: path, into: &out) }
         guard let type = schema.messages[typeName] else { throw Failure(path: path, message: "no message \(typeName) in the schema") }
         guard case let .map(entries) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where message \(typeName.dropFirst()) is declared") }
+        try writeFields(entries, of: type, path: path, into: &out)
+    }
+
+    /// The fields of message `type` given as `entries` (JSON name or proto name to value).
+    func writeFields(_ entries: [(key: MessagePackValue, value: MessagePackValue)], of type: ProtoSchema.Message, path: String, into out: inout [UInt8]) throws(Failure) {
         var given: [Int: MessagePackValue] = [:]
         for (key, item) in entries {
             guard case let .string(name) = key else { throw Failure(path: path, message: "a key that is not a string") }
             guard let index = type.fields.firstIndex(where: { $0.jsonName == name || $0.name == name }) else {
-                throw Failure(path: Self.join(path, name), message: "no field \(name) in \(typeName.dropFirst())")
+                throw Failure(path: Self.join(path, name), message: "no field \(name) in \(type.fullName.dropFirst())")
             }
-            if case .nil = item { continue }
+            var item = item
+            if case .nil = item {
+                guard ProtoWellKnown.takesNull(type.fields[index]) else { continue }
+                if type.fields[index].kind == .enumeration { item = .int(0) }
+            }
             guard given[index] == nil else { throw Failure(path: Self.join(path, name), message: "the field is given twice") }
             given[index] = item
         }
@@ -74,7 +82,7 @@ struct ProtoEncoder: Sendable {
                 keyField.explicitPresence = true
                 valueField.explicitPresence = true
                 try writeSingle(try Self.mapKey(text, keyField.kind, path: itemPath), keyField, path: itemPath, into: &body)
-                if case .nil = item { throw Failure(path: itemPath, message: "null as a map value") }
+                if case .nil = item, valueField.typeName != ProtoWellKnown.value.rawValue { throw Failure(path: itemPath, message: "null as a map value") }
                 try writeSingle(item, valueField, path: itemPath, into: &body)
                 ProtoWire.appendTag(field.number, ProtoWire.lengthDelimited, to: &out)
                 ProtoWire.appendVarint(UInt64(body.count), to: &out)
@@ -96,7 +104,7 @@ struct ProtoEncoder: Sendable {
         var single = field
         single.explicitPresence = true
         for (index, element) in elements.enumerated() {
-            if case .nil = element { throw Failure(path: "\(path)[\(index)]", message: "null in a repeated field") }
+            if case .nil = element, field.typeName != ProtoWellKnown.value.rawValue { throw Failure(path: "\(path)[\(index)]", message: "null in a repeated field") }
             try writeSingle(element, single, path: "\(path)[\(index)]", into: &out)
         }
     }
