@@ -35,7 +35,9 @@ enum ProtoWellKnown: String, Sendable {
 }
 
 extension ProtoEncoder {
-    func writeWellKnown(_ value: MessagePackValue, _ known: ProtoWellKnown, path: String, into out: inout [UInt8]) throws(Failure) {
+    /// `value` as the well-known type `known`, `depth` messages deep (``write(_:as:path:depth:into:)``).
+    func writeWellKnown(_ value: MessagePackValue, _ known: ProtoWellKnown, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
+        try Self.checkDepth(depth, path: path)
         switch known {
         case .timestamp, .duration:
             let name = known == .timestamp ? "Timestamp" : "Duration"
@@ -73,27 +75,28 @@ extension ProtoEncoder {
                 var entry: [UInt8] = []
                 Self.appendBytesField(1, Array(name.utf8), to: &entry)
                 var body: [UInt8] = []
-                try writeValue(item, path: "\(path)[\"\(name)\"]", into: &body)
+                try writeValue(item, path: "\(path)[\"\(name)\"]", depth: depth + 1, into: &body)
                 Self.appendBytesField(2, body, to: &entry)
                 Self.appendBytesField(1, entry, to: &out)
             }
         case .value:
-            try writeValue(value, path: path, into: &out)
+            try writeValue(value, path: path, depth: depth, into: &out)
         case .list:
             guard case let .array(elements) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where google.protobuf.ListValue (an array) is declared") }
             for (index, element) in elements.enumerated() {
                 var body: [UInt8] = []
-                try writeValue(element, path: "\(path)[\(index)]", into: &body)
+                try writeValue(element, path: "\(path)[\(index)]", depth: depth + 1, into: &body)
                 Self.appendBytesField(1, body, to: &out)
             }
         case .any:
-            try writeAny(value, path: path, into: &out)
+            try writeAny(value, path: path, depth: depth, into: &out)
         }
     }
 
     /// google.protobuf.Value: `null` is NullValue, a number number_value, and so on; an object
     /// is a Struct and an array a ListValue, at the same path.
-    private func writeValue(_ value: MessagePackValue, path: String, into out: inout [UInt8]) throws(Failure) {
+    private func writeValue(_ value: MessagePackValue, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
+        try Self.checkDepth(depth, path: path)
         switch value {
         case .nil: Self.appendVarintField(1, 0, always: true, to: &out)
         case let .bool(flag): Self.appendVarintField(4, flag ? 1 : 0, always: true, to: &out)
@@ -103,7 +106,7 @@ extension ProtoEncoder {
         case let .string(text): Self.appendBytesField(3, Array(text.utf8), to: &out)
         case .map, .array:
             var body: [UInt8] = []
-            try writeWellKnown(value, value.isMap ? .structure : .list, path: path, into: &body)
+            try writeWellKnown(value, value.isMap ? .structure : .list, path: path, depth: depth + 1, into: &body)
             Self.appendBytesField(value.isMap ? 5 : 6, body, to: &out)
         default: throw Failure(path: path, message: "\(Self.describe(value)) where google.protobuf.Value is declared")
         }
@@ -111,7 +114,7 @@ extension ProtoEncoder {
 
     /// google.protobuf.Any: the message `@type` names (after its last `/`), looked up in the
     /// schema; its fields beside `@type`, or `value` for the types above and the wrappers.
-    private func writeAny(_ value: MessagePackValue, path: String, into out: inout [UInt8]) throws(Failure) {
+    private func writeAny(_ value: MessagePackValue, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
         guard case let .map(entries) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where google.protobuf.Any (an object) is declared") }
         guard !entries.isEmpty else { return }
         guard let type = entries.first(where: { $0.key == .string("@type") })?.value else {
@@ -127,9 +130,10 @@ extension ProtoEncoder {
             guard let inner = entries.first(where: { $0.key == .string("value") })?.value else {
                 throw Failure(path: path, message: "an Any of \(name.dropFirst()) without its value")
             }
-            try write(inner, as: name, path: Self.join(path, "value"), into: &body)
+            // json_format counts the type's own message, but not a wrapper's.
+            try write(inner, as: name, path: Self.join(path, "value"), depth: ProtoEncoder.wrappers[name] == nil ? depth + 1 : depth, into: &body)
         } else {
-            try writeFields(entries.filter { $0.key != .string("@type") }, of: message, path: path, into: &body)
+            try writeFields(entries.filter { $0.key != .string("@type") }, of: message, path: path, depth: depth, into: &body)
         }
         Self.appendBytesField(1, Array(url.utf8), to: &out)
         if !body.isEmpty { Self.appendBytesField(2, body, to: &out) }

@@ -233,6 +233,51 @@ import Testing
         #expect(python.status == 0 && python.stdoutText.isEmpty, "\(python.stdoutText)\(python.stderrText)")
     }
 
+    /// json_format refuses messages nested more than 100 deep (each Struct, Value, ListValue
+    /// and Any counts; an Any's own message and a wrapper in an Any do not): nested Structs,
+    /// lists and Anys around that depth are taken and refused as Python takes and refuses them.
+    @Test func nestingIsRefusedWherePythonRefusesIt() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-proto-wkt")
+        let (target, descriptor) = try await Self.target(in: directory)
+        var payloads: [String] = []
+        for depth in 44 ... 52 {
+            let open = String(repeating: #"{"a":"#, count: depth)
+            payloads.append(#"{"meta":"# + open + "1" + String(repeating: "}", count: depth) + "}")
+            payloads.append(#"{"items":"# + String(repeating: "[", count: depth) + "null" + String(repeating: "]", count: depth) + "}")
+            let any = #"{"@type":"type.googleapis.com/google.protobuf.Any","value":"#
+            let inner = #"{"@type":"type.googleapis.com/google.protobuf.Int64Value","value":"5"}"#
+            let note = #"{"@type":"type.googleapis.com/wkt.Note","at":"2024-01-01T00:00:00Z"}"#
+            payloads.append(#"{"payload":"# + String(repeating: any, count: depth * 2) + inner + String(repeating: "}", count: depth * 2 + 1))
+            payloads.append(#"{"payload":"# + String(repeating: any, count: depth * 2) + note + String(repeating: "}", count: depth * 2 + 1))
+        }
+        var ours: [String] = []
+        for text in payloads {
+            do {
+                _ = try target.encoder.encode(try MessagePackJSON.parse(text))
+                ours.append("took")
+            } catch {
+                ours.append("refused")
+            }
+        }
+        let script = Self.pythonPool + """
+            for text in sys.argv[2:]:
+                try:
+                    parse(json.loads(text))
+                    print("took")
+                except Exception:
+                    print("refused")
+            """
+        let python = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", script, descriptor] + payloads)
+        try #require(python.status == 0, "\(python.stderrText)")
+        let theirs = python.stdoutText.split(separator: "\n").map(String.init)
+        #expect(ours == theirs)
+        // Each of the four kinds crosses the limit within the depths tried.
+        for kind in 0 ..< 4 {
+            let column = stride(from: kind, to: theirs.count, by: 4).map { theirs[$0] }
+            #expect(column.contains("took") && column.contains("refused"), "kind \(kind): \(column)")
+        }
+    }
+
     /// `null`: a Value field is NullValue (written), a NullValue field 0 (written only with
     /// presence), a Struct field unset; null inside Value lists and maps is NullValue too.
     @Test func nullIsWhatParseDictMakesOfIt() async throws {
