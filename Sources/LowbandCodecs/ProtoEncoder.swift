@@ -49,6 +49,8 @@ struct ProtoEncoder: Sendable {
         }
         if let known = ProtoWellKnown(rawValue: typeName) { return try writeWellKnown(value, known, path: path, depth: depth, into: &out) }
         guard let type = schema.messages[typeName] else { throw Failure(path: path, message: "no message \(typeName) in the schema") }
+        // json_format iterates the value for field names: an empty list or string is an empty message.
+        if value == .array([]) || value == .string("") { return }
         guard case let .map(entries) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where message \(typeName.dropFirst()) is declared") }
         try writeFields(entries, of: type, path: path, depth: depth, into: &out)
     }

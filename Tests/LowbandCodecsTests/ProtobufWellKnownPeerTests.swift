@@ -233,6 +233,54 @@ import Testing
         #expect(python.status == 0 && python.stdoutText.isEmpty, "\(python.stdoutText)\(python.stderrText)")
     }
 
+    /// Odd corners, each taken with Python's very bytes or refused as Python refuses it:
+    /// FieldMask paths with upper case beyond ASCII (each character lowered alone), empty and
+    /// doubled commas; Any's type URL without a prefix, with extra keys beside `value`, of
+    /// Empty; NullValue by name or number; an empty list or string given for a message.
+    static let corners = [
+        #"{"mask":"FooBar"}"#, #"{"mask":"ⒶB,İx,ǅx,ΣΑΣ,ẞ,ß,fooBAR, spaced Out "}"#,
+        #"{"mask":""}"#, #"{"mask":","}"#, #"{"mask":"a,,b.cD"}"#, #"{"mask":"a_b"}"#, #"{"mask":5}"#,
+        #"{"payload":{"@type":"wkt.Note","text":"x"}}"#, #"{"payload":{"@type":"type.googleapis.com/"}}"#,
+        #"{"payload":{"@type":"type.googleapis.com/google.protobuf.Timestamp","value":"2024-01-01T00:00:00Z","extra":1}}"#,
+        #"{"payload":{"@type":"type.googleapis.com/google.protobuf.Empty"}}"#, #"{"payload":{"@type":"type.googleapis.com/google.protobuf.Empty","value":{}}}"#,
+        #"{"payload":{"@type":"type.googleapis.com/google.protobuf.Value","value":null}}"#, #"{"payload":{"@type":"type.googleapis.com/google.protobuf.Value"}}"#,
+        #"{"payload":{"@type":"type.googleapis.com/google.protobuf.Int64Value","value":null}}"#, #"{"payload":{"@type":5}}"#, #"{"payload":"x"}"#,
+        #"{"payload":[]}"#, #"{"payload":{"@type":"type.googleapis.com/wkt.Note","text":null,"counts":{"k":0}}}"#,
+        #"{"payload":{"@type":"type.googleapis.com/.wkt.Note"}}"#, #"{"payload":{}}"#, #"{"attachments":[{},null]}"#,
+        #"{"nullKind":"NULL_VALUE"}"#, #"{"nullKind":1}"#, #"{"nullKind":"NOPE"}"#, #"{"maybeNull":"NULL_VALUE"}"#,
+        #"{"nothing":[]}"#, #"{"nothing":""}"#, #"{"nothing":"x"}"#, #"{"nothing":null}"#, #"{"count":null}"#, #"{"count":"12"}"#,
+        #"{"values":[null,{"a":null},[],{}]}"#, #"{"attrs":{"k":null}}"#, #"{"attrs":{"":[{"":""}]}}"#, #"{"extra":"NaN"}"#,
+        #"{"extra":-0.0}"#, #"{"extra":18446744073709551615}"#, #"{"items":[]}"#, #"{"items":null}"#, #"{"meta":{"":{}}}"#,
+        #"{"ttl":null}"#, #"{"ttl":"-0.5s"}"#, #"{"history":[]}"#, #"{"laps":["0s","-0s"]}"#,
+    ]
+
+    @Test func oddCornersAreTakenAndRefusedAsPythonDoes() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-proto-wkt")
+        let (target, descriptor) = try await Self.target(in: directory)
+        var ours: [String] = []
+        for text in Self.corners {
+            do {
+                ours.append("took " + (try target.encoder.encode(try MessagePackJSON.parse(text))).map { String(format: "%02x", $0) }.joined())
+            } catch {
+                ours.append("refused")
+            }
+        }
+        let script = Self.pythonPool + """
+            for text in sys.argv[2:]:
+                try:
+                    print("took " + parse(json.loads(text)).SerializeToString().hex())
+                except Exception:
+                    print("refused")
+            """
+        let python = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", script, descriptor] + Self.corners)
+        try #require(python.status == 0, "\(python.stderrText)")
+        let theirs = python.stdoutText.split(separator: "\n").map(String.init)
+        try #require(theirs.count == Self.corners.count)
+        for index in theirs.indices {
+            #expect(ours[index] == theirs[index], "\(Self.corners[index]): ours \(ours[index]), Python's \(theirs[index])")
+        }
+    }
+
     /// json_format refuses messages nested more than 100 deep (each Struct, Value, ListValue
     /// and Any counts; an Any's own message and a wrapper in an Any do not): nested Structs,
     /// lists and Anys around that depth are taken and refused as Python takes and refuses them.
