@@ -18,6 +18,12 @@ enum ProtoTime {
 
     /// Seconds and nanos since the Unix epoch.
     static func timestamp(_ text: String) throws(Failure) -> (seconds: Int64, nanos: Int32) {
+        if let quick = canonicalTimestamp(text) { return quick }
+        return try generalTimestamp(text)
+    }
+
+    /// ``timestamp(_:)`` for any text, step for step as Python.
+    static func generalTimestamp(_ text: String) throws(Failure) -> (seconds: Int64, nanos: Int32) {
         let value = Array(text.unicodeScalars)
         guard let zone = value.firstIndex(of: "Z") ?? value.firstIndex(of: "+") ?? value.lastIndex(of: "-") else {
             throw Failure(reason: "no time zone (Z or ±HH:MM)")
@@ -60,6 +66,12 @@ enum ProtoTime {
 
     /// Seconds and nanos, both of the duration's sign.
     static func duration(_ text: String) throws(Failure) -> (seconds: Int64, nanos: Int32) {
+        if let quick = canonicalDuration(text) { return quick }
+        return try generalDuration(text)
+    }
+
+    /// ``duration(_:)`` for any text, step for step as Python.
+    static func generalDuration(_ text: String) throws(Failure) -> (seconds: Int64, nanos: Int32) {
         let value = Array(text.unicodeScalars)
         guard value.last == "s" else { throw Failure(reason: "it does not end in s") }
         let seconds: Int64
@@ -79,6 +91,77 @@ enum ProtoTime {
         }
         guard !(nanos < 0 && seconds > 0 || nanos > 0 && seconds < 0) else { throw Failure(reason: "the seconds and the fraction differ in sign") }
         return (seconds, Int32(nanos))
+    }
+
+    // MARK: the forms apps write, without allocating
+
+    /// `YYYY-MM-DDTHH:MM:SS[.d{1,9}](Z|±HH:MM)` in ASCII and in range, read directly: what the
+    /// general reader gives for it (at most 9 digits scale to nanos exactly), or nil for the
+    /// general reader to read, or to refuse with its reason.
+    static func canonicalTimestamp(_ text: String) -> (seconds: Int64, nanos: Int32)? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> (seconds: Int64, nanos: Int32)? in
+            guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                  let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
+                  let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
+                  year >= 1, (1 ... 12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour <= 23, minute <= 59, second <= 59
+            else { return nil }
+            var index = 19
+            var nanos: Int64 = 0
+            if bytes[index] == UInt8(ascii: ".") {
+                let start = index + 1
+                index = start
+                while index < bytes.count, index - start < 10, isDigit(bytes[index]) { index += 1 }
+                guard index > start, index - start <= 9, let fraction = number(bytes, start, index - start) else { return nil }
+                nanos = fraction * powerOfTen[9 - (index - start)]
+            }
+            var seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
+            if bytes.count == index + 1, bytes[index] == UInt8(ascii: "Z") {
+            } else if bytes.count == index + 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ":"),
+                      let hours = number(bytes, index + 1, 2), let minutes = number(bytes, index + 4, 2) {
+                seconds += (bytes[index] == UInt8(ascii: "+") ? -1 : 1) * (hours * 60 + minutes) * 60
+            } else {
+                return nil
+            }
+            return timestampSecondsRange.contains(seconds) ? (seconds, Int32(nanos)) : nil
+        } ?? nil
+    }
+
+    /// `[-]d{1,12}[.d{1,9}]s` in ASCII and in range, read directly (see ``canonicalTimestamp(_:)``).
+    static func canonicalDuration(_ text: String) -> (seconds: Int64, nanos: Int32)? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> (seconds: Int64, nanos: Int32)? in
+            guard bytes.count >= 2, bytes[bytes.count - 1] == UInt8(ascii: "s") else { return nil }
+            let negative = bytes[0] == UInt8(ascii: "-")
+            let start = negative ? 1 : 0
+            var index = start
+            while index < bytes.count - 1, isDigit(bytes[index]) { index += 1 }
+            guard index > start, index - start <= 12, let whole = number(bytes, start, index - start) else { return nil }
+            var nanos: Int64 = 0
+            if index < bytes.count - 1 {
+                let digits = bytes.count - 2 - index
+                guard bytes[index] == UInt8(ascii: "."), (1 ... 9).contains(digits), let fraction = number(bytes, index + 1, digits) else { return nil }
+                nanos = fraction * powerOfTen[9 - digits]
+            }
+            guard whole <= durationSecondsLimit else { return nil }
+            return negative ? (-whole, Int32(-nanos)) : (whole, Int32(nanos))
+        } ?? nil
+    }
+
+    private static let powerOfTen: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+
+    /// The ASCII digits `bytes[start ..< start + count]` as a number; nil where one is not a digit.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
+        guard start + count <= bytes.count else { return nil }
+        var value: Int64 = 0
+        for index in start ..< start + count {
+            guard isDigit(bytes[index]) else { return nil }
+            value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     /// `round(float(text) * 1e9)`, half to even, as Python rounds; beyond ±2^62 it is out of

@@ -187,6 +187,34 @@ import Testing
         #expect(theirs.filter { $0 == "refused" }.count > 20 && theirs.filter { $0 != "refused" }.count > 20)
     }
 
+    /// The forms apps write are read without allocating, to what the general reader (the one
+    /// checked against Python above) gives for them.
+    @Test func theQuickReadingOfCommonFormsIsTheGeneralOne() throws {
+        var generator = WellKnownPayloads(seed: 7)
+        var quick = 0
+        for _ in 0 ..< 3_000 {
+            let timestamp = generator.timestamp()
+            if let fast = ProtoTime.canonicalTimestamp(timestamp) {
+                quick += 1
+                let general = try ProtoTime.generalTimestamp(timestamp)
+                #expect(fast == general, "\(timestamp)")
+            }
+            let duration = generator.duration()
+            if let fast = ProtoTime.canonicalDuration(duration) {
+                quick += 1
+                let general = try ProtoTime.generalDuration(duration)
+                #expect(fast == general, "\(duration)")
+            }
+        }
+        #expect(quick > 5_000)
+        for text in Self.timestamps where ProtoTime.canonicalTimestamp(text) != nil {
+            #expect(ProtoTime.canonicalTimestamp(text)! == (try ProtoTime.generalTimestamp(text)), "\(text)")
+        }
+        for text in Self.durations where ProtoTime.canonicalDuration(text) != nil {
+            #expect(ProtoTime.canonicalDuration(text)! == (try ProtoTime.generalDuration(text)), "\(text)")
+        }
+    }
+
     /// Each also refused by Python's ParseDict (checked below), named by its JSON path here.
     static let badPayloads = [
         (#"{"sent":"2024-13-01T00:00:00Z"}"#, #"sent: "2024-13-01T00:00:00Z" is not a Timestamp: the date and time do not read as YYYY-MM-DDTHH:MM:SS"#),
