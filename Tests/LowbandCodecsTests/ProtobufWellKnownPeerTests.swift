@@ -153,18 +153,28 @@ import Testing
 
     /// The strings above, each read by ours and by Python's `FromJsonString`: the same ones
     /// refused, the same seconds and nanos for the rest.
+    ///
+    /// Then 3,000 of each generated and mutated: a character replaced, inserted or dropped,
+    /// from digits, separators, signs, letters, white space, `_` and a non-ASCII digit.
     @Test func timestampAndDurationStringsAreReadAsPythonReadsThem() async throws {
+        var generator = WellKnownPayloads(seed: 11)
+        var timestamps = Self.timestamps
+        var durations = Self.durations
+        for _ in 0 ..< 3_000 {
+            timestamps.append(generator.mutated(generator.timestamp()))
+            durations.append(generator.mutated(generator.duration()))
+        }
         var ours: [String] = []
-        for text in Self.timestamps {
+        for text in timestamps {
             ours.append((try? ProtoTime.timestamp(text)).map { "\($0.seconds) \($0.nanos)" } ?? "refused")
         }
-        for text in Self.durations {
+        for text in durations {
             ours.append((try? ProtoTime.duration(text)).map { "\($0.seconds) \($0.nanos)" } ?? "refused")
         }
         let script = """
             import json, sys
             from google.protobuf import duration_pb2, timestamp_pb2
-            cases = json.loads(sys.argv[1])
+            cases = json.load(open(sys.argv[1], encoding="utf-8"))
             for kind, texts in (("t", cases["t"]), ("d", cases["d"])):
                 for text in texts:
                     m = timestamp_pb2.Timestamp() if kind == "t" else duration_pb2.Duration()
@@ -174,11 +184,13 @@ import Testing
                     except Exception:
                         print("refused")
             """
-        let cases = String(decoding: try JSONSerialization.data(withJSONObject: ["t": Self.timestamps, "d": Self.durations]), as: UTF8.self)
+        let directory = try TemporaryDirectory(prefix: "lowband-proto-wkt")
+        let cases = directory.file("cases.json")
+        try JSONSerialization.data(withJSONObject: ["t": timestamps, "d": durations]).write(to: URL(fileURLWithPath: cases))
         let python = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", script, cases])
         try #require(python.status == 0, "\(python.stderrText)")
         let theirs = python.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-        let texts = Self.timestamps + Self.durations
+        let texts = timestamps + durations
         try #require(theirs.count == texts.count)
         for index in texts.indices {
             #expect(ours[index] == theirs[index], "\(texts[index].debugDescription): ours \(ours[index]), Python's \(theirs[index])")
@@ -418,6 +430,22 @@ struct WellKnownPayloads {
             text += (chance(50) ? "+" : "-") + pad(below(15), 2) + ":" + ["00", "30", "45"][below(3)]
         }
         return text
+    }
+
+    /// `text` with one character replaced, inserted or dropped (or left as it is).
+    mutating func mutated(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        let pool = Array("0123456789-:.T tZz+_es\u{665}\u{A0}".unicodeScalars)
+        let at = below(scalars.count + 1)
+        switch below(4) {
+        case 0 where at < scalars.count: scalars[at] = pool[below(pool.count)]
+        case 1: scalars.insert(pool[below(pool.count)], at: at)
+        case 2 where at < scalars.count: scalars.remove(at: at)
+        default: break
+        }
+        var result = ""
+        result.unicodeScalars.append(contentsOf: scalars)
+        return result
     }
 
     mutating func duration() -> String {
