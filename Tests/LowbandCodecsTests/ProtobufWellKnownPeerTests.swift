@@ -59,7 +59,7 @@ import Testing
     /// Every generated payload: our bytes have Python's length and, where no map has two entries
     /// (upb writes map entries in its hash order), Python's very bytes, else the same bytes once
     /// both are serialized deterministically (Any payloads unpacked too); Python parses ours to
-    /// the dict it parses its own to; our decoder's Timestamp, Duration and FieldMask strings are
+    /// the dict it parses its own to; our decoder's Timestamp, Duration, FieldMask and Struct / Value / ListValue forms are
     /// `MessageToDict`'s; and our decoder reads back what encodes to the same bytes.
     @Test func generatedPayloadsGivePythonsBytes() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-proto-wkt")
@@ -116,7 +116,7 @@ import Testing
                 assert canon(ours) == canon(theirs), (n, r["json"])
                 d = json_format.MessageToDict(theirs, descriptor_pool=pool)
                 assert json_format.MessageToDict(ours, descriptor_pool=pool) == d, (n, r["json"])
-                for key in ("sent", "ttl", "mask", "history", "laps"):
+                for key in ("sent", "ttl", "mask", "history", "laps", "meta", "extra", "items", "values", "attrs"):
                     if key in d: assert r["decoded"][key] == d[key], (n, key, r["decoded"][key], d[key])
             print("same", exact)
             """
