@@ -59,8 +59,9 @@ import Testing
     /// Every generated payload: our bytes have Python's length and, where no map has two entries
     /// (upb writes map entries in its hash order), Python's very bytes, else the same bytes once
     /// both are serialized deterministically (Any payloads unpacked too); Python parses ours to
-    /// the dict it parses its own to; our decoder's Timestamp, Duration, FieldMask and Struct / Value / ListValue forms are
-    /// `MessageToDict`'s; and our decoder reads back what encodes to the same bytes.
+    /// the dict it parses its own to; our decoder's Timestamp, Duration, FieldMask and Struct /
+    /// Value / ListValue forms are `MessageToDict`'s; and our decoder reads back what encodes to
+    /// the same bytes.
     @Test func generatedPayloadsGivePythonsBytes() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-proto-wkt")
         let (target, descriptor) = try await Self.target(in: directory)
