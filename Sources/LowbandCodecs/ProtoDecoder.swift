@@ -1,8 +1,9 @@
 import LowbandMessagePack
 
 /// Protobuf bytes read back by the schema into a tree (fields by JSON name, enums as numbers,
-/// bytes as binary, map keys as strings): what a dynamic decoder does, timed as the protobuf
-/// format's decode, and encoded again to check the bytes.
+/// bytes as binary, map keys as strings, the well-known types in their JSON forms): what a
+/// dynamic decoder does, timed as the protobuf format's decode, and encoded again to check the
+/// bytes.
 struct ProtoDecoder: Sendable {
     let schema: ProtoSchema
 
@@ -19,6 +20,7 @@ struct ProtoDecoder: Sendable {
             }
             return value
         }
+        if let known = ProtoWellKnown(rawValue: typeName) { return try decodeWellKnown(bytes, known) }
         guard let type = schema.messages[typeName] else { throw Failure(description: "no message \(typeName)") }
         var values: [Int: MessagePackValue] = [:]
         var reader = ProtoWire.Reader(bytes)

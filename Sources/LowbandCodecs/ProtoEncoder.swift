@@ -5,10 +5,13 @@ import LowbandMessagePack
 /// mapping): fields by JSON name or proto name, in field-number order; zero values of fields
 /// without presence left out; 64-bit integers as numbers or strings; enums by name or number;
 /// bytes as base64; repeated scalars packed (proto3); map entries with key and value always
-/// written; `null` leaves a field unset; the wrapper types as their bare values.
+/// written; `null` leaves a field unset, except that a Value field given `null` is NullValue
+/// and a NullValue field is 0 (as ParseDict does); the wrapper types as their bare values.
 ///
-/// The other well-known types' JSON forms (Timestamp, Duration, Struct, Value, Any, FieldMask)
-/// are not taken yet and are named as such.
+/// The other well-known types take their JSON forms (``ProtoWellKnown``): Timestamp and
+/// Duration strings read as Python reads them (``ProtoTime``), FieldMask's camelCase paths in
+/// snake_case, Struct / Value / ListValue from any JSON, Any by its `@type` resolved in the
+/// schema's descriptor set, Empty as `{}`.
 struct ProtoEncoder: Sendable {
     let schema: ProtoSchema
     /// The top message's full name.
@@ -26,43 +29,55 @@ struct ProtoEncoder: Sendable {
         ".google.protobuf.UInt64Value": .uint64, ".google.protobuf.Int32Value": .int32, ".google.protobuf.UInt32Value": .uint32,
         ".google.protobuf.BoolValue": .bool, ".google.protobuf.StringValue": .string, ".google.protobuf.BytesValue": .bytes,
     ]
-    static let specialJSON: Set<String> = [
-        ".google.protobuf.Timestamp", ".google.protobuf.Duration", ".google.protobuf.Struct", ".google.protobuf.Value",
-        ".google.protobuf.ListValue", ".google.protobuf.Any", ".google.protobuf.FieldMask", ".google.protobuf.NullValue",
-    ]
 
     func encode(_ value: MessagePackValue) throws(Failure) -> [UInt8] {
         var out: [UInt8] = []
-        try write(value, as: message, path: "", into: &out)
+        try write(value, as: message, path: "", depth: 1, into: &out)
         return out
     }
 
-    /// `value` as the body of message `typeName`.
-    func write(_ value: MessagePackValue, as typeName: String, path: String, into out: inout [UInt8]) throws(Failure) {
+    /// Python's json_format refuses messages nested deeper than this (`max_recursion_depth`).
+    static let depthLimit = 100
+
+    /// `value` as the body of message `typeName`, `depth` messages deep as json_format counts
+    /// (the top message is 1).
+    func write(_ value: MessagePackValue, as typeName: String, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
+        try Self.checkDepth(depth, path: path)
         if let kind = Self.wrappers[typeName] {
             let field = ProtoSchema.Field(name: "value", jsonName: "value", number: 1, kind: kind, repeated: false, typeName: "", explicitPresence: false, packed: false)
-            return try writeSingle(value, field, path: path, into: &out)
+            return try writeSingle(value, field, path: path, depth: depth, into: &out)
         }
-        guard !Self.specialJSON.contains(typeName) else { throw Failure(path: path, message: "the JSON form of \(typeName.dropFirst()) is not taken yet") }
+        if let known = ProtoWellKnown(rawValue: typeName) { return try writeWellKnown(value, known, path: path, depth: depth, into: &out) }
         guard let type = schema.messages[typeName] else { throw Failure(path: path, message: "no message \(typeName) in the schema") }
+        // json_format iterates the value for field names: an empty list or string is an empty message.
+        if value == .array([]) || value == .string("") { return }
         guard case let .map(entries) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where message \(typeName.dropFirst()) is declared") }
+        try writeFields(entries, of: type, path: path, depth: depth, into: &out)
+    }
+
+    /// The fields of message `type` given as `entries` (JSON name or proto name to value).
+    func writeFields(_ entries: [(key: MessagePackValue, value: MessagePackValue)], of type: ProtoSchema.Message, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
         var given: [Int: MessagePackValue] = [:]
         for (key, item) in entries {
             guard case let .string(name) = key else { throw Failure(path: path, message: "a key that is not a string") }
             guard let index = type.fields.firstIndex(where: { $0.jsonName == name || $0.name == name }) else {
-                throw Failure(path: Self.join(path, name), message: "no field \(name) in \(typeName.dropFirst())")
+                throw Failure(path: Self.join(path, name), message: "no field \(name) in \(type.fullName.dropFirst())")
             }
-            if case .nil = item { continue }
+            var item = item
+            if case .nil = item {
+                guard ProtoWellKnown.takesNull(type.fields[index]) else { continue }
+                if type.fields[index].kind == .enumeration { item = .int(0) }
+            }
             guard given[index] == nil else { throw Failure(path: Self.join(path, name), message: "the field is given twice") }
             given[index] = item
         }
         for (index, field) in type.fields.enumerated() {
             guard let item = given[index] else { continue }
-            try writeField(item, field, path: Self.join(path, field.jsonName), into: &out)
+            try writeField(item, field, path: Self.join(path, field.jsonName), depth: depth, into: &out)
         }
     }
 
-    private func writeField(_ value: MessagePackValue, _ field: ProtoSchema.Field, path: String, into out: inout [UInt8]) throws(Failure) {
+    private func writeField(_ value: MessagePackValue, _ field: ProtoSchema.Field, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
         if field.kind == .message, let entry = schema.messages[field.typeName], entry.isMapEntry {
             guard case let .map(pairs) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where a map is declared") }
             for (key, item) in pairs {
@@ -73,16 +88,16 @@ struct ProtoEncoder: Sendable {
                 var valueField = entry.fields[1]
                 keyField.explicitPresence = true
                 valueField.explicitPresence = true
-                try writeSingle(try Self.mapKey(text, keyField.kind, path: itemPath), keyField, path: itemPath, into: &body)
-                if case .nil = item { throw Failure(path: itemPath, message: "null as a map value") }
-                try writeSingle(item, valueField, path: itemPath, into: &body)
+                try writeSingle(try Self.mapKey(text, keyField.kind, path: itemPath), keyField, path: itemPath, depth: depth, into: &body)
+                if case .nil = item, valueField.typeName != ProtoWellKnown.value.rawValue { throw Failure(path: itemPath, message: "null as a map value") }
+                try writeSingle(item, valueField, path: itemPath, depth: depth, into: &body)
                 ProtoWire.appendTag(field.number, ProtoWire.lengthDelimited, to: &out)
                 ProtoWire.appendVarint(UInt64(body.count), to: &out)
                 out.append(contentsOf: body)
             }
             return
         }
-        guard field.repeated else { return try writeSingle(value, field, path: path, into: &out) }
+        guard field.repeated else { return try writeSingle(value, field, path: path, depth: depth, into: &out) }
         guard case let .array(elements) = value else { throw Failure(path: path, message: "\(Self.describe(value)) where a repeated \(Self.name(field)) is declared") }
         if field.packed {
             guard !elements.isEmpty else { return }
@@ -96,17 +111,17 @@ struct ProtoEncoder: Sendable {
         var single = field
         single.explicitPresence = true
         for (index, element) in elements.enumerated() {
-            if case .nil = element { throw Failure(path: "\(path)[\(index)]", message: "null in a repeated field") }
-            try writeSingle(element, single, path: "\(path)[\(index)]", into: &out)
+            if case .nil = element, field.typeName != ProtoWellKnown.value.rawValue { throw Failure(path: "\(path)[\(index)]", message: "null in a repeated field") }
+            try writeSingle(element, single, path: "\(path)[\(index)]", depth: depth, into: &out)
         }
     }
 
     /// One value with its tag; a field without presence leaves out its zero value.
-    private func writeSingle(_ value: MessagePackValue, _ field: ProtoSchema.Field, path: String, into out: inout [UInt8]) throws(Failure) {
+    private func writeSingle(_ value: MessagePackValue, _ field: ProtoSchema.Field, path: String, depth: Int, into out: inout [UInt8]) throws(Failure) {
         switch field.kind {
         case .message:
             var body: [UInt8] = []
-            try write(value, as: field.typeName, path: path, into: &body)
+            try write(value, as: field.typeName, path: path, depth: depth + 1, into: &body)
             ProtoWire.appendTag(field.number, ProtoWire.lengthDelimited, to: &out)
             ProtoWire.appendVarint(UInt64(body.count), to: &out)
             out.append(contentsOf: body)
@@ -187,6 +202,12 @@ struct ProtoEncoder: Sendable {
             }
         }
         return bits
+    }
+
+    static func checkDepth(_ depth: Int, path: String) throws(Failure) {
+        guard depth <= depthLimit else {
+            throw Failure(path: path, message: "messages nested deeper than \(depthLimit) (Python's json_format refuses them)")
+        }
     }
 
     static func wireType(_ kind: ProtoSchema.Kind) -> UInt64 {

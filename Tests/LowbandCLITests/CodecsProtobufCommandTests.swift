@@ -59,6 +59,45 @@ import Testing
         }
     }
 
+    /// The well-known types a messaging schema uses (issue 37's user hit Timestamp at once):
+    /// compared, checked by decoding, and as many bytes as Python's.
+    @Test func wellKnownTypesAreEncodedAsPythonEncodesThem() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-codecs-proto")
+        let proto = directory.file("s.proto")
+        let payload = directory.file("w.json")
+        try Data("""
+            syntax = "proto3";
+            package p;
+            import "google/protobuf/any.proto";
+            import "google/protobuf/duration.proto";
+            import "google/protobuf/struct.proto";
+            import "google/protobuf/timestamp.proto";
+            message M { string id = 1; google.protobuf.Timestamp sent = 2; google.protobuf.Struct meta = 3; google.protobuf.Any extra = 4; google.protobuf.Duration ttl = 5; }
+            """.utf8).write(to: URL(fileURLWithPath: proto))
+        try Data(#"{"id": "a", "sent": "2024-11-29T10:11:55.123+01:00", "meta": {"x": [1, null, "y"]}, "extra": {"@type": "type.googleapis.com/p.M", "id": "inner"}, "ttl": "-1.5s"}"#.utf8)
+            .write(to: URL(fileURLWithPath: payload))
+        let descriptor = directory.file("s.pb")
+        let protoc = try await ExternalProcess.run("/usr/bin/env", ["protoc", "--include_imports", "--descriptor_set_out=\(descriptor)", "-I", directory.path, proto])
+        try #require(protoc.status == 0, "\(protoc.stderrText)")
+        let peer = """
+            import json, sys
+            from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+            fds = descriptor_pb2.FileDescriptorSet.FromString(open(sys.argv[1], "rb").read())
+            pool = descriptor_pool.DescriptorPool()
+            for f in fds.file: pool.Add(f)
+            cls = message_factory.GetMessageClass(pool.FindMessageTypeByName("p.M"))
+            print(len(json_format.ParseDict(json.load(open(sys.argv[2], encoding="utf-8")), cls(), descriptor_pool=pool).SerializeToString()))
+            """
+        let python = try await ExternalProcess.run("/usr/bin/env", ["python3", "-c", peer, descriptor, payload])
+        try #require(python.status == 0, "\(python.stderrText)")
+        let out = directory.file("codecs.csv")
+        let result = try await LowbandBinary.run(["codecs", "compare", payload, "--proto", proto, "--message", "M", "--repeats", "1", "--profiles", "edge", "--out", out])
+        #expect(result.status == 0, "\(result.stderrText)")
+        let samples = try String(contentsOfFile: directory.file("codecs.samples.csv"), encoding: .utf8)
+        let ours = samples.split(separator: "\n").first { $0.hasPrefix("codecs,protobuf@\(payload),bytes,") }?.split(separator: ",").last.map(String.init)
+        #expect(ours == python.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "python \(python.stdoutText), ours \(ours ?? "none")")
+    }
+
     @Test(arguments: [
         ("syntax = \"proto3\";\nmessage A { int32 x = 1 }\n", "Message", "does not compile: "),
         ("syntax = \"proto3\";\npackage p;\nmessage A { int32 x = 1; }\n", "B", "no message B in the schema; it has p.A"),
