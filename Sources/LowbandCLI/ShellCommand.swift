@@ -49,14 +49,7 @@ struct ShellCommand: ParsableCommand {
     static let options = ["--profile", "--seed", "--trace", "--api", "--quiet"]
 
     func validate() throws {
-        if let first = command.first, ["--help", "-h", "-help"].contains(first) {
-            throw CleanExit.helpRequest(self)
-        }
-        if let first = command.first, first != "--", first.hasPrefix("-") {
-            let word = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
-            let guess = NearestName.suggestion(for: word, among: Self.options).map { "; did you mean '\($0)'?" } ?? ""
-            throw ValidationError("unknown option '\(word)'\(guess) (the command to run goes after --)")
-        }
+        try PassedThrough.validate(command, of: self, options: Self.options, program: "the command to run")
         if let api {
             let endpoint = try AddressOption.parse(api, option: "--api")
             // POST /outage changes the link: only this machine may ask.

@@ -103,17 +103,7 @@ struct StartupCommand: ParsableCommand {
     ]
 
     func validate() throws {
-        // The passthrough captures everything from the first word the parser does not know,
-        // ArgumentParser's own --help and -h included: they are asked for here.
-        if let first = command.first, ["--help", "-h", "-help"].contains(first) {
-            throw CleanExit.helpRequest(self)
-        }
-        // An option the parser did not know starts what it passes through: refuse it as an option.
-        if let first = command.first, first != "--", first.hasPrefix("-") {
-            let word = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
-            let guess = NearestName.suggestion(for: word, among: Self.options).map { "; did you mean '\($0)'?" } ?? ""
-            throw ValidationError("unknown option '\(word)'\(guess) (the program to time goes after --)")
-        }
+        try PassedThrough.validate(command, of: self, options: Self.options, program: "the program to time")
         let measures: StartupMeasures
         do {
             measures = try StartupMeasures.parse(measure)
