@@ -64,11 +64,24 @@ struct ProtoEncoder: Sendable {
                 throw Failure(path: Self.join(path, name), message: "no field \(name) in \(type.fullName.dropFirst())")
             }
             var item = item
+            // As ParseDict: a field named twice (`fooBar` and `foo_bar`, or one key twice, which
+            // Python's json keeps the last of) takes its last value, and null clears it.
             if case .nil = item {
-                guard ProtoWellKnown.takesNull(type.fields[index]) else { continue }
+                guard ProtoWellKnown.takesNull(type.fields[index]) else {
+                    given[index] = nil
+                    continue
+                }
                 if type.fields[index].kind == .enumeration { item = .int(0) }
             }
-            guard given[index] == nil else { throw Failure(path: Self.join(path, name), message: "the field is given twice") }
+            // A second member of one oneof is refused, and so is a member named twice (a null
+            // member is not set).
+            if let oneof = type.fields[index].oneof, let other = given.keys.first(where: { type.fields[$0].oneof == oneof }) {
+                throw Failure(
+                    path: Self.join(path, name),
+                    message: other == index
+                        ? "the field is given twice, and it is a member of a oneof"
+                        : "\(type.fields[other].jsonName) is already given, and both are members of one oneof")
+            }
             given[index] = item
         }
         for (index, field) in type.fields.enumerated() {

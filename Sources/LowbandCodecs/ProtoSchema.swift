@@ -20,6 +20,9 @@ package struct ProtoSchema: Sendable {
         /// Written even when zero: a message, a oneof member, proto3 `optional`, proto2.
         var explicitPresence: Bool
         var packed: Bool
+        /// The index of the oneof the field is a member of; nil outside one and for proto3
+        /// `optional` (a synthetic oneof of one).
+        var oneof: Int? = nil
     }
 
     struct Message: Sendable {
@@ -135,6 +138,7 @@ package struct ProtoSchema: Sendable {
     private static func readField(_ bytes: ArraySlice<UInt8>, proto3: Bool) throws(ProtoWire.Failure) -> Field {
         var field = Field(name: "", jsonName: "", number: 0, kind: .int32, repeated: false, typeName: "", explicitPresence: !proto3, packed: false)
         var packedOption: Bool?
+        var proto3Optional = false
         var reader = ProtoWire.Reader(bytes)
         while let part = try reader.next() {
             switch part.number {
@@ -148,12 +152,19 @@ package struct ProtoSchema: Sendable {
                 while let option = try options.next() {
                     if option.number == 2 { packedOption = option.integer != 0 }
                 }
-            case 9, 17: field.explicitPresence = true
+            case 9:
+                field.explicitPresence = true
+                field.oneof = Int(part.integer)
+            case 17:
+                field.explicitPresence = true
+                proto3Optional = part.integer != 0
             case 10: field.jsonName = String(decoding: part.bytes, as: UTF8.self)
             default: break
             }
         }
         if field.kind == .message { field.explicitPresence = true }
+        // proto3 `optional` is a oneof of one, which ParseDict does not hold to oneof rules.
+        if proto3Optional { field.oneof = nil }
         if field.jsonName.isEmpty { field.jsonName = field.name }
         let scalar = ![.string, .bytes, .message, .group].contains(field.kind)
         field.packed = field.repeated && scalar && (packedOption ?? proto3)

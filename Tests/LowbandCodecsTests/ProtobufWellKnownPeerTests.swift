@@ -30,6 +30,7 @@ import Testing
           google.protobuf.NullValue null_kind = 12; repeated google.protobuf.Any attachments = 13;
           google.protobuf.Int64Value count = 14; optional google.protobuf.NullValue maybe_null = 15;
           repeated google.protobuf.Duration laps = 16; string id = 17;
+          oneof body { string text_body = 18; google.protobuf.Timestamp at_time = 19; }
         }
         """
 
@@ -279,6 +280,14 @@ import Testing
     /// doubled commas; Any's type URL without a prefix, with extra keys beside `value`, of
     /// Empty; NullValue by name or number; an empty list or string given for a message.
     static let corners = [
+        // One oneof given two members, or one member under both its names: refused. A null member
+        // is not set. A field outside a oneof named twice (`id` and its JSON name are one here, so
+        // `text` of Note through an Any) keeps the last value, and null clears it. (A JSON object
+        // with one key twice is refused earlier, by the JSON reader, with its line and column.)
+        #"{"textBody":"a","atTime":"2024-01-01T00:00:00Z"}"#, #"{"textBody":null,"atTime":"2024-01-01T00:00:00Z"}"#,
+        #"{"atTime":"2024-01-01T00:00:00Z","text_body":"b"}"#, #"{"textBody":"a","text_body":"b"}"#, #"{"text_body":"b","textBody":"a"}"#,
+        #"{"textBody":"a","text_body":null}"#, #"{"text_body":null,"textBody":"a"}"#,
+        #"{"nullKind":1,"null_kind":0}"#, #"{"null_kind":1,"nullKind":null}"#, #"{"maybeNull":null,"maybe_null":"NULL_VALUE"}"#,
         #"{"mask":"FooBar"}"#, #"{"mask":"ⒶB,İx,ǅx,ΣΑΣ,ẞ,ß,fooBAR, spaced Out "}"#,
         #"{"mask":""}"#, #"{"mask":","}"#, #"{"mask":"a,,b.cD"}"#, #"{"mask":"a_b"}"#, #"{"mask":5}"#,
         #"{"payload":{"@type":"wkt.Note","text":"x"}}"#, #"{"payload":{"@type":"type.googleapis.com/"}}"#,
