@@ -88,7 +88,7 @@ background_builds() {
 }
 bench_log=$(mktemp)
 fuzz_log=$(mktemp)
-trap 'kill $(jobs -p) 2> /dev/null; rm -f "$log" "$bench_log" "$fuzz_log"' EXIT
+trap 'kill $(jobs -p) 2> /dev/null || true; rm -f "$log" "$bench_log" "$fuzz_log"' EXIT
 (set -e; background_builds) > "$bench_log" 2>&1 &
 bench_build=$!
 (chrt --idle -p 0 "$BASHPID"; exec scripts/fuzz.sh all --debug --build-only) > "$fuzz_log" 2>&1 &
