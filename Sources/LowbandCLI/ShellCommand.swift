@@ -7,7 +7,7 @@ import LowbandShaper
 import LowbandShell
 
 /// `lowband shell`: a command whose every packet crosses the profile's link, without root.
-struct ShellCommand: ParsableCommand {
+struct ShellCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shell",
         abstract: "Run a command whose every packet (TCP, UDP, DNS) crosses the profile's link, in its own network namespace, without root.",
@@ -35,8 +35,13 @@ struct ShellCommand: ParsableCommand {
     @Option(help: "Write every decision of the link (a JSON line per frame: enqueue, drop and its cause, deliver; outages) to this file.")
     var trace: String?
 
-    @Option(help: "Serve GET /stats (JSON), GET /metrics (Prometheus) and POST /outage of the link at this loopback host:port (port 0: any free one; printed on stderr); the command reads it too, at $LOWBAND_API.")
+    @Option(help: "Serve the link's control API at this loopback host:port (port 0: any free one; printed on stderr, with the live page's address): GET /stats, GET /metrics, POST /outage, and the proxy's routes for the link named shell (switch profile or seed, outage, handover, toxics, /ui). The command reads it too, at $LOWBAND_API.")
     var api: String?
+
+    @Option(help: "Record the session into this folder, as `lowband proxy --record` does: the link's trace (trace.jsonl), the app's events (POST /events on the API), record.json with the command, its exit status and the frames each way, and report.html (`lowband report DIR` renders it again). Ctrl-C ends the command and still finishes the record.")
+    var record: String?
+
+    @OptionGroup var boundsOption: BoundsOption
 
     @Flag(help: "Do not print the summary line (frames delivered and dropped each way) on stderr at the end.")
     var quiet = false
@@ -46,7 +51,7 @@ struct ShellCommand: ParsableCommand {
 
     init() {}
 
-    static let options = ["--profile", "--seed", "--trace", "--api", "--quiet"]
+    static let options = ["--profile", "--seed", "--trace", "--api", "--record", "--bound", "--quiet"]
 
     func validate() throws {
         try PassedThrough.validate(command, of: self, options: Self.options, program: "the command to run")
@@ -62,12 +67,7 @@ struct ShellCommand: ParsableCommand {
         }
     }
 
-    /// The command and its arguments, without the `--` that introduces them.
-    private var arguments: [String] {
-        command.first == "--" ? Array(command.dropFirst()) : command
-    }
-
-    func run() throws {
+    func run() async throws {
         let name = "lowband shell"
         let loaded: NetworkProfile
         do {
@@ -75,13 +75,16 @@ struct ShellCommand: ParsableCommand {
         } catch {
             throw CommandIO.failure(error, command: name)
         }
-        let traceFile = try trace.map { path in
+        if let record { try OutputDirectory.prepare(record, option: "--record") }
+        // A record keeps the link's decisions too, unless --trace sends them elsewhere.
+        let traceFile = try (trace ?? record.map { "\($0)/trace.jsonl" }).map { path in
             do { return try TraceFile(path: path) } catch { throw CommandIO.failure(error, command: name) }
         }
         defer { traceFile?.close() }
-        let configuration = ShellConfiguration(
+        let recording = record.map { _ in ShellRecording(trace: traceFile?.writer) }
+        var configuration = ShellConfiguration(
             profile: loaded, seed: seedOption.seed, command: arguments,
-            environment: ProcessInfo.processInfo.environment, trace: traceFile?.writer,
+            environment: ProcessInfo.processInfo.environment, trace: recording ?? traceFile?.writer,
             api: try api.map { text in
                 let endpoint = try AddressOption.parse(text, option: "--api")
                 return (endpoint.host, endpoint.port)
@@ -91,15 +94,24 @@ struct ShellCommand: ParsableCommand {
                 bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
             }
         )
+        configuration.apiOptions = ShellAPIOptions(
+            pageToken: ControlServer.makePageToken(), loadProfile: { try NetworkProfile.load(named: $0) }, profileNames: ProxyRegistry.profileNames,
+            events: recording?.recorder.log, record: recording?.recorder.pause, log: { Self.log($0) })
+        if let recording { configuration.started = { recording.linkStarted() } }
+        if let record, api == nil {
+            Self.log("warning: recording into \(record)/ without --api: the record will hold the link's decisions but no app events (POST /events)")
+        }
         let outcome: (status: Int32, statistics: ShellStatistics)
         do {
-            outcome = try Shell.run(configuration)
+            outcome = try await Shell.run(configuration)
         } catch {
             throw CommandIO.failure(error, command: name, status: error.exitStatus)
         }
         if !quiet {
-            let line = Array("\(name): \(loaded.name), seed \(seedOption.seed): \(outcome.statistics.summary)\n".utf8)
-            line.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
+            Self.log("\(name): \(loaded.name), seed \(seedOption.seed): \(outcome.statistics.summary)")
+        }
+        if let recording, let record {
+            try await writeRecord(recording, to: record, profile: loaded, status: outcome.status, statistics: outcome.statistics)
         }
         throw ExitCode(outcome.status)
     }

@@ -1,4 +1,4 @@
-import NIOHTTP1
+package import NIOHTTP1
 
 /// Which browser requests the control API serves: only those of the live page, which carry the
 /// process's token — in the `X-Lowband-Token` header, or in the query of the page's own address
@@ -6,8 +6,8 @@ import NIOHTTP1
 /// on another site can neither read the token nor set that header without a CORS preflight,
 /// which the API does not answer, so the refusal toxiproxy makes against cross-site requests
 /// still stands for everyone else.
-enum BrowserGate {
-    static func admits(_ head: HTTPRequestHead, token: String?) -> Bool {
+package enum BrowserGate {
+    package static func admits(_ head: HTTPRequestHead, token: String?) -> Bool {
         guard let token, !token.isEmpty else { return false }
         if let origin = head.headers.first(name: "origin") {
             guard let host = head.headers.first(name: "host"), origin == "http://\(host)" else { return false }
@@ -22,7 +22,7 @@ enum BrowserGate {
     }
 
     /// Compares in time that depends on the length only.
-    static func same(_ given: String, _ token: String) -> Bool {
+    package static func same(_ given: String, _ token: String) -> Bool {
         let a = Array(given.utf8), b = Array(token.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
@@ -31,7 +31,7 @@ enum BrowserGate {
     }
 
     /// A fresh token: 128 random bits in hex.
-    static func makeToken() -> String {
+    package static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<2).map { _ in
             let value = generator.next() as UInt64

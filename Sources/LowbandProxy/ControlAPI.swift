@@ -35,9 +35,14 @@ enum ControlResponse: Sendable {
 }
 
 /// Toxiproxy's error body: `{"error": "...", "status": 404}`.
-struct APIError: Codable, Hashable {
-    var error: String
-    var status: Int
+package struct APIError: Codable, Hashable {
+    package var error: String
+    package var status: Int
+
+    package init(error: String, status: Int) {
+        self.error = error
+        self.status = status
+    }
 }
 
 /// The routes of toxiproxy's HTTP API (v2) plus Lowband's own, over a ``ProxyRegistry``.
@@ -51,7 +56,7 @@ struct APIError: Codable, Hashable {
 /// `POST /proxies/{proxy}/seed` (`{"seed": 8}`), `GET /proxies/{proxy}/stats`,
 /// `GET /proxies/{proxy}/events[?limit=N]` (chunked JSON lines), and `GET /metrics` (Prometheus
 /// text, with toxiproxy's byte counters; see ``ProxyMetrics``).
-struct ControlAPI: Sendable {
+package struct ControlAPI: Sendable {
     let registry: ProxyRegistry
     let version: String
     /// The profiles requests may load.
@@ -347,7 +352,7 @@ struct ControlAPI: Sendable {
 
     // MARK: JSON
 
-    static func encode(_ value: some Encodable) -> [UInt8] {
+    package static func encode(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain structs cannot fail.

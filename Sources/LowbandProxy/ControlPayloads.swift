@@ -54,9 +54,14 @@ struct OutageInput: Decodable {
 }
 
 /// `GET /proxies/{proxy}/connections`: the link's state and every open connection.
-struct ConnectionsOutput: Encodable {
+package struct ConnectionsOutput: Encodable {
     var link: ProxyLinkState
     var connections: [ProxyConnection]
+
+    package init(link: ProxyLinkState, connections: [ProxyConnection]) {
+        self.link = link
+        self.connections = connections
+    }
 }
 
 struct LinkInput: Decodable {

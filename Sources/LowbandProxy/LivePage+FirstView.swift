@@ -6,7 +6,33 @@ extension LivePage {
     /// profile's figures and the link's queues, its connections, the profiles it may switch to, and whether a
     /// record runs (its control is offered only then). The words are those the script writes,
     /// so nothing jumps when it takes over.
-    struct FirstView {
+    package struct FirstView {
+        /// A packet link's frames each way (`lowband shell`): shown in place of connections.
+        package struct Frames: Sendable {
+            /// One direction: frames offered and delivered, IP bytes delivered, drops by cause.
+            package struct Lane: Sendable {
+                package var offeredFrames: Int
+                package var deliveredFrames: Int
+                package var deliveredBytes: Int
+                package var dropped: [String: Int]
+
+                package init(offeredFrames: Int, deliveredFrames: Int, deliveredBytes: Int, dropped: [String: Int]) {
+                    self.offeredFrames = offeredFrames
+                    self.deliveredFrames = deliveredFrames
+                    self.deliveredBytes = deliveredBytes
+                    self.dropped = dropped
+                }
+            }
+
+            package var upstream: Lane
+            package var downstream: Lane
+
+            package init(upstream: Lane, downstream: Lane) {
+                self.upstream = upstream
+                self.downstream = downstream
+            }
+        }
+
         var proxies: [String]
         var proxy: String?
         var profile: String
@@ -18,6 +44,35 @@ extension LivePage {
         var connections: [ProxyConnection] = []
         /// nil: no record runs; else whether it is paused.
         var recording: Bool?
+        /// The packets each way, for a packet link (`lowband shell`); nil for a proxy.
+        var frames: Frames?
+        /// The toxic types the add form offers.
+        var toxicTypes = ["latency", "bandwidth", "slow_close", "timeout", "reset_peer", "slicer", "limit_data"]
+
+        /// The first view of one packet link named `name` (`lowband shell`): no connections,
+        /// its frames each way, the toxic types it plays.
+        package init(
+            link name: String, profile: String, seed: UInt64, state: ProxyLinkState, profiles: [String], recording: Bool?, frames: Frames,
+            toxicTypes: [String]
+        ) {
+            self.init(proxies: [name], proxy: name, profile: profile, seed: seed, link: state, profiles: profiles, recording: recording)
+            self.frames = frames
+            self.toxicTypes = toxicTypes
+        }
+
+        init(
+            proxies: [String], proxy: String?, profile: String, seed: UInt64, link: ProxyLinkState?, profiles: [String] = [],
+            connections: [ProxyConnection] = [], recording: Bool?
+        ) {
+            self.proxies = proxies
+            self.proxy = proxy
+            self.profile = profile
+            self.seed = seed
+            self.link = link
+            self.profiles = profiles
+            self.connections = connections
+            self.recording = recording
+        }
 
         /// The link badge's class and words.
         var badge: (className: String, text: String) {

@@ -46,17 +46,13 @@ extension LivePage {
               <div class="legend"><span class="key down"></span><span id="legend-down">downlink</span><span class="key up"></span><span id="legend-up">uplink</span><span class="key outage"></span><span>link down</span></div>
               <svg id="throughput" viewBox="0 0 640 170" width="100%" height="170" role="img" aria-label="bits per second each way over the last minute"><text x="320" y="85" text-anchor="middle">each way's throughput is drawn here from the proxy's events, a second after the page opened</text></svg>
             </section>
-            <section class="card" aria-labelledby="connections-title">
-              <h2 id="connections-title">Connections <small>bytes over the last 60 s, one lane each</small></h2>
-              <div id="lanes"></div>
-              <table id="connections" class="list"><thead><tr><th>#</th><th>destination</th><th>state</th><th class="number">up</th><th class="number">down</th><th class="number">held</th><th></th></tr></thead><tbody>\(connectionRows(view.connections))</tbody></table>
-            </section>
+            \(view.frames.map(framesCard) ?? connectionsCard(view.connections))
             <section class="card" aria-labelledby="toxics-title">
               <h2 id="toxics-title">Toxics</h2>
               <table id="toxics" class="list"><thead><tr><th>name</th><th>type</th><th>stream</th><th>toxicity</th><th>attributes</th><th></th></tr></thead><tbody></tbody></table>
               <form id="add-toxic" class="row">
                 <input id="toxic-name" placeholder="name" required size="10" aria-label="name">
-                <select id="toxic-type" aria-label="type"><option>latency</option><option>bandwidth</option><option>slow_close</option><option>timeout</option><option>reset_peer</option><option>slicer</option><option>limit_data</option></select>
+                <select id="toxic-type" aria-label="type">\(view.toxicTypes.map { "<option>\(escape($0))</option>" }.joined())</select>
                 <select id="toxic-stream" aria-label="stream"><option>downstream</option><option>upstream</option></select>
                 <input id="toxic-attributes" placeholder='{"latency": 500}' size="24" aria-label="attributes (JSON)">
                 <label class="field">toxicity <input id="toxic-toxicity" type="number" min="0" max="1" step="0.1" value="1"></label>
@@ -74,6 +70,41 @@ extension LivePage {
         return #"<div id="record-box" class="record"><span id="record-state" class="dot "#
             + (paused ? "off" : "on") + #"">"# + (paused ? "record paused" : "recording") + #"</span><button id="record" type="button" class="button">"#
             + (paused ? "Resume record" : "Pause record") + "</button></div>"
+    }
+
+    private static func connectionsCard(_ connections: [ProxyConnection]) -> String {
+        """
+        <section class="card" aria-labelledby="connections-title">
+          <h2 id="connections-title">Connections <small>bytes over the last 60 s, one lane each</small></h2>
+          <div id="lanes"></div>
+          <table id="connections" class="list"><thead><tr><th>#</th><th>destination</th><th>state</th><th class="number">up</th><th class="number">down</th><th class="number">held</th><th></th></tr></thead><tbody>\(connectionRows(connections))</tbody></table>
+        </section>
+        """
+    }
+
+    /// A packet link's frames each way (`lowband shell`), in place of connections: the script
+    /// fills the same cells from `GET /stats`.
+    private static func framesCard(_ frames: FirstView.Frames) -> String {
+        """
+        <section class="card" aria-labelledby="frames-title">
+          <h2 id="frames-title">Frames <small>every packet of the command, each way: delivered, and dropped with the cause</small></h2>
+          <table id="frames" class="list"><thead><tr><th></th><th class="number">offered</th><th class="number">delivered</th><th class="number">bytes delivered</th><th class="number">dropped</th><th>causes</th></tr></thead><tbody>
+          \(framesRow("down", "downlink", frames.downstream))
+          \(framesRow("up", "uplink", frames.upstream))
+          </tbody></table>
+        </section>
+        """
+    }
+
+    /// `loss 3, queue-full 2`, as the script writes it; `none` without drops.
+    static func causes(_ dropped: [String: Int]) -> String {
+        dropped.isEmpty ? "none" : dropped.keys.sorted().map { "\($0) \(dropped[$0]!)" }.joined(separator: ", ")
+    }
+
+    private static func framesRow(_ id: String, _ name: String, _ lane: FirstView.Frames.Lane) -> String {
+        #"<tr><th>\#(name)</th><td id="\#(id)-offered" class="number">\#(lane.offeredFrames)</td><td id="\#(id)-delivered" class="number">\#(lane.deliveredFrames)</td>"#
+            + #"<td id="\#(id)-delivered-bytes" class="number">\#(bytes(lane.deliveredBytes))</td><td id="\#(id)-dropped" class="number">\#(lane.dropped.values.reduce(0, +))</td>"#
+            + #"<td id="\#(id)-causes">\#(escape(causes(lane.dropped)))</td></tr>"#
     }
 
     /// The connections' rows, as the script writes them.

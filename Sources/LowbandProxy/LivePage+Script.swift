@@ -66,6 +66,17 @@ extension LivePage {
           $("profile-name").textContent = profile;
           if (document.activeElement !== $("profiles")) $("profiles").value = profile;
           if (document.activeElement !== $("seed")) $("seed").value = proxy.seed ?? 0;
+          if ($("frames")) {
+            const stats = await api("GET", "/stats");
+            for (const [id, lane] of [["down", stats.downstream], ["up", stats.upstream]]) {
+              $(id + "-offered").textContent = lane.offered_frames;
+              $(id + "-delivered").textContent = lane.delivered_frames;
+              $(id + "-delivered-bytes").textContent = bytes(lane.delivered_bytes);
+              $(id + "-dropped").textContent = lane.dropped_frames;
+              const causes = Object.keys(lane.dropped).sort();
+              $(id + "-causes").textContent = causes.length ? causes.map((cause) => `${cause} ${lane.dropped[cause]}`).join(", ") : "none";
+            }
+          }
           $("toxics").tBodies[0].innerHTML = toxics.length === 0 ? `<tr><td colspan="6" class="empty">no toxics: add one below</td></tr>`
             : toxics.map((toxic) => `<tr><td>${escape(toxic.name)}</td><td>${escape(toxic.type)}</td><td>${escape(toxic.stream)}</td><td>${toxic.toxicity}</td><td>${escape(JSON.stringify(toxic.attributes))}</td><td><button class="button small" data-toxic="${escape(toxic.name)}">Remove</button></td></tr>`).join("");
           render();
@@ -140,7 +151,8 @@ extension LivePage {
           $("link").textContent = text;
           renderFigures(link);
           const rows = state.connections.map((c) => `<tr data-number="${c.number}"><td>${c.number}</td><td>${escape(c.description)}</td><td class="state">${escape(c.state)}</td><td class="number up-bytes">${bytes(c.upstream_bytes)}</td><td class="number down-bytes">${bytes(c.downstream_bytes)}</td><td class="number">${bytes(c.buffered_bytes)}</td><td><button class="button small" data-reset="${c.number}">Reset</button></td></tr>`);
-          $("connections").tBodies[0].innerHTML = rows.length ? rows.join("") : `<tr><td colspan="7" class="empty">no open connections</td></tr>`;
+          // A packet link (lowband shell) has frames in place of connections.
+          if ($("connections")) $("connections").tBodies[0].innerHTML = rows.length ? rows.join("") : `<tr><td colspan="7" class="empty">no open connections</td></tr>`;
           const end = nowMs(), start = end - 60000;
           const x = (ms) => Math.max(0, Math.min(600, (ms - start) / 100));
           const outages = state.outages.filter((o) => (o.end ?? end) > start);
@@ -152,7 +164,7 @@ extension LivePage {
             const bars = [...seconds].filter(([s]) => s * 1000 >= start).map(([s, n]) => `<rect x="${x(s * 1000)}" y="2" width="10" height="12" fill="#0072B2" fill-opacity="${(0.2 + 0.8 * n / peak).toFixed(2)}"/>`).join("");
             lanes.push(`<div class="lane${link.down ? " dark" : ""}" data-number="${c.number}"><span class="label">#${c.number} ${escape(c.description.split("→").pop().trim())}</span><svg viewBox="0 0 600 16" preserveAspectRatio="none">${bars}${outageRects}</svg></div>`);
           }
-          $("lanes").innerHTML = lanes.join("");
+          if ($("lanes")) $("lanes").innerHTML = lanes.join("");
           renderChart(start, end, outages);
         }
 

@@ -13,9 +13,12 @@
 ///
 /// Markup, style and script are in `LivePage+Markup.swift`, `LivePage+Style.swift` and
 /// `LivePage+Script.swift`; what the server fills in before any script runs is ``FirstView``.
-enum LivePage {
+/// `lowband shell --api` serves the same page for its one link (named `shell`): with
+/// ``FirstView/frames`` the page shows the packets each way (delivered, dropped and why) in
+/// place of connections, which packets do not have, and offers the toxics the shell plays.
+package enum LivePage {
     /// The page with `view` rendered into it: a screenshot at load shows the link as it is.
-    static func html(_ view: FirstView) -> String {
+    package static func html(_ view: FirstView) -> String {
         """
         <!doctype html>
         <html lang="en">

@@ -1,10 +1,10 @@
 import LowbandBasics
-import LowbandShaper
+package import LowbandShaper
 
 extension ProxyLinkFigures {
     /// A profile's direction in the units its file uses (`150 kbit/s`, `200 ms`, `1%`); a
     /// trace's rate is its mean.
-    init(_ link: LinkProfile) {
+    package init(_ link: LinkProfile) {
         let bits: Int64?
         let rate: String
         switch link.rate {

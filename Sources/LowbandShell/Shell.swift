@@ -1,5 +1,7 @@
 import CLowbandNamespace
+import Foundation
 import Glibc
+import LowbandProxy
 package import LowbandShaper
 
 /// What `lowband shell` runs and on which link.
@@ -18,6 +20,11 @@ package struct ShellConfiguration: Sendable {
     package var api: (host: String, port: Int)?
     /// Told the API's address once it listens, before the command starts.
     package var announce: @Sendable (String) -> Void
+    /// What the API offers beyond the link's figures (the page's token, profiles, the record's
+    /// app events); needed with ``api``.
+    package var apiOptions: ShellAPIOptions?
+    /// Called on the session's thread just before the link starts: a record notes the time.
+    package var started: @Sendable () -> Void = {}
 
     package init(
         profile: NetworkProfile, seed: UInt64 = 1, command: [String], environment: [String: String] = [:], trace: (any ShaperTraceSink)? = nil,
@@ -43,7 +50,7 @@ package enum Shell {
 
     /// Runs the command to its end: its exit status and what crossed the link. Throws before
     /// anything runs when the command is not found, user namespaces are off, or setup fails.
-    package static func run(_ configuration: ShellConfiguration) throws(ShellError) -> (status: Int32, statistics: ShellStatistics) {
+    package static func run(_ configuration: ShellConfiguration) async throws(ShellError) -> (status: Int32, statistics: ShellStatistics) {
         guard let name = configuration.command.first else { throw ShellError(.commandNotFound, "no command given: lowband shell [OPTIONS] -- CMD ARGS…") }
         let path = try CommandSearch.resolve(name, path: configuration.environment["PATH"])
         var environment = configuration.environment
@@ -57,18 +64,43 @@ package enum Shell {
             close(signalPipe[0])
             close(signalPipe[1])
         }
-        let observer = ShellObserver(ShellSnapshot(profile: configuration.profile.name, seed: configuration.seed), wake: signalPipe[1])
+        var first = ShellSnapshot(profile: configuration.profile.name, seed: configuration.seed)
+        first.networkProfile = configuration.profile
+        let observer = ShellObserver(first, wake: signalPipe[1])
+        // Every decision passes the tap on its way to the trace: the API streams them from it.
+        let tap = ShellEventTap(next: configuration.trace)
         var api: ShellAPI?
         if let address = configuration.api {
-            let server = try ShellAPI(host: address.host, port: address.port, observer: observer)
+            let options = configuration.apiOptions ?? ShellAPIOptions(pageToken: BrowserGate.makeToken(), loadProfile: { _ in configuration.profile }, profileNames: { [] })
+            let server = try await ShellAPI.start(host: address.host, port: address.port, observer: observer, tap: tap, options: options)
             api = server
-            configuration.announce("API on http://\(address.host):\(server.port) (GET /stats, GET /metrics)")
+            configuration.announce("API on http://\(address.host):\(server.port) (GET /stats, GET /metrics, the proxy's routes under /proxies/\(ShellRoutes.linkName))")
+            configuration.announce("live page: http://\(address.host):\(server.port)/ui?token=\(options.pageToken)")
             // Inside, the host's IPv4 loopback is LOWBAND_HOST: the command can read its own link's figures.
             if address.host.hasPrefix("127.") || address.host == "localhost" {
                 environment[apiVariable] = "http://\(ShellNetwork.host):\(server.port)"
             }
         }
-        defer { api?.stop() }
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(status: Int32, statistics: ShellStatistics), ShellError>, Never>) in
+            // The loop blocks in poll(2) for the whole session: a thread of its own, not one of
+            // the cooperative pool's.
+            let thread = Thread { [environment, signalPipe] in
+                continuation.resume(returning: Result { () throws(ShellError) in
+                    try runSession(configuration, path: path, environment: environment, signals: signalPipe, observer: observer, trace: tap)
+                })
+            }
+            thread.name = "lowband shell"
+            thread.start()
+        }
+        await api?.stop()
+        return try outcome.get()
+    }
+
+    /// The namespace made, the command started in it and the session's loop run to its end.
+    private static func runSession(
+        _ configuration: ShellConfiguration, path: String, environment: [String: String], signals signalPipe: [Int32], observer: ShellObserver,
+        trace: any ShaperTraceSink
+    ) throws(ShellError) -> (status: Int32, statistics: ShellStatistics) {
         let variables = environment.keys.sorted().map { "\($0)=\(environment[$0]!)" }
 
         let resolvConf = try writeResolvConf()
@@ -86,7 +118,8 @@ package enum Shell {
         // once, even if this process is killed later.
         unlink(resolvConf)
         let child = try spawned.get()
-        let link = PacketLink(profile: configuration.profile, seed: configuration.seed, trace: configuration.trace)
+        configuration.started()
+        let link = PacketLink(profile: configuration.profile, seed: configuration.seed, trace: trace)
         let session: ShellSession
         do {
             session = try ShellSession(child: child, link: link, signals: signalPipe[0], observer: observer)

@@ -26,7 +26,17 @@ package final class ShellSession {
     private let signals: Int32
     private let stack: SlirpStack
     private var link: PacketLink
-    private var frames: [PacketID: [UInt8]] = [:]
+    /// The frames on the link, by the link's number, with their direction (a switch of the
+    /// link drops them, counted each way).
+    private var frames: [PacketID: (frame: [UInt8], direction: Direction)] = [:]
+    /// The API's toxics, after the link.
+    private var toxics: PacketToxics
+    /// Where the link's decisions go, on the session's timeline (the link's own sink is framed
+    /// after a switch).
+    private let trace: (any ShaperTraceSink)?
+    /// The session's time (link nanoseconds) at which the current link's time zero lies: 0
+    /// until the API switches the link.
+    private var linkOrigin: Int64 = 0
     private let clock = MonotonicClock()
     private let start: Int64
     private var tapUsable = true
@@ -43,7 +53,7 @@ package final class ShellSession {
     private var dnsDelay: DNSDelay?
     /// Whether the profile's NAT (an idle timeout, or outages that change the address) needs
     /// each TCP packet's flow.
-    private let tracksFlows: Bool
+    private var tracksFlows: Bool
     /// DNS queries held at once; one more is dropped (`dns-held-cap`).
     static let maximumHeldQueries = 256
 
@@ -53,9 +63,12 @@ package final class ShellSession {
         dnsDelay = DNSDelay(profile: link.profile, seed: link.seed)
         tracksFlows = link.profile.nat != nil || link.profile.outages.contains { $0.newAddress != nil }
         self.link = link
+        trace = link.trace
         self.signals = signals
+        toxics = PacketToxics(seed: link.seed)
         stack = try SlirpStack(mtu: link.profile.mtu)
         start = clock.nanoseconds()
+        observer?.started(at: start)
         stack.output = { [unowned self] frame in self.fromSlirp(frame) }
     }
 
@@ -83,8 +96,9 @@ package final class ShellSession {
             var deadline = now + (pidfd >= 0 ? 60_000_000_000 : 100_000_000)
             if let slirpTimeout { deadline = min(deadline, now + slirpTimeout * 1_000_000) }
             if let timer = stack.nextTimer { deadline = min(deadline, timer * 1_000_000) }
-            if let wakeup = link.nextWakeup { deadline = min(deadline, start + wakeup.nanoseconds) }
+            if let wakeup = link.nextWakeup { deadline = min(deadline, start + linkOrigin + wakeup.nanoseconds) }
             if let query = heldQueries.first { deadline = min(deadline, start + query.due) }
+            if let due = toxics.nextWakeup { deadline = min(deadline, start + due) }
             let wait = max(0, deadline - now)
             let ready = set.withUnsafeMutableBufferPointer { lowband_ns_poll($0.baseAddress, UInt($0.count), wait) }
             let failed = ready < 0 && errno != EINTR
@@ -96,6 +110,7 @@ package final class ShellSession {
             if set[0].revents != 0 { readTap() }
             stack.fireTimers(at: clock.nanoseconds() / 1_000_000)
             actOnLink()
+            for (frame, direction) in toxics.release(at: linkNow.nanoseconds) { deliver(frame, direction) }
             releaseQueries()
             publish(running: true)
             if pidfd < 0 || set[2].revents != 0, let status = reap(blocking: pidfd >= 0) {
@@ -112,12 +127,14 @@ package final class ShellSession {
             snapshot.statistics = statistics
             snapshot.queuedBytes = [link.queuedBytes(.upstream), link.queuedBytes(.downstream)]
             snapshot.elapsed = Double(now.nanoseconds) / 1e9
-            snapshot.radio = link.radioStatistics(at: now)
+            snapshot.radio = link.radioStatistics(at: onLink)
             snapshot.running = running
         }
     }
 
     private var linkNow: ShaperInstant { ShaperInstant(nanoseconds: clock.nanoseconds() - start) }
+    /// Now on the current link's own clock.
+    private var onLink: ShaperInstant { ShaperInstant(nanoseconds: linkNow.nanoseconds - linkOrigin) }
 
     private func readTap() {
         for _ in 0 ..< 64 {
@@ -156,30 +173,44 @@ package final class ShellSession {
             return
         }
         let flow = tracksFlows ? FrameHeaders.tcpFlow(frame, direction) : nil
-        switch link.submit(bytes, direction, flow: flow, at: linkNow) {
+        switch link.submit(bytes, direction, flow: flow, at: onLink) {
         case .queued(let id):
-            frames[id] = Array(frame)
+            frames[id] = (Array(frame), direction)
         case .dropped(_, let cause):
             statistics[direction].dropped[cause.name, default: 0] += 1
         }
     }
 
     private func actOnLink() {
-        for action in link.advance(to: linkNow) {
+        for action in link.advance(to: onLink) {
             switch action {
             case let .deliver(id, direction):
-                guard let frame = frames.removeValue(forKey: id) else { continue }
-                statistics[direction].deliveredFrames += 1
-                statistics[direction].deliveredBytes += max(0, frame.count - ShellNetwork.ethernetHeader)
-                if direction == .upstream {
-                    toSlirp(frame)
-                } else if !writeTap(frame) {
-                    statistics[direction].dropped["tap-write", default: 0] += 1
+                guard let frame = frames.removeValue(forKey: id)?.frame else { continue }
+                let bytes = max(0, frame.count - ShellNetwork.ethernetHeader)
+                switch toxics.pass(frame, bytes: bytes, direction, at: linkNow.nanoseconds) {
+                case .now:
+                    deliver(frame, direction)
+                case .held:
+                    break
+                case let .dropped(toxic, cause):
+                    statistics[direction].dropped[cause, default: 0] += 1
+                    trace?.record(ShaperEvent(time: linkNow, kind: .drop, direction: direction, bytes: bytes, detail: "\(toxic): \(cause)"))
                 }
             case let .drop(id, direction, cause):
                 frames[id] = nil
                 statistics[direction].dropped[cause.name, default: 0] += 1
             }
+        }
+    }
+
+    /// A frame the link (and its toxics) delivered: to slirp going up, to the TAP going down.
+    private func deliver(_ frame: [UInt8], _ direction: Direction) {
+        statistics[direction].deliveredFrames += 1
+        statistics[direction].deliveredBytes += max(0, frame.count - ShellNetwork.ethernetHeader)
+        if direction == .upstream {
+            toSlirp(frame)
+        } else if !writeTap(frame) {
+            statistics[direction].dropped["tap-write", default: 0] += 1
         }
     }
 
@@ -194,7 +225,7 @@ package final class ShellSession {
         let answer = lookup.fails ? DNSFailure.nxdomain(answering: frame) : nil
         let outcome = answer != nil ? "fails: answered NXDOMAIN"
             : lookup.fails ? "would fail, but its question cannot be read: it goes to slirp's forwarder" : "goes to slirp's forwarder"
-        link.trace?.record(ShaperEvent(
+        trace?.record(ShaperEvent(
             time: now, kind: .dns, direction: .upstream, bytes: frame.count - ShellNetwork.ethernetHeader, delay: .nanoseconds(lookup.delay),
             detail: "a query to \(ShellNetwork.nameserver) waits the profile's DNS delay and \(outcome)"
         ))
@@ -247,7 +278,43 @@ package final class ShellSession {
     private func apply(_ control: ShellControl) {
         switch control {
         case let .outage(kind, duration):
-            link.forceOutage(kind, for: duration, at: linkNow)
+            let now = linkNow
+            link.forceOutage(kind, for: duration, at: onLink)
+            let until = Double(now.nanoseconds + duration.nanosecondsClamped) / 1e9
+            observer?.publish { snapshot in
+                if until > snapshot.forced?.until ?? 0 { snapshot.forced = (until, kind == .handover ? "handover" : "outage") }
+            }
+        case let .link(profile, seed):
+            switchLink(to: profile, seed: seed)
+        case let .toxics(list, change):
+            toxics.set(list)
+            trace?.record(ShaperEvent(time: linkNow, kind: .toxic, detail: change))
+        }
+    }
+
+    /// Another link from now, as the proxy's API switches one: a `link` line in the trace, then
+    /// the new link's decisions on the same timeline. The packets still on the old link (queued
+    /// or on their way) are dropped (`link-switch`), as a move to another network loses them;
+    /// the endpoints' TCP sends them again over the new one.
+    private func switchLink(to profile: NetworkProfile, seed: UInt64) {
+        let now = linkNow
+        var lost = [0, 0]
+        for (_, entry) in frames { lost[entry.direction == .upstream ? 0 : 1] += 1 }
+        frames = [:]
+        for direction in Direction.allCases where lost[direction == .upstream ? 0 : 1] > 0 {
+            statistics[direction].dropped["link-switch", default: 0] += lost[direction == .upstream ? 0 : 1]
+        }
+        trace?.record(ShaperEvent(
+            time: now, kind: .link,
+            detail: "\(profile.name), seed \(seed)" + (lost == [0, 0] ? "" : "; \(lost[0]) packet(s) up and \(lost[1]) down on the old link dropped (link-switch)")))
+        linkOrigin = now.nanoseconds
+        link = PacketLink(profile: profile, seed: seed, trace: trace.map { FramedTraceSink($0, frame: ShaperTraceFrame(origin: now, firstNew: 1)) })
+        dnsDelay = DNSDelay(profile: profile, seed: seed)
+        tracksFlows = profile.nat != nil || profile.outages.contains { $0.newAddress != nil }
+        observer?.publish { snapshot in
+            snapshot.profile = profile.name
+            snapshot.seed = seed
+            snapshot.networkProfile = profile
         }
     }
 

@@ -74,6 +74,8 @@ package struct SessionDocument: Codable, Sendable {
     /// The seed's numbered faults (absent for a session without a fault driver).
     package var faults: [Fault]?
     package var timeline: SessionTimeline
+    /// What `lowband shell --record` ran and what crossed its link (absent for other records).
+    package var shell: ShellRunRecord?
 
     /// The document of `record`, titled by the verdict's first line.
     package init(_ record: SessionRecord, header: [String], verdict: String, command: String, recordedWith: String? = nil, environment: RunEnvironment) {

@@ -3,7 +3,7 @@ package import LowbandAppEvents
 import LowbandBasics
 package import LowbandFindings
 package import LowbandProxy
-import LowbandProxyCore
+package import LowbandProxyCore
 package import LowbandReports
 package import LowbandRunReport
 package import LowbandShaper
@@ -50,19 +50,26 @@ package final class SessionRecorder: Sendable {
         let stream = proxy.events()
         let state = self.state
         state.proxies.withLock { $0.append(proxy) }
-        let pause = self.pause
-        let task = Task {
-            for await event in stream where !pause.isPaused {
-                state.network.withLock { $0.record(event, proxy: name, offset: offset) }
-                state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
-                state.decisions.withLock { lines in
-                    if lines.count < 200_000 {
-                        lines.append("{\"proxy\":\(JSONString.quoted(name)),\"at_ns\":\((event.time + offset).nanosecondsClamped),\"event\":\(event.jsonLine)}")
-                    }
-                }
+        let task = Task { [self] in
+            for await event in stream {
+                record(event, link: name, offset: offset)
             }
         }
         watchers.withLock { $0.append(task) }
+    }
+
+    /// Records one decision of the link `name` (a proxy's, or `lowband shell`'s, whose link has
+    /// no event stream of its own) unless the record is paused; `offset` is the session's time
+    /// when the link's clock started.
+    package func record(_ event: ProxyEvent, link name: String, offset: Duration) {
+        guard !pause.isPaused else { return }
+        state.network.withLock { $0.record(event, proxy: name, offset: offset) }
+        state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
+        state.decisions.withLock { lines in
+            if lines.count < 200_000 {
+                lines.append("{\"proxy\":\(JSONString.quoted(name)),\"at_ns\":\((event.time + offset).nanosecondsClamped),\"event\":\(event.jsonLine)}")
+            }
+        }
     }
 
     /// Stops watching and judges the session as it stands, with what each proxy's radio did
@@ -193,7 +200,10 @@ package struct SessionRecord: Sendable {
     /// results.csv (`invariant.<name>` and `.cases` per promise, leg times), record.json
     /// (everything the report shows, with `command`: what gives the same network again) and
     /// report.html, rendered from it.
-    package func write(to folder: String, header: [String], problems: [String], suite: String, benchmark: String, command: String, recordedWith: String? = nil) throws {
+    package func write(
+        to folder: String, header: [String], problems: [String], suite: String, benchmark: String, command: String, recordedWith: String? = nil,
+        shell: ShellRunRecord? = nil
+    ) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         func put(_ name: String, _ text: String) throws {
             try text.write(toFile: "\(folder)/\(name)", atomically: true, encoding: .utf8)
@@ -205,7 +215,8 @@ package struct SessionRecord: Sendable {
         try put("verdict.txt", verdict)
         let environment = RunEnvironment.current()
         try BenchmarkCSV.write(rows: rows(suite: suite, benchmark: benchmark, environment: environment), to: "\(folder)/results.csv")
-        let document = SessionDocument(self, header: header, verdict: verdict, command: command, recordedWith: recordedWith, environment: environment)
+        var document = SessionDocument(self, header: header, verdict: verdict, command: command, recordedWith: recordedWith, environment: environment)
+        document.shell = shell
         try document.encoded().write(to: URL(fileURLWithPath: "\(folder)/record.json"))
         try put("report.html", SessionReportHTML.render(document))
     }

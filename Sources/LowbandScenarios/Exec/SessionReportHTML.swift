@@ -28,6 +28,7 @@ enum SessionReportHTML {
             body += ". Recorded with <code>\(HTMLPage.escape(recordedWith))</code>"
         }
         body += ". Recorded \(HTMLPage.escape(document.timestamp)) on \(HTMLPage.escape(document.host)) at commit \(HTMLPage.escape(document.commit)), \(String(format: "%.1f", document.seconds)) s.</p>\n"
+        if let shell = document.shell { body += shell.html }
         body += "<h2 id=\"timeline\">What the network did</h2>\n"
         body += SessionTimelineChart.figure(document.timeline, title: "The session's connections on one time axis")
         body += "<h2 id=\"promises\">Promises</h2>\n<table><thead><tr><th>promise</th><th>verdict</th><th>what it means</th></tr></thead><tbody>\n"

@@ -1,0 +1,145 @@
+import LowbandDeterminism
+package import LowbandProxyCore
+package import LowbandShaper
+
+/// The toxics of `lowband shell`'s link: toxiproxy's JSON, as the proxy takes it, played on the
+/// packets the link delivers, before they reach the far side. Three types mean something for
+/// packets: `latency` (each packet waits `latency` ± `jitter` ms more), `bandwidth` (a second
+/// bottleneck of `rate` KB/s after the link's) and `timeout` at 0 (a blackhole: every packet of
+/// the stream is dropped, and the endpoints' own TCP sees the silence). The others act on a
+/// connection's byte stream or its end, which packets do not have or which would need TCP
+/// resets made up for both ends; they are refused with why (docs/SHELL.md, "Toxics").
+///
+/// `stream` is toxiproxy's: `upstream` acts on the device's packets toward the host,
+/// `downstream` on those toward the device. `toxicity` is the chance a packet is touched, drawn
+/// per packet from the seed. No packet overtakes another of its direction. At most
+/// ``maximumHeld`` packets wait per direction; one more is dropped (`toxic-held-cap`).
+package struct PacketToxics: Sendable {
+    /// The types the shell plays.
+    package static let types: [ToxicType] = [.latency, .bandwidth, .timeout]
+    /// Packets held at once per direction.
+    package static let maximumHeld = 4096
+
+    /// The toxics in the order they act.
+    package private(set) var toxics: [Toxic] = []
+
+    private struct Held: Sendable {
+        var due: Int64
+        var frame: [UInt8]
+    }
+
+    private struct Lane: Sendable {
+        var held: [Held] = []
+        var head = 0
+        /// When the previous packet leaves: none leaves before it.
+        var lastDue: Int64 = 0
+        /// When the bandwidth toxic's bottleneck is free again.
+        var bandwidthFree: Int64 = 0
+        var count: Int { held.count - head }
+    }
+
+    private var lanes = [Lane(), Lane()]
+    private var generator: SeededGenerator
+
+    /// Toxics drawing from `seed` (a stream of its own, apart from the link's).
+    package init(seed: UInt64) {
+        generator = SeededGenerator(seed: seed).derived(9)
+    }
+
+    /// `toxic` if the shell can play it on packets, else the proxy's `invalidToxicType` error
+    /// saying why not.
+    package static func check(_ toxic: Toxic) throws(ProxyError) {
+        let why: String? = switch toxic.type {
+        case .latency, .bandwidth: nil
+        case .timeout where (toxic.attributes["timeout"] ?? 0) == 0: nil
+        case .timeout: "a timeout toxic closes its connection after the timeout, which on packets would need TCP resets made up for both ends; the shell plays timeout 0 only (a blackhole)"
+        case .slicer: "TCP already cuts the stream into packets; slicing them again would be IP fragmentation, not what slicer tests"
+        case .slowClose: "a connection's close is a packet (FIN) among the others here; delay it with latency"
+        case .resetPeer, .limitData: "it closes or resets its connection, which on packets would need TCP resets made up for both ends"
+        default: "it is not a toxic type"
+        }
+        if let why {
+            throw ProxyError(
+                .invalidToxicType,
+                "toxic '\(toxic.name)': the shell does not play \(toxic.type.rawValue) on packets: \(why); it plays \(types.map(\.rawValue).joined(separator: ", ")) (docs/SHELL.md)")
+        }
+    }
+
+    /// Replaces the toxics (already checked with ``check(_:)``); packets held stay held.
+    package mutating func set(_ toxics: [Toxic]) {
+        self.toxics = toxics
+    }
+
+    /// What becomes of a packet the link delivered.
+    package enum Verdict: Sendable, Hashable {
+        /// To the far side now.
+        case now
+        /// Held; ``release(at:)`` gives it back when due.
+        case held
+        /// Dropped by the toxic named, for `cause` (`toxic-timeout`, `toxic-held-cap`).
+        case dropped(toxic: String, cause: String)
+    }
+
+    /// Passes `frame` of `bytes` IP bytes going `direction` at `now` (link nanoseconds).
+    package mutating func pass(_ frame: [UInt8], bytes: Int, _ direction: Direction, at now: Int64) -> Verdict {
+        let slot = direction == .upstream ? 0 : 1
+        var due = now
+        for toxic in toxics where toxic.stream == direction {
+            if toxic.toxicity < 1, Double.random(in: 0 ..< 1, using: &generator) >= toxic.toxicity { continue }
+            switch toxic.type {
+            case .timeout:
+                return .dropped(toxic: toxic.name, cause: "toxic-timeout")
+            case .latency:
+                let latency = (toxic.attributes["latency"] ?? 0) * 1_000_000
+                let jitter = (toxic.attributes["jitter"] ?? 0) * 1_000_000
+                let drawn = jitter > 0 ? Int64.random(in: -jitter ... jitter, using: &generator) : 0
+                due += max(0, latency + drawn)
+            case .bandwidth:
+                // rate is KB/s (1 KB = 1000 bytes); 0 holds nothing back, as in toxiproxy.
+                let rate = toxic.attributes["rate"] ?? 0
+                guard rate > 0 else { continue }
+                let start = max(due, lanes[slot].bandwidthFree)
+                due = start + Int64(bytes) * 1_000_000 / rate
+                lanes[slot].bandwidthFree = due
+            default:
+                continue
+            }
+        }
+        due = max(due, lanes[slot].lastDue)
+        if due <= now && lanes[slot].count == 0 {
+            lanes[slot].lastDue = now
+            return .now
+        }
+        guard lanes[slot].count < Self.maximumHeld else {
+            return .dropped(toxic: toxics.first { $0.stream == direction }?.name ?? "toxics", cause: "toxic-held-cap")
+        }
+        lanes[slot].lastDue = due
+        lanes[slot].held.append(Held(due: due, frame: frame))
+        return .held
+    }
+
+    /// The held packets due by `now`, in the order they leave, each with its direction.
+    package mutating func release(at now: Int64) -> [(frame: [UInt8], direction: Direction)] {
+        var out: [(frame: [UInt8], direction: Direction)] = []
+        for slot in 0 ..< 2 {
+            while lanes[slot].head < lanes[slot].held.count, lanes[slot].held[lanes[slot].head].due <= now {
+                out.append((lanes[slot].held[lanes[slot].head].frame, slot == 0 ? .upstream : .downstream))
+                lanes[slot].held[lanes[slot].head].frame = []
+                lanes[slot].head += 1
+            }
+            if lanes[slot].head > 256, lanes[slot].head * 2 > lanes[slot].held.count {
+                lanes[slot].held.removeFirst(lanes[slot].head)
+                lanes[slot].head = 0
+            }
+        }
+        return out
+    }
+
+    /// When the next held packet is due; nil when none is held.
+    package var nextWakeup: Int64? {
+        lanes.compactMap { $0.head < $0.held.count ? $0.held[$0.head].due : nil }.min()
+    }
+
+    /// Packets held now, both directions.
+    package var heldCount: Int { lanes[0].count + lanes[1].count }
+}
