@@ -38,7 +38,7 @@ package enum ShellControl: Sendable {
     case link(NetworkProfile, seed: UInt64)
     /// These toxics from now (the whole list, in order); `change` is the trace's words for what
     /// changed (`added latency_downstream: latency jitter=0 latency=500`).
-    case toxics([Toxic], change: String)
+    case toxics([Toxic], change: String, stream: Direction)
 }
 
 /// The latest ``ShellSnapshot``, written by the shell's loop and read by the API's threads, and

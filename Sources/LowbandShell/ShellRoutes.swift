@@ -188,7 +188,7 @@ struct ShellRoutes: Sendable {
             list = snapshot.toxics
         }
         let words = ProxyEvent(toxic: toxic, kind: .toxicAdded, time: .zero).detail ?? toxic.name
-        observer.send(.toxics(list, change: "\(verb) \(words)"))
+        observer.send(.toxics(list, change: "\(verb) \(words)", stream: toxic.stream))
     }
 
     /// Switches the link: the profile (by name, as the proxy's API loads it) and the seed; either

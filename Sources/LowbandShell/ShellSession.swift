@@ -286,9 +286,9 @@ package final class ShellSession {
             }
         case let .link(profile, seed):
             switchLink(to: profile, seed: seed)
-        case let .toxics(list, change):
+        case let .toxics(list, change, stream):
             toxics.set(list)
-            trace?.record(ShaperEvent(time: linkNow, kind: .toxic, detail: change))
+            trace?.record(ShaperEvent(time: linkNow, kind: .toxic, direction: stream, detail: change))
         }
     }
 
