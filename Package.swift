@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "LowbandShell",
             dependencies: [
-                "CLowbandNamespace", "CLowbandSlirp", "LowbandShaper", "LowbandBasics", "LowbandDeterminism", "LowbandProxy", "LowbandProxyCore",
+                "CLowbandNamespace", "CLowbandSlirp", "LowbandShaper", "LowbandBasics", "LowbandDeterminism", "LowbandProxy", "LowbandProxyCore", "LowbandAppEvents",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import LowbandAppEvents
-import LowbandFindings
 import LowbandProfiles
 import LowbandProxyCore
 import LowbandReports
