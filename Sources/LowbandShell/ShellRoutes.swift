@@ -141,6 +141,7 @@ struct ShellRoutes: Sendable {
         case "toxics" where rest.count == 1:
             try allow(method, ["GET", "POST"])
             if method == "GET" { return .json(200, observer.snapshot.toxics) }
+            try refuseUnplayedType(body)
             guard case .toxic(let toxic) = try ControlRequestBody(decoding: body, for: .addToxic, endpoint: endpoint) else { break }
             try PacketToxics.check(toxic)
             try changeToxics(verb: "added", toxic) { (list: inout [Toxic]) throws(ProxyError) in
@@ -177,6 +178,15 @@ struct ShellRoutes: Sendable {
             break
         }
         throw ProxyError(.routeNotFound, "no such endpoint: \(endpoint)")
+    }
+
+    /// A toxic of a type the shell does not play is refused for that, before its attributes are
+    /// checked (a slicer with none would otherwise be told about its sizes).
+    private func refuseUnplayedType(_ body: [UInt8]) throws(ProxyError) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let type = object["type"] as? String,
+              ToxicType.all.map(\.rawValue).contains(type), type != ToxicType.timeout.rawValue else { return }
+        let name = (object["name"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "\(type)_\(object["stream"] as? String ?? "downstream")"
+        try PacketToxics.check(Toxic(name: name, type: ToxicType(rawValue: type)))
     }
 
     /// Changes the toxics under the observer's lock and sends the new list to the loop, with

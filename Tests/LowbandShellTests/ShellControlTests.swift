@@ -114,7 +114,7 @@ import Testing
             curl -sS -X POST $T -d '{"name": "slow", "type": "bandwidth", "stream": "downstream", "attributes": {"rate": 10}}'; echo
             get 20k.bin
             curl -sS -X DELETE -w '%{http_code}\\n' $T/slow
-            curl -sS -X POST $T -d '{"type": "slicer", "attributes": {"average_size": 100, "delay": 10}}'; echo
+            curl -sS -X POST $T -d '{"type": "slicer"}'; echo
             curl -sS -X POST $T -d '{"type": "timeout", "attributes": {"timeout": 100}}'; echo
             curl -sS $T; echo
             """,
