@@ -118,7 +118,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandShellTests", dependencies: ["LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandShellTests", dependencies: ["LowbandShell", "LowbandShaper", "LowbandProxyCore", "LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
         // `lowband codecs compare`: a user's own payloads sized, timed and counted in each
         // format, and priced on a profile's air by the shaper.
         .target(
