@@ -51,7 +51,9 @@ extension ShellCommand {
         }
         let session = await recording.recorder.finish(
             bounds: bounds, roundTrip: loaded.uplink.delay + loaded.downlink.delay, floor: NetworkRecord.Floor(loaded))
-        let words = CommandWords.join(arguments)
+        // The title names the command; a long script is cut (the record keeps it whole).
+        let joined = CommandWords.join(arguments).split(whereSeparator: \.isNewline).joined(separator: " ")
+        let words = joined.count > 72 ? joined.prefix(71) + "…" : joined
         var header = [
             "lowband shell -- \(words) on \(loaded.name), seed \(seedOption.seed): exit status \(status), \(String(format: "%.1f", session.elapsed.seconds)) s recorded",
             "frames: \(statistics.summary)",

@@ -99,7 +99,7 @@ struct ShellCommand: AsyncParsableCommand {
             events: recording?.recorder.log, record: recording?.recorder.pause, log: { Self.log($0) })
         if let recording { configuration.started = { recording.linkStarted() } }
         if let record, api == nil {
-            Self.log("warning: recording into \(record)/ without --api: the record will hold the link's decisions but no app events (POST /events)")
+            Self.log("lowband shell: warning: recording into \(record)/ without --api: the record will hold the link's decisions but no app events (POST /events)")
         }
         let outcome: (status: Int32, statistics: ShellStatistics)
         do {

@@ -71,7 +71,9 @@ package enum Shell {
         let tap = ShellEventTap(next: configuration.trace)
         var api: ShellAPI?
         if let address = configuration.api {
-            let options = configuration.apiOptions ?? ShellAPIOptions(pageToken: BrowserGate.makeToken(), loadProfile: { _ in configuration.profile }, profileNames: { [] })
+            // Without options from the caller the API switches to no other profile (but seeds, yes).
+            let options = configuration.apiOptions ?? ShellAPIOptions(
+                pageToken: BrowserGate.makeToken(), loadProfile: { name in throw ShellError(.setup, "no profile loader: '\(name)'") }, profileNames: { [] })
             let server = try await ShellAPI.start(host: address.host, port: address.port, observer: observer, tap: tap, options: options)
             api = server
             configuration.announce("API on http://\(address.host):\(server.port) (GET /stats, GET /metrics, the proxy's routes under /proxies/\(ShellRoutes.linkName))")
