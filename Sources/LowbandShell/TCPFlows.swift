@@ -27,7 +27,13 @@ struct TCPFlows {
         /// Ethernet addresses as the uplink's frames carry them.
         var deviceMAC: ArraySlice<UInt8>
         var slirpMAC: ArraySlice<UInt8>
+        /// The first FIN or RST crossed (its `close` is traced).
         var closed = false
+        /// Both ends sent their FIN, or a reset crossed: nothing is left to reset.
+        var finUp = false
+        var finDown = false
+        var rst = false
+        var finished: Bool { rst || (finUp && finDown) }
     }
 
     private var flows: [PacketFlow: Ends] = [:]
@@ -76,6 +82,10 @@ struct TCPFlows {
         } else {
             ends.deliveredDown = later(ends.deliveredDown, segment.end)
         }
+        if segment.has(TCPSegment.fin) {
+            if direction == .upstream { ends.finUp = true } else { ends.finDown = true }
+        }
+        if segment.has(TCPSegment.rst) { ends.rst = true }
         defer { flows[segment.flow] = ends }
         if !ends.closed, segment.has(TCPSegment.rst) || segment.has(TCPSegment.fin) {
             ends.closed = true
@@ -96,10 +106,12 @@ struct TCPFlows {
     /// TAP) and toward slirp, each with the sequence number its receiver expects next (the
     /// acknowledgement it last sent; a second reset with the end of what reached it, when that
     /// differs, for an acknowledgement not sent yet) — as the far end would send it, so that
-    /// the kernel takes it (RFC 5961 asks for an exact match). Empty for a flow not seen.
+    /// the kernel takes it (RFC 5961 asks for an exact match). Empty for a flow not seen, or one
+    /// already over (both FINs, or a reset, crossed).
     mutating func resets(_ flow: PacketFlow) -> (number: Int?, towardDevice: [[UInt8]], towardSlirp: [[UInt8]]) {
-        guard var ends = flows[flow] else { return (nil, [], []) }
+        guard var ends = flows[flow], !ends.finished else { return (nil, [], []) }
         ends.closed = true
+        ends.rst = true
         flows[flow] = ends
         let device = (flow.deviceAddress, flow.devicePort)
         let remote = (flow.remoteAddress, flow.remotePort)
