@@ -20,7 +20,7 @@ extension NetworkRecord {
             parts.append((proxy, here[0].start, "\(here.count) loss stall\(here.count == 1 ? "" : "s") (\(Self.format(total)) s) on \(proxy)"))
         }
         // A packet link's drops (a shell's), counted by cause: `9 packets dropped on shell (loss 6, queue-full 3)`.
-        let dropped = packetDrops.filter { $0.at >= from && $0.at <= to && (excluding == nil || NetworkRecord.faultTag(in: $0.detail) != excluding) }
+        let dropped = packetDrops.filter { $0.kind == "drop" && $0.at >= from && $0.at <= to && (excluding == nil || NetworkRecord.faultTag(in: $0.detail) != excluding) }
         for proxy in Array(Set(dropped.map(\.proxy))).sorted() {
             let here = dropped.filter { $0.proxy == proxy }
             let causes = Dictionary(grouping: here) { $0.detail ?? "dropped" }.map { ($0.key, $0.value.count) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }

@@ -109,9 +109,11 @@ public struct NetworkRecord: Sendable {
     public private(set) var transfers: [Transfer] = []
     /// Transfers beyond ``maximumTransfers``.
     public private(set) var omittedTransfers = 0
-    /// Packets a packet link (`explore --shell`'s) dropped, which belong to no proxy connection:
-    /// each an instant of kind `drop` whose `detail` is the cause (`loss`, `queue-full`), at most
-    /// ``maximumTransfers``.
+    /// Packets a packet link (`explore --shell`'s) dropped, which TCP sends again (unlike a
+    /// proxy's drop, bytes discarded for good): each an instant whose `detail` is the cause
+    /// (`loss`, `queue-full`) — of kind `drop` for every packet the link dropped, and `drop
+    /// upstream` or `drop downstream` with its connection for one that carried a connection's
+    /// data. At most ``maximumTransfers``.
     public private(set) var packetDrops: [Instant] = []
     /// When ``finish(at:)`` closed the record (the session's end); nil before.
     public private(set) var finishedAt: Double?
@@ -165,9 +167,13 @@ public struct NetworkRecord: Sendable {
         case .queue:
             queues.append(Hold(proxy: proxy, connection: event.connection, direction: event.direction, start: at - Self.seconds(event.duration ?? .zero), end: at))
         case .deliver, .drop:
-            if event.kind == .drop, event.connection == nil, packetDrops.count < Self.maximumTransfers {
-                let cause = event.detail.map { $0.hasPrefix("packet ") ? String($0.dropFirst(7)) : $0 }
-                packetDrops.append(Instant(kind: "drop", proxy: proxy, at: at, detail: cause))
+            if event.kind == .drop, event.connection == nil || event.detail?.hasPrefix("packet ") == true {
+                if packetDrops.count < Self.maximumTransfers {
+                    let cause = event.detail.map { $0.hasPrefix("packet ") ? String($0.dropFirst(7)) : $0 }
+                    let kind = event.connection == nil ? "drop" : "drop \(event.direction.map { "\($0)" } ?? "")"
+                    packetDrops.append(Instant(kind: kind, proxy: proxy, at: at, connection: event.connection, detail: cause))
+                }
+                break
             }
             guard let connection = event.connection, let direction = event.direction else { break }
             guard transfers.count < Self.maximumTransfers else {

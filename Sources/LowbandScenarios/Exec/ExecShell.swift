@@ -77,7 +77,9 @@ package enum ExecShell {
     /// forced one names the fault whose request it followed, the nearest asked within 0.5 s),
     /// drops with their cause, NAT expiries; and each TCP connection's life as the shell saw it
     /// (opened, connected, its data delivered or dropped, closed, reset by the link), by its
-    /// number. The link's own enqueues and deliveries (a frame each) are left out, so is what
+    /// number. A segment's drop (`detail`: `packet CAUSE`) is not bytes discarded for good, as
+    /// a proxy's drop is: TCP sends them again, so the record keeps it apart
+    /// (``NetworkRecord/packetDrops``). The link's own enqueues and deliveries (a frame each) are left out, so is what
     /// lies beyond ``maximumEvents``.
     static func linkEvents(trace: String, requests: [FaultRequest], offset: Duration) -> [ProxyEvent] {
         guard let handle = FileHandle(forReadingAtPath: trace) else { return [] }
