@@ -63,6 +63,23 @@ struct ExploreShellTests {
         #expect(both.stderrText.contains("--shell carries every destination through the seed's packet link; --upstream puts a proxy in front of one"), "\(both.stderrText)")
     }
 
+    @Test func aSeedPastItsTimeoutEndsWithItsShellAndLeavesNothingRunning() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-explore-shell-timeout")
+        // A daemon that left CMD's process group: it dies with the seed's namespace.
+        let marker = "lowband-explore-shell-\(getpid())"
+        let started = directory.file("started")
+        let daemon = "setsid python3 -c 'import sys, time; open(sys.argv[1], \"w\").write(\"up\"); time.sleep(300)' \(started) \(marker) &"
+        let result = try await LowbandBinary.run([
+            "explore", "--shell", "--exec", "\(daemon) sleep 60", "--profile", "perfect", "--seeds", "1",
+            "--faults", "none", "--timeout", "2s", "--out", directory.file("out"),
+        ])
+        #expect(result.status == 3, "\(result.stdoutText)\(result.stderrText)")
+        #expect(result.stdoutText.contains("seed 1: timeout×1 — timeout: the command ran past --timeout"), "\(result.stdoutText)")
+        #expect(FileManager.default.fileExists(atPath: started), "the daemon ran inside")
+        let left = try await ExternalProcess.run("/usr/bin/pgrep", ["-f", marker])
+        #expect(left.stdoutText.isEmpty, "still running: \(left.stdoutText)")
+    }
+
     /// A relay on 127.0.0.1 (its port printed first): `hello NAME ROOM` names a connection and is
     /// answered `welcome`; `ROOM MESSAGE` is acknowledged at once and handed to the room's bob
     /// 0.8 s later (its fan-out).
