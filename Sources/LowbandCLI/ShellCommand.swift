@@ -38,6 +38,9 @@ struct ShellCommand: ParsableCommand {
     @Option(help: "Serve GET /stats (JSON), GET /metrics (Prometheus) and POST /outage of the link at this loopback host:port (port 0: any free one; printed on stderr); the command reads it too, at $LOWBAND_API.")
     var api: String?
 
+    @Option(name: .customLong("unshaped-port"), help: .hidden)
+    var unshapedPort: Int?
+
     @Flag(help: "Do not print the summary line (frames delivered and dropped each way) on stderr at the end.")
     var quiet = false
 
@@ -46,7 +49,7 @@ struct ShellCommand: ParsableCommand {
 
     init() {}
 
-    static let options = ["--profile", "--seed", "--trace", "--api", "--quiet"]
+    static let options = ["--profile", "--seed", "--trace", "--api", "--unshaped-port", "--quiet"]
 
     func validate() throws {
         try PassedThrough.validate(command, of: self, options: Self.options, program: "the command to run")
@@ -56,6 +59,9 @@ struct ShellCommand: ParsableCommand {
             guard endpoint.isLoopback else {
                 throw ValidationError("--api \(api) would be reachable from other machines, and POST /outage changes the link: give a loopback address (127.0.0.1:PORT)")
             }
+        }
+        if let unshapedPort, !(1 ... 65535).contains(unshapedPort) {
+            throw ValidationError("--unshaped-port \(unshapedPort): a TCP port is 1-65535")
         }
         if arguments.isEmpty {
             throw ValidationError("no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS…")
@@ -79,7 +85,7 @@ struct ShellCommand: ParsableCommand {
             do { return try TraceFile(path: path) } catch { throw CommandIO.failure(error, command: name) }
         }
         defer { traceFile?.close() }
-        let configuration = ShellConfiguration(
+        var configuration = ShellConfiguration(
             profile: loaded, seed: seedOption.seed, command: arguments,
             environment: ProcessInfo.processInfo.environment, trace: traceFile?.writer,
             api: try api.map { text in
@@ -91,6 +97,8 @@ struct ShellCommand: ParsableCommand {
                 bytes.withUnsafeBytes { _ = try? CommandIO.write($0, to: STDERR_FILENO) }
             }
         )
+        // `explore --shell`'s event sink on the host's loopback: its frames skip the link.
+        configuration.unshapedPort = unshapedPort.map { UInt16($0) }
         let outcome: (status: Int32, statistics: ShellStatistics)
         do {
             outcome = try Shell.run(configuration)

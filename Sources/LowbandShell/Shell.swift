@@ -18,6 +18,9 @@ package struct ShellConfiguration: Sendable {
     package var api: (host: String, port: Int)?
     /// Told the API's address once it listens, before the command starts.
     package var announce: @Sendable (String) -> Void
+    /// A TCP port of the host's loopback whose frames skip the link both ways, like ARP: an
+    /// observer's channel (`explore --shell`'s event sink), not the command's traffic. nil: none.
+    package var unshapedPort: UInt16?
 
     package init(
         profile: NetworkProfile, seed: UInt64 = 1, command: [String], environment: [String: String] = [:], trace: (any ShaperTraceSink)? = nil,
@@ -89,7 +92,7 @@ package enum Shell {
         let link = PacketLink(profile: configuration.profile, seed: configuration.seed, trace: configuration.trace)
         let session: ShellSession
         do {
-            session = try ShellSession(child: child, link: link, signals: signalPipe[0], observer: observer)
+            session = try ShellSession(child: child, link: link, signals: signalPipe[0], observer: observer, unshapedPort: configuration.unshapedPort)
         } catch {
             // Nothing may stay behind: closing the lifeline ends the namespace.
             close(child.lifelineDescriptor)

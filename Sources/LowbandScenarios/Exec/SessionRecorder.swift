@@ -53,16 +53,27 @@ package final class SessionRecorder: Sendable {
         let pause = self.pause
         let task = Task {
             for await event in stream where !pause.isPaused {
-                state.network.withLock { $0.record(event, proxy: name, offset: offset) }
-                state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
-                state.decisions.withLock { lines in
-                    if lines.count < 200_000 {
-                        lines.append("{\"proxy\":\(JSONString.quoted(name)),\"at_ns\":\((event.time + offset).nanosecondsClamped),\"event\":\(event.jsonLine)}")
-                    }
-                }
+                Self.note(event, link: name, offset: offset, in: state)
             }
         }
         watchers.withLock { $0.append(task) }
+    }
+
+    /// Records the decisions of a link that is not a proxy (a seed's `lowband shell`, read from
+    /// its trace once it ended) under `name`, as a watched proxy's are; `offset` is the session's
+    /// time when the link's clock started.
+    func record(_ events: [ProxyEvent], link name: String, offset: Duration) {
+        for event in events { Self.note(event, link: name, offset: offset, in: state) }
+    }
+
+    private static func note(_ event: ProxyEvent, link name: String, offset: Duration, in state: SessionState) {
+        state.network.withLock { $0.record(event, proxy: name, offset: offset) }
+        state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
+        state.decisions.withLock { lines in
+            if lines.count < 200_000 {
+                lines.append("{\"proxy\":\(JSONString.quoted(name)),\"at_ns\":\((event.time + offset).nanosecondsClamped),\"event\":\(event.jsonLine)}")
+            }
+        }
     }
 
     /// Stops watching and judges the session as it stands, with what each proxy's radio did
