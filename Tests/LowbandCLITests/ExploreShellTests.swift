@@ -7,8 +7,8 @@ import Testing
 /// loopback) run per seed in a shell of its own, an outage aimed at its acknowledgement, the
 /// verdict read from the packet link's decisions, and the printed line run again.
 // Real time: a relay's fan-out of 0.8 s against a client's patience of 1.5 s, and outages of seconds.
-@Suite(.tags(.wallClock), .enabled(if: ShellAvailable.here, "needs unprivileged user namespaces (`unshare -Urn true` fails here)"))
-struct ExploreShellTests {
+// A sweep (verdicts, not figures): scripts/test.sh runs it beside the figure suites.
+@Suite(.tags(.wallClock, .sweep), .enabled(if: ShellAvailable.here, "needs unprivileged user namespaces (`unshare -Urn true` fails here)")) struct ExploreShellTests {
     @Test func aSeedWhoseAppCannotWaitOutTheOutageFailsAndTheVerdictNamesTheLinksDecision() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-explore-shell")
         try Self.client.write(toFile: directory.file("client.py"), atomically: true, encoding: .utf8)
