@@ -168,7 +168,7 @@ SCALARS = {
     "Int64": ("Int64", False, "writer.write({v})", "reader.readInt64()"),
     "ServerTime": ("Int64", False, "writer.write({v})", "reader.readInt64()"),
     "UInt64": ("UInt64", False, "writer.write({v})", "reader.readUInt64()"),
-    "Int": ("Int", False, "writer.write({v})", "reader.readInteger(Int.self)"),
+    "Int": ("Int", False, "writer.write({v})", "reader.readInt()"),
     "Bool": ("Bool", False, "writer.write({v})", "reader.readBool()"),
     "String": ("String", True, "writer.write({v})", "reader.readString()"),
     "Data": ("Data", True, "writer.write(binary: {v})", "Data(try reader.readBinary())"),
@@ -208,7 +208,7 @@ class Swift:
     def read(self, item):
         """An expression that reads the field's base type in v2."""
         if item.raw:
-            return f"{self.kind.name}.{item.base}(rawValue: try reader.readInteger(Int.self))"
+            return f"{self.kind.name}.{item.base}(rawValue: try reader.readInt())"
         if item.base in SCALARS:
             expression = SCALARS[item.base][3]
             return expression if expression.startswith("Data(") else "try " + expression
@@ -404,7 +404,7 @@ def fast_enum(owner, enum):
         "",
         "    public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {",
         "        let start = reader.offset",
-        "        let code = try reader.readInteger(Int.self)",
+        "        let code = try reader.readInt()",
         f'        guard let value = Self(wireCode: code) else {{ throw MessagePackError(.typeMismatch, "\\(code) is not a case of {name}", offset: start) }}',
         "        self = value",
         "    }",

@@ -123,6 +123,23 @@ public struct CauseFinder: Sendable {
             // Nothing came down before the connection ended: what ended it is the nearest decision.
             return broke(down, device: recipient, text: "\(recipient)'s connection \(down.number) carried nothing of \(message) (it reached the server at \(Self.time(atServer)) s) before it \(ending), \(Self.time(closed - atServer)) s later", link: recipientLink)
         }
+        // Nothing came down, and the link went down just after (within the 2 s the context looks
+        // at): what the server wrote then was held. A proxy sees only what it delivered, a
+        // shell only what crossed, so the held answer itself is not in the record.
+        let path = NetworkRecord.Path(proxy: down.proxy, direction: .downstream)
+        if arrived == nil, let after = network.spans.first(where: { $0.down && path.crosses($0) && $0.start >= atServer && $0.start <= atServer + 2 }) {
+            return Cause(
+                text: "nothing came down \(recipient)'s connection \(down.number) after \(message) reached the server at \(Self.time(atServer)) s, and \(recipient)'s link was down from \(Self.time(after.start)) s (\(span(after)))",
+                fault: fault(of: after), networkTouched: true, link: recipientLink)
+        }
+        // A packet link dropped the connection's data on its way down (TCP sends it again, later).
+        let lost = network.packetDrops.filter { $0.kind == "drop downstream" && $0.proxy == down.proxy && $0.connection == down.number && $0.at >= atServer }
+        if arrived == nil, let firstLost = lost.first {
+            let causes = Dictionary(grouping: lost) { $0.detail ?? "dropped" }.map { "\($0.key) \($0.value.count)" }.sorted().joined(separator: ", ")
+            return Cause(
+                text: "nothing came down \(recipient)'s connection \(down.number) after \(message) reached the server at \(Self.time(atServer)) s: the link dropped \(lost.count) of its segments from \(Self.time(firstLost.at)) s (\(causes)), which TCP sends again",
+                fault: nil, networkTouched: true, link: recipientLink)
+        }
         let delivered = arrived.map { "; \(recipient)'s connection \(down.number) delivered \($0.bytes) B at \(Self.time($0.at)) s" } ?? "; the server wrote nothing to \(recipient)'s open connection \(down.number) after it"
         return Cause(
             text: "no fault touched \(message) on \(recipient)'s link: it reached the server at \(Self.time(atServer)) s\(delivered); \(recipient)'s app did not show it",

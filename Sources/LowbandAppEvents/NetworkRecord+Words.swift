@@ -19,6 +19,14 @@ extension NetworkRecord {
             let total = here.reduce(0) { $0 + ($1.end - $1.start) }
             parts.append((proxy, here[0].start, "\(here.count) loss stall\(here.count == 1 ? "" : "s") (\(Self.format(total)) s) on \(proxy)"))
         }
+        // A packet link's drops (a shell's), counted by cause: `9 packets dropped on shell (loss 6, queue-full 3)`.
+        let dropped = packetDrops.filter { $0.kind == "drop" && $0.at >= from && $0.at <= to && (excluding == nil || NetworkRecord.faultTag(in: $0.detail) != excluding) }
+        for proxy in Array(Set(dropped.map(\.proxy))).sorted() {
+            let here = dropped.filter { $0.proxy == proxy }
+            let causes = Dictionary(grouping: here) { $0.detail ?? "dropped" }.map { ($0.key, $0.value.count) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }
+            let words = causes.map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+            parts.append((proxy, here[0].at, "\(here.count) packet\(here.count == 1 ? "" : "s") dropped on \(proxy) (\(words)), \(Self.format(here[0].at))–\(Self.format(here[here.count - 1].at)) s"))
+        }
         let queued = covered(queues.map { ($0.start, $0.end) }, from: from, to: to)
         if queued >= 0.05 {
             parts.append((nil, to, "bytes waited for the link for \(Self.format(queued)) s"))

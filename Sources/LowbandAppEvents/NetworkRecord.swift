@@ -109,6 +109,14 @@ public struct NetworkRecord: Sendable {
     public private(set) var transfers: [Transfer] = []
     /// Transfers beyond ``maximumTransfers``.
     public private(set) var omittedTransfers = 0
+    /// Packets a packet link (`explore --shell`'s) dropped, which TCP sends again (unlike a
+    /// proxy's drop, bytes discarded for good): each an instant whose `detail` is the cause
+    /// (`loss`, `queue-full`) — of kind `drop` for every packet the link dropped, and `drop
+    /// upstream` or `drop downstream` with its connection for one that carried a connection's
+    /// data. At most ``maximumTransfers``.
+    public private(set) var packetDrops: [Instant] = []
+    /// When ``finish(at:)`` closed the record (the session's end); nil before.
+    public private(set) var finishedAt: Double?
     /// The transfers of each connection and direction, in time order, built by ``finish(at:)``:
     /// a message's path is read from one of these, not from every transfer of the session.
     private(set) var transfersByPath: [Path: [Transfer]] = [:]
@@ -159,6 +167,14 @@ public struct NetworkRecord: Sendable {
         case .queue:
             queues.append(Hold(proxy: proxy, connection: event.connection, direction: event.direction, start: at - Self.seconds(event.duration ?? .zero), end: at))
         case .deliver, .drop:
+            if event.kind == .drop, event.connection == nil || event.detail?.hasPrefix("packet ") == true {
+                if packetDrops.count < Self.maximumTransfers {
+                    let cause = event.detail.map { $0.hasPrefix("packet ") ? String($0.dropFirst(7)) : $0 }
+                    let kind = event.connection == nil ? "drop" : "drop \(event.direction.map { "\($0)" } ?? "")"
+                    packetDrops.append(Instant(kind: kind, proxy: proxy, at: at, connection: event.connection, detail: cause))
+                }
+                break
+            }
             guard let connection = event.connection, let direction = event.direction else { break }
             guard transfers.count < Self.maximumTransfers else {
                 omittedTransfers += 1
@@ -211,6 +227,7 @@ public struct NetworkRecord: Sendable {
 
     /// Closes every stretch still open at `end` (the session ended inside it).
     public mutating func finish(at end: Double) {
+        finishedAt = end
         for (key, started) in open {
             let down = !key.what.hasPrefix("toxic ") || started.kind.hasPrefix("blackhole")
             spans.append(Span(kind: started.kind, proxy: key.proxy, start: started.start, end: end, down: down, origin: started.origin))

@@ -179,7 +179,9 @@ extension NetworkRecord {
                 }
                 // An outage asked while this one was in force moved its end.
                 let ends = [request.ended].compactMap { $0 } + lengthening(fault, by: requests, among: played, tolerance: tolerance).compactMap(\.ended)
-                if let asked = ends.max(), let end = fault.end, abs(end - asked) > tolerance {
+                // One still in force when the session ended ends with it: that is no disagreement.
+                let cutShort = fault.end.flatMap { end in finishedAt.map { end >= $0 - tolerance } } ?? false
+                if let asked = ends.max(), let end = fault.end, abs(end - asked) > tolerance, !(cutShort && asked > end) {
                     problems.append("\(request.origin)'s end was asked at \(PlayedFault.format(asked)) s, yet it ended at \(PlayedFault.format(end)) s")
                 }
             }

@@ -110,7 +110,7 @@ struct MessagePackCommand: ParsableCommand {
                     failure = "document \(count) cannot be written as MessagePack: \(error)"
                     break
                 }
-                if writer.bytes.count >= CommandIO.chunkSize {
+                if writer.count >= CommandIO.chunkSize {
                     try writeOutput(writer.bytes, command: name)
                     writer.removeAll()
                 }

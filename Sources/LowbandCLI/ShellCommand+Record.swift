@@ -32,6 +32,8 @@ final class ShellRecording: ShaperTraceSink {
         trace?.record(event)
         // Each packet is enqueued, then delivered or dropped: the record keeps the outcome.
         guard event.kind != .enqueue else { return }
+        // The trace's first line names the link it starts with (and its clock): not a switch.
+        if event.kind == .link, event.time.nanoseconds == 0 { return }
         recorder.record(ShellEventTap.proxyEvent(event), link: "shell", offset: offset.withLock { $0 })
     }
 }

@@ -43,6 +43,9 @@ struct ShellCommand: AsyncParsableCommand {
 
     @OptionGroup var boundsOption: BoundsOption
 
+    @Option(name: .customLong("unshaped-port"), help: .hidden)
+    var unshapedPort: Int?
+
     @Flag(help: "Do not print the summary line (frames delivered and dropped each way) on stderr at the end.")
     var quiet = false
 
@@ -51,7 +54,7 @@ struct ShellCommand: AsyncParsableCommand {
 
     init() {}
 
-    static let options = ["--profile", "--seed", "--trace", "--api", "--record", "--bound", "--quiet"]
+    static let options = ["--profile", "--seed", "--trace", "--api", "--record", "--bound", "--unshaped-port", "--quiet"]
 
     func validate() throws {
         try PassedThrough.validate(command, of: self, options: Self.options, program: "the command to run")
@@ -61,6 +64,9 @@ struct ShellCommand: AsyncParsableCommand {
             guard endpoint.isLoopback else {
                 throw ValidationError("--api \(api) would be reachable from other machines, and POST /outage changes the link: give a loopback address (127.0.0.1:PORT)")
             }
+        }
+        if let unshapedPort, !(1 ... 65535).contains(unshapedPort) {
+            throw ValidationError("--unshaped-port \(unshapedPort): a TCP port is 1-65535")
         }
         if arguments.isEmpty {
             throw ValidationError("no command to run: lowband shell [--profile P] [--seed N] -- CMD ARGS…")
@@ -101,6 +107,8 @@ struct ShellCommand: AsyncParsableCommand {
         if let record, api == nil {
             Self.log("lowband shell: warning: recording into \(record)/ without --api: the record will hold the link's decisions but no app events (POST /events)")
         }
+        // `explore --shell`'s event sink on the host's loopback: its frames skip the link.
+        configuration.unshapedPort = unshapedPort.map { UInt16($0) }
         let outcome: (status: Int32, statistics: ShellStatistics)
         do {
             outcome = try await Shell.run(configuration)

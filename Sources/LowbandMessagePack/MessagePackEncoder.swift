@@ -21,17 +21,18 @@ public struct MessagePackEncoder: Sendable {
 
     /// The value's MessagePack bytes.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        var writer = MessagePackWriter()
+        // Room for the push of one message without growing, as the fast path's `messagePackBytes()`.
+        var writer = MessagePackWriter(reservingCapacity: 256)
         try encode(value, into: &writer)
         return writer.bytes
     }
 
     /// Appends the value's MessagePack bytes to `writer`.
     public func encode<T: Encodable>(_ value: T, into writer: inout MessagePackWriter) throws {
-        let start = writer.bytes.count
+        let start = writer.count
         let info = CodingTypes.userInfo(userInfo)
         if try StreamingEncoding.encode(value, userInfo: info, into: &writer) { return }
-        writer.bytes.removeSubrange(start...)
+        writer.truncate(to: start)
         let node = try EncodingTree.node(for: value, codingPath: [], userInfo: info)
         try node.write(into: &writer)
     }

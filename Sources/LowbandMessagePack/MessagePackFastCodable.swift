@@ -13,6 +13,36 @@ public protocol MessagePackFastCodable {
 
     /// Reads the next value from `reader` and moves the reader past it.
     init(messagePack reader: inout MessagePackReader) throws(MessagePackError)
+
+    /// Writes `elements` one after the other (an array's values, after its header).
+    ///
+    /// The default is right for every type; a requirement so that each conformance gets a copy
+    /// of it specialized for its own type (see `Array`'s conformance below).
+    static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError)
+
+    /// Reads `count` values (an array's, after its header) into `buffer`'s first `count` slots,
+    /// counting each one initialized in `initialized`; see ``writeMessagePack(elements:to:)``.
+    static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError)
+}
+
+extension MessagePackFastCodable {
+    @inlinable
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        for index in elements.indices { try elements[index].writeMessagePack(to: &writer) }
+    }
+
+    @inlinable
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            (base + initialized).initialize(to: try Self(messagePack: &reader))
+            initialized += 1
+        }
+    }
 }
 
 extension MessagePackFastCodable {
@@ -34,21 +64,19 @@ extension MessagePackFastCodable {
 }
 
 extension Array: MessagePackFastCodable where Element: MessagePackFastCodable {
-    // Both run unspecialized (through the conformance's witness table) for every element type.
-    // Writing from the array's buffer and reading into its uninitialized capacity, instead of
-    // `for element in self` and `append`, took 3 % off the fast path's encode and decode of 500
-    // contacts (callgrind, issue 39). Each element is still copied once on either side (its
-    // value witness): the generic call passes it by copy, which only a specialization avoids.
-    // Both are `@inlinable` so that a caller naming the element type (the generated conformances
-    // of LowbandWire: a login reply's contacts and chats, a page's messages) gets one: 2–3 % of
-    // the fast path's decode of login-reply-50 and history-page-50 (callgrind).
+    // The elements are written and read by their element type's own requirements, not here:
+    // this conformance runs unspecialized (through the witness table) wherever the element type
+    // is not known at the call, as in a codec that takes any `MessagePackFastCodable`, and then
+    // each element also went through the witness table. A conformance's copy of the
+    // requirements' defaults is specialized for its type: 2–3 % of the fast path's encode and
+    // decode of 500 contacts (callgrind, issue 39). Each element is still copied once on either
+    // side (docs/BENCHMARKS.md, "Codec speed"). Reading goes into the array's uninitialized
+    // capacity, instead of `append`.
 
     @inlinable
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: count)
-        try withUnsafeBufferPointer { elements throws(MessagePackError) in
-            for index in elements.indices { try elements[index].writeMessagePack(to: &writer) }
-        }
+        try Element.writeMessagePack(elements: self, to: &writer)
     }
 
     @inlinable
@@ -56,12 +84,8 @@ extension Array: MessagePackFastCodable where Element: MessagePackFastCodable {
         let count = try reader.readArrayHeader()
         var failure: MessagePackError?
         self = Array(unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
             do throws(MessagePackError) {
-                while initialized < count {
-                    (base + initialized).initialize(to: try Element(messagePack: &reader))
-                    initialized += 1
-                }
+                try Element.readMessagePack(count: count, into: buffer, initialized: &initialized, from: &reader)
             } catch {
                 failure = error
             }

@@ -93,6 +93,14 @@ public struct MessagePackReader: Sendable {
         try readInteger(Int64.self)
     }
 
+    /// Reads any integer form as `Int`; a value outside `Int`'s range is an overflow error.
+    ///
+    /// ``readInteger(_:)`` with `Int.self`, compiled here: called from another module the
+    /// generic function runs unspecialized, which costs about a hundred instructions a value.
+    public mutating func readInt() throws(MessagePackError) -> Int {
+        try readInteger(Int.self)
+    }
+
     /// Reads any integer form as `UInt64`; a negative value is an overflow error.
     public mutating func readUInt64() throws(MessagePackError) -> UInt64 {
         try readInteger(UInt64.self)
@@ -104,6 +112,12 @@ public struct MessagePackReader: Sendable {
         if offset < bytes.count, bytes[offset] <= 0x7f {
             defer { offset += 1 }
             return T(truncatingIfNeeded: bytes[offset])
+        }
+        // uint8…uint64 and int8…int64 whose bytes are all there and whose value fits: ids,
+        // times, sizes. One load and one check; every other case, errors included, below.
+        if let field = fixedWidthInteger(), let value = field.isUnsigned ? T(exactly: field.unsigned) : T(exactly: field.value) {
+            offset += 1 + field.size
+            return value
         }
         let start = offset
         let raw = try readRawInteger()
@@ -117,6 +131,31 @@ public struct MessagePackReader: Sendable {
             throw MessagePackError(.integerOverflow, "integer \(raw) does not fit \(T.self)", offset: start)
         }
         return result
+    }
+
+    /// The integer of the form 0xcc…0xd3 at `offset` and the size of its field, when all of it
+    /// is there; nil for anything else. Not generic, so that a caller that is (``readInteger(_:)``
+    /// called from another module) builds no metadata for it.
+    @inline(__always)
+    private func fixedWidthInteger() -> (value: Int64, unsigned: UInt64, isUnsigned: Bool, size: Int)? {
+        bytes.withUnsafeBytes { input -> (value: Int64, unsigned: UInt64, isUnsigned: Bool, size: Int)? in
+            guard offset < input.count else { return nil }
+            let header = input[offset]
+            guard header >= 0xcc, header <= 0xd3 else { return nil }
+            let size = 1 << Int((header - 0xcc) & 3)
+            guard input.count - offset > size else { return nil }
+            let field = offset + 1
+            switch header {
+            case 0xcc: return (0, UInt64(input[field]), true, size)
+            case 0xcd: return (0, UInt64(UInt16(bigEndian: input.loadUnaligned(fromByteOffset: field, as: UInt16.self))), true, size)
+            case 0xce: return (0, UInt64(UInt32(bigEndian: input.loadUnaligned(fromByteOffset: field, as: UInt32.self))), true, size)
+            case 0xcf: return (0, UInt64(bigEndian: input.loadUnaligned(fromByteOffset: field, as: UInt64.self)), true, size)
+            case 0xd0: return (Int64(Int8(bitPattern: input[field])), 0, false, size)
+            case 0xd1: return (Int64(Int16(bigEndian: input.loadUnaligned(fromByteOffset: field, as: Int16.self))), 0, false, size)
+            case 0xd2: return (Int64(Int32(bigEndian: input.loadUnaligned(fromByteOffset: field, as: Int32.self))), 0, false, size)
+            default: return (Int64(bigEndian: input.loadUnaligned(fromByteOffset: field, as: Int64.self)), 0, false, size)
+            }
+        }
     }
 
     /// Reads a float64, a float32 (widened) or an integer that a `Double` holds exactly.
@@ -169,54 +208,17 @@ public struct MessagePackReader: Sendable {
 
     /// The UTF-8 in `utf8` as a `String`, or nil when it is not valid UTF-8.
     ///
-    /// `String(validating:as:)` looks generic metadata up on every call; decoding with repair
-    /// takes the standard library's specialized path, and the text is valid exactly when
-    /// repair changed no byte.
+    /// The standard library's own check-and-copy, which validates once (ASCII first, eight
+    /// bytes at a time) and builds the string from what it learned. `String(validating:as:)`
+    /// reaches the same function through a generic layer that looks metadata up on every call;
+    /// `String(decoding:as:)` repairs instead of failing, so telling valid from repaired needed
+    /// a scan of our own before it (ASCII) or a comparison after it, which with the generic
+    /// layer was about a fifth of the fast path's decode of 500 contacts (callgrind, issue 39).
+    /// `_tryFromUTF8` is public (underscored: swift-foundation's `String(data:encoding:)` calls
+    /// it) and part of the standard library's ABI.
     @inline(__always)
     static func validatedString(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
-        // ASCII is valid UTF-8: no need to compare what decoding gave back with the input,
-        // which was about a tenth of the fast path's decode of 500 contacts (callgrind, issue 39).
-        if isASCII(utf8) { return String(decoding: utf8, as: UTF8.self) }
-        let text = String(decoding: utf8, as: UTF8.self)
-        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
-            decoded.count == utf8.count && Self.equalBytes(decoded, utf8)
-        } ?? text.utf8.elementsEqual(utf8)
-        return same ? text : nil
-    }
-
-    /// Whether every byte is below 0x80, eight at a time.
-    @inline(__always)
-    static func isASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = utf8.baseAddress else { return true }
-        var index = 0
-        var bits: UInt64 = 0
-        while index + 8 <= utf8.count {
-            bits |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            index += 8
-        }
-        while index < utf8.count {
-            bits |= UInt64(base[index])
-            index += 1
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
-    }
-
-    /// Whether two buffers of the same length hold the same bytes, compared eight at a time.
-    @inline(__always)
-    private static func equalBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        var index = 0
-        while index + 8 <= lhs.count {
-            let a = UnsafeRawPointer(left + index).loadUnaligned(as: UInt64.self)
-            let b = UnsafeRawPointer(right + index).loadUnaligned(as: UInt64.self)
-            if a != b { return false }
-            index += 8
-        }
-        while index < lhs.count {
-            if left[index] != right[index] { return false }
-            index += 1
-        }
-        return true
+        String._tryFromUTF8(utf8)
     }
 
     /// Reads a str's bytes without decoding them (no allocation, no UTF-8 check).

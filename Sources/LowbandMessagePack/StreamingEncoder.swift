@@ -78,7 +78,7 @@ final class StreamEncoder: Encoder {
     /// Claims the single value slot; throws when something was written for this value already.
     func beginSingleValue() throws {
         guard storage.state.pointee.current == ObjectIdentifier(self), !wroteSingleValue, containerID == 0,
-              storage.state.pointee.writer.bytes.count == start
+              storage.state.pointee.writer.count == start
         else { throw storage.fallback() }
         wroteSingleValue = true
     }

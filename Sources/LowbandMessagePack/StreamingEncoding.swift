@@ -19,19 +19,20 @@ enum StreamingEncoding {
     /// Appends the value and returns true, or returns false (with `writer` unchanged) when the
     /// value needs the tree encoder.
     static func encode<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: Any], into writer: inout MessagePackWriter) throws -> Bool {
-        let start = writer.bytes.count
-        let storage = StreamStorage.make(bytes: writer.bytes, userInfo: userInfo)
-        writer.bytes = []
+        let start = writer.count
+        // The writer moves into the storage and back, so that its bytes have one owner.
+        let storage = StreamStorage.make(writer: writer, userInfo: userInfo)
+        writer = MessagePackWriter.placeholder
         defer {
             storage.state.pointee.spare.removeAll()
-            writer.bytes = storage.takeBytes()
-            if storage.state.pointee.needsTree { writer.bytes.removeSubrange(start...) }
+            writer = storage.takeWriter()
+            if storage.state.pointee.needsTree { writer.truncate(to: start) }
         }
         do {
             try storage.encodeValue(value, level: 0)
         } catch {
             if storage.state.pointee.needsTree { return false }
-            storage.state.pointee.writer.bytes.removeSubrange(start...)
+            storage.state.pointee.writer.truncate(to: start)
             throw error
         }
         return !storage.state.pointee.needsTree
@@ -74,11 +75,7 @@ struct StreamState {
 final class StreamStorage: ManagedBuffer<StreamState, Void> {
     /// Storage whose output continues `bytes` (`ManagedBuffer` subclasses are made by
     /// `create`, not `init`).
-    static func make(bytes: [UInt8], userInfo: [CodingUserInfoKey: Any]) -> StreamStorage {
-        var writer = MessagePackWriter()
-        writer.bytes = bytes
-        // Spares a payload the first few of its doublings; the push of one message fits.
-        writer.bytes.reserveCapacity(bytes.count + 256)
+    static func make(writer: MessagePackWriter, userInfo: [CodingUserInfoKey: Any]) -> StreamStorage {
         let buffer = create(minimumCapacity: 0) { _ in StreamState(writer: writer, userInfo: userInfo) }
         let storage = unsafeDowncast(buffer, to: StreamStorage.self)
         storage.state.pointee.open.reserveCapacity(8)
@@ -89,10 +86,10 @@ final class StreamStorage: ManagedBuffer<StreamState, Void> {
     @inline(__always)
     var state: UnsafeMutablePointer<StreamState> { withUnsafeMutablePointerToHeader { $0 } }
 
-    func takeBytes() -> [UInt8] {
-        let bytes = state.pointee.writer.bytes
-        state.pointee.writer.bytes = []
-        return bytes
+    func takeWriter() -> MessagePackWriter {
+        let writer = state.pointee.writer
+        state.pointee.writer = MessagePackWriter.placeholder
+        return writer
     }
 
     /// Marks the run for the tree encoder; the error stops the work at once where it can.
@@ -123,13 +120,13 @@ final class StreamStorage: ManagedBuffer<StreamState, Void> {
         }
         state.pointee.current = previous
         close(downTo: level)
-        if state.pointee.writer.bytes.count == encoder.start {
-            state.pointee.writer.bytes.append(0x80)
+        if state.pointee.writer.count == encoder.start {
+            state.pointee.writer.append(0x80)
         }
     }
 
     private func makeEncoder(level: Int, valueType: any Encodable.Type) -> StreamEncoder {
-        let start = state.pointee.writer.bytes.count
+        let start = state.pointee.writer.count
         if level < state.pointee.spare.count {
             if isKnownUniquelyReferenced(&state.pointee.spare[level]) {
                 let encoder = state.pointee.spare[level]
@@ -169,8 +166,8 @@ final class StreamStorage: ManagedBuffer<StreamState, Void> {
     func push(isMap: Bool, order: DictionaryOrder? = nil) -> Int {
         state.pointee.nextID += 1
         let id = state.pointee.nextID
-        state.pointee.open.append(OpenContainer(id: id, header: state.pointee.writer.bytes.count, isMap: isMap, order: order))
-        state.pointee.writer.bytes.append(0)
+        state.pointee.open.append(OpenContainer(id: id, header: state.pointee.writer.count, isMap: isMap, order: order))
+        state.pointee.writer.append(0)
         return id
     }
 
@@ -190,7 +187,7 @@ final class StreamStorage: ManagedBuffer<StreamState, Void> {
         if state.pointee.open.count > level + 1 { close(downTo: level + 1) }
         state.pointee.open[level].count += 1
         if let order = state.pointee.open[level].order {
-            order.starts.append(state.pointee.writer.bytes.count)
+            order.starts.append(state.pointee.writer.count)
         }
         return true
     }
@@ -206,7 +203,7 @@ final class StreamStorage: ManagedBuffer<StreamState, Void> {
         while state.pointee.open.count > count {
             let container = state.pointee.open.removeLast()
             if let order = container.order {
-                guard order.apply(to: &state.pointee.writer.bytes, bodyStart: container.header + 1, isMap: container.isMap) else {
+                guard order.apply(to: &state.pointee.writer, bodyStart: container.header + 1, isMap: container.isMap) else {
                     state.pointee.needsTree = true
                     continue
                 }
@@ -280,7 +277,11 @@ final class DictionaryOrder {
 
     /// Reorders the container body that starts at `bodyStart` and runs to the end of `bytes`.
     /// False when the entries do not pair up as a dictionary's do.
-    func apply(to bytes: inout [UInt8], bodyStart: Int, isMap: Bool) -> Bool {
+    func apply(to writer: inout MessagePackWriter, bodyStart: Int, isMap: Bool) -> Bool {
+        writer.withUnsafeMutableWrittenBytes { reorder($0, bodyStart: bodyStart, isMap: isMap) }
+    }
+
+    private func reorder(_ bytes: UnsafeMutableBufferPointer<UInt8>, bodyStart: Int, isMap: Bool) -> Bool {
         let end = bytes.count
         var ranges: [Range<Int>] = []
         var sorted: [Int]
@@ -301,7 +302,8 @@ final class DictionaryOrder {
         var body: [UInt8] = []
         body.reserveCapacity(end - bodyStart)
         for index in sorted { body.append(contentsOf: bytes[ranges[index]]) }
-        bytes.replaceSubrange(bodyStart ..< end, with: body)
+        // The same entries in another order: as many bytes.
+        _ = UnsafeMutableBufferPointer(rebasing: bytes[bodyStart ..< end]).update(fromContentsOf: body)
         return true
     }
 }

@@ -22,6 +22,9 @@ public struct PacketDrop: Hashable, Sendable, CustomStringConvertible {
     /// Its flow's NAT binding is gone: idle past the profile's `nat` timeout, or the device came
     /// back from an outage with another address.
     public static let natExpired = PacketDrop("nat-expired")
+    /// Its flow was reset by the network (the profile's `resets`, or the NAT's `on-expiry:
+    /// reset`): what either end still sends of it dies at the reset.
+    public static let reset = PacketDrop("reset")
 }
 
 /// The flow a packet belongs to, as a NAT tells flows apart: the protocol and both ends, the
@@ -62,6 +65,10 @@ public enum PacketAction: Hashable, Sendable {
     case deliver(PacketID, Direction)
     /// The packet is gone; forget its bytes.
     case drop(PacketID, Direction, PacketDrop)
+    /// The network resets the TCP flow now: the owner makes up a reset toward each end (as a
+    /// carrier's NAT or middlebox does), and the link drops the flow's packets from now on.
+    /// The string says why, in the trace's words.
+    case reset(PacketFlow, String)
 }
 
 /// The link model for whole packets: the profile played out on IP packets, as `lowband shell`
@@ -77,11 +84,15 @@ public enum PacketAction: Hashable, Sendable {
 /// (`seed` → derived(4, direction)). No clock and no I/O: every call gets `now`.
 ///
 /// The NAT (the profile's `nat`, and outages that bring a new address) forgets a flow the owner
-/// names in ``submit(_:_:flow:at:)``: every later packet of it is dropped (`nat-expired`).
+/// names in ``submit(_:_:flow:at:)``: every later packet of it is dropped (`nat-expired`); with
+/// `on-expiry: reset` the link also tells the owner to reset the flow (``PacketAction/reset(_:_:)``).
+/// The profile's `resets` are drawn per flow when the link first sees it, as ``NetworkShaper``
+/// draws them per connection: with the chance `probability`, after a lifetime from `after-time`
+/// or once its packets' bytes both ways reach a count from `after-bytes`, the flow is reset.
 ///
 /// What the byte-stream model adds and this one leaves to the real endpoints: header overhead
 /// and acknowledgements (they are real packets here), retransmission stalls (real TCP
-/// retransmits). Per-connection resets (`resets`) are not played.
+/// retransmits).
 public struct PacketLink: Sendable {
     /// The network played out.
     public let profile: NetworkProfile
@@ -95,6 +106,9 @@ public struct PacketLink: Sendable {
         case arrival(Direction, QueuedPacket)
         case ready(Direction)
         case forcedEnd(Int64)
+        /// A flow's lifetime (the profile's `resets.after-time`) is up; the binding's `number`
+        /// tells a later flow of the same addresses from it.
+        case resetDue(PacketFlow, Int)
     }
 
     private struct QueuedPacket: Sendable {
@@ -114,6 +128,14 @@ public struct PacketLink: Sendable {
         var lastCrossed: Int64
         var firstSeen: Int64
         var forgotten = false
+        /// Its number among the flows bound, from 1: its random stream for `resets`.
+        var number = 0
+        /// The bytes (both ways) after which the profile's `resets` reset it; nil: none.
+        var resetAfterBytes: Int?
+        /// Its packets' bytes that crossed so far, both ways.
+        var bytes = 0
+        /// Reset by the network: its packets are dropped as `reset`.
+        var reset = false
     }
 
     /// Flows the NAT keeps at once; the oldest binding is forgotten to make room (and is a new
@@ -143,6 +165,8 @@ public struct PacketLink: Sendable {
     /// The NAT's bindings, looked up by flow, never iterated; `bindingOrder` is their age order.
     private var bindings: [PacketFlow: Binding] = [:]
     private var bindingOrder = FIFO<PacketFlow>()
+    /// Flows bound so far (each binding's number).
+    private var flowsBound = 0
     /// When the device last came back with another address: bindings made before are gone.
     private var addressChangedAt: Int64 = .min
     /// The end of an outage forced by the owner (``forceOutage(_:for:at:)``); nothing leaves a
@@ -249,6 +273,10 @@ public struct PacketLink: Sendable {
                 if end == forcedUntil {
                     record(.outageEnd, nil, detail: "forced")
                 }
+            case let .resetDue(flow, number):
+                // Only the binding it was drawn for, while still alive.
+                guard let binding = bindings[flow], binding.number == number, !binding.forgotten, !isHealed else { continue }
+                reset(flow, because: "the profile's resets: its lifetime is up")
             }
         }
         traceBoundaries(through: target)
@@ -289,8 +317,10 @@ public struct PacketLink: Sendable {
         bottlenecks[slot].occupancy -= packet.bytes
         radio.touch(now)
         let link = bottlenecks[slot].timeline.phase(at: now).link
-        if let flow = packet.flow, isForgotten(flow, direction) {
-            drop(packet, direction, .natExpired)
+        if let flow = packet.flow, bindings[flow]?.reset == true {
+            drop(packet, direction, .reset)
+        } else if let flow = packet.flow, isForgotten(flow, direction) {
+            drop(packet, direction, bindings[flow]?.reset == true ? .reset : .natExpired)
         } else if isLost(direction, link.loss) {
             drop(packet, direction, .loss)
         } else {
@@ -303,6 +333,7 @@ public struct PacketLink: Sendable {
                 drop(packet, direction, .linkDown)
             }
             lanes[slot] = lane
+            if let flow = packet.flow { countBytes(packet.bytes, of: flow) }
         }
         startNext(direction)
     }
@@ -316,8 +347,49 @@ public struct PacketLink: Sendable {
         if bindings.count >= Self.maximumFlows, let oldest = bindingOrder.popFirst() {
             bindings[oldest] = nil
         }
-        bindings[flow] = Binding(lastCrossed: now, firstSeen: now)
+        flowsBound += 1
+        var binding = Binding(lastCrossed: now, firstSeen: now, number: flowsBound)
+        // The profile's resets, drawn per flow from its own stream (the byte model's come from
+        // each connection's: `root.derived(1, label, 2)`; a flow's are `derived(5, number)`).
+        if flow.transport == 6, let resets = profile.resets {
+            var control = SeededGenerator(seed: seed).derived(5, UInt64(flowsBound))
+            if control.chance(resets.probability) {
+                if let lifetime = resets.afterTime {
+                    timers.schedule(.resetDue(flow, flowsBound), at: now + control.uniform(in: lifetime))
+                }
+                if let bytes = resets.afterBytes {
+                    binding.resetAfterBytes = Int(control.uniform(in: Int64(bytes.lowerBound) ... Int64(bytes.upperBound)))
+                }
+            }
+        }
+        bindings[flow] = binding
         bindingOrder.append(flow)
+    }
+
+    /// Counts a packet of `flow` that crossed; past its `after-bytes` the flow is reset.
+    private mutating func countBytes(_ bytes: Int, of flow: PacketFlow) {
+        guard var binding = bindings[flow], !binding.forgotten else { return }
+        binding.bytes += bytes
+        bindings[flow] = binding
+        if let limit = binding.resetAfterBytes, binding.bytes >= limit, !isHealed {
+            reset(flow, because: "the profile's resets: \(binding.bytes) B crossed, its limit is \(limit) B")
+        }
+    }
+
+    /// The network resets `flow`: traced, told to the owner, and its packets dropped from now.
+    private mutating func reset(_ flow: PacketFlow, because reason: String) {
+        guard var binding = bindings[flow], !binding.reset else { return }
+        binding.forgotten = true
+        binding.reset = true
+        bindings[flow] = binding
+        record(.reset, nil, detail: "\(Self.describe(flow)): \(reason)")
+        pending.append(.reset(flow, reason))
+    }
+
+    /// `10.0.2.100:40312 → 10.0.2.2:8000`: a flow in the trace's words.
+    public static func describe(_ flow: PacketFlow) -> String {
+        func address(_ value: UInt32) -> String { (0 ..< 4).map { String(value >> (24 - 8 * $0) & 0xff) }.joined(separator: ".") }
+        return "\(address(flow.deviceAddress)):\(flow.devicePort) → \(address(flow.remoteAddress)):\(flow.remotePort)"
     }
 
     private var isHealed: Bool {
@@ -327,8 +399,8 @@ public struct PacketLink: Sendable {
     /// Whether the NAT has forgotten `flow` as its packet crosses now: forgotten before, made
     /// before the device's address changed, or idle past the profile's timeout (then traced as
     /// `nat-expired`); otherwise its idle clock starts again. Every packet of a forgotten flow
-    /// is dropped, as a carrier NAT drops them (`on-expiry: reset` is not played per packet:
-    /// that would need resets made up for both ends, so it drops them too).
+    /// is dropped, as a carrier NAT drops them; with `on-expiry: reset` an idle flow is also
+    /// reset (the owner makes up a reset toward each end).
     private mutating func isForgotten(_ flow: PacketFlow, _ direction: Direction) -> Bool {
         guard var binding = bindings[flow] else { return false }
         if binding.forgotten { return true }
@@ -341,7 +413,13 @@ public struct PacketLink: Sendable {
         if let reason {
             binding.forgotten = true
             bindings[flow] = binding
-            record(.natExpired, direction, detail: reason)
+            let resets = profile.nat?.onExpiry == .reset && !reason.hasPrefix("silent: the device's address")
+            record(.natExpired, direction, detail: resets ? "reset" + reason.dropFirst("silent".count) : reason)
+            if resets {
+                binding.forgotten = false
+                bindings[flow] = binding
+                reset(flow, because: "the NAT forgot it (\(reason.dropFirst("silent: ".count)))")
+            }
             return true
         }
         binding.lastCrossed = now

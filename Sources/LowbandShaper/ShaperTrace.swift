@@ -14,6 +14,9 @@ public struct ShaperEvent: Hashable, Sendable {
         public static let open = Kind("open")
         /// The proxy closed a connection.
         public static let close = Kind("close")
+        /// A connection's handshake completed: the server's SYN reached the device. Written by
+        /// `lowband shell` from the segments it carries, never by a shaper.
+        public static let connect = Kind("connect")
         /// Bytes were submitted; `queued` is the direction's queue afterwards.
         public static let enqueue = Kind("enqueue")
         /// A piece reached the far side; `delay` is the time since it left the queue.

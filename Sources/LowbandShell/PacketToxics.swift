@@ -7,8 +7,9 @@ package import LowbandShaper
 /// packets: `latency` (each packet waits `latency` ± `jitter` ms more), `bandwidth` (a second
 /// bottleneck of `rate` KB/s after the link's) and `timeout` at 0 (a blackhole: every packet of
 /// the stream is dropped, and the endpoints' own TCP sees the silence). The others act on a
-/// connection's byte stream or its end, which packets do not have or which would need TCP
-/// resets made up for both ends; they are refused with why (docs/SHELL.md, "Toxics").
+/// connection's byte stream or its end, which packets do not have, or would be TCP resets made
+/// up per connection (the link makes those for the profile's `resets`; the toxics do not use them
+/// yet); they are refused with why (docs/SHELL.md, "Toxics on packets").
 ///
 /// `stream` is toxiproxy's: `upstream` acts on the device's packets toward the host,
 /// `downstream` on those toward the device. `toxicity` is the chance a packet is touched, drawn
@@ -52,10 +53,10 @@ package struct PacketToxics: Sendable {
         let why: String? = switch toxic.type {
         case .latency, .bandwidth: nil
         case .timeout where (toxic.attributes["timeout"] ?? 0) == 0: nil
-        case .timeout: "a timeout toxic closes its connection after the timeout, which on packets would need TCP resets made up for both ends; the shell plays timeout 0 only (a blackhole)"
+        case .timeout: "a timeout toxic closes its connection after the timeout, which on packets is a TCP reset made up for both ends per connection, not wired to the toxics yet; the shell plays timeout 0 only (a blackhole)"
         case .slicer: "TCP already cuts the stream into packets; slicing them again would be IP fragmentation, not what slicer tests"
         case .slowClose: "a connection's close is a packet (FIN) among the others here; delay it with latency"
-        case .resetPeer, .limitData: "it closes or resets its connection, which on packets would need TCP resets made up for both ends"
+        case .resetPeer, .limitData: "it closes or resets its connection, which on packets is a TCP reset made up for both ends per connection, not wired to the toxics yet"
         default: "it is not a toxic type"
         }
         if let why {

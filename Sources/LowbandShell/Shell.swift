@@ -25,6 +25,9 @@ package struct ShellConfiguration: Sendable {
     package var apiOptions: ShellAPIOptions?
     /// Called on the session's thread just before the link starts: a record notes the time.
     package var started: @Sendable () -> Void = {}
+    /// A TCP port of the host's loopback whose frames skip the link both ways, like ARP: an
+    /// observer's channel (`explore --shell`'s event sink), not the command's traffic. nil: none.
+    package var unshapedPort: UInt16?
 
     package init(
         profile: NetworkProfile, seed: UInt64 = 1, command: [String], environment: [String: String] = [:], trace: (any ShaperTraceSink)? = nil,
@@ -124,7 +127,7 @@ package enum Shell {
         let link = PacketLink(profile: configuration.profile, seed: configuration.seed, trace: trace)
         let session: ShellSession
         do {
-            session = try ShellSession(child: child, link: link, signals: signalPipe[0], observer: observer)
+            session = try ShellSession(child: child, link: link, signals: signalPipe[0], observer: observer, unshapedPort: configuration.unshapedPort)
         } catch {
             // Nothing may stay behind: closing the lifeline ends the namespace.
             close(child.lifelineDescriptor)

@@ -8,6 +8,8 @@ package enum ShellNetwork {
     /// The gateway, which is also the host: connections to it reach the host's loopback
     /// (`LOWBAND_HOST`).
     package static let host = "10.0.2.2"
+    /// ``host`` as a number in host byte order, as ``FrameHeaders`` reads addresses.
+    static let hostAddress: UInt32 = 0x0A00_0202
     /// slirp's DNS forwarder, which asks the host's resolvers.
     package static let nameserver = "10.0.2.3"
     /// The TAP device's name inside.

@@ -54,14 +54,21 @@ package final class ShellSession {
     /// Whether the profile's NAT (an idle timeout, or outages that change the address) needs
     /// each TCP packet's flow.
     private var tracksFlows: Bool
+    /// The TCP connections crossing the link: their numbers for the trace, and what each end
+    /// last said, for the resets the link makes up.
+    private var tcp = TCPFlows()
     /// DNS queries held at once; one more is dropped (`dns-held-cap`).
     static let maximumHeldQueries = 256
 
-    package init(child: NamespaceChild, link: PacketLink, signals: Int32, observer: ShellObserver? = nil) throws(ShellError) {
+    /// A host-loopback TCP port whose frames skip the link (``ShellConfiguration/unshapedPort``).
+    private let unshapedPort: UInt16?
+
+    package init(child: NamespaceChild, link: PacketLink, signals: Int32, observer: ShellObserver? = nil, unshapedPort: UInt16? = nil) throws(ShellError) {
         self.child = child
+        self.unshapedPort = unshapedPort
         self.observer = observer
         dnsDelay = DNSDelay(profile: link.profile, seed: link.seed)
-        tracksFlows = link.profile.nat != nil || link.profile.outages.contains { $0.newAddress != nil }
+        tracksFlows = link.profile.nat != nil || link.profile.resets != nil || link.profile.outages.contains { $0.newAddress != nil }
         self.link = link
         trace = link.trace
         self.signals = signals
@@ -69,6 +76,11 @@ package final class ShellSession {
         stack = try SlirpStack(mtu: link.profile.mtu)
         start = clock.nanoseconds()
         observer?.started(at: start)
+        // The trace's first line says when its clock started on CLOCK_MONOTONIC, so that a
+        // reader (`explore --shell`) can place its decisions on another clock exactly.
+        link.trace?.record(ShaperEvent(
+            time: ShaperInstant(nanoseconds: 0), kind: .link,
+            detail: "\(link.profile.name), seed \(link.seed), started at CLOCK_MONOTONIC \(start) ns"))
         stack.output = { [unowned self] frame in self.fromSlirp(frame) }
     }
 
@@ -155,9 +167,10 @@ package final class ShellSession {
 
     private func offer(_ frame: UnsafeRawBufferPointer, _ direction: Direction) {
         // ARP is the TAP's Ethernet talking to slirp's, which a cellular link (point to point,
-        // IP only) never carries: it passes at once, unshaped and uncounted. Everything else
-        // (IPv4, IPv6) crosses the link.
-        if frame.count >= ShellNetwork.ethernetHeader, frame[12] == 0x08, frame[13] == 0x06 {
+        // IP only) never carries: it passes at once, unshaped and uncounted, and so does the
+        // unshaped port's TCP (an observer's channel). Everything else (IPv4, IPv6) crosses the link.
+        let isARP = frame.count >= ShellNetwork.ethernetHeader && frame[12] == 0x08 && frame[13] == 0x06
+        if isARP || isUnshaped(frame, direction) {
             if direction == .upstream {
                 stack.input(Array(frame))
             } else if !writeTap(Array(frame)) {
@@ -173,12 +186,23 @@ package final class ShellSession {
             return
         }
         let flow = tracksFlows ? FrameHeaders.tcpFlow(frame, direction) : nil
+        let segment = TCPSegment(frame, direction)
+        if let segment, tcp.offered(segment, direction) == .open, let number = tcp.number(of: segment.flow) {
+            traceConnection(.open, number, direction, detail: PacketLink.describe(segment.flow))
+        }
         switch link.submit(bytes, direction, flow: flow, at: onLink) {
         case .queued(let id):
             frames[id] = (Array(frame), direction)
         case .dropped(_, let cause):
             statistics[direction].dropped[cause.name, default: 0] += 1
+            if let segment { traceDrop(segment, direction, cause) }
         }
+    }
+
+    /// Whether `frame` is TCP between the namespace and the host's loopback at the unshaped port.
+    private func isUnshaped(_ frame: UnsafeRawBufferPointer, _ direction: Direction) -> Bool {
+        guard let unshapedPort, let flow = FrameHeaders.tcpFlow(frame, direction) else { return false }
+        return flow.remotePort == unshapedPort && flow.remoteAddress == ShellNetwork.hostAddress
     }
 
     private func actOnLink() {
@@ -197,8 +221,11 @@ package final class ShellSession {
                     trace?.record(ShaperEvent(time: linkNow, kind: .drop, direction: direction, bytes: bytes, detail: "\(toxic): \(cause)"))
                 }
             case let .drop(id, direction, cause):
-                frames[id] = nil
+                let frame = frames.removeValue(forKey: id)?.frame
                 statistics[direction].dropped[cause.name, default: 0] += 1
+                if let segment = frame?.withUnsafeBytes({ TCPSegment($0, direction) }) { traceDrop(segment, direction, cause) }
+            case let .reset(flow, reason):
+                reset(flow, reason)
             }
         }
     }
@@ -207,11 +234,37 @@ package final class ShellSession {
     private func deliver(_ frame: [UInt8], _ direction: Direction) {
         statistics[direction].deliveredFrames += 1
         statistics[direction].deliveredBytes += max(0, frame.count - ShellNetwork.ethernetHeader)
+        if let segment = frame.withUnsafeBytes({ TCPSegment($0, direction) }), let (kind, number, detail) = tcp.delivered(segment, direction) {
+            traceConnection(kind, number, direction, bytes: kind == .deliver ? segment.payload : nil, detail: detail)
+        }
         if direction == .upstream {
             toSlirp(frame)
         } else if !writeTap(frame) {
             statistics[direction].dropped["tap-write", default: 0] += 1
         }
+    }
+
+    /// The network resets `flow` (the profile's `resets`, the NAT's `on-expiry: reset`): a
+    /// reset made up toward each end, past the link as the middlebox that sends them sits
+    /// beyond the radio — the namespace's kernel sees ECONNRESET, slirp closes its host socket.
+    private func reset(_ flow: PacketFlow, _ reason: String) {
+        let made = tcp.resets(flow)
+        for frame in made.towardDevice where !writeTap(frame) {
+            statistics.downstream.dropped["tap-write", default: 0] += 1
+        }
+        for frame in made.towardSlirp { stack.input(frame) }
+        if let number = made.number { traceConnection(.reset, number, nil, detail: "the link reset it: \(reason)") }
+    }
+
+    /// A connection's event in the trace, with its number (`conn`).
+    private func traceConnection(_ kind: ShaperEvent.Kind, _ number: Int, _ direction: Direction?, bytes: Int? = nil, detail: String? = nil) {
+        trace?.record(ShaperEvent(time: linkNow, kind: kind, connection: ConnectionID(index: number), direction: direction, bytes: bytes, detail: detail))
+    }
+
+    /// A dropped segment that carried data, in the trace with its connection and cause.
+    private func traceDrop(_ segment: TCPSegment, _ direction: Direction, _ cause: PacketDrop) {
+        guard segment.payload > 0, let number = tcp.number(of: segment.flow) else { return }
+        traceConnection(.drop, number, direction, bytes: segment.payload, detail: "packet \(cause)")
     }
 
     /// Hands an uplink frame the link delivered to slirp: a DNS query after the profile's DNS
@@ -310,7 +363,7 @@ package final class ShellSession {
         linkOrigin = now.nanoseconds
         link = PacketLink(profile: profile, seed: seed, trace: trace.map { FramedTraceSink($0, frame: ShaperTraceFrame(origin: now, firstNew: 1)) })
         dnsDelay = DNSDelay(profile: profile, seed: seed)
-        tracksFlows = profile.nat != nil || profile.outages.contains { $0.newAddress != nil }
+        tracksFlows = profile.nat != nil || profile.resets != nil || profile.outages.contains { $0.newAddress != nil }
         observer?.publish { snapshot in
             snapshot.profile = profile.name
             snapshot.seed = seed

@@ -34,7 +34,7 @@ final class ListeningPort: Sendable {
 /// `lowband explore --exec` as a user runs it, with small commands standing in for an app:
 /// events on stdout and over HTTP, the verdict, the session folder, the timeout and bad input.
 // Real time: settle bounds and timeouts of seconds, which starved runs in the parallel pass stretch.
-@Suite(.serialized, .tags(.wallClock)) struct ExploreExecCommandTests {
+@Suite(.serialized, .tags(.wallClock, .sweep)) struct ExploreExecCommandTests {
     private func explore(_ arguments: [String], out: String) async throws -> (stdout: String, stderr: String, status: Int32) {
         let result = try await LowbandBinary.run(["explore"] + arguments + ["--out", out])
         return (result.stdoutText, result.stderrText, result.status)

@@ -8,7 +8,7 @@ import Testing
 /// of MQTT's documented behaviours on a bad link: QoS 0 loses a message when the link dies
 /// under a publish, QoS 1 delivers one twice after a reconnect; and shrink a failure to a
 /// command that fails again alone.
-@Suite(.serialized, .tags(.wallClock), .timeLimit(.minutes(10))) struct MQTTExploreTests {
+@Suite(.serialized, .tags(.wallClock, .sweep), .timeLimit(.minutes(10))) struct MQTTExploreTests {
     // Real time on real sockets: the serial pass keeps these sweeps from starving under load.
     private static let example = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

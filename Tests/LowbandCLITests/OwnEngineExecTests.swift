@@ -9,7 +9,7 @@ import Testing
 /// behind its proxies, and the event checker judges them with the judges `lowband run`'s checker
 /// hands its own facts to (PromiseJudges) — the verdict `lowband run` gives the engine on the same
 /// profile and seed (every promise held), with the cases counted.
-@Suite(.serialized, .tags(.wallClock), .timeLimit(.minutes(5))) struct OwnEngineExecTests {
+@Suite(.serialized, .tags(.wallClock, .sweep), .timeLimit(.minutes(5))) struct OwnEngineExecTests {
     // Real processes on sockets and the wall clock: the serial pass keeps them from starving.
     private let shape = MessengerWorld.Shape(users: 6, chatsPerUser: 3, messagesPerChat: 5)
 

@@ -9,7 +9,7 @@ import Testing
 /// alice publishes before he has subscribed again is lost — the network's doing, which Lowband
 /// must name and prove. With a planted app bug (bob's app throws away what arrives just after a
 /// reconnect) the network delivered those messages, and Lowband must say no fault touched them.
-@Suite(.serialized, .tags(.wallClock), .timeLimit(.minutes(10))) struct RedisExploreTests {
+@Suite(.serialized, .tags(.wallClock, .sweep), .timeLimit(.minutes(10))) struct RedisExploreTests {
     // Real time on real sockets: the serial pass keeps these sweeps from starving under load.
     private static let example = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,7 @@ import Testing
 /// nothing acknowledged lost, duplicated or reordered. Runs in the serial pass (scripts/test.sh):
 /// it starts 22 processes and needs the clients to get CPU time between kills.
 /// Wall clock (scripts/test.sh runs it alone): runs 22 processes (server, proxy, 20 clients) and kills them on a schedule.
-@Suite(.tags(.wallClock)) struct SoakCommandTests {
+@Suite(.tags(.wallClock, .sweep)) struct SoakCommandTests {
     private let lowband = LowbandBinary.path
 
     @Test func aShortSoakLosesNothingThroughEveryKill() async throws {

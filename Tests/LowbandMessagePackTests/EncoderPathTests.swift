@@ -171,7 +171,7 @@ import Testing
         try EncodingTree.node(for: value, codingPath: [], userInfo: [:]).write(into: &tree)
 
         var streamed = MessagePackWriter()
-        streamed.bytes = [0xc0]
+        streamed.writeNil()
         let finished = try StreamingEncoding.encode(value, userInfo: [:], into: &streamed)
         #expect(finished == direct, "direct path finished: \(finished)", sourceLocation: sourceLocation)
         if finished {

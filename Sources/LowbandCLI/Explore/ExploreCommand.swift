@@ -78,6 +78,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Option(help: "With --exec: a server your app uses, [NAME=]HOST:PORT (repeatable); each gets its own proxy.")
     var upstream: [String] = []
 
+    @Flag(help: "With --exec, instead of --upstream: run each seed's command in a `lowband shell` of its own, so that every destination it reaches crosses the seed's packet link (faults: outage, handover; docs/SHELL.md).")
+    var shell = false
+
     @Option(parsing: .unconditional, help: "With --exec: kill the command (its whole process group) after this long (default 120s).")
     var timeout: String = "120s"
 
@@ -118,9 +121,9 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
             try await ExploreExec(command: self, exec: exec).run()
             return
         }
-        if !upstream.isEmpty || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || withoutFaults != nil || onlyFaults != nil || proveRuns != nil {
+        if !upstream.isEmpty || shell || !bound.isEmpty || repeats != 0 || events != nil || keepSessions || withoutFaults != nil || onlyFaults != nil || proveRuns != nil {
             throw CommandIO.failure(
-                "--upstream, --bound, --events, --keep-sessions, --repeat, --prove-runs, --without-faults and --only-faults go with --exec (exploring your own app); the scenarios need none of them (their --prove runs once each way: virtual time is exact)",
+                "--upstream, --shell, --bound, --events, --keep-sessions, --repeat, --prove-runs, --without-faults and --only-faults go with --exec (exploring your own app); the scenarios need none of them (their --prove runs once each way: virtual time is exact)",
                 command: Self.name)
         }
         let options: ExploreOptions

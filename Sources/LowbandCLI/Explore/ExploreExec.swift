@@ -21,6 +21,7 @@ struct ExploreExec {
         do {
             options = try parse()
             try await Self.checkReachable(options.upstreams)
+            if options.shellExecutable != nil { try await ExploreShellCheck.check() }
             try Self.checkCommand(exec)
         } catch {
             throw CommandIO.failure(error, command: Self.name)
@@ -35,7 +36,7 @@ struct ExploreExec {
         }
         let total = options.seeds.seeds.count
         try CommandIO.write("""
-            lowband explore --exec: \(CommandWords.quoted(exec)) behind \(options.upstreams.map(\.spelled).joined(separator: ", ")) on \(options.profileName), \
+            lowband explore --exec: \(CommandWords.quoted(exec)) \(options.shellExecutable == nil ? "behind " + options.upstreams.map(\.spelled).joined(separator: ", ") : "in a lowband shell per seed") on \(options.profileName), \
             seeds \(command.seeds)\(command.shard.map { " (shard \($0))" } ?? ""): \(total) runs, faults \(options.faults) in a \(DurationText.format(options.window)) window, \
             timeout \(DurationText.format(options.timeout)), \(options.jobs) at a time\(options.repeats > 0 ? ", failures run \(options.repeats) more times" : "")\(options.proveRuns > 0 ? ", causes proved (\(options.proveRuns) runs each way)" : "")\(options.shrink ? ", failures shrunk" : "")
             bounds: \(options.bounds)
@@ -73,8 +74,11 @@ struct ExploreExec {
         if command.virtualTime {
             throw CommandIO.IOError(description: "--exec runs your command in real time; --virtual-time is for the built-in scenarios only")
         }
-        guard !command.upstream.isEmpty else {
-            throw CommandIO.IOError(description: "--exec needs at least one --upstream [NAME=]HOST:PORT: the servers your app talks to, each of which gets a proxy")
+        if command.shell, !command.upstream.isEmpty {
+            throw CommandIO.IOError(description: "--shell carries every destination through the seed's packet link; --upstream puts a proxy in front of one: give one or the other")
+        }
+        guard command.shell || !command.upstream.isEmpty else {
+            throw CommandIO.IOError(description: "--exec needs at least one --upstream [NAME=]HOST:PORT (the servers your app talks to, each of which gets a proxy), or --shell (every destination through one packet link)")
         }
         let upstreams = try command.upstream.enumerated().map { try ExecOptions.upstream($1, index: $0) }
         if Set(upstreams.map(\.name)).count != upstreams.count {
@@ -83,6 +87,12 @@ struct ExploreExec {
         let range = try SeedSelection.parse(seeds: command.seeds)
         let shard = try command.shard.map(SeedSelection.parse(shard:)) ?? (1, 1)
         let faults = try ExecFaultPlan(parsing: command.faults)
+        if command.shell {
+            let kinds = faults.kinds + faults.aimed.map(\.kind)
+            if let other = kinds.first(where: { !ExecFaultKind.shellKinds.contains($0) }) {
+                throw CommandIO.IOError(description: "--faults \(command.faults): '\(other.rawValue)' acts on a proxy's connections; with --shell the packet link plays \(ExecFaultKind.shellKinds.map(\.rawValue).joined(separator: " and ")) (aimed: after:EVENT=outage)")
+            }
+        }
         let profile = try NetworkProfile.load(named: command.profile)
         func duration(_ text: String, _ option: String) throws -> Duration {
             do {
@@ -117,6 +127,7 @@ struct ExploreExec {
             eventsFile: command.events, keepSessions: command.keepSessions)
         options.selection = try FaultSelection(without: command.withoutFaults, only: command.onlyFaults)
         options.proveRuns = command.prove ? proveRuns : 0
+        if command.shell { options.shellExecutable = try ExploreShellCheck.executable() }
         return options
     }
 

@@ -28,7 +28,7 @@ package enum ExecExplorer {
     /// `onFound` hears of a failure as soon as the seed's own run shows it, before its repeats,
     /// proof and shrinking run.
     static func explore(seed: UInt64, _ options: ExecOptions, onFound: @Sendable (SeedOutcome) -> Void = { _ in }) async throws -> SeedOutcome {
-        let plan = options.faults.resolved(seed: seed)
+        let plan = options.faults.resolved(seed: seed, within: options.faultKinds)
         let folder = folder(options, seed: seed)
         try? FileManager.default.removeItem(atPath: folder)
         let clock = ContinuousClock()

@@ -30,6 +30,10 @@ package enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
+    /// The kinds `--shell` plays: the packet link's own (a forced outage, named outage or
+    /// handover); the others act on a proxy's connections, which a shell has none of.
+    package static let shellKinds: [ExecFaultKind] = [.outage, .handover]
+
     /// The kinds an aimed fault may be (those that act at once on an open connection).
     static let aimable: [ExecFaultKind] = [.reset, .partition, .blackhole, .outage]
 
@@ -140,19 +144,21 @@ package struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
         return words.isEmpty ? "none" : words.joined(separator: ",")
     }
 
-    /// The plan with swarm's picks spelled out for `seed` (what a reproducing command names).
-    package func resolved(seed: UInt64) -> ExecFaultPlan {
+    /// The plan with swarm's picks spelled out for `seed` (what a reproducing command names),
+    /// picked among `allowed` (`--shell` plays only the link's own faults: outage and handover).
+    package func resolved(seed: UInt64, within allowed: [ExecFaultKind] = ExecFaultKind.allCases) -> ExecFaultPlan {
         guard swarm else { return self }
         var generator = SeededGenerator(seed: seed).derived(0x4558_4543_5357)  // "EXECSW"
-        var chosen = ExecFaultKind.allCases.filter { _ in generator.next() % 3 == 0 }
+        var chosen = allowed.filter { _ in generator.next() % 3 == 0 }
         var aimed: [AimedFault] = []
         // Half the seeds aim a fault at a send or an acknowledgement: where messenger bugs live.
-        if generator.next() >> 63 == 1 {
+        let aimable = ExecFaultKind.aimable.filter(allowed.contains)
+        if generator.next() >> 63 == 1, !aimable.isEmpty {
             let after = generator.next() >> 63 == 1 ? "sent" : "acked"
-            let kind = ExecFaultKind.aimable[Int(generator.next() % UInt64(ExecFaultKind.aimable.count))]
+            let kind = aimable[Int(generator.next() % UInt64(aimable.count))]
             aimed.append(AimedFault(after: after, delay: nil, kind: kind, length: nil))
         }
-        if chosen.isEmpty, aimed.isEmpty { chosen = [ExecFaultKind.allCases[Int(generator.next() % UInt64(ExecFaultKind.allCases.count))]] }
+        if chosen.isEmpty, aimed.isEmpty, !allowed.isEmpty { chosen = [allowed[Int(generator.next() % UInt64(allowed.count))]] }
         return ExecFaultPlan(kinds: chosen, aimed: aimed)
     }
 }

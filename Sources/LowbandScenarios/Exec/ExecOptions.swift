@@ -63,6 +63,16 @@ package struct ExecOptions: Sendable {
     /// With `--prove`: how many runs without the cause, and with it alone, each failing seed gets
     /// (0: no proof).
     package var proveRuns = 0
+    /// With `--shell`: the `lowband` executable that runs each seed's command in a `lowband
+    /// shell` of its own (no upstreams: every packet crosses the seed's link); nil: proxies.
+    package var shellExecutable: String?
+
+    /// The links faults act on and the record names: the upstreams' proxies, or the shell's one
+    /// packet link (`shell`).
+    package var links: [String] { shellExecutable == nil ? upstreams.map(\.name) : [ExecShell.linkName] }
+
+    /// The fault kinds a seed may play: every kind with proxies, the link's own with `--shell`.
+    package var faultKinds: [ExecFaultKind] { shellExecutable == nil ? ExecFaultKind.allCases : ExecFaultKind.shellKinds }
 
     /// Options with every field given.
     package init(
@@ -123,6 +133,7 @@ package struct ExecOptions: Sendable {
     /// (by default the options' own).
     package func command(seed: UInt64, faults: ExecFaultPlan, window: Duration, selection: FaultSelection? = nil) -> String {
         var parts = ["lowband", "explore"]
+        if shellExecutable != nil { parts.append("--shell") }
         for upstream in upstreams { parts += ["--upstream", upstream.spelled] }
         parts += ["--exec", command, "--profile", profileName, "--seeds", String(seed), "--faults", faults.description,
                   "--duration", DurationText.format(window), "--timeout", DurationText.format(timeout)]

@@ -77,15 +77,15 @@ enum ExecSession {
         let clock = recorder.clock
         let log = recorder.log
         let oneWay = [options.profile.uplink, options.profile.downlink].map { $0.delay + $0.jitter.amount }.max() ?? .zero
-        let schedule = plan.schedule(seed: seed, window: window, upstreams: options.upstreams.count, oneWay: oneWay)
-        let links = options.upstreams.map(\.name)
+        let schedule = plan.schedule(seed: seed, window: window, upstreams: options.links.count, oneWay: oneWay)
+        let links = options.links
         let profile = options.profile
 
         // The proxies, one per upstream, each its own device link from the seed.
         let registry = ProxyRegistry(configuration: .init(
             defaultProfile: options.profileName, defaultSeed: seed,
             makeLink: { _, _, seed in .network(profile, seed: seed) }, availableProfiles: { [options.profileName] }))
-        var proxies: [ShapingProxy] = []
+        var proxies: [any FaultLink] = []
         var environment = ProcessInfo.processInfo.environment
         for (index, upstream) in options.upstreams.enumerated() {
             let offset = clock()
@@ -106,7 +106,8 @@ enum ExecSession {
         let api = ControlServer(registry: registry, configuration: .init(listen: .init(host: "127.0.0.1", port: 0), events: log))
         let apiAddress = try await api.start()
         let serving = Task { try? await api.run() }
-        environment["LOWBAND_EVENTS"] = "http://127.0.0.1:\(apiAddress.port ?? 0)/events"
+        // In a shell the host's loopback is LOWBAND_HOST; the events' port skips the link.
+        environment["LOWBAND_EVENTS"] = "http://\(options.shellExecutable == nil ? "127.0.0.1" : ExecShell.hostAddress):\(apiAddress.port ?? 0)/events"
         environment["LOWBAND_SEED"] = String(seed)
         environment["LOWBAND_OUT"] = folder
         var follower: AppEventFile?
@@ -118,7 +119,19 @@ enum ExecSession {
         }
         let following = Task { [follower] in await follower?.follow() }
 
-        let child = try await ChildProcess("/bin/sh", ["-c", options.command], environment: environment, ownGroup: true)
+        let trace = "\(folder)/link.jsonl"
+        var shellOffset = Duration.zero
+        let child: ChildProcess
+        if let shell = options.shellExecutable {
+            child = try await ChildProcess(
+                shell, ExecShell.arguments(options, seed: seed, trace: trace, eventsPort: apiAddress.port ?? 0), environment: environment, ownGroup: true)
+            // The link's clock starts just after the shell's API listens: its decisions are placed from then.
+            let api = await ExecShell.awaitAPI(child, clock: clock, within: options.timeout)
+            shellOffset = api?.at ?? clock()
+            proxies = [ShellLink(port: api?.port)]
+        } else {
+            child = try await ChildProcess("/bin/sh", ["-c", options.command], environment: environment, ownGroup: true)
+        }
         let driver = Task {
             await FaultDriver(proxies: proxies, names: links, log: log, clock: clock, state: recorder.state, selection: selection).play(schedule)
         }
@@ -156,6 +169,15 @@ enum ExecSession {
         // so the proxies' events hold every fault's end.
         driver.cancel()
         _ = await driver.value
+        if options.shellExecutable != nil {
+            let requests = recorder.state.requests.withLock { $0 }
+            // Placed exactly where the trace says when its link started (else just after the API listened).
+            if let start = ExecShell.linkStart(trace: trace) {
+                let (session, monotonic) = (clock(), ExecShell.monotonicNow())
+                shellOffset = session - .nanoseconds(monotonic - start)
+            }
+            recorder.record(ExecShell.linkEvents(trace: trace, requests: requests, offset: shellOffset), link: ExecShell.linkName, offset: shellOffset)
+        }
         serving.cancel()
         _ = await serving.value
         await registry.stopAll()

@@ -12,7 +12,7 @@ import LowbandShaper
 /// 3`), so the proxies' own events say which fault each decision was; the driver keeps what it
 /// asked, and when, as ``FaultRequest``s — what the record of what was played is checked against.
 struct FaultDriver: Sendable {
-    let proxies: [ShapingProxy]
+    let proxies: [any FaultLink]
     let names: [String]
     let log: AppEventLog
     let clock: @Sendable () -> Duration
@@ -75,7 +75,7 @@ struct FaultDriver: Sendable {
                 request.ended = (began + fault.length).seconds
             case .blackhole:
                 for direction in [Direction.upstream, .downstream] {
-                    try await proxy.addToxic(Toxic(name: "fault-\(fault.number)-blackhole-\(direction)", type: .timeout, stream: direction, attributes: ["timeout": 0]))
+                    _ = try await proxy.addToxic(Toxic(name: "fault-\(fault.number)-blackhole-\(direction)", type: .timeout, stream: direction, attributes: ["timeout": 0]))
                 }
             case .toxicLatency, .toxicBandwidth, .toxicSlicer, .toxicResetPeer:
                 let type: ToxicType = switch fault.kind {
@@ -85,7 +85,7 @@ struct FaultDriver: Sendable {
                 default: .resetPeer
                 }
                 toxicName = "fault-\(fault.number)-\(type.rawValue)"
-                try await proxy.addToxic(Toxic(name: toxicName!, type: type, stream: fault.direction, attributes: fault.attributes))
+                _ = try await proxy.addToxic(Toxic(name: toxicName!, type: type, stream: fault.direction, attributes: fault.attributes))
             }
         } catch {
             request.outcome = .refused("\(error)")

@@ -38,7 +38,7 @@ package enum SessionProof {
         guard let seed = options.seeds.seeds.first, options.seeds.seeds.count == 1 else {
             throw Refusal(description: "\(folder): its command names \(options.seeds.seeds.count) seeds; a session is one seed's")
         }
-        let outcome = try await ExecProof(options: options, seed: seed, plan: options.faults.resolved(seed: seed), window: options.window, folder: folder)
+        let outcome = try await ExecProof(options: options, seed: seed, plan: options.faults.resolved(seed: seed, within: options.faultKinds), window: options.window, folder: folder)
             .prove(signature: claim.signature, subject: claim.subject, fault: claim.fault, asked: claim.asked, words: claim.words)
         let proof = outcome.line + (outcome.command.map { "  (alone: \($0))" } ?? "")
         try SessionDocument.amend(folder: folder, proof: proof)

@@ -50,19 +50,31 @@ package final class SessionRecorder: Sendable {
         let stream = proxy.events()
         let state = self.state
         state.proxies.withLock { $0.append(proxy) }
-        let task = Task { [self] in
-            for await event in stream {
-                record(event, link: name, offset: offset)
+        let pause = self.pause
+        let task = Task {
+            for await event in stream where !pause.isPaused {
+                Self.note(event, link: name, offset: offset, in: state)
             }
         }
         watchers.withLock { $0.append(task) }
     }
 
-    /// Records one decision of the link `name` (a proxy's, or `lowband shell`'s, whose link has
-    /// no event stream of its own) unless the record is paused; `offset` is the session's time
-    /// when the link's clock started.
+    /// Records one decision of the link `name` as it is made (`lowband shell --record`, whose
+    /// link has no event stream of its own) unless the record is paused; `offset` is the
+    /// session's time when the link's clock started.
     package func record(_ event: ProxyEvent, link name: String, offset: Duration) {
         guard !pause.isPaused else { return }
+        Self.note(event, link: name, offset: offset, in: state)
+    }
+
+    /// Records the decisions of a link that is not a proxy (a seed's `lowband shell`, read from
+    /// its trace once it ended) under `name`, as a watched proxy's are; `offset` is the session's
+    /// time when the link's clock started.
+    func record(_ events: [ProxyEvent], link name: String, offset: Duration) {
+        for event in events { Self.note(event, link: name, offset: offset, in: state) }
+    }
+
+    private static func note(_ event: ProxyEvent, link name: String, offset: Duration, in state: SessionState) {
         state.network.withLock { $0.record(event, proxy: name, offset: offset) }
         state.timeline.withLock { $0.record(event, proxy: name, offset: offset) }
         state.decisions.withLock { lines in

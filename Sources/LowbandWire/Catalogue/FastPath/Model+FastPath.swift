@@ -12,7 +12,7 @@ extension Attachment.Kind: MessagePackFastCodable {
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
         let start = reader.offset
-        let code = try reader.readInteger(Int.self)
+        let code = try reader.readInt()
         guard let value = Self(wireCode: code) else { throw MessagePackError(.typeMismatch, "\(code) is not a case of Attachment.Kind", offset: start) }
         self = value
     }
@@ -25,7 +25,7 @@ extension Chat.Kind: MessagePackFastCodable {
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
         let start = reader.offset
-        let code = try reader.readInteger(Int.self)
+        let code = try reader.readInt()
         guard let value = Self(wireCode: code) else { throw MessagePackError(.typeMismatch, "\(code) is not a case of Chat.Kind", offset: start) }
         self = value
     }
@@ -99,9 +99,9 @@ extension Attachment: MessagePackFastCodable {
         let kind = try Attachment.Kind(messagePack: &reader)
         let size = try reader.readInt64()
         let url = try reader.readString()
-        let width: Int? = fields > 4 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInteger(Int.self) } : nil
-        let height: Int? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInteger(Int.self) } : nil
-        let duration: Int? = fields > 6 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInteger(Int.self) } : nil
+        let width: Int? = fields > 4 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt() } : nil
+        let height: Int? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt() } : nil
+        let duration: Int? = fields > 6 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt() } : nil
         try reader.skipFields(fields, known: 7)
         self.init(id: id, kind: kind, size: size, width: width, height: height, duration: duration, url: url)
     }
@@ -155,7 +155,7 @@ extension Chat: MessagePackFastCodable {
         let kind = try Chat.Kind(messagePack: &reader)
         let title = try reader.readString()
         let memberIDs = try reader.readIntegers()
-        let unreadCount = try reader.readInteger(Int.self)
+        let unreadCount = try reader.readInt()
         let updatedAt = try reader.readInt64()
         let lastMessage: Message? = fields > 6 ? try reader.readOptional { reader throws(MessagePackError) in try Message(messagePack: &reader) } : nil
         try reader.skipFields(fields, known: 7)

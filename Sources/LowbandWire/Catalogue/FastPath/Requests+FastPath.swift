@@ -12,7 +12,7 @@ extension HistoryRequest.Direction: MessagePackFastCodable {
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
         let start = reader.offset
-        let code = try reader.readInteger(Int.self)
+        let code = try reader.readInt()
         guard let value = Self(wireCode: code) else { throw MessagePackError(.typeMismatch, "\(code) is not a case of HistoryRequest.Direction", offset: start) }
         self = value
     }
@@ -104,7 +104,7 @@ extension HistoryRequest: MessagePackFastCodable {
         let fields = try reader.readFields(required: 3, of: "HistoryRequest")
         let chatID = try reader.readInt64()
         let direction = try HistoryRequest.Direction(messagePack: &reader)
-        let count = try reader.readInteger(Int.self)
+        let count = try reader.readInt()
         let anchor: Int64? = fields > 3 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt64() } : nil
         try reader.skipFields(fields, known: 4)
         self.init(chatID: chatID, anchor: anchor, direction: direction, count: count)
@@ -201,7 +201,7 @@ extension ErrorReply: MessagePackFastCodable {
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
         let fields = try reader.readFields(required: 2, of: "ErrorReply")
-        let code = ErrorReply.Code(rawValue: try reader.readInteger(Int.self))
+        let code = ErrorReply.Code(rawValue: try reader.readInt())
         let text = try reader.readString()
         try reader.skipFields(fields, known: 2)
         self.init(code: code, text: text)
