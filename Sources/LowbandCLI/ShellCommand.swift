@@ -109,14 +109,16 @@ struct ShellCommand: AsyncParsableCommand {
         }
         // `explore --shell`'s event sink on the host's loopback: its frames skip the link.
         configuration.unshapedPort = unshapedPort.map { UInt16($0) }
-        let outcome: (status: Int32, statistics: ShellStatistics)
+        let outcome: (status: Int32, statistics: ShellStatistics, link: String)
         do {
             outcome = try await Shell.run(configuration)
         } catch {
             throw CommandIO.failure(error, command: name, status: error.exitStatus)
         }
         if !quiet {
-            Self.log("\(name): \(loaded.name), seed \(seedOption.seed): \(outcome.statistics.summary)")
+            let started = "\(loaded.name), seed \(seedOption.seed)"
+            let switched = outcome.link == started ? "" : " (switched through the API; \(outcome.link) at the end)"
+            Self.log("\(name): \(started)\(switched): \(outcome.statistics.summary)")
         }
         if let recording, let record {
             try await writeRecord(recording, to: record, profile: loaded, status: outcome.status, statistics: outcome.statistics)

@@ -53,7 +53,8 @@ package enum Shell {
 
     /// Runs the command to its end: its exit status and what crossed the link. Throws before
     /// anything runs when the command is not found, user namespaces are off, or setup fails.
-    package static func run(_ configuration: ShellConfiguration) async throws(ShellError) -> (status: Int32, statistics: ShellStatistics) {
+    /// `link` is the profile and seed the link ended on (`3g, seed 7`: the API may have switched it).
+    package static func run(_ configuration: ShellConfiguration) async throws(ShellError) -> (status: Int32, statistics: ShellStatistics, link: String) {
         guard let name = configuration.command.first else { throw ShellError(.commandNotFound, "no command given: lowband shell [OPTIONS] -- CMD ARGS…") }
         let path = try CommandSearch.resolve(name, path: configuration.environment["PATH"])
         var environment = configuration.environment
@@ -98,7 +99,9 @@ package enum Shell {
             thread.start()
         }
         await api?.stop()
-        return try outcome.get()
+        let (status, statistics) = try outcome.get()
+        let last = observer.snapshot
+        return (status, statistics, "\(last.profile), seed \(last.seed)")
     }
 
     /// The namespace made, the command started in it and the session's loop run to its end.
