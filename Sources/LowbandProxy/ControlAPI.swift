@@ -1,7 +1,7 @@
 import Foundation
-import LowbandAppEvents
+package import LowbandAppEvents
 import LowbandBasics
-import LowbandProxyCore
+package import LowbandProxyCore
 import LowbandShaper
 
 /// A control request with its body read in full (capped by the server).
@@ -194,11 +194,18 @@ package struct ControlAPI: Sendable {
         guard let events else {
             throw ProxyError(.routeNotFound, "this API records no app events: they are taken while `lowband explore --exec` runs a command (docs/APP-EVENTS.md)")
         }
-        if request.method == "GET" {
+        let answer = try Self.appEvents(method: request.method, body: request.body, into: events)
+        return answer.contentType == "application/json" ? .json(status: answer.status, body: answer.body) : .text(status: answer.status, contentType: answer.contentType, body: answer.body)
+    }
+
+    /// `GET /events` (the events kept, as JSON lines) or `POST /events` (JSON lines appended to
+    /// `events`): the answer, or the error. `lowband shell --api` answers with it too.
+    package static func appEvents(method: String, body: [UInt8], into events: AppEventLog) throws(ProxyError) -> (status: Int, contentType: String, body: [UInt8]) {
+        if method == "GET" {
             let lines = events.events.map { AppEventReader.line($0) + "\n" }.joined()
-            return .text(status: 200, contentType: "application/x-ndjson", body: Array(lines.utf8))
+            return (200, "application/x-ndjson", Array(lines.utf8))
         }
-        guard let text = String(validating: request.body, as: UTF8.self) else {
+        guard let text = String(validating: body, as: UTF8.self) else {
             throw ProxyError(.badRequest, "the body of POST /events is not UTF-8 text: send JSON lines (docs/APP-EVENTS.md)")
         }
         let outcome: AppEventLog.Outcome
@@ -212,7 +219,7 @@ package struct ControlAPI: Sendable {
                 .tooManyEvents,
                 "POST /events: \(outcome.dropped) of \(outcome.accepted + outcome.dropped) events dropped: at most \(events.limits.perSecond) a second (\(events.limits.total) in all) are kept; \(events.dropped) dropped so far")
         }
-        return .json(status: 200, body: Self.encode(["accepted": outcome.accepted, "dropped": outcome.dropped]))
+        return (200, "application/json", encode(["accepted": outcome.accepted, "dropped": outcome.dropped]))
     }
 
     private func proxyResource(_ request: ControlRequest, proxy name: String, resource: String) async throws(ProxyError) -> ControlResponse {

@@ -233,25 +233,8 @@ struct ShellRoutes: Sendable {
         guard let events = options.events else {
             throw ProxyError(.routeNotFound, "this shell records no app events: start it with --record DIR (docs/APP-EVENTS.md)")
         }
-        if method == "GET" {
-            let lines = events.events.map { AppEventReader.line($0) + "\n" }.joined()
-            return Answer(status: 200, type: "application/x-ndjson", body: Array(lines.utf8))
-        }
-        guard let text = String(validating: body, as: UTF8.self) else {
-            throw ProxyError(.badRequest, "the body of POST /events is not UTF-8 text: send JSON lines (docs/APP-EVENTS.md)")
-        }
-        let outcome: AppEventLog.Outcome
-        do {
-            outcome = try events.append(lines: text)
-        } catch {
-            throw ProxyError(.badRequest, "POST /events, \(error); nothing of this request was kept")
-        }
-        if outcome.dropped > 0 {
-            throw ProxyError(
-                .tooManyEvents,
-                "POST /events: \(outcome.dropped) of \(outcome.accepted + outcome.dropped) events dropped: at most \(events.limits.perSecond) a second (\(events.limits.total) in all) are kept")
-        }
-        return .json(200, ["accepted": outcome.accepted, "dropped": outcome.dropped])
+        let answer = try ControlAPI.appEvents(method: method, body: body, into: events)
+        return Answer(status: answer.status, type: answer.contentType, body: answer.body)
     }
 
     /// The link as `GET /proxies/shell` shows it, in the proxy's shape.

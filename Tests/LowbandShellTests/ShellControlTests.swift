@@ -23,15 +23,16 @@ import Testing
         defer { server.send(SIGTERM) }
         let record = directory.file("session")
         let shell = try await LowbandBinary.start([
-            "shell", "--profile", "edge", "--seed", "2", "--record", record, "--",
-            "sh", "-c", "curl -sS -o /dev/null http://$LOWBAND_HOST:\(port)/30k.bin && echo fetched && exec sleep 600",
+            "shell", "--profile", "edge", "--seed", "2", "--record", record, "--api", "127.0.0.1:0", "--",
+            "sh", "-c",
+            #"curl -sS -o /dev/null http://$LOWBAND_HOST:\#(port)/30k.bin && echo '{"device":"d","kind":"sent","message":"m-1","chat":"c"}' | curl -sS -o /dev/null -X POST --data-binary @- $LOWBAND_API/events && echo fetched && exec sleep 600"#,
         ])
         #expect(try await shell.nextLine(timeout: .seconds(120)) == "fetched")
         // Ctrl-C: SIGINT to lowband, which passes it on; sleep dies of it, the record is written.
         shell.send(SIGINT)
         #expect(try await shell.exitStatus(timeout: .seconds(120)) == 130)
         let stderr = shell.stderrText
-        #expect(stderr.contains("lowband shell: recorded 0 app events"), "\(stderr)")
+        #expect(stderr.contains("lowband shell: recorded 1 app events"), "the app's event, posted through the link: \(stderr)")
         #expect(stderr.contains("written to \(record)/ (report.html, record.json, trace.jsonl, verdict.txt, results.csv)"), "\(stderr)")
         #expect(stderr.contains("lowband shell: same network again: lowband shell --profile edge --seed 2 -- sh -c 'curl -sS"), "\(stderr)")
 
@@ -48,6 +49,7 @@ import Testing
         let verdict = try String(contentsOfFile: "\(record)/verdict.txt", encoding: .utf8)
         #expect(verdict.hasPrefix("lowband shell -- sh -c "), "\(verdict)")
         #expect(verdict.contains("on edge, seed 2: exit status 130"))
+        #expect(try String(contentsOfFile: "\(record)/events.jsonl", encoding: .utf8).contains(#""message":"m-1""#))
         let trace = try String(contentsOfFile: "\(record)/trace.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(trace.contains { $0.contains(#""event":"deliver""#) && $0.contains(#""dir":"downstream""#) })
         let report = try String(contentsOfFile: "\(record)/report.html", encoding: .utf8)
