@@ -45,10 +45,12 @@ public struct LZ4Dictionary: Sendable, Hashable {
         loaded = bytes.isEmpty ? nil : LoadedFastDictionary(bytes)
     }
 
+    /// Two dictionaries are equal when their bytes are.
     public static func == (lhs: LZ4Dictionary, rhs: LZ4Dictionary) -> Bool {
         lhs.bytes == rhs.bytes
     }
 
+    /// Hashes the bytes.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bytes)
     }
