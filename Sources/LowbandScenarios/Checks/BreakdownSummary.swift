@@ -16,7 +16,7 @@ enum BreakdownSummary {
     /// then the input's order, as a stable sort of all of them gives it).
     ///
     /// One pass keeping the `count` best, each delivery's total summed once: sorting every
-    /// delivery summed each total at every comparison (the 100-client crowd hour's 52,394 of
+    /// delivery summed each total at every comparison (the 100-client crowd hour's 52,674 of
     /// them: about 1.6 million sums).
     static func slowest(_ breakdowns: [MessageBreakdown], count: Int) -> [MessageBreakdown] {
         guard count > 0 else { return [] }
