@@ -98,6 +98,9 @@ let package = Package(
         // The one C function `lowband codecs compare` has callgrind count each encode and decode
         // inside: a plain symbol, never inlined (no valgrind header needed to build it).
         .target(name: "CLowbandCountedRegion"),
+        // SQLite's process-wide settings `lowband run` and `explore` make before their first
+        // database opens (sqlite3_config is variadic: C only).
+        .target(name: "CLowbandSQLiteSettings", linkerSettings: [.linkedLibrary("sqlite3")]),
         // libslirp, the user-mode TCP/IP stack `lowband shell` carries the namespace's frames to.
         .systemLibrary(
             name: "CLowbandSlirp",
@@ -344,6 +347,7 @@ let package = Package(
                 "LowbandRunReport",
                 "LowbandReports",
                 "LowbandShell",
+                "CLowbandSQLiteSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -602,7 +606,8 @@ let package = Package(
         .testTarget(
             name: "LowbandLZ4Tests",
             dependencies: [
-                "LowbandProcess", "LowbandDeterminism", "LowbandLZ4", "LowbandTestSupport"],
+                // CLZ4: liblz4 called directly, the reference a dictionary's blocks are held to.
+                "LowbandProcess", "LowbandDeterminism", "LowbandLZ4", "LowbandTestSupport", "CLZ4"],
             swiftSettings: strict
         ),
         .testTarget(

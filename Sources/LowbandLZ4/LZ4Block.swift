@@ -5,10 +5,12 @@ import CLZ4
 /// The block format does not record the decompressed size; the caller transmits it and passes
 /// it back, with an upper limit, to ``decompress(_:decompressedSize:maximumSize:dictionary:)``.
 /// Decompression only uses liblz4's bounds-checked `LZ4_decompress_safe*` functions, so hostile
-/// input produces an error, never an out-of-bounds access. Compressing with a dictionary loads
-/// it into a fresh liblz4 stream on every call, which costs about as much as compressing 64 KiB,
-/// and HC allocates and clears a 256 KiB state per call: to compress many blocks with one level
-/// and dictionary, keep an ``LZ4BlockCompressor``, which gives the same bytes.
+/// input produces an error, never an out-of-bounds access. At a fast level a dictionary is not
+/// loaded per call: each block starts from a copy of the stream ``LZ4Dictionary`` loaded once
+/// (16 KiB), the same bytes as loading it afresh. HC loads the dictionary into a fresh stream on
+/// every call, which costs about as much as compressing 64 KiB, and allocates and clears a
+/// 256 KiB state per call: to compress many blocks with one level and dictionary, keep an
+/// ``LZ4BlockCompressor``, which gives the same bytes.
 public enum LZ4Block {
     /// The largest input liblz4 compresses in one block (`LZ4_MAX_INPUT_SIZE`, about 2 GB).
     public static let maximumInputSize = Int(LZ4_MAX_INPUT_SIZE)
@@ -36,7 +38,10 @@ public enum LZ4Block {
         if let source = input.cChars, let destination = output.cChars {
             let sourceSize = Int32(input.count)
             let capacity = Int32(clamping: output.count)
-            if let dictionary, !dictionary.bytes.isEmpty {
+            if case .fast(let acceleration) = level, let loaded = dictionary?.loaded {
+                // The dictionary was loaded when it was made: the block starts from a copy.
+                written = loaded.compress(source, destination, sourceSize, capacity, acceleration: Int32(acceleration))
+            } else if let dictionary, !dictionary.bytes.isEmpty {
                 written = dictionary.bytes.withUnsafeBytes { dictionaryBytes in
                     compressWithDictionary(
                         source, destination, sourceSize, capacity, level: level, dictionary: dictionaryBytes

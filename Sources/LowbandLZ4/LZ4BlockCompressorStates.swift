@@ -1,15 +1,18 @@
 import CLZ4
 
-/// liblz4's fast-compressor state with a dictionary loaded once, for ``LZ4BlockCompressor``.
+/// liblz4's fast-compressor stream with one dictionary loaded, never changed after it is made.
 ///
-/// Every block starts from a copy of the loaded stream, which is exactly the state a new stream
-/// has after `LZ4_loadDict`, so the output equals the one-shot path's.
-final class FastDictionaryState {
+/// A block compressed from a copy of this stream gets exactly the state a new stream has after
+/// `LZ4_loadDict`, so the output equals loading the dictionary for every block, without its cost
+/// (hashing every position of up to 64 KiB: about as much as compressing them). Only copied
+/// from after `init`, never written, so one value serves every thread: hence `@unchecked
+/// Sendable`. Every ``LZ4Dictionary`` with bytes holds one.
+final class LoadedFastDictionary: @unchecked Sendable {
     /// Our own copy of the dictionary: the loaded stream points into it, so it must not move.
     private let dictionary: UnsafeMutableRawBufferPointer
     private let loaded: UnsafeMutablePointer<LZ4_stream_t>
-    private let working: UnsafeMutablePointer<LZ4_stream_t>
-    private let stateSize: Int
+    /// liblz4's size of a stream, which may exceed the header's on another liblz4 version.
+    let stateSize: Int
 
     init(_ bytes: [UInt8]) {
         stateSize = Int(LZ4_sizeofState())
@@ -17,15 +20,58 @@ final class FastDictionaryState {
         bytes.withUnsafeBytes { dictionary.copyMemory(from: $0) }
         self.dictionary = dictionary
         loaded = allocateState(size: stateSize, as: LZ4_stream_t.self)
-        working = allocateState(size: stateSize, as: LZ4_stream_t.self)
         LZ4_initStream(loaded, stateSize)
-        LZ4_initStream(working, stateSize)
         LZ4_loadDict(loaded, UnsafeRawBufferPointer(dictionary).cChars, Int32(bytes.count))
     }
 
     deinit {
         dictionary.deallocate()
         loaded.deallocate()
+    }
+
+    /// `LZ4_compress_fast_continue` on `working` (``stateSize`` bytes) reset to the loaded
+    /// stream; 0 on failure.
+    func compress(
+        _ source: UnsafePointer<CChar>,
+        _ destination: UnsafeMutablePointer<CChar>,
+        _ sourceSize: Int32,
+        _ capacity: Int32,
+        acceleration: Int32,
+        working: UnsafeMutablePointer<LZ4_stream_t>
+    ) -> Int32 {
+        UnsafeMutableRawPointer(working).copyMemory(from: loaded, byteCount: stateSize)
+        return LZ4_compress_fast_continue(working, source, destination, sourceSize, capacity, acceleration)
+    }
+
+    /// The same, on a working stream on the stack (16 KiB) for this one block.
+    func compress(
+        _ source: UnsafePointer<CChar>,
+        _ destination: UnsafeMutablePointer<CChar>,
+        _ sourceSize: Int32,
+        _ capacity: Int32,
+        acceleration: Int32
+    ) -> Int32 {
+        withUnsafeTemporaryAllocation(byteCount: max(stateSize, MemoryLayout<LZ4_stream_t>.size), alignment: 64) { raw in
+            let working = raw.baseAddress!.bindMemory(to: LZ4_stream_t.self, capacity: 1)
+            return compress(source, destination, sourceSize, capacity, acceleration: acceleration, working: working)
+        }
+    }
+}
+
+/// liblz4's fast-compressor state with a dictionary loaded once, for ``LZ4BlockCompressor``:
+/// the dictionary's ``LoadedFastDictionary`` and a working stream of its own, so a block costs
+/// no stack.
+final class FastDictionaryState {
+    private let loaded: LoadedFastDictionary
+    private let working: UnsafeMutablePointer<LZ4_stream_t>
+
+    init(_ loaded: LoadedFastDictionary) {
+        self.loaded = loaded
+        working = allocateState(size: loaded.stateSize, as: LZ4_stream_t.self)
+        LZ4_initStream(working, loaded.stateSize)
+    }
+
+    deinit {
         working.deallocate()
     }
 
@@ -37,8 +83,7 @@ final class FastDictionaryState {
         _ capacity: Int32,
         acceleration: Int32
     ) -> Int32 {
-        UnsafeMutableRawPointer(working).copyMemory(from: loaded, byteCount: stateSize)
-        return LZ4_compress_fast_continue(working, source, destination, sourceSize, capacity, acceleration)
+        loaded.compress(source, destination, sourceSize, capacity, acceleration: acceleration, working: working)
     }
 }
 

@@ -139,6 +139,17 @@ import Testing
         #expect(report.outcomes.first?.attainment == 0.48)
     }
 
+    @Test func exploreSeedsPerSecondAgainstItsTarget() {
+        let measured = [
+            row("virtual-time", "crowd-100-1h-edge", "speedup_vs_real_time", 1_200),
+            row("virtual-time", "explore-1000-crowd-5-10m-edge", "wall_total", 40),
+            row("virtual-time", "explore-1000-crowd-5-10m-edge", "seeds_per_second", 25),
+        ]
+        let report = allFigures.apply(to: measured, environment: environment)
+        #expect(report.verdicts == ["virtual-time-1000x crowd-100-1h-edge true", "explore-1000-seeds-30s explore-1000-crowd-5-10m-edge false"])
+        #expect(abs((report.outcomes.last?.attainment ?? 0) - 0.75) < 1e-9)
+    }
+
     @Test func pushRatiosOverTheMedianAndTheFloorAndTargets() {
         let measured = [
             row("push-to-visible", "edge/push-to-visible", "push_to_visible_us", 252_000, p99: 410_000, min: 200_000),

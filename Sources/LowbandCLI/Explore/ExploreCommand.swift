@@ -117,6 +117,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     init() {}
 
     func run() async throws {
+        SQLiteSettings.apply()
         if let exec {
             try await ExploreExec(command: self, exec: exec).run()
             return

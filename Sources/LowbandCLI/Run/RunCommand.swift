@@ -126,6 +126,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        SQLiteSettings.apply()
         let scenarioName: ScenarioName
         let runDuration: Duration?
         let faultPlan: FaultPlan

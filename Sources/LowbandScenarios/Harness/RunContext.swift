@@ -93,14 +93,13 @@ final class RunContext {
         let engine = try makeEngine(index: index, configuration: configuration, connector: connector, device: device)
         let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, device: device, trace: trace, ledger: ledger)
         let chatCount = world.chats(of: userID).count
-        probe.watch("client \(index) outbox requests in flight", client: index, cap: chatCount + configuration.outbox.maximumConcurrentUploads) { [weak client] in
-            client?.engine.outbox.runningCount
-        }
-        probe.watch("client \(index) requests in flight", client: index, cap: configuration.connection.maximumPendingRequests) { [weak client] in
-            client?.engine.connection.pendingRequestCount
-        }
-        probe.watch("client \(index) work held while suspended", client: index, cap: Self.suspendedWorkCap) { [weak device] in
-            device?.deferredCount
+        probe.watch(
+            client: index,
+            ("client \(index) outbox requests in flight", "client \(index) requests in flight", "client \(index) work held while suspended"),
+            caps: (chatCount + configuration.outbox.maximumConcurrentUploads, configuration.connection.maximumPendingRequests, Self.suspendedWorkCap)
+        ) { [weak client, weak device] in
+            let engine = client?.engine
+            return (engine?.outbox.runningCount, engine?.connection.pendingRequestCount, device?.deferredCount)
         }
         clients.append(client)
         return client
