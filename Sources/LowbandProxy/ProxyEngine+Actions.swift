@@ -50,11 +50,10 @@ extension ProxyEngine {
                 sockets[number]?[side]?.outputShut = shut
             }
         }
-        for side in [ProxySide.client, .upstream] {
-            guard let on = work.reading(side) else { continue }
-            let handler = sockets[number]?[side]?.handler
-            handler?.setReading(on)
-        }
+        // Two plain calls, not a loop over an array literal (allocated per work item).
+        // (The handler is taken first: no access to `sockets` spans the socket call.)
+        if let on = work.readClient, let handler = sockets[number]?.client?.handler { handler.setReading(on) }
+        if let on = work.readUpstream, let handler = sockets[number]?.upstream?.handler { handler.setReading(on) }
         switch work.ending {
         case .close(let reset, _):
             writeBatches(of: number)
@@ -104,6 +103,12 @@ extension ProxyEngine {
                 handler.write(buffer, promise: promise)
             }
             handler.flush()
+        }
+        // The list's storage goes back for the next turn's writes, unless writes made meanwhile
+        // (a socket call re-entering the engine) started a list of their own.
+        if batches.isEmpty {
+            due.removeAll(keepingCapacity: true)
+            swap(&due, &batches)
         }
     }
 

@@ -13,7 +13,7 @@ extension ProxyEngine {
 
     func scheduleWakeup() {
         // "Never" (an outage without end) needs no timer either.
-        guard let next = machine.nextWakeup, next.nanoseconds < Self.never else {
+        guard let next = Self.nextWakeup(of: &machine), next.nanoseconds < Self.never else {
             if let timer { scheduler.cancel(timer) }
             timer = nil
             timerDeadline = nil
@@ -35,6 +35,12 @@ extension ProxyEngine {
         }
     }
 
+
+    /// The machine's next wake-up, read where the machine is stored: `machine.nextWakeup` on
+    /// this class's property copied the whole machine (and retained all it holds) per event.
+    static func nextWakeup(of machine: inout ProxyStateMachine) -> ShaperInstant? {
+        machine.nextWakeup
+    }
 
     // MARK: Blackouts
 

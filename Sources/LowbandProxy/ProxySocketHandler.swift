@@ -29,6 +29,9 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     private var failure: (any Error)?
     /// Reads of the current readiness burst, handed to the engine together at its end.
     private var unreported: [ByteBuffer] = []
+    /// `unreported`'s previous storage, emptied: the two swap at each report, so a burst's
+    /// array is never copied on write (a copy and removeAll allocated once per read).
+    private var spare: [ByteBuffer] = []
 
     /// The front door of the listener that accepted this client, when it is an extra one.
     let door: ProxyDoor?
@@ -115,9 +118,13 @@ final class ProxySocketHandler: ChannelDuplexHandler {
 
     private func reportReads() {
         guard !unreported.isEmpty, let number else { return }
-        let buffers = unreported
-        unreported.removeAll(keepingCapacity: true)
+        var buffers: [ByteBuffer] = []
+        swap(&buffers, &spare)
+        swap(&buffers, &unreported)
         engine.received(buffers, on: number, from: side)
+        buffers.removeAll(keepingCapacity: true)
+        // A report from inside the engine call may have left a spare of its own: keep either.
+        if spare.capacity < buffers.capacity { spare = buffers }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

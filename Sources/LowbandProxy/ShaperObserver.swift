@@ -74,8 +74,12 @@ final class ShaperObserver: ShaperTraceSink {
 
     func drain() -> [ShaperEvent] {
         pending.withLock { pending in
-            defer { pending.removeAll(keepingCapacity: true) }
-            return pending
+            // Nothing pending (nobody watching): no copy. Otherwise the array is handed over
+            // whole; emptying a shared array in place would allocate a new one.
+            guard !pending.isEmpty else { return [] }
+            var taken: [ShaperEvent] = []
+            swap(&taken, &pending)
+            return taken
         }
     }
 }

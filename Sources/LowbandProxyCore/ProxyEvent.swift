@@ -133,6 +133,11 @@ public struct ProxyEvent: Hashable, Sendable {
     ///
     /// `#3 open 127.0.0.1:51234 → 127.0.0.1:8080`, `#3 close after 2.1 s, up 1204 B, down 88123 B`.
     public var statusLine: String? {
+        // Most events (every delivery) have no status line: decided before any string is built.
+        switch kind {
+        case .open, .refused, .denied, .routes, .natExpired, .close: break
+        default: return nil
+        }
         let number = connection.map { "#\($0)" } ?? "#-"
         switch kind {
         case .open:

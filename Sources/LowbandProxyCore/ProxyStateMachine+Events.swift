@@ -81,7 +81,9 @@ extension ProxyStateMachine {
         case .downstream: statistics.receivedDownstreamBytes += count
         }
         connections.values[index][direction].bytesRead += count
-        if connections.values[index][direction].toxics.isEmpty {
+        // Read in place: `connections.values[index]` as an rvalue copies the whole connection
+        // (and retains its queues), per read burst.
+        if inPlace(index, { $0[direction].toxics.isEmpty }) {
             connections.values[index][direction].link.append(buffer)
             connections.values[index][direction].unsubmitted += count
             submit(number, direction, at: now)
@@ -99,9 +101,9 @@ extension ProxyStateMachine {
     package mutating func inputClosed(_ number: Int, side: ProxySide, at now: ShaperInstant) -> ProxyOutput {
         guard let index = connections.index(forKey: number) else { return takeOutput() }
         let direction = side.outgoing
-        guard !connections.values[index][direction].sourceEnded else { return takeOutput() }
+        guard !inPlace(index, { $0[direction].sourceEnded }) else { return takeOutput() }
         connections.values[index][direction].sourceEnded = true
-        if connections.values[index][direction].toxics.isEmpty {
+        if inPlace(index, { $0[direction].toxics.isEmpty }) {
             connections.values[index][direction].endReleased = true
         } else {
             connections.values[index][direction].toxics.ingest(.end, at: now, random: &random)

@@ -125,7 +125,7 @@ extension ProxyStateMachine {
             // Ends wait for the upstream socket: forwarded before it exists, they would be lost.
             let isOpen = inPlace(index) { $0.phase == .open }
             // A partition holds ends and closes too: they travel behind the held bytes.
-            for direction in Direction.allCases where !isPartitioned(direction) {
+            for direction in Self.directions where !isPartitioned(direction) {
                 let (empty, closeReleased, endReleased, outputShut) = inPlace(index) {
                     ($0[direction].link.isEmpty, $0[direction].closeReleased, $0[direction].endReleased, $0[direction].outputShut)
                 }
@@ -153,7 +153,7 @@ extension ProxyStateMachine {
     mutating func reconcileReading(_ number: Int, at now: ShaperInstant) {
         guard let index = connections.index(forKey: number) else { return }
         let isOpen = inPlace(index) { $0.phase == .open }
-        for direction in Direction.allCases {
+        for direction in Self.directions {
             let flow = inPlace(index) { ReadingInputs($0[direction]) }
             var reason: String?
             if flow.destinationBlocked {

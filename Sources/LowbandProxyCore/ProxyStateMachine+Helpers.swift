@@ -3,6 +3,10 @@ import LowbandShaper
 /// The machine's small jobs: counting, reading in place, toxics' rolls, events, the output,
 /// the shaper's timeline.
 extension ProxyStateMachine {
+    /// `Direction.allCases`, kept: the synthesized one builds a new array at every call, and the
+    /// step and the reading decision loop over both directions at every event.
+    static let directions: [Direction] = Direction.allCases
+
     mutating func countDropped(_ bytes: Int, _ direction: Direction) {
         if direction == .upstream {
             statistics.droppedUpstreamBytes += bytes
@@ -64,7 +68,9 @@ extension ProxyStateMachine {
 
     /// The position of the connection's work in the current output, added when first touched.
     mutating func workSlot(_ index: [Int: ConnectionState].Index) -> Int {
-        if connections.values[index].workGeneration == outputGeneration { return connections.values[index].workSlot }
+        // Read in place (an rvalue `connections.values[index]` copies the whole connection).
+        let (generation, current) = inPlace(index) { ($0.workGeneration, $0.workSlot) }
+        if generation == outputGeneration { return current }
         let slot = output.work.count
         output.work.append(SocketWork(number: connections.keys[index]))
         connections.values[index].workGeneration = outputGeneration

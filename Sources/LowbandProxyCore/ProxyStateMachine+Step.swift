@@ -8,7 +8,7 @@ extension ProxyStateMachine {
         // Every connection carries every toxic, so chains are empty exactly when `toxics` is.
         if !toxics.isEmpty {
             for number in order {
-                for direction in Direction.allCases { drainToxics(number, direction, at: now) }
+                for direction in Self.directions { drainToxics(number, direction, at: now) }
             }
         }
         // Only when something is due: the shaper is not asked between its own wake-ups. A

@@ -91,19 +91,17 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     public mutating func submit(_ bytes: Int, on id: ConnectionID, _ direction: Direction, at now: ShaperInstant) -> Bool {
         run(until: now.nanoseconds)
         let slot = direction.index
-        guard bytes > 0, connections[id] != nil else {
+        // Looked up once (each `connections[id]` hashes the key): this runs per read burst.
+        guard bytes > 0, let index = connections.index(forKey: id) else {
             return bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit
         }
         // A forgotten flow takes nothing more: its bytes would die at the NAT, and its sender
         // stops (its window never opens again).
-        if connections[id]!.forgotten { return false }
+        if connections.values[index].forgotten { return false }
         bottlenecks[slot].occupancy += bytes
-        connections[id]![direction].queued += bytes
-        connections[id]![direction].tlsBytes += profile.overhead.tlsBytes(forWriteOf: bytes)
-        if connections[id]![direction].state == .idle {
-            connections[id]![direction].state = .waiting
-            bottlenecks[slot].turns.append(id)
-        }
+        let tlsBytes = profile.overhead.tlsBytes(forWriteOf: bytes)
+        let wasIdle = Self.enqueue(bytes, tlsBytes: tlsBytes, on: &connections.values[index][direction])
+        if wasIdle { bottlenecks[slot].turns.append(id) }
         record(.enqueue, id, direction, bytes: bytes, queued: bottlenecks[slot].occupancy)
         startNext(direction)
         run(until: self.now)
@@ -115,11 +113,21 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         return accepting
     }
 
+    /// Adds `bytes` to `flow`'s queue; whether it was idle (it now waits for its turn).
+    private static func enqueue(_ bytes: Int, tlsBytes: Int, on flow: inout Flow) -> Bool {
+        flow.queued += bytes
+        flow.tlsBytes += tlsBytes
+        guard flow.state == .idle else { return false }
+        flow.state = .waiting
+        return true
+    }
+
     /// The room left in the `direction`'s queue (its profile's `queue` less what waits in it),
     /// or one piece when it is full; never more than `bytes`, never less than 1.
     public func admissible(_ bytes: Int, _ direction: Direction) -> Int {
-        let bottleneck = bottlenecks[direction.index]
-        let room = bottleneck.queueLimit - bottleneck.occupancy
+        // Two fields, not a copy of the bottleneck (its timeline and queues retained per read).
+        let slot = direction.index
+        let room = bottlenecks[slot].queueLimit - bottlenecks[slot].occupancy
         return max(1, min(bytes, room > 0 ? room : profile.maximumSegmentPayload))
     }
 

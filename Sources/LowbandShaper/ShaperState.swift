@@ -65,9 +65,13 @@ struct Connection: Sendable {
     var forgotten = false
 
     subscript(direction: Direction) -> Flow {
-        get { direction == .upstream ? upstream : downstream }
-        set {
-            if direction == .upstream { upstream = newValue } else { downstream = newValue }
+        // Yielded in place: a getter and setter copied the whole flow out and back (a memmove
+        // per field touched, on every submit and delivery).
+        _read {
+            if direction == .upstream { yield upstream } else { yield downstream }
+        }
+        _modify {
+            if direction == .upstream { yield &upstream } else { yield &downstream }
         }
     }
 }
