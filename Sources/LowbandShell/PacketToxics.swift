@@ -3,14 +3,14 @@ package import LowbandProxyCore
 package import LowbandShaper
 
 /// The toxics of `lowband shell`'s link: toxiproxy's JSON, as the proxy takes it, played on the
-/// packets the link delivers, before they reach the far side. Three types mean something for
-/// packets: `latency` (each packet waits `latency` ± `jitter` ms more), `bandwidth` (a second
-/// bottleneck of `rate` KB/s after the link's) and `timeout` at 0 (a blackhole: every packet of
-/// the stream is dropped, and the endpoints' own TCP sees the silence); and two that end a TCP
-/// connection with the resets the shell makes up for both ends (``dueResets(at:)``):
-/// `reset_peer` (`timeout` ms after the first data of a connection crossed in the toxic's
-/// stream, it is reset; 0: at once) and `limit_data` (the packet whose data would take a
-/// connection past `bytes` of data in the stream is dropped and the connection reset). The
+/// packets the link delivers, before they reach the far side: `latency` (each packet waits
+/// `latency` ± `jitter` ms more), `bandwidth` (a second bottleneck of `rate` KB/s after the
+/// link's), `timeout` (every packet of the stream dropped, so the endpoints' own TCP sees the
+/// silence; above 0, each TCP connection whose packet it dropped is also reset `timeout` ms after
+/// the first); and two that end a TCP connection with the resets the shell makes up for both ends
+/// (``dueResets(at:)``): `reset_peer` (`timeout` ms after the first data of a connection crossed
+/// in the toxic's stream, it is reset; 0: at once) and `limit_data` (the packet whose data would
+/// take a connection past `bytes` of data in the stream is dropped and the connection reset). The
 /// others act on a connection's byte stream or its close, which packets do not have; they are
 /// refused with why (docs/SHELL.md, "Toxics on packets").
 ///
@@ -63,9 +63,7 @@ package struct PacketToxics: Sendable {
     /// saying why not.
     package static func check(_ toxic: Toxic) throws(ProxyError) {
         let why: String? = switch toxic.type {
-        case .latency, .bandwidth, .resetPeer, .limitData: nil
-        case .timeout where (toxic.attributes["timeout"] ?? 0) == 0: nil
-        case .timeout: "a timeout toxic closes its connection after the timeout and holds its data meanwhile; on packets that would be a blackhole ended by resets, which the shell does not pair; it plays timeout 0 (a blackhole) and reset_peer (a reset after a timeout)"
+        case .latency, .bandwidth, .timeout, .resetPeer, .limitData: nil
         case .slicer: "TCP already cuts the stream into packets; slicing them again would be IP fragmentation, not what slicer tests"
         case .slowClose: "a connection's close is a packet (FIN) among the others here; delay it with latency"
         default: "it is not a toxic type"
@@ -112,6 +110,17 @@ package struct PacketToxics: Sendable {
             if toxic.toxicity < 1, Double.random(in: 0 ..< 1, using: &generator) >= toxic.toxicity { continue }
             switch toxic.type {
             case .timeout:
+                // Above 0, toxiproxy closes the connection after the timeout: here a reset,
+                // `timeout` ms after the first packet of the connection it held back.
+                let timeout = toxic.attributes["timeout"] ?? 0
+                if timeout > 0, let flow = segment?.flow {
+                    var flows = counted[toxic.name] ?? [:]
+                    if flows[flow] == nil, flows.count < Self.maximumFlows {
+                        flows[flow] = 0
+                        counted[toxic.name] = flows
+                        schedule(now + timeout * 1_000_000, flow, "toxic \(toxic.name): timeout \(timeout) ms after the first packet it held \(toxic.stream)")
+                    }
+                }
                 return .dropped(toxic: toxic.name, cause: "toxic-timeout")
             case .latency:
                 let latency = (toxic.attributes["latency"] ?? 0) * 1_000_000

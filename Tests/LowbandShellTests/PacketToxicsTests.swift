@@ -123,10 +123,31 @@ import Testing
         #expect(toxics.pass(frame, bytes: 1000, .downstream, at: 6) == .now)
     }
 
+    @Test func aTimeoutAboveZeroHoldsEverythingAndResetsEachConnectionAfterIt() throws {
+        var toxics = PacketToxics(seed: 1)
+        toxics.set([Toxic(name: "t", type: .timeout, stream: .upstream, attributes: ["timeout": 200])])
+        let flow = PacketFlow(transport: 6, deviceAddress: 0x0A00_0264, devicePort: 40000, remoteAddress: 0x0A00_0202, remotePort: 8000)
+        // Every packet of the stream is dropped; the connection's first one starts its timeout, once.
+        #expect(toxics.pass(frame, bytes: 40, .upstream, segment: (flow, 0), at: 5 * Self.ms) == .dropped(toxic: "t", cause: "toxic-timeout"))
+        #expect(toxics.pass(frame, bytes: 1000, .upstream, segment: (flow, 960), at: 50 * Self.ms) == .dropped(toxic: "t", cause: "toxic-timeout"))
+        #expect(toxics.pass(frame, bytes: 1000, .upstream, at: 60 * Self.ms) == .dropped(toxic: "t", cause: "toxic-timeout"), "not TCP: dropped, nothing to reset")
+        #expect(toxics.nextWakeup == 205 * Self.ms)
+        let due = toxics.dueResets(at: 205 * Self.ms)
+        #expect(due.map(\.flow) == [flow])
+        #expect(due.first?.reason == "toxic t: timeout 200 ms after the first packet it held upstream")
+        #expect(toxics.pass(frame, bytes: 40, .upstream, segment: (flow, 0), at: 300 * Self.ms) == .dropped(toxic: "t", cause: "toxic-timeout"))
+        #expect(toxics.nextWakeup == nil, "one reset per connection")
+        // At 0 it is a blackhole only.
+        var hole = PacketToxics(seed: 1)
+        hole.set([Toxic(name: "h", type: .timeout, stream: .upstream, attributes: ["timeout": 0])])
+        _ = hole.pass(frame, bytes: 40, .upstream, segment: (flow, 0), at: 0)
+        #expect(hole.nextWakeup == nil)
+    }
+
     @Test(arguments: [ToxicType.slicer, .slowClose])
-    func theTypesThatActOnAConnectionAreRefusedWithWhy(type: ToxicType) {
+    func theTypesThatActOnAConnectionsStreamAreRefusedWithWhy(type: ToxicType) {
         #expect(throws: ProxyError.self) { try PacketToxics.check(Toxic(type: type)) }
-        #expect(throws: ProxyError.self) { try PacketToxics.check(Toxic(type: .timeout, attributes: ["timeout": 100])) }
+        #expect(throws: Never.self) { try PacketToxics.check(Toxic(type: .timeout, attributes: ["timeout": 100])) }
         #expect(throws: Never.self) { try PacketToxics.check(Toxic(type: .timeout, attributes: ["timeout": 0])) }
     }
 }

@@ -117,7 +117,7 @@ import Testing
             get 20k.bin
             curl -sS -X DELETE -w '%{http_code}\\n' $T/slow
             curl -sS -X POST $T -d '{"type": "slicer"}'; echo
-            curl -sS -X POST $T -d '{"type": "timeout", "attributes": {"timeout": 100}}'; echo
+            curl -sS -X POST $T -d '{"type": "slow_close"}'; echo
             curl -sS $T; echo
             """,
         ])
@@ -133,7 +133,7 @@ import Testing
         #expect(try #require(Double(lines[4])) >= 2.0, "bandwidth: \(lines[4])")
         #expect(lines[5] == "204")
         #expect(lines[6].contains("the shell does not play slicer on packets") && lines[6].contains(#""status":400"#), "\(lines[6])")
-        #expect(lines[7].contains("it plays timeout 0 (a blackhole) and reset_peer (a reset after a timeout)"), "\(lines[7])")
+        #expect(lines[7].contains("the shell does not play slow_close on packets: a connection's close is a packet (FIN)"), "\(lines[7])")
         #expect(lines[8] == "[]")
     }
 

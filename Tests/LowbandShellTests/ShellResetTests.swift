@@ -72,6 +72,16 @@ import Testing
         #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("toxic rp: reset_peer 500 ms after its first data downstream") })
     }
 
+    @Test func aTimeoutToxicHoldsTheStreamAndResetsTheConnectionAfterIt() async throws {
+        let toxic = #"{"name": "t", "type": "timeout", "stream": "upstream", "attributes": {"timeout": 300}}"#
+        let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0", "connected"], options: ["--api", "127.0.0.1:0"])
+        // Connected, then the toxic: the first 1000 bytes never go up, and 300 ms later the reset.
+        #expect(outcome.client == "ConnectionResetError after 0\n", "\(outcome.client)")
+        #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
+        #expect(outcome.trace.contains { $0.contains(#""event":"drop""#) && $0.contains("t: toxic-timeout") })
+        #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("toxic t: timeout 300 ms after the first packet it held upstream") })
+    }
+
     @Test func aLimitDataToxicResetsTheConnectionPastItsBytes() async throws {
         let toxic = #"{"name": "ld", "type": "limit_data", "stream": "downstream", "attributes": {"bytes": 2500}}"#
         let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0"], options: ["--api", "127.0.0.1:0"])
@@ -119,14 +129,19 @@ import Testing
         print(" ".join(words))
         """
 
-    /// `PORT TOXIC PAUSE`: adds TOXIC (JSON) through `$LOWBAND_API`, then echoes 1000 bytes
-    /// with the host's server up to 20 times, PAUSE seconds apart; prints how it ended and the
-    /// bytes that came back.
+    /// `PORT TOXIC PAUSE [connected]`: adds TOXIC (JSON) through `$LOWBAND_API` (once
+    /// connected, with `connected`), then echoes 1000 bytes with the host's server up to 20
+    /// times, PAUSE seconds apart; prints how it ended and the bytes that came back.
     static let toxicClient = """
         import os, socket, sys, time, urllib.request
         api = os.environ["LOWBAND_API"] + "/proxies/shell/toxics"
-        urllib.request.urlopen(urllib.request.Request(api, data=sys.argv[2].encode(), method="POST"), timeout=20).read()
+        def add():
+            urllib.request.urlopen(urllib.request.Request(api, data=sys.argv[2].encode(), method="POST"), timeout=20).read()
+        if sys.argv[4:] != ["connected"]:
+            add()
         connection = socket.create_connection((os.environ["LOWBAND_HOST"], int(sys.argv[1])), timeout=20)
+        if sys.argv[4:] == ["connected"]:
+            add()
         received = 0
         try:
             for _ in range(20):
