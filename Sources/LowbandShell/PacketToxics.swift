@@ -3,13 +3,16 @@ package import LowbandProxyCore
 package import LowbandShaper
 
 /// The toxics of `lowband shell`'s link: toxiproxy's JSON, as the proxy takes it, played on the
-/// packets the link delivers, before they reach the far side. Three types mean something for
-/// packets: `latency` (each packet waits `latency` ± `jitter` ms more), `bandwidth` (a second
-/// bottleneck of `rate` KB/s after the link's) and `timeout` at 0 (a blackhole: every packet of
-/// the stream is dropped, and the endpoints' own TCP sees the silence). The others act on a
-/// connection's byte stream or its end, which packets do not have, or would be TCP resets made
-/// up per connection (the link makes those for the profile's `resets`; the toxics do not use them
-/// yet); they are refused with why (docs/SHELL.md, "Toxics on packets").
+/// packets the link delivers, before they reach the far side: `latency` (each packet waits
+/// `latency` ± `jitter` ms more), `bandwidth` (a second bottleneck of `rate` KB/s after the
+/// link's), `timeout` (every packet of the stream dropped, so the endpoints' own TCP sees the
+/// silence; above 0, each TCP connection whose packet it dropped is also reset `timeout` ms after
+/// the first); and two that end a TCP connection with the resets the shell makes up for both ends
+/// (``dueResets(at:)``): `reset_peer` (`timeout` ms after the first data of a connection crossed
+/// in the toxic's stream, it is reset; 0: at once) and `limit_data` (the packet whose data would
+/// take a connection past `bytes` of data in the stream is dropped and the connection reset). The
+/// others act on a connection's byte stream or its close, which packets do not have; they are
+/// refused with why (docs/SHELL.md, "Toxics on packets").
 ///
 /// `stream` is toxiproxy's: `upstream` acts on the device's packets toward the host,
 /// `downstream` on those toward the device. `toxicity` is the chance a packet is touched, drawn
@@ -17,9 +20,18 @@ package import LowbandShaper
 /// ``maximumHeld`` packets wait per direction; one more is dropped (`toxic-held-cap`).
 package struct PacketToxics: Sendable {
     /// The types the shell plays.
-    package static let types: [ToxicType] = [.latency, .bandwidth, .timeout]
+    package static let types: [ToxicType] = [.latency, .bandwidth, .timeout, .resetPeer, .limitData]
     /// Packets held at once per direction.
     package static let maximumHeld = 4096
+    /// Connections a toxic keeps count of (`limit_data`'s bytes, `reset_peer`'s timers) at
+    /// once; a connection beyond is left alone by that toxic.
+    package static let maximumFlows = 65_536
+
+    /// Per toxic (by name): the data bytes each connection sent in its stream (`limit_data`), or
+    /// the connections whose reset is set (`reset_peer`).
+    private var counted: [String: [PacketFlow: Int]] = [:]
+    /// Resets due, in due order: when (link nanoseconds), the connection, why.
+    private var resets: [(due: Int64, flow: PacketFlow, reason: String)] = []
 
     /// The toxics in the order they act.
     package private(set) var toxics: [Toxic] = []
@@ -51,12 +63,9 @@ package struct PacketToxics: Sendable {
     /// saying why not.
     package static func check(_ toxic: Toxic) throws(ProxyError) {
         let why: String? = switch toxic.type {
-        case .latency, .bandwidth: nil
-        case .timeout where (toxic.attributes["timeout"] ?? 0) == 0: nil
-        case .timeout: "a timeout toxic closes its connection after the timeout, which on packets is a TCP reset made up for both ends per connection, not wired to the toxics yet; the shell plays timeout 0 only (a blackhole)"
+        case .latency, .bandwidth, .timeout, .resetPeer, .limitData: nil
         case .slicer: "TCP already cuts the stream into packets; slicing them again would be IP fragmentation, not what slicer tests"
         case .slowClose: "a connection's close is a packet (FIN) among the others here; delay it with latency"
-        case .resetPeer, .limitData: "it closes or resets its connection, which on packets is a TCP reset made up for both ends per connection, not wired to the toxics yet"
         default: "it is not a toxic type"
         }
         if let why {
@@ -69,6 +78,10 @@ package struct PacketToxics: Sendable {
     /// Replaces the toxics (already checked with ``check(_:)``); packets held stay held.
     package mutating func set(_ toxics: [Toxic]) {
         self.toxics = toxics
+        // A toxic removed, or changed, counts afresh; its resets not yet due are cancelled.
+        let names = Set(toxics.map(\.name))
+        counted = counted.filter { names.contains($0.key) }
+        resets.removeAll { reset in !toxics.contains { reset.reason.hasPrefix("toxic \($0.name):") } }
     }
 
     /// What becomes of a packet the link delivered.
@@ -81,14 +94,33 @@ package struct PacketToxics: Sendable {
         case dropped(toxic: String, cause: String)
     }
 
-    /// Passes `frame` of `bytes` IP bytes going `direction` at `now` (link nanoseconds).
-    package mutating func pass(_ frame: [UInt8], bytes: Int, _ direction: Direction, at now: Int64) -> Verdict {
+    /// Passes `frame` of `bytes` IP bytes going `direction` at `now` (link nanoseconds);
+    /// `segment` is its TCP connection and data bytes, when it is TCP (the resetting toxics act
+    /// on those only).
+    package mutating func pass(_ frame: [UInt8], bytes: Int, _ direction: Direction, segment: (flow: PacketFlow, payload: Int)? = nil, at now: Int64) -> Verdict {
         let slot = direction == .upstream ? 0 : 1
         var due = now
         for toxic in toxics where toxic.stream == direction {
+            if toxic.type == .resetPeer || toxic.type == .limitData {
+                // Per connection, not per packet: its toxicity is drawn once, at its first data.
+                guard let segment, segment.payload > 0 else { continue }
+                if let verdict = resetting(toxic, segment.flow, segment.payload, now) { return verdict }
+                continue
+            }
             if toxic.toxicity < 1, Double.random(in: 0 ..< 1, using: &generator) >= toxic.toxicity { continue }
             switch toxic.type {
             case .timeout:
+                // Above 0, toxiproxy closes the connection after the timeout: here a reset,
+                // `timeout` ms after the first packet of the connection it held back.
+                let timeout = toxic.attributes["timeout"] ?? 0
+                if timeout > 0, let flow = segment?.flow {
+                    var flows = counted[toxic.name] ?? [:]
+                    if flows[flow] == nil, flows.count < Self.maximumFlows {
+                        flows[flow] = 0
+                        counted[toxic.name] = flows
+                        schedule(now + timeout * 1_000_000, flow, "toxic \(toxic.name): timeout \(timeout) ms after the first packet it held \(toxic.stream)")
+                    }
+                }
                 return .dropped(toxic: toxic.name, cause: "toxic-timeout")
             case .latency:
                 let latency = (toxic.attributes["latency"] ?? 0) * 1_000_000
@@ -119,6 +151,57 @@ package struct PacketToxics: Sendable {
         return .held
     }
 
+    /// `reset_peer` sets a connection's reset at its first data; `limit_data` counts its data
+    /// and drops the packet that would pass `bytes`, resetting the connection at once.
+    private mutating func resetting(_ toxic: Toxic, _ flow: PacketFlow, _ payload: Int, _ now: Int64) -> Verdict? {
+        var flows = counted[toxic.name] ?? [:]
+        defer { counted[toxic.name] = flows }
+        let seen = flows[flow]
+        if seen == nil {
+            guard flows.count < Self.maximumFlows else { return nil }
+            // Untouched by this toxic: remembered as such (-1), so that it is drawn once.
+            if toxic.toxicity < 1, Double.random(in: 0 ..< 1, using: &generator) >= toxic.toxicity {
+                flows[flow] = -1
+                return nil
+            }
+        }
+        guard seen != -1 else { return nil }
+        if toxic.type == .resetPeer {
+            guard seen == nil else { return nil }
+            flows[flow] = 0
+            let timeout = max(0, toxic.attributes["timeout"] ?? 0)
+            schedule(now + timeout * 1_000_000, flow, "toxic \(toxic.name): reset_peer \(timeout) ms after its first data \(toxic.stream)")
+            return nil
+        }
+        let limit = Int(clamping: max(0, toxic.attributes["bytes"] ?? 0))
+        let sent = seen ?? 0
+        // Int.max: reset already; its later data (retransmissions) is dropped too.
+        guard sent < Int.max else { return .dropped(toxic: toxic.name, cause: "toxic-limit-data") }
+        guard sent > limit - payload else {
+            flows[flow] = sent + payload
+            return nil
+        }
+        flows[flow] = Int.max
+        schedule(now, flow, "toxic \(toxic.name): limit_data, \(sent) B of data \(toxic.stream) passed and the next \(payload) B would exceed \(limit) B")
+        return .dropped(toxic: toxic.name, cause: "toxic-limit-data")
+    }
+
+    private mutating func schedule(_ due: Int64, _ flow: PacketFlow, _ reason: String) {
+        let index = resets.firstIndex { $0.due > due } ?? resets.count
+        resets.insert((due, flow, reason), at: index)
+    }
+
+    /// The connections whose toxic reset is due by `now`, in due order, with why; the shell
+    /// resets each (a reset made up toward each end).
+    package mutating func dueResets(at now: Int64) -> [(flow: PacketFlow, reason: String)] {
+        var out: [(flow: PacketFlow, reason: String)] = []
+        while let first = resets.first, first.due <= now {
+            resets.removeFirst()
+            out.append((first.flow, first.reason))
+        }
+        return out
+    }
+
     /// The held packets due by `now`, in the order they leave, each with its direction.
     package mutating func release(at now: Int64) -> [(frame: [UInt8], direction: Direction)] {
         var out: [(frame: [UInt8], direction: Direction)] = []
@@ -138,7 +221,7 @@ package struct PacketToxics: Sendable {
 
     /// When the next held packet is due; nil when none is held.
     package var nextWakeup: Int64? {
-        lanes.compactMap { $0.head < $0.held.count ? $0.held[$0.head].due : nil }.min()
+        (lanes.compactMap { $0.head < $0.held.count ? $0.held[$0.head].due : nil } + resets.prefix(1).map(\.due)).min()
     }
 
     /// Packets held now, both directions.

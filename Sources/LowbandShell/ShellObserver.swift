@@ -20,6 +20,8 @@ package struct ShellSnapshot: Sendable {
     package var networkProfile: NetworkProfile?
     /// The toxics on the link, in the order they act.
     package var toxics: [Toxic] = []
+    /// The TCP connections crossing the link and not over yet, by number (the trace's `conn`).
+    package var liveConnections: Set<Int> = []
     /// The end of the outage forced through the API, seconds since the link started, and its
     /// kind (`outage`, `handover`); nil when none was forced.
     package var forced: (until: Double, kind: String)?
@@ -39,6 +41,9 @@ package enum ShellControl: Sendable {
     /// These toxics from now (the whole list, in order); `change` is the trace's words for what
     /// changed (`added latency_downstream: latency jitter=0 latency=500`).
     case toxics([Toxic], change: String, stream: Direction)
+    /// Reset this TCP connection (by number), or every one not over yet (nil), now: a reset
+    /// made up toward each end, as the link's own resets; `reason` goes into the trace.
+    case reset(connection: Int?, reason: String)
 }
 
 /// The latest ``ShellSnapshot``, written by the shell's loop and read by the API's threads, and

@@ -36,7 +36,8 @@ package struct ShellAPIOptions: Sendable {
 /// The routes of `lowband shell --api` in the proxy's shapes, for its one link, named
 /// ``linkName``: `GET /proxies`, `GET /proxies/shell`, `GET|POST /proxies/shell/profile`,
 /// `POST /proxies/shell/seed`, `POST /proxies/shell/outage`, `GET /proxies/shell/connections`
-/// (the link's state, no connections), `GET|POST /proxies/shell/toxics`,
+/// (the link's state, no connections), `DELETE /proxies/shell/connections[/{number}]` (reset
+/// one TCP connection, or every live one), `GET|POST /proxies/shell/toxics`,
 /// `GET|POST|PATCH|DELETE /proxies/shell/toxics/{toxic}`, `GET /profiles`, `GET|POST /record`,
 /// `GET|POST /events`, `GET /ui?token=…`; bodies decoded by the proxy's ``ControlRequestBody``,
 /// errors as its `{"error": …, "status": …}`. `GET /proxies/shell/events` (a stream) is the
@@ -99,7 +100,7 @@ struct ShellRoutes: Sendable {
             guard path[1] == Self.linkName else {
                 throw ProxyError(.proxyNotFound, "proxy not found: '\(path[1])' (the shell's link is '\(Self.linkName)')")
             }
-            return try link(method: method, rest: Array(path.dropFirst(2)), body: body, endpoint: endpoint)
+            return try link(method: method, rest: Array(path.dropFirst(2)), query: query, body: body, endpoint: endpoint)
         default:
             break
         }
@@ -107,7 +108,7 @@ struct ShellRoutes: Sendable {
     }
 
     /// `/proxies/shell[/…]`.
-    private func link(method: String, rest: [String], body: [UInt8], endpoint: String) throws(ProxyError) -> Answer {
+    private func link(method: String, rest: [String], query: [String: String], body: [UInt8], endpoint: String) throws(ProxyError) -> Answer {
         switch rest.first {
         case nil:
             try allow(method, ["GET"])
@@ -133,8 +134,21 @@ struct ShellRoutes: Sendable {
             }
             return .json(200, state)
         case "connections" where rest.count == 1:
-            try allow(method, ["GET"])
+            try allow(method, ["GET", "DELETE"])
+            if method == "DELETE" {
+                // Every TCP connection not over yet: the proxy resets all only from a fault; the
+                // shell offers it here, in the shape of the one-connection route below.
+                observer.send(.reset(connection: nil, reason: try Self.resetReason(query)))
+                return Answer(status: 204, type: "application/json", body: [])
+            }
             return .json(200, ConnectionsOutput(link: linkState, connections: []))
+        case "connections" where rest.count == 2:
+            try allow(method, ["DELETE"])
+            guard let number = Int(rest[1]), observer.snapshot.liveConnections.contains(number) else {
+                throw ProxyError(.connectionNotFound, "connection not found: '\(rest[1])' (the trace's `open` lines number the TCP connections; one over is not reset)")
+            }
+            observer.send(.reset(connection: number, reason: try Self.resetReason(query)))
+            return Answer(status: 204, type: "application/json", body: [])
         case "stats" where rest.count == 1:
             try allow(method, ["GET"])
             return Answer(status: 200, type: "application/json", body: Array(observer.snapshot.json.utf8))
@@ -179,6 +193,19 @@ struct ShellRoutes: Sendable {
         }
         throw ProxyError(.routeNotFound, "no such endpoint: \(endpoint)")
     }
+
+    /// The trace's words for why a connection was reset: `?reason=` (at most
+    /// ``maximumReasonLength`` characters; `explore --shell` names its fault there), else the API.
+    static func resetReason(_ query: [String: String]) throws(ProxyError) -> String {
+        guard let reason = query["reason"], !reason.isEmpty else { return "reset through the control API" }
+        guard reason.count <= maximumReasonLength, !reason.contains(where: \.isNewline) else {
+            throw ProxyError(.badRequest, "?reason= must be one line of at most \(maximumReasonLength) characters")
+        }
+        return reason
+    }
+
+    /// The longest `?reason=` a reset takes.
+    static let maximumReasonLength = 200
 
     /// A toxic of a type the shell does not play is refused for that, before its attributes are
     /// checked (a slicer with none would otherwise be told about its sizes).

@@ -123,6 +123,7 @@ package final class ShellSession {
             stack.fireTimers(at: clock.nanoseconds() / 1_000_000)
             actOnLink()
             for (frame, direction) in toxics.release(at: linkNow.nanoseconds) { deliver(frame, direction) }
+            for (flow, reason) in toxics.dueResets(at: linkNow.nanoseconds) { reset(flow, reason) }
             releaseQueries()
             publish(running: true)
             if pidfd < 0 || set[2].revents != 0, let status = reap(blocking: pidfd >= 0) {
@@ -141,6 +142,7 @@ package final class ShellSession {
             snapshot.elapsed = Double(now.nanoseconds) / 1e9
             snapshot.radio = link.radioStatistics(at: onLink)
             snapshot.running = running
+            snapshot.liveConnections = tcp.live
         }
     }
 
@@ -211,7 +213,8 @@ package final class ShellSession {
             case let .deliver(id, direction):
                 guard let frame = frames.removeValue(forKey: id)?.frame else { continue }
                 let bytes = max(0, frame.count - ShellNetwork.ethernetHeader)
-                switch toxics.pass(frame, bytes: bytes, direction, at: linkNow.nanoseconds) {
+                let segment = toxics.toxics.isEmpty ? nil : frame.withUnsafeBytes { TCPSegment($0, direction) }.map { ($0.flow, $0.payload) }
+                switch toxics.pass(frame, bytes: bytes, direction, segment: segment, at: linkNow.nanoseconds) {
                 case .now:
                     deliver(frame, direction)
                 case .held:
@@ -253,7 +256,10 @@ package final class ShellSession {
             statistics.downstream.dropped["tap-write", default: 0] += 1
         }
         for frame in made.towardSlirp { stack.input(frame) }
-        if let number = made.number { traceConnection(.reset, number, nil, detail: "the link reset it: \(reason)") }
+        guard let number = made.number else { return }
+        traceConnection(.reset, number, nil, detail: "the link reset it: \(reason)")
+        // As a proxy's reset, it ends the connection: its `close`, unless a FIN had crossed.
+        if made.closes { traceConnection(.close, number, nil, detail: "reset by the link: \(reason)") }
     }
 
     /// A connection's event in the trace, with its number (`conn`).
@@ -342,6 +348,8 @@ package final class ShellSession {
         case let .toxics(list, change, stream):
             toxics.set(list)
             trace?.record(ShaperEvent(time: linkNow, kind: .toxic, direction: stream, detail: change))
+        case let .reset(number, reason):
+            for flow in tcp.liveFlows(number: number) { reset(flow, reason) }
         }
     }
 

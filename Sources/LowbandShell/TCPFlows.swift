@@ -41,6 +41,9 @@ struct TCPFlows {
     private var order: [PacketFlow] = []
     private var head = 0
     private var opened = 0
+    /// The numbers of the connections not over yet (neither both FINs nor a reset crossed):
+    /// those the API's `DELETE /proxies/shell/connections[/N]` may reset.
+    private(set) var live: Set<Int> = []
 
     /// Notes a segment read from the TAP (up) or written by slirp (down), before the link;
     /// a new connection's `open` when it is the device's first SYN.
@@ -49,6 +52,7 @@ struct TCPFlows {
         if flows[segment.flow] == nil || (segment.has(TCPSegment.syn) && !segment.has(TCPSegment.ack) && direction == .upstream && flows[segment.flow]!.closed) {
             guard direction == .upstream else { return nil }
             if flows.count >= Self.maximumFlows, head < order.count {
+                if let forgotten = flows[order[head]] { live.remove(forgotten.number) }
                 flows[order[head]] = nil
                 head += 1
                 if head > Self.maximumFlows {
@@ -56,7 +60,9 @@ struct TCPFlows {
                     head = 0
                 }
             }
+            if let previous = flows[segment.flow] { live.remove(previous.number) }
             opened += 1
+            live.insert(opened)
             let (device, slirp) = (segment.source, segment.destination)
             flows[segment.flow] = Ends(number: opened, deviceMAC: device, slirpMAC: slirp)
             order.append(segment.flow)
@@ -86,6 +92,7 @@ struct TCPFlows {
             if direction == .upstream { ends.finUp = true } else { ends.finDown = true }
         }
         if segment.has(TCPSegment.rst) { ends.rst = true }
+        if ends.finished { live.remove(ends.number) }
         defer { flows[segment.flow] = ends }
         if !ends.closed, segment.has(TCPSegment.rst) || segment.has(TCPSegment.fin) {
             ends.closed = true
@@ -95,6 +102,11 @@ struct TCPFlows {
         if direction == .downstream, segment.has(TCPSegment.syn), segment.has(TCPSegment.ack) { return (.connect, ends.number, nil) }
         if segment.payload > 0 { return (.deliver, ends.number, nil) }
         return nil
+    }
+
+    /// The flows of the connections not over yet, by number; only `number`'s when given.
+    func liveFlows(number: Int? = nil) -> [PacketFlow] {
+        flows.filter { $0.value.number == number ?? $0.value.number && !$0.value.finished }.sorted { $0.value.number < $1.value.number }.map(\.key)
     }
 
     /// The connection of a segment, if known (for a dropped one's event).
@@ -108,11 +120,14 @@ struct TCPFlows {
     /// differs, for an acknowledgement not sent yet) — as the far end would send it, so that
     /// the kernel takes it (RFC 5961 asks for an exact match). Empty for a flow not seen, or one
     /// already over (both FINs, or a reset, crossed).
-    mutating func resets(_ flow: PacketFlow) -> (number: Int?, towardDevice: [[UInt8]], towardSlirp: [[UInt8]]) {
-        guard var ends = flows[flow], !ends.finished else { return (nil, [], []) }
+    /// `closes`: no FIN or RST of its own had crossed yet, so this reset is its `close` too.
+    mutating func resets(_ flow: PacketFlow) -> (number: Int?, closes: Bool, towardDevice: [[UInt8]], towardSlirp: [[UInt8]]) {
+        guard var ends = flows[flow], !ends.finished else { return (nil, false, [], []) }
+        let closes = !ends.closed
         ends.closed = true
         ends.rst = true
         flows[flow] = ends
+        live.remove(ends.number)
         let device = (flow.deviceAddress, flow.devicePort)
         let remote = (flow.remoteAddress, flow.remotePort)
         var towardDevice: [[UInt8]] = []
@@ -125,7 +140,7 @@ struct TCPFlows {
             towardSlirp.append(TCPSegment.reset(
                 from: device, to: remote, seq: seq, ack: ends.remoteNext ?? 0, source: ends.deviceMAC, destination: ends.slirpMAC))
         }
-        return (ends.number, towardDevice, towardSlirp)
+        return (ends.number, closes, towardDevice, towardSlirp)
     }
 
     private func unique(_ values: [UInt32?]) -> [UInt32] {

@@ -54,10 +54,35 @@ import Testing
         #expect(try String(contentsOfFile: "\(session)/verdict.txt", encoding: .utf8) == verdictFile, "the first run's evidence is untouched")
     }
 
+    @Test func anAimedResetResetsTheShellsConnectionsAndTheVerdictNamesIt() async throws {
+        let directory = try TemporaryDirectory(prefix: "lowband-explore-shell-reset")
+        try Self.resetClient.write(toFile: directory.file("client.py"), atomically: true, encoding: .utf8)
+        let relay = try await ChildProcess("python3", ["-u", "-c", Self.relay])
+        defer { relay.send(SIGTERM) }
+        let port = try #require(try await relay.nextLine().flatMap { Int($0) })
+        let result = try await LowbandBinary.run([
+            "explore", "--shell", "--exec", "python3 \(directory.file("client.py")) \(port)", "--profile", "perfect", "--seeds", "1",
+            "--faults", "after:acked=reset", "--bound", "settle=1s", "--out", directory.file("out"),
+        ])
+        #expect(result.status == 3, "\(result.stdoutText)\(result.stderrText)")
+        let out = result.stdoutText
+        // Just after alice's m-1 is acknowledged every TCP connection of the shell is reset; bob's
+        // app swallows its reset and never rejoins, so m-1 never reaches it: the cause is the reset.
+        let verdict = try #require(out.split(separator: "\n").first { $0.hasPrefix("seed 1: acknowledged_lost×1 — ") }, "\(out)")
+        #expect(verdict.contains("bob never got message m-1 of chat c-1"), "\(verdict)")
+        #expect(verdict.contains("cause: bob's connection 2 carried nothing of m-1") && verdict.contains("before it was reset by fault 1 at "), "\(verdict)")
+        let session = directory.file("out/sessions/seed-1")
+        let network = try String(contentsOfFile: "\(session)/network.jsonl", encoding: .utf8)
+        #expect(network.contains(#""event":"reset","connection":2,"detail":"the link reset it: fault 1: reset""#), "\(network)")
+        let faults = try String(contentsOfFile: "\(session)/faults.txt", encoding: .utf8)
+        #expect(faults.contains("fault 1 (after:acked=reset): reset at ") && faults.contains(" s on shell (connections 1, 2)"), "\(faults)")
+        #expect(faults.contains("recorder check: the proxies' events agree with the 1 fault(s) asked"), "\(faults)")
+    }
+
     @Test func faultsAShellCannotPlayAndUpstreamsAreRefusedBeforeAnySeedRuns() async throws {
-        let reset = try await LowbandBinary.run(["explore", "--shell", "--exec", "true", "--faults", "outage,reset", "--seeds", "1"])
+        let reset = try await LowbandBinary.run(["explore", "--shell", "--exec", "true", "--faults", "outage,partition", "--seeds", "1"])
         #expect(reset.status == 1)
-        #expect(reset.stderrText.contains("--faults outage,reset: 'reset' acts on a proxy's connections; with --shell the packet link plays outage and handover"), "\(reset.stderrText)")
+        #expect(reset.stderrText.contains("--faults outage,partition: 'partition' acts on a proxy's connections; with --shell the packet link plays outage, handover and reset"), "\(reset.stderrText)")
         let both = try await LowbandBinary.run(["explore", "--shell", "--exec", "true", "--upstream", "127.0.0.1:9", "--seeds", "1"])
         #expect(both.status == 1)
         #expect(both.stderrText.contains("--shell carries every destination through the seed's packet link; --upstream puts a proxy in front of one"), "\(both.stderrText)")
@@ -140,6 +165,36 @@ import Testing
             except TimeoutError:
                 sys.exit(f"bob gave up waiting for {message}")
             event(device="bob", kind="received", message=message)
+        """
+}
+
+extension ExploreShellTests {
+    /// `PORT`: alice and bob join the relay; alice sends m-1 and is acknowledged; bob waits for
+    /// it, and when his connection is reset he neither says so nor joins again (the bug an aimed
+    /// reset finds): he stays 1.5 s, past the settle bound, and the command exits 0.
+    static let resetClient = """
+        import json, os, socket, sys, time, urllib.request
+        url, room = os.environ["LOWBAND_EVENTS"], os.environ["LOWBAND_SEED"]
+        def event(**fields):
+            body = json.dumps(dict(chat="c-1", **fields)).encode()
+            urllib.request.urlopen(urllib.request.Request(url, data=body, method="POST")).read()
+        def join(name):
+            connection = socket.create_connection((os.environ["LOWBAND_HOST"], int(sys.argv[1])), timeout=20)
+            connection.sendall(f"hello {name} {room}\\n".encode())
+            lines = connection.makefile("rb")
+            assert lines.readline() == b"welcome\\n"
+            event(device=name, kind="connected")
+            return connection, lines
+        (alice, alice_lines), (bob, bob_lines) = join("alice"), join("bob")
+        event(device="alice", kind="sent", message="m-1")
+        alice.sendall(f"{room} m-1\\n".encode())
+        assert alice_lines.readline().decode().strip() == "ack m-1"
+        event(device="alice", kind="acked", message="m-1")
+        try:
+            if bob_lines.readline().decode().strip() == "deliver m-1":
+                event(device="bob", kind="received", message="m-1")
+        except ConnectionResetError:
+            time.sleep(1.5)
         """
 }
 

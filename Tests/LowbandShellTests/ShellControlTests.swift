@@ -117,7 +117,7 @@ import Testing
             get 20k.bin
             curl -sS -X DELETE -w '%{http_code}\\n' $T/slow
             curl -sS -X POST $T -d '{"type": "slicer"}'; echo
-            curl -sS -X POST $T -d '{"type": "timeout", "attributes": {"timeout": 100}}'; echo
+            curl -sS -X POST $T -d '{"type": "slow_close"}'; echo
             curl -sS $T; echo
             """,
         ])
@@ -133,7 +133,7 @@ import Testing
         #expect(try #require(Double(lines[4])) >= 2.0, "bandwidth: \(lines[4])")
         #expect(lines[5] == "204")
         #expect(lines[6].contains("the shell does not play slicer on packets") && lines[6].contains(#""status":400"#), "\(lines[6])")
-        #expect(lines[7].contains("the shell plays timeout 0 only (a blackhole)"), "\(lines[7])")
+        #expect(lines[7].contains("the shell does not play slow_close on packets: a connection's close is a packet (FIN)"), "\(lines[7])")
         #expect(lines[8] == "[]")
     }
 
@@ -188,7 +188,7 @@ import Testing
         #expect(html.contains(#"<span id="link" class="badge up">link up</span>"#))
         #expect(html.contains(#"<td id="down-rate">150 kbit/s</td>"#) && html.contains(#"<td id="down-queue-limit">30 KB</td>"#))
         #expect(html.contains(#"<table id="frames""#) && !html.contains(#"id="connections""#), "frames in place of connections")
-        #expect(html.contains(#"<select id="toxic-type" aria-label="type"><option>latency</option><option>bandwidth</option><option>timeout</option></select>"#))
+        #expect(html.contains(#"<select id="toxic-type" aria-label="type"><option>latency</option><option>bandwidth</option><option>timeout</option><option>reset_peer</option><option>limit_data</option></select>"#))
         #expect(html.range(of: #"<td id="up-offered" class="number">[1-9][0-9]*</td>"#, options: .regularExpression) != nil, "the page's first view counts the frames")
         #expect(html.contains(#"id="outage""#))
         // Without the token: 403; a browser without it: 403 too.

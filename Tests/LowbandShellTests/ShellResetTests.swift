@@ -9,7 +9,7 @@ import Testing
 @Suite(.tags(.wallClock), .enabled(if: UserNamespaces.available, UserNamespaces.why)) struct ShellResetTests {
     /// Runs `client` (with the host server's port) in a shell on `profile`; the client's output,
     /// the host server's last line and the trace's lines.
-    private func run(profile yaml: String, client: String, arguments: [String]) async throws -> (client: String, host: String, trace: [Substring]) {
+    private func run(profile yaml: String, client: String, arguments: [String], options: [String] = []) async throws -> (client: String, host: String, trace: [Substring]) {
         let directory = try TemporaryDirectory(prefix: "lowband-shell-reset")
         let profile = directory.file("profile.yaml")
         try yaml.write(toFile: profile, atomically: true, encoding: .utf8)
@@ -17,7 +17,7 @@ import Testing
         defer { server.send(SIGTERM) }
         let port = try #require(try await server.nextLine().flatMap { Int($0) })
         let trace = directory.file("trace.jsonl")
-        let result = try await LowbandBinary.run(["shell", "--quiet", "--profile", profile, "--trace", trace, "--", "python3", "-c", client, String(port)] + arguments)
+        let result = try await LowbandBinary.run(["shell", "--quiet", "--profile", profile, "--trace", trace] + options + ["--", "python3", "-c", client, String(port)] + arguments)
         #expect(result.status == 0, "\(result.stderrText)")
         // The host's server says how its side ended once slirp closed it.
         let host = try await server.nextLine(timeout: .seconds(60)) ?? "(nothing)"
@@ -53,7 +53,115 @@ import Testing
         #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("its lifetime is up") })
     }
 
+    static let quickLink = """
+        description: Toxic reset test — 20 ms each way
+        downlink: {rate: 2Mbit, delay: 20ms, queue: 64KB}
+        uplink: {rate: 2Mbit, delay: 20ms, queue: 64KB}
+
+        """
+
+    @Test func aResetPeerToxicResetsTheConnectionItsTimeoutAfterItsFirstData() async throws {
+        let toxic = #"{"name": "rp", "type": "reset_peer", "stream": "downstream", "attributes": {"timeout": 500}}"#
+        let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0.1"], options: ["--api", "127.0.0.1:0"])
+        // An echo of 1000 bytes every 0.1 s: the reset comes 0.5 s after the first came down.
+        let words = outcome.client.split(separator: " ")
+        #expect(words.prefix(2) == ["ConnectionResetError", "after"], "\(outcome.client)")
+        let received = try #require(words.last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect((1000 ..< 20_000).contains(received), "\(outcome.client)")
+        #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
+        #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("toxic rp: reset_peer 500 ms after its first data downstream") })
+    }
+
+    @Test func aTimeoutToxicHoldsTheStreamAndResetsTheConnectionAfterIt() async throws {
+        let toxic = #"{"name": "t", "type": "timeout", "stream": "upstream", "attributes": {"timeout": 300}}"#
+        let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0", "connected"], options: ["--api", "127.0.0.1:0"])
+        // Connected, then the toxic: the first 1000 bytes never go up, and 300 ms later the reset.
+        #expect(outcome.client == "ConnectionResetError after 0\n", "\(outcome.client)")
+        #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
+        #expect(outcome.trace.contains { $0.contains(#""event":"drop""#) && $0.contains("t: toxic-timeout") })
+        #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("toxic t: timeout 300 ms after the first packet it held upstream") })
+    }
+
+    @Test func aLimitDataToxicResetsTheConnectionPastItsBytes() async throws {
+        let toxic = #"{"name": "ld", "type": "limit_data", "stream": "downstream", "attributes": {"bytes": 2500}}"#
+        let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0"], options: ["--api", "127.0.0.1:0"])
+        let words = outcome.client.split(separator: " ")
+        #expect(words.prefix(2) == ["ConnectionResetError", "after"], "\(outcome.client)")
+        let received = try #require(words.last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(received <= 2500, "no more than the toxic's bytes came down: \(outcome.client)")
+        #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
+        #expect(outcome.trace.contains { $0.contains(#""event":"drop""#) && $0.contains("ld: toxic-limit-data") })
+        #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("toxic ld: limit_data") })
+    }
+
+    @Test func theAPIResetsOneConnectionByItsNumber() async throws {
+        let outcome = try await run(profile: Self.quickLink, client: Self.apiResetClient, arguments: [], options: ["--api", "127.0.0.1:0"])
+        // An echo; a reset of connection 99 (none) refused; connection 1 (the echo's) reset: the
+        // next write or read fails.
+        #expect(outcome.client == "one 404 204 ConnectionResetError\n")
+        #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
+        #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains(#""conn":1"#) && $0.contains("the link reset it: reset through the control API") })
+        #expect(outcome.trace.contains { $0.contains(#""event":"close""#) && $0.contains(#""conn":1"#) && $0.contains("reset by the link") })
+    }
+
     // MARK: Helpers
+
+    /// `PORT`: one echo, then `DELETE $LOWBAND_API/proxies/shell/connections/99` and `…/1`
+    /// (the echo's connection, the first the shell saw), then another echo; prints the echo, the
+    /// two statuses and how the second echo ended.
+    static let apiResetClient = """
+        import os, socket, sys, urllib.error, urllib.request
+        api = os.environ["LOWBAND_API"] + "/proxies/shell/connections/"
+        connection = socket.create_connection((os.environ["LOWBAND_HOST"], int(sys.argv[1])), timeout=20)
+        connection.sendall(b"one")
+        words = [connection.recv(16).decode()]
+        try:
+            urllib.request.urlopen(urllib.request.Request(api + "99", method="DELETE"), timeout=20)
+            words.append("no error")
+        except urllib.error.HTTPError as error:
+            words.append(str(error.code))
+        words.append(str(urllib.request.urlopen(urllib.request.Request(api + "1", method="DELETE"), timeout=20).status))
+        try:
+            connection.sendall(b"two")
+            words.append(connection.recv(16).decode() or "eof")
+        except ConnectionResetError:
+            words.append("ConnectionResetError")
+        print(" ".join(words))
+        """
+
+    /// `PORT TOXIC PAUSE [connected]`: adds TOXIC (JSON) through `$LOWBAND_API` (once
+    /// connected, with `connected`), then echoes 1000 bytes with the host's server up to 20
+    /// times, PAUSE seconds apart; prints how it ended and the bytes that came back.
+    static let toxicClient = """
+        import os, socket, sys, time, urllib.request
+        api = os.environ["LOWBAND_API"] + "/proxies/shell/toxics"
+        def add():
+            urllib.request.urlopen(urllib.request.Request(api, data=sys.argv[2].encode(), method="POST"), timeout=20).read()
+        if sys.argv[4:] != ["connected"]:
+            add()
+        connection = socket.create_connection((os.environ["LOWBAND_HOST"], int(sys.argv[1])), timeout=20)
+        if sys.argv[4:] == ["connected"]:
+            add()
+        received = 0
+        try:
+            for _ in range(20):
+                connection.sendall(b"x" * 1000)
+                want = 1000
+                while want:
+                    data = connection.recv(want)
+                    if not data:
+                        raise EOFError
+                    received += len(data)
+                    want -= len(data)
+                time.sleep(float(sys.argv[3]))
+            print("no reset after", received)
+        except ConnectionResetError:
+            print("ConnectionResetError after", received)
+        except EOFError:
+            print("eof after", received)
+        except socket.timeout:
+            print("timeout after", received)
+        """
 
     /// Accepts one connection on 127.0.0.1 (its port printed first), echoes what it is sent,
     /// and says how the connection ended: `host: closed` (EOF) or `host: reset`.

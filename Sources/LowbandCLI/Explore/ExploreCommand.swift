@@ -78,7 +78,7 @@ struct ExploreSeedsCommand: AsyncParsableCommand {
     @Option(help: "With --exec: a server your app uses, [NAME=]HOST:PORT (repeatable); each gets its own proxy.")
     var upstream: [String] = []
 
-    @Flag(help: "With --exec, instead of --upstream: run each seed's command in a `lowband shell` of its own, so that every destination it reaches crosses the seed's packet link (faults: outage, handover; docs/SHELL.md).")
+    @Flag(help: "With --exec, instead of --upstream: run each seed's command in a `lowband shell` of its own, so that every destination it reaches crosses the seed's packet link (faults: outage, handover, reset; docs/SHELL.md).")
     var shell = false
 
     @Option(parsing: .unconditional, help: "With --exec: kill the command (its whole process group) after this long (default 120s).")

@@ -90,7 +90,7 @@ struct ExploreExec {
         if command.shell {
             let kinds = faults.kinds + faults.aimed.map(\.kind)
             if let other = kinds.first(where: { !ExecFaultKind.shellKinds.contains($0) }) {
-                throw CommandIO.IOError(description: "--faults \(command.faults): '\(other.rawValue)' acts on a proxy's connections; with --shell the packet link plays \(ExecFaultKind.shellKinds.map(\.rawValue).joined(separator: " and ")) (aimed: after:EVENT=outage)")
+                throw CommandIO.IOError(description: "--faults \(command.faults): '\(other.rawValue)' acts on a proxy's connections; with --shell the packet link plays outage, handover and reset (aimed: after:EVENT=outage or after:EVENT=reset)")
             }
         }
         let profile = try NetworkProfile.load(named: command.profile)

@@ -31,8 +31,10 @@ package enum ExecFaultKind: String, Sendable, Hashable, CaseIterable, Comparable
     }
 
     /// The kinds `--shell` plays: the packet link's own (a forced outage, named outage or
-    /// handover); the others act on a proxy's connections, which a shell has none of.
-    package static let shellKinds: [ExecFaultKind] = [.outage, .handover]
+    /// handover) and a reset of the shell's live TCP connections (resets made up for both ends,
+    /// through its API's `DELETE /proxies/shell/connections`); the others act on a proxy's
+    /// connections or toxics, which the shell's link does not play as faults.
+    package static let shellKinds: [ExecFaultKind] = [.outage, .handover, .reset]
 
     /// The kinds an aimed fault may be (those that act at once on an open connection).
     static let aimable: [ExecFaultKind] = [.reset, .partition, .blackhole, .outage]
@@ -145,7 +147,7 @@ package struct ExecFaultPlan: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The plan with swarm's picks spelled out for `seed` (what a reproducing command names),
-    /// picked among `allowed` (`--shell` plays only the link's own faults: outage and handover).
+    /// picked among `allowed` (`--shell` plays outage, handover and reset only).
     package func resolved(seed: UInt64, within allowed: [ExecFaultKind] = ExecFaultKind.allCases) -> ExecFaultPlan {
         guard swarm else { return self }
         var generator = SeededGenerator(seed: seed).derived(0x4558_4543_5357)  // "EXECSW"

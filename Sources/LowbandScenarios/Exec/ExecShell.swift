@@ -155,8 +155,10 @@ package enum ExecShell {
 }
 
 /// A seed's `lowband shell` as faults see it: forced outages and handovers through its API's
-/// `POST /outage`; the other kinds act on a proxy's connections, which a shell has none of
-/// (`--faults` refuses them with `--shell`, so a request for one is a refusal in the record).
+/// `POST /outage`, a reset of every live TCP connection through `DELETE
+/// /proxies/shell/connections?reason=fault N: reset` (the reason goes into the trace's `reset`
+/// lines, so the record names the fault); the other kinds act on a proxy's connections or
+/// toxics (`--faults` refuses them with `--shell`, so a request for one is a refusal in the record).
 struct ShellLink: FaultLink {
     /// The port of the child's API on 127.0.0.1; nil when it never announced one.
     let port: Int?
@@ -170,14 +172,24 @@ struct ShellLink: FaultLink {
         }
     }
 
-    func resetAll(reason: String) async throws { throw Self.refusal("reset") }
+    func resetAll(reason: String) async throws {
+        guard let port else { throw ShellLinkError(description: "the shell's API never listened: the shell did not start") }
+        let query = reason.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "fault"
+        let answer = try await Task.detached {
+            try LoopbackPost.post(port: port, path: "/proxies/\(ExecShell.linkName)/connections?reason=\(query)", body: "", method: "DELETE")
+        }.value
+        guard answer.hasPrefix("HTTP/1.1 204") || answer.hasPrefix("HTTP/1.0 204") else {
+            throw ShellLinkError(description: "DELETE /proxies/shell/connections answered: \(answer.split(separator: "\r\n").first ?? "nothing")")
+        }
+    }
+
     func partition(_ direction: Direction, reason: String?) async throws { throw Self.refusal("partition") }
     func heal(_ direction: Direction?, reason: String?) async throws {}
     func addToxic(_ toxic: Toxic) async throws -> Toxic { throw Self.refusal("toxic \(toxic.type.rawValue)") }
     func removeToxic(named name: String) async throws {}
 
     private static func refusal(_ what: String) -> ShellLinkError {
-        ShellLinkError(description: "a shell's packet link plays outages and handovers only, not \(what)")
+        ShellLinkError(description: "a shell's packet link plays outages, handovers and resets only, not \(what)")
     }
 }
 

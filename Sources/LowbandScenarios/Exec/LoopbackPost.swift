@@ -6,12 +6,12 @@ import Foundation
     import Musl
 #endif
 
-/// One HTTP/1.0 POST to a server on 127.0.0.1 (a seed's `lowband shell` API), blocking: the
+/// One HTTP/1.0 request (a POST, or another method) to a server on 127.0.0.1 (a seed's `lowband shell` API), blocking: the
 /// answer's first 4 KB, status line first. Reads and writes give up after 10 s each.
 enum LoopbackPost {
     static let answerLimit = 4_096
 
-    static func post(port: Int, path: String, body: String) throws -> String {
+    static func post(port: Int, path: String, body: String, method: String = "POST") throws -> String {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ShellLinkError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
@@ -26,7 +26,7 @@ enum LoopbackPost {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw ShellLinkError(description: "cannot reach 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
-        let request = Array("POST \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        let request = Array("\(method) \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
         var sent = 0
         while sent < request.count {
             let count = request[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
