@@ -114,10 +114,8 @@ package struct PacketToxics: Sendable {
                 // `timeout` ms after the first packet of the connection it held back.
                 let timeout = toxic.attributes["timeout"] ?? 0
                 if timeout > 0, let flow = segment?.flow {
-                    var flows = counted[toxic.name] ?? [:]
-                    if flows[flow] == nil, flows.count < Self.maximumFlows {
-                        flows[flow] = 0
-                        counted[toxic.name] = flows
+                    if counted[toxic.name]?[flow] == nil, (counted[toxic.name]?.count ?? 0) < Self.maximumFlows {
+                        counted[toxic.name, default: [:]][flow] = 0
                         schedule(now + timeout * 1_000_000, flow, "toxic \(toxic.name): timeout \(timeout) ms after the first packet it held \(toxic.stream)")
                     }
                 }
@@ -154,21 +152,21 @@ package struct PacketToxics: Sendable {
     /// `reset_peer` sets a connection's reset at its first data; `limit_data` counts its data
     /// and drops the packet that would pass `bytes`, resetting the connection at once.
     private mutating func resetting(_ toxic: Toxic, _ flow: PacketFlow, _ payload: Int, _ now: Int64) -> Verdict? {
-        var flows = counted[toxic.name] ?? [:]
-        defer { counted[toxic.name] = flows }
-        let seen = flows[flow]
+        // Read and written in place: a copy of the toxic's table taken out and put back made
+        // every packet with data copy up to `maximumFlows` entries.
+        let seen = counted[toxic.name]?[flow]
         if seen == nil {
-            guard flows.count < Self.maximumFlows else { return nil }
+            guard (counted[toxic.name]?.count ?? 0) < Self.maximumFlows else { return nil }
             // Untouched by this toxic: remembered as such (-1), so that it is drawn once.
             if toxic.toxicity < 1, Double.random(in: 0 ..< 1, using: &generator) >= toxic.toxicity {
-                flows[flow] = -1
+                counted[toxic.name, default: [:]][flow] = -1
                 return nil
             }
         }
         guard seen != -1 else { return nil }
         if toxic.type == .resetPeer {
             guard seen == nil else { return nil }
-            flows[flow] = 0
+            counted[toxic.name, default: [:]][flow] = 0
             let timeout = max(0, toxic.attributes["timeout"] ?? 0)
             schedule(now + timeout * 1_000_000, flow, "toxic \(toxic.name): reset_peer \(timeout) ms after its first data \(toxic.stream)")
             return nil
@@ -178,10 +176,10 @@ package struct PacketToxics: Sendable {
         // Int.max: reset already; its later data (retransmissions) is dropped too.
         guard sent < Int.max else { return .dropped(toxic: toxic.name, cause: "toxic-limit-data") }
         guard sent > limit - payload else {
-            flows[flow] = sent + payload
+            counted[toxic.name, default: [:]][flow] = sent + payload
             return nil
         }
-        flows[flow] = Int.max
+        counted[toxic.name, default: [:]][flow] = Int.max
         schedule(now, flow, "toxic \(toxic.name): limit_data, \(sent) B of data \(toxic.stream) passed and the next \(payload) B would exceed \(limit) B")
         return .dropped(toxic: toxic.name, cause: "toxic-limit-data")
     }

@@ -9,7 +9,8 @@ import Synchronization
 /// /proxies/shell/events` (the live page's stream). Enqueues are not kept: each delivered or
 /// dropped packet was one.
 package final class ShellEventTap: ShaperTraceSink {
-    /// Events kept for the streams; older ones are gone (a stream that falls behind skips them).
+    /// Events kept for the streams, at least this many (up to twice as many between trims); older
+    /// ones are gone (a stream that falls behind skips them).
     package static let kept = 4096
 
     private let next: (any ShaperTraceSink)?
@@ -26,7 +27,9 @@ package final class ShellEventTap: ShaperTraceSink {
         let line = Self.proxyEvent(event).jsonLine
         buffer.withLock { buffer in
             buffer.lines.append(line)
-            if buffer.lines.count > Self.kept {
+            // Trimmed back to `kept` only when twice over: removing the oldest line at every
+            // packet once full moved all 4,096 others each time.
+            if buffer.lines.count >= 2 * Self.kept {
                 let surplus = buffer.lines.count - Self.kept
                 buffer.lines.removeFirst(surplus)
                 buffer.first += surplus

@@ -8,7 +8,7 @@ import Testing
 /// verdict read from the packet link's decisions, and the printed line run again.
 // Real time: a relay's fan-out of 0.8 s against a client's patience of 1.5 s, and outages of seconds.
 // A sweep (verdicts, not figures): scripts/test.sh runs it beside the figure suites.
-@Suite(.tags(.wallClock, .sweep), .enabled(if: ShellAvailable.here, "needs unprivileged user namespaces (`unshare -Urn true` fails here)")) struct ExploreShellTests {
+@Suite(.tags(.wallClock, .sweep), .enabled(if: UserNamespaces.available, UserNamespaces.why)) struct ExploreShellTests {
     @Test func aSeedWhoseAppCannotWaitOutTheOutageFailsAndTheVerdictNamesTheLinksDecision() async throws {
         let directory = try TemporaryDirectory(prefix: "lowband-explore-shell")
         try Self.client.write(toFile: directory.file("client.py"), atomically: true, encoding: .utf8)
@@ -139,20 +139,7 @@ import Testing
     /// `PORT`: alice and bob join the relay (a connection each, from inside the shell, at
     /// $LOWBAND_HOST); alice sends three messages, bob waits for each — on seed 2 for 1.5 s
     /// only, elsewhere 20 s — and every step is posted to $LOWBAND_EVENTS.
-    static let client = """
-        import json, os, socket, sys, urllib.request
-        url, room = os.environ["LOWBAND_EVENTS"], os.environ["LOWBAND_SEED"]
-        def event(**fields):
-            body = json.dumps(dict(chat="c-1", **fields)).encode()
-            urllib.request.urlopen(urllib.request.Request(url, data=body, method="POST")).read()
-        def join(name):
-            connection = socket.create_connection((os.environ["LOWBAND_HOST"], int(sys.argv[1])), timeout=20)
-            connection.sendall(f"hello {name} {room}\\n".encode())
-            lines = connection.makefile("rb")
-            assert lines.readline() == b"welcome\\n"
-            event(device=name, kind="connected")
-            return connection, lines
-        (alice, alice_lines), (bob, bob_lines) = join("alice"), join("bob")
+    static let client = joined + """
         bob.settimeout(1.5 if room == "2" else 20)
         for number in range(1, 4):
             message = f"m-{number}"
@@ -169,10 +156,9 @@ import Testing
 }
 
 extension ExploreShellTests {
-    /// `PORT`: alice and bob join the relay; alice sends m-1 and is acknowledged; bob waits for
-    /// it, and when his connection is reset he neither says so nor joins again (the bug an aimed
-    /// reset finds): he stays 1.5 s, past the settle bound, and the command exits 0.
-    static let resetClient = """
+    /// What both clients start with: the event poster, and alice and bob joined to the relay on
+    /// `PORT` (a connection each, from inside the shell, at $LOWBAND_HOST).
+    static let joined = """
         import json, os, socket, sys, time, urllib.request
         url, room = os.environ["LOWBAND_EVENTS"], os.environ["LOWBAND_SEED"]
         def event(**fields):
@@ -186,6 +172,13 @@ extension ExploreShellTests {
             event(device=name, kind="connected")
             return connection, lines
         (alice, alice_lines), (bob, bob_lines) = join("alice"), join("bob")
+
+        """
+
+    /// `PORT`: alice and bob join the relay; alice sends m-1 and is acknowledged; bob waits for
+    /// it, and when his connection is reset he neither says so nor joins again (the bug an aimed
+    /// reset finds): he stays 1.5 s, past the settle bound, and the command exits 0.
+    static let resetClient = joined + """
         event(device="alice", kind="sent", message="m-1")
         alice.sendall(f"{room} m-1\\n".encode())
         assert alice_lines.readline().decode().strip() == "ack m-1"
@@ -196,16 +189,4 @@ extension ExploreShellTests {
         except ConnectionResetError:
             time.sleep(1.5)
         """
-}
-
-/// Whether a `lowband shell` can start on this machine: unprivileged user namespaces.
-enum ShellAvailable {
-    static let here: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-Urn", "true"]
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
 }

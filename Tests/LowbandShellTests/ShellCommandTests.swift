@@ -536,22 +536,3 @@ import Testing
         print(len(rtts), min(rtts.values()) if rtts else 0)
         """
 }
-
-/// Whether this machine lets an unprivileged process make a user and network namespace (as
-/// `unshare -Urn true` checks); the shell's tests need it.
-enum UserNamespaces {
-    static let available: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        process.arguments = ["-Urn", "true"]
-        do {
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        } catch {
-            return false
-        }
-    }()
-
-    static let why: Comment = "needs unprivileged user namespaces (`unshare -Urn true` fails here: sysctl kernel.unprivileged_userns_clone=1 / user.max_user_namespaces)"
-}
