@@ -26,12 +26,6 @@ public struct MessagePackWriter: @unchecked Sendable {
     /// as while its bytes are elsewhere. A write to it copies the storage first.
     static let placeholder = MessagePackWriter()
 
-    /// A writer whose output continues `bytes`, with room for `extra` more.
-    init(continuing bytes: [UInt8], reservingCapacity extra: Int) {
-        storage = .make(capacity: bytes.count + extra)
-        append(contentsOf: bytes)
-    }
-
     /// The bytes written so far, copied into an array.
     public var bytes: [UInt8] {
         Array(UnsafeBufferPointer(start: storage.start, count: storage.fields.pointee.count))
@@ -133,12 +127,6 @@ public struct MessagePackWriter: @unchecked Sendable {
             if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(minimumCapacity: storage.fields.pointee.capacity) }
             storage.start[offset] = newValue
         }
-    }
-
-    /// The bytes written from `offset` on, copied.
-    func bytes(from offset: Int) -> [UInt8] {
-        precondition(offset >= 0 && offset <= count, "offset \(offset) is outside the \(count) bytes written")
-        return Array(UnsafeBufferPointer(start: storage.start + offset, count: count - offset))
     }
 
     /// Calls `body` with the written bytes, to change them in place (not their number).
