@@ -4,12 +4,16 @@
 # benchmarks of the run and the targets the kits declare; prints the same as tables.
 #
 #   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore|relay|virtual-time]
-#                    [--out FILE] [--build-path DIR]
+#                    [--out FILE] [--build-path DIR] [--lowband FILE]
 #
 # --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
 # package in DIR/benchmarks instead of Benchmarks/.build, e.g. outside the checkout on a CI
 # runner whose workspace is read-only or shared. The run ends with a compact summary of the
 # report: codec × fixture and compressor × input (`lowband-bench-derive --summary` prints it again).
+# --lowband FILE: the package-benchmark suites convert their results with this `lowband` (a debug
+# build will do) instead of building one in the build path; scripts/test.sh passes the one it
+# built, so the start-up suite runs no SwiftPM command on the root's .build while other packages
+# build there.
 #
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
@@ -32,6 +36,7 @@ suite=all
 out=""
 build_path=.build
 bench_build_path=Benchmarks/.build
+given_lowband=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --suite) suite="${2:?--suite needs a value}"; shift 2 ;;
@@ -41,7 +46,8 @@ while [ $# -gt 0 ]; do
             build_path="$(cd "$caller" && realpath -m "${2:?--build-path needs a directory}")"
             bench_build_path="$build_path/benchmarks"
             shift 2 ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        --lowband) given_lowband="$(cd "$caller" && realpath -m "${2:?--lowband needs a file}")"; shift 2 ;;
+        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -156,8 +162,13 @@ for format in influx histogramSamples; do
     swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
         "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
 done
-swift build --scratch-path "$build_path" --product lowband
-lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
+if [ -n "$given_lowband" ]; then
+    [ -x "$given_lowband" ] || { echo "bench: --lowband $given_lowband is no executable file" >&2; exit 2; }
+    lowband=$given_lowband
+else
+    swift build --scratch-path "$build_path" --product lowband
+    lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
+fi
 "$lowband" bench import "$raw" --out "$raw/measured.csv"
 # Without CPU performance counters package-benchmark writes no `instructions` rows: the start-up
 # suite's are then counted under callgrind instead, each benchmark as a short program

@@ -17,7 +17,36 @@ phase() {
 scripts/setup.sh
 phase setup
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# A process and every process it started, parents first (read from /proc: no procps needed).
+all_descendants() {
+    local -A parent=()
+    local stat line pid rest fields queue=("$@") next
+    for stat in /proc/[0-9]*/stat; do
+        read -r line < "$stat" 2> /dev/null || continue
+        pid=${line%% *}
+        rest=${line##*) }
+        read -ra fields <<< "$rest"
+        parent[$pid]=${fields[1]}
+    done
+    while [ ${#queue[@]} -gt 0 ]; do
+        next=()
+        for pid in "${queue[@]}"; do
+            echo "$pid"
+            for rest in "${!parent[@]}"; do
+                if [ "${parent[$rest]}" = "$pid" ]; then next+=("$rest"); fi
+            done
+        done
+        queue=("${next[@]}")
+    done
+}
+# On the way out, whatever this script still has running stops too: a `swift build` left in the
+# background by a failed phase would otherwise build on after CI has given its verdict.
+stop_children() {
+    local pids
+    pids=$(all_descendants "$$" | tail -n +2)
+    [ -z "$pids" ] || kill $pids 2> /dev/null || true
+}
+trap 'stop_children; rm -f "$log"' EXIT
 if ! swift build --build-tests 2>&1 | tee "$log"; then
     echo "test: the build failed" >&2
     exit 1
@@ -37,7 +66,10 @@ for package in . Benchmarks Examples/*/ Fuzz; do
     [ -f "${package%/}/Package.swift" ] || continue
     python3 scripts/check-imports.py "${package%/}"
 done
+# The DocC reference of every library product, warnings as errors (~35 s on this build).
 phase "catalogue and imports"
+scripts/docs.sh
+phase docs
 # Suites that measure physical figures or run real timers and sockets on the wall clock carry
 # the Swift Testing tag `.wallClock` (each says why on its declaration). They run in a second
 # pass, alone and one at a time, so the rest of the suite does not load the machine under them;
@@ -67,71 +99,61 @@ bin_path="$(swift build --show-bin-path)"
 # What the later phases need built is built beside the wall-clock pass, under Linux's idle
 # scheduling class (SCHED_IDLE: a core only when nothing else wants it): the start-up suite's
 # release binaries (the benchmark targets, package-benchmark's tool, the instruction probe and
-# the tool that derives the report; ~250 s from a fresh clone), the sanitized fuzz targets
-# (~100 s) and the nested packages' debug builds (~60 s). That pass mostly waits on real timers
-# and sockets, so the cores sit idle under it, and the builds give way whenever a test wants a
-# core. Not nice 19: SwiftPM's llbuild starts the compilers at nice 0 again (seen in a CI run,
-# where a latency figure then missed its 5.8 ms tolerance by 0.3 ms); the scheduling class is
-# inherited. The later phases then find their binaries built (package-benchmark's plugin builds
-# the same products with the same flags: nothing is compiled again). Issue 39: on a fresh clone
-# CI took 20 min; this is the largest single saving.
+# the tool that derives the report; ~250 s from a fresh clone), then the benchmark kits' debug
+# build and tests (Benchmarks/ as a nested package, below), and the sanitized fuzz targets
+# (~100 s). That pass mostly waits on real timers and sockets, so the cores sit idle under it,
+# and the builds give way whenever a test wants a core. Not nice 19: SwiftPM's llbuild starts the
+# compilers at nice 0 again (seen in a CI run, where a latency figure then missed its 5.8 ms
+# tolerance by 0.3 ms); the scheduling class is inherited. The later phases then find their
+# binaries built (package-benchmark's plugin builds the same products with the same flags:
+# nothing is compiled again).
 #
 # The nested packages use Lowband by path and build in the root's .build: the root's modules
 # compile there with the same commands, so only each package's own targets (and, for
 # Benchmarks/, the benchmark-only packages) are built. Measured on the shared 2-core machine: the
 # Benchmarks kits, tests and executables 53 s, where a scratch of their own builds every root
 # module again (release, to share scripts/bench.sh's build: 319 s; ShapedEcho alone: 190 s).
-# Every package is resolved here first, one at a time, before anything builds: two SwiftPM
-# processes resolving one package at once is a race, and with a scratch path shared by two roots
-# SwiftPM 6.3 builds nothing at all when the build itself has to resolve (no Package.resolved
-# yet, as in a fresh clone), and the tests then find no test bundle. The benchmark kits' tests
-# (Benchmarks/), then Examples/: standalone packages that use Lowband as another package would
-# (ShapedEcho: a shaped link in front of its own echo service; CustomCodec: its own codec in the
-# codec comparison).
-nested=(Benchmarks)
-for example in Examples/*/; do
-    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have nothing to build.
-    [ -f "${example%/}/Package.swift" ] && nested+=("${example%/}")
-done
+# Each is resolved right before it is built, and nothing else runs SwiftPM on the same package
+# or the root's .build in between: with a scratch path shared by several roots, SwiftPM 6.3
+# builds nothing at all when the build itself has to resolve (no Package.resolved yet, as in a
+# fresh clone; and when Benchmarks/ was resolved there while its release build ran beside), and
+# the tests then find no test bundle. So Benchmarks/ is resolved alone first, for its own scratch,
+# and its two builds run one after the other; the start-up suite gets the `lowband` built above
+# (`--lowband`) and runs no SwiftPM command on the root's .build.
 swift package --package-path Benchmarks --scratch-path Benchmarks/.build resolve
-for package in "${nested[@]}"; do
-    swift package --package-path "$package" --scratch-path .build resolve
-done
 # (Each step says `|| return 1`: `set -e` does nothing in a function called as a condition.)
-startup_builds() {
+nested_build() {
+    local package=(--package-path "$1" --scratch-path .build) out
+    swift package "${package[@]}" resolve || return 1
+    out=$(mktemp)
+    if ! swift build "${package[@]}" --build-tests > "$out" 2>&1; then
+        cat "$out"
+        echo "test: $1 does not build"
+        return 1
+    fi
+    if grep -E "^/.*: warning:" "$out" | grep -v "/.build/" ; then
+        echo "test: $1 builds with warnings (above); Lowband builds with none"
+        return 1
+    fi
+    rm -f "$out"
+}
+background_builds() {
     chrt --idle -p 0 "$BASHPID" || return 1
     local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build)
     for product in StartupBenchmarks BenchmarkTool lowband-startup-probe; do
         swift build "${benchmarks[@]}" -c release --product "$product" || return 1
     done
     swift build "${benchmarks[@]}" --product lowband-bench-derive || return 1
-}
-# Warnings fail the nested builds too.
-nested_builds() {
-    chrt --idle -p 0 "$BASHPID"
-    local package out
-    for package in "${nested[@]}"; do
-        out=$(mktemp)
-        if ! swift build --package-path "$package" --scratch-path .build --build-tests > "$out" 2>&1; then
-            cat "$out"
-            echo "test: $package does not build" >&2
-            exit 1
-        fi
-        if grep -E "^/.*: warning:" "$out" | grep -v "/.build/" ; then
-            echo "test: $package builds with warnings (above); Lowband builds with none" >&2
-            exit 1
-        fi
-        rm -f "$out"
-    done
+    nested_build Benchmarks || return 1
 }
 bench_log=$(mktemp)
 fuzz_log=$(mktemp)
-nested_log=$(mktemp)
 lanes_done=$(mktemp -u)
-trap 'kill $(jobs -p) 2> /dev/null || true; rm -f "$log" "$bench_log" "$fuzz_log" "$nested_log" "$lanes_done"' EXIT
+benchmarks_built=$(mktemp -u)
+trap 'stop_children; rm -f "$log" "$bench_log" "$fuzz_log" "$lanes_done" "$benchmarks_built"' EXIT
 # The start-up suite (release build) against the committed baseline, as soon as its binaries are
-# built and the wall-clock pass is over (it runs beside the nested packages' tests, the fuzzing
-# and the docs, which give way to it: see below). Allocation counts are gated at 10%; instruction
+# built and the wall-clock pass is over (it runs beside the nested packages' tests and the
+# fuzzing, which give way to it: see below). Allocation counts are gated at 10%; instruction
 # counts at 3% — on this machine, without CPU performance counters, counted under callgrind by
 # scripts/startup-instructions.sh (one instrumented run of each benchmark, ~8 s of incremental
 # probe build and ~20 s of counting): a per-graph count is the difference of two
@@ -153,14 +175,15 @@ trap 'kill $(jobs -p) 2> /dev/null || true; rm -f "$log" "$bench_log" "$fuzz_log
 # run with a build beside it); the growth is gated by instructions
 # (instructions_growth_100_to_1000) where counters exist.
 startup_suite() {
-    # The build, in a subshell of its own: only it takes the idle class.
-    if ! (startup_builds) > "$bench_log" 2>&1; then
+    # The builds, in a subshell of their own: only they take the idle class.
+    if ! (background_builds) > "$bench_log" 2>&1; then
         cat "$bench_log"
-        echo "test: the start-up suite's build beside the wall-clock pass failed (its output above)"
+        echo "test: the builds beside the wall-clock pass (start-up suite, benchmark kits) failed (their output above)"
         return 1
     fi
+    touch "$benchmarks_built"
     while [ ! -e "$lanes_done" ]; do sleep 1; done
-    scripts/bench.sh --suite startup --out reports/startup.csv || return 1
+    scripts/bench.sh --suite startup --out reports/startup.csv --lowband "$bin_path/lowband" || return 1
     "$bin_path/lowband" compare reports/baselines/startup.csv reports/startup.csv \
         --threshold 10% --ratio-threshold 50% --instruction-threshold 3% --not-gated growth_100_to_1000
 }
@@ -169,8 +192,6 @@ startup_suite() {
 startup=$!
 (chrt --idle -p 0 "$BASHPID"; exec scripts/fuzz.sh all --debug --build-only) > "$fuzz_log" 2>&1 &
 fuzz_build=$!
-(set -e; nested_builds) > "$nested_log" 2>&1 &
-nested_build=$!
 # The pass runs in two lanes, each one suite at a time: the figure suites at normal priority,
 # and beside them the sweeps (`.tags(.wallClock, .sweep)`: explore over real stacks, soak kills;
 # they assert outcomes, not figures with tolerances) at nice 10, so a figure never waits on a
@@ -203,31 +224,10 @@ if [ -n "$sweep_lane" ] && ! wait "$sweep_lane"; then
 fi
 phase "the rest of the sweeps"
 
-# The wall-clock pass is over: the start-up suite's build leaves the idle class (it and the run
-# after it are now the longest way to the end), and that run starts when the build is done. What
-# remains here runs beside it at nice 10, so the one core a benchmark wants is its own: the
-# builds that have not finished keep the idle class.
-all_descendants() {
-    local -A parent=()
-    local stat line pid rest fields queue=("$@") next
-    for stat in /proc/[0-9]*/stat; do
-        read -r line < "$stat" 2> /dev/null || continue
-        pid=${line%% *}
-        rest=${line##*) }
-        read -ra fields <<< "$rest"
-        parent[$pid]=${fields[1]}
-    done
-    while [ ${#queue[@]} -gt 0 ]; do
-        next=()
-        for pid in "${queue[@]}"; do
-            echo "$pid"
-            for rest in "${!parent[@]}"; do
-                if [ "${parent[$rest]}" = "$pid" ]; then next+=("$rest"); fi
-            done
-        done
-        queue=("${next[@]}")
-    done
-}
+# The wall-clock pass is over: the start-up suite's builds leave the idle class (they and the
+# run after them are now the longest way to the end), and that run starts when they are done.
+# What remains here runs beside it at nice 10, so the one core a benchmark wants is its own; the
+# fuzz build, if not done, keeps the idle class.
 touch "$lanes_done"
 # Twice: a process started between the listing and the change inherits the class it had.
 for _ in 1 2; do
@@ -237,29 +237,43 @@ for _ in 1 2; do
 done
 renice -n 10 -p "$$" > /dev/null
 
-if ! wait "$nested_build"; then
-    cat "$nested_log" >&2
-    echo "test: the nested packages' build beside the wall-clock pass failed (its output above)" >&2
+# The benchmark kits' tests (Benchmarks/, built above), then Examples/: standalone packages that
+# use Lowband as another package would (ShapedEcho: a shaped link in front of its own echo
+# service; CustomCodec: its own codec in the codec comparison). Each test bundle is run directly,
+# as the lanes do.
+while [ ! -e "$benchmarks_built" ]; do
+    kill -0 "$startup" 2> /dev/null || break
+    sleep 1
+done
+if [ ! -e "$benchmarks_built" ]; then
+    wait "$startup" || true
+    echo "test: the builds beside the wall-clock pass failed (their [start-up] lines above)" >&2
     exit 1
 fi
-phase "the rest of the nested packages' builds"
-# Each nested package's test bundle is run directly, as the lanes do, so the start-up suite's
-# own SwiftPM commands on the root's .build never wait for the lock of a `swift test`.
-for package in "${nested[@]}"; do
-    name=$(sed -n '/Package(/,/name:/ s/.*name: *"\([^"]*\)".*/\1/p' "$package/Package.swift" | head -1)
+phase "the rest of the builds beside the wall-clock pass"
+test_bundle() {
+    local name bundle own_timed
+    name=$(sed -n '/Package(/,/name:/ s/.*name: *"\([^"]*\)".*/\1/p' "$1/Package.swift" | head -1)
     bundle="$bin_path/${name}PackageTests.xctest"
     if [ ! -x "$bundle" ]; then
-        echo "test: $package built no test bundle ($bundle)" >&2
+        echo "test: $1 built no test bundle ($bundle)" >&2
         exit 1
     fi
-    echo "test: $package's tests" >&2
+    echo "test: $1's tests" >&2
     "$bundle" --testing-library swift-testing --skip "$timed"
-    own_timed=$(wall_clock_suites "$package/Tests" | as_filter)
+    own_timed=$(wall_clock_suites "$1/Tests" | as_filter)
     if [ -n "$own_timed" ]; then
         "$bundle" --testing-library swift-testing --no-parallel --filter "$own_timed"
     fi
+}
+test_bundle Benchmarks
+for example in Examples/*/; do
+    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have nothing to build.
+    [ -f "${example%/}/Package.swift" ] || continue
+    nested_build "${example%/}" >&2 || exit 1
+    test_bundle "${example%/}"
 done
-phase "nested packages' tests"
+phase "nested packages"
 
 # Every decoder's libFuzzer target for 4 s on its committed seeds (docs/FUZZING.md): a debug
 # build of the nested package Fuzz/ with ASan (102 s here; the release build that deeper runs
@@ -273,14 +287,10 @@ fi
 scripts/fuzz.sh all --time 4 --parallel "$(nproc)" --debug
 phase fuzz
 
-# The DocC reference of every library product, warnings as errors (~35 s on this build).
-scripts/docs.sh
-phase docs
-
 if ! wait "$startup"; then
     echo "test: the start-up suite failed (its [start-up] lines above)" >&2
     exit 1
 fi
-phase "the rest of the start-up benchmarks (their build beside the wall-clock pass, their run beside the phases above)"
+phase "the rest of the start-up benchmarks (their run beside the phases above)"
 printf 'test: where the time went\n' >&2
 printf '  %s\n' "${phase_times[@]}" >&2
