@@ -219,10 +219,10 @@ def v2_order(kind):
     return [f for f in kind.fields if not f.trailing] + [f for f in kind.fields if f.trailing]
 
 
-def present_expression(trailing):
+def present_expression(trailing, owner=""):
     expression = "0"
     for index, item in enumerate(trailing, 1):
-        test = f"!{item.name}.isEmpty" if item.empty_absent else f"{item.name} != nil"
+        test = f"!{owner}{item.name}.isEmpty" if item.empty_absent else f"{owner}{item.name} != nil"
         expression = f"{test} ? {index} : {expression}" if index == 1 else f"{test} ? {index} : ({expression})"
     return expression
 
@@ -413,38 +413,83 @@ def fast_enum(owner, enum):
 
 
 def fast(kind, swift):
+    # An array's elements are written from where they lie and read into where they will lie,
+    # through pointers: `writeMessagePack(at:to:)` and `readMessagePack(into:from:)`. A value
+    # copied to call a method on it (an array's element, `self` built by `self.init`) is a copy of
+    # every field and a retain of each string; for `Contact` it was a sixth of the fast path's
+    # encode and a tenth of its decode of 500 contacts (callgrind, docs/BENCHMARKS.md, "Codec
+    # speed", third round). Fields read through
+    # `source.pointee` are borrowed in place, and fields initialized through `slot.pointer(to:)`
+    # are moved in, where `self.init(...)` of a struct with optional strings stored `self` on the
+    # stack and copied it out (a retain and release of every field) in Swift 6.3.
     order = v2_order(kind)
     required = [f for f in order if not f.trailing]
     trailing = [f for f in order if f.trailing]
+    source = "source.pointee."
     lines = [f"extension {kind.name}: MessagePackFastCodable {{",
-             "    public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {"]
+             "    public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {",
+             "        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }",
+             "    }",
+             "",
+             "    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {",
+             "        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in",
+             "            guard let base = buffer.baseAddress else { return }",
+             "            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }",
+             "        }",
+             "    }",
+             "",
+             "    public static func readMessagePack(",
+             "        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader",
+             "    ) throws(MessagePackError) {",
+             "        guard let base = buffer.baseAddress else { return }",
+             "        while initialized < count {",
+             "            try readMessagePack(into: base + initialized, from: &reader)",
+             "            initialized += 1",
+             "        }",
+             "    }",
+             "",
+             "    /// Writes the value at `source`, each field read where it lies.",
+             "    @inline(__always)",
+             "    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {"]
     if trailing:
-        lines.append(f"        let present = {present_expression(trailing)}")
+        lines.append(f"        let present = {present_expression(trailing, source)}")
         lines.append(f"        try writer.writeArrayHeader(count: {len(required)} + present)")
     else:
         lines.append(f"        try writer.writeArrayHeader(count: {len(required)})")
     for item in required:
-        lines.append(f"        {swift.write(item, item.name)}")
+        lines.append(f"        {swift.write(item, source + item.name)}")
     for index, item in enumerate(trailing):
         if item.empty_absent:
-            lines.append(f"        if present > {index} {{ {swift.write(item, item.name)} }}")
+            lines.append(f"        if present > {index} {{ {swift.write(item, source + item.name)} }}")
         else:
-            lines.append(f"        if present > {index} {{ if let value = {item.name} {{ {swift.write(item, 'value')} }} else {{ writer.writeNil() }} }}")
-    lines += ["    }", "",
-              "    public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {",
-              f'        let fields = try reader.readFields(required: {len(required)}, of: "{kind.name}")']
+            lines.append(f"        if present > {index} {{ if let value = {source}{item.name} {{ {swift.write(item, 'value')} }} else {{ writer.writeNil() }} }}")
+    reads = [f'        let fields = try reader.readFields(required: {len(required)}, of: "{kind.name}")']
     for item in required:
-        lines.append(f"        let {item.name} = {swift.read(item)}")
+        reads.append(f"        let {item.name} = {swift.read(item)}")
     for index, item in enumerate(trailing, len(required)):
         t = swift.qualified(item.base) if not item.raw else f"{kind.name}.{item.base}"
         closure = f"try reader.readOptional {{ reader throws(MessagePackError) in {swift.read(item)} }}"
         if item.empty_absent:
-            lines.append(f"        let {item.name}: {t} = fields > {index} ? ({closure} ?? []) : []")
+            reads.append(f"        let {item.name}: {t} = fields > {index} ? ({closure} ?? []) : []")
         else:
-            lines.append(f"        let {item.name}: {t}? = fields > {index} ? {closure} : nil")
-    lines.append(f"        try reader.skipFields(fields, known: {len(order)})")
-    lines.append(f"        self.init({', '.join(f'{f.name}: {f.name}' for f in kind.fields)})")
-    lines += ["    }", "}"]
+            reads.append(f"        let {item.name}: {t}? = fields > {index} ? {closure} : nil")
+    reads.append(f"        try reader.skipFields(fields, known: {len(order)})")
+    lines += ["    }", "",
+              "    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.",
+              "    @inline(__always)",
+              "    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {",
+              *reads,
+              # Every stored property: the declaration has exactly the schema's fields.
+              *[f"        slot.initialize(\\.{item.name}, to: {item.name})" for item in kind.fields],
+              "    }", "",
+              # One value (a reply, a push, a field) is read as before: the same reads in an init.
+              # Into a temporary slot and moved out instead, it was 126 instructions more a push
+              # (push-1), the slot's closure not inlined.
+              "    public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {",
+              *reads,
+              f"        self.init({', '.join(f'{f.name}: {f.name}' for f in kind.fields)})",
+              "    }",
+              "}"]
     return "\n".join(lines)
 
 

@@ -47,3 +47,13 @@ extension MessagePackWriter {
         for value in values { write(value) }
     }
 }
+
+extension UnsafeMutablePointer {
+    /// Initializes the stored property `field` of the uninitialized value here, moving `value`
+    /// in: the generated readers fill a value field by field where it will lie, without building
+    /// it elsewhere and copying it (see scripts/catalogue.py, `fast`).
+    @inline(__always)
+    func initialize<Field>(_ field: WritableKeyPath<Pointee, Field>, to value: consuming Field) {
+        pointer(to: field).unsafelyUnwrapped.initialize(to: value)
+    }
+}

@@ -33,13 +33,55 @@ extension Chat.Kind: MessagePackFastCodable {
 
 extension Settings: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 6)
-        try writer.write(language)
-        writer.write(notificationsEnabled)
-        writer.write(previewInNotifications)
-        writer.write(autoDownloadMediaOnCellular)
-        try writer.write(theme)
-        writer.write(updatedAt)
+        try writer.write(source.pointee.language)
+        writer.write(source.pointee.notificationsEnabled)
+        writer.write(source.pointee.previewInNotifications)
+        writer.write(source.pointee.autoDownloadMediaOnCellular)
+        try writer.write(source.pointee.theme)
+        writer.write(source.pointee.updatedAt)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 6, of: "Settings")
+        let language = try reader.readString()
+        let notificationsEnabled = try reader.readBool()
+        let previewInNotifications = try reader.readBool()
+        let autoDownloadMediaOnCellular = try reader.readBool()
+        let theme = try reader.readString()
+        let updatedAt = try reader.readInt64()
+        try reader.skipFields(fields, known: 6)
+        slot.initialize(\.language, to: language)
+        slot.initialize(\.notificationsEnabled, to: notificationsEnabled)
+        slot.initialize(\.previewInNotifications, to: previewInNotifications)
+        slot.initialize(\.autoDownloadMediaOnCellular, to: autoDownloadMediaOnCellular)
+        slot.initialize(\.theme, to: theme)
+        slot.initialize(\.updatedAt, to: updatedAt)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -57,14 +99,56 @@ extension Settings: MessagePackFastCodable {
 
 extension Contact: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = status != nil ? 2 : (avatar != nil ? 1 : 0)
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = source.pointee.status != nil ? 2 : (source.pointee.avatar != nil ? 1 : 0)
         try writer.writeArrayHeader(count: 4 + present)
-        writer.write(id)
-        try writer.write(name)
-        try writer.write(phone)
-        writer.write(updatedAt)
-        if present > 0 { if let value = avatar { try writer.write(value) } else { writer.writeNil() } }
-        if present > 1 { if let value = status { try writer.write(value) } else { writer.writeNil() } }
+        writer.write(source.pointee.id)
+        try writer.write(source.pointee.name)
+        try writer.write(source.pointee.phone)
+        writer.write(source.pointee.updatedAt)
+        if present > 0 { if let value = source.pointee.avatar { try writer.write(value) } else { writer.writeNil() } }
+        if present > 1 { if let value = source.pointee.status { try writer.write(value) } else { writer.writeNil() } }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 4, of: "Contact")
+        let id = try reader.readInt64()
+        let name = try reader.readString()
+        let phone = try reader.readString()
+        let updatedAt = try reader.readInt64()
+        let avatar: String? = fields > 4 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readString() } : nil
+        let status: String? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readString() } : nil
+        try reader.skipFields(fields, known: 6)
+        slot.initialize(\.id, to: id)
+        slot.initialize(\.name, to: name)
+        slot.initialize(\.phone, to: phone)
+        slot.initialize(\.avatar, to: avatar)
+        slot.initialize(\.status, to: status)
+        slot.initialize(\.updatedAt, to: updatedAt)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -82,15 +166,59 @@ extension Contact: MessagePackFastCodable {
 
 extension Attachment: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = duration != nil ? 3 : (height != nil ? 2 : (width != nil ? 1 : 0))
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = source.pointee.duration != nil ? 3 : (source.pointee.height != nil ? 2 : (source.pointee.width != nil ? 1 : 0))
         try writer.writeArrayHeader(count: 4 + present)
-        try writer.write(id)
-        try kind.writeMessagePack(to: &writer)
-        writer.write(size)
-        try writer.write(url)
-        if present > 0 { if let value = width { writer.write(value) } else { writer.writeNil() } }
-        if present > 1 { if let value = height { writer.write(value) } else { writer.writeNil() } }
-        if present > 2 { if let value = duration { writer.write(value) } else { writer.writeNil() } }
+        try writer.write(source.pointee.id)
+        try source.pointee.kind.writeMessagePack(to: &writer)
+        writer.write(source.pointee.size)
+        try writer.write(source.pointee.url)
+        if present > 0 { if let value = source.pointee.width { writer.write(value) } else { writer.writeNil() } }
+        if present > 1 { if let value = source.pointee.height { writer.write(value) } else { writer.writeNil() } }
+        if present > 2 { if let value = source.pointee.duration { writer.write(value) } else { writer.writeNil() } }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 4, of: "Attachment")
+        let id = try reader.readString()
+        let kind = try Attachment.Kind(messagePack: &reader)
+        let size = try reader.readInt64()
+        let url = try reader.readString()
+        let width: Int? = fields > 4 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt() } : nil
+        let height: Int? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt() } : nil
+        let duration: Int? = fields > 6 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt() } : nil
+        try reader.skipFields(fields, known: 7)
+        slot.initialize(\.id, to: id)
+        slot.initialize(\.kind, to: kind)
+        slot.initialize(\.size, to: size)
+        slot.initialize(\.width, to: width)
+        slot.initialize(\.height, to: height)
+        slot.initialize(\.duration, to: duration)
+        slot.initialize(\.url, to: url)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -109,16 +237,62 @@ extension Attachment: MessagePackFastCodable {
 
 extension Message: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = !attachments.isEmpty ? 3 : (editedAt != nil ? 2 : (clientID != nil ? 1 : 0))
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = !source.pointee.attachments.isEmpty ? 3 : (source.pointee.editedAt != nil ? 2 : (source.pointee.clientID != nil ? 1 : 0))
         try writer.writeArrayHeader(count: 5 + present)
-        writer.write(id)
-        writer.write(chatID)
-        writer.write(senderID)
-        try writer.write(text)
-        writer.write(sentAt)
-        if present > 0 { if let value = clientID { writer.write(value) } else { writer.writeNil() } }
-        if present > 1 { if let value = editedAt { writer.write(value) } else { writer.writeNil() } }
-        if present > 2 { try attachments.writeMessagePack(to: &writer) }
+        writer.write(source.pointee.id)
+        writer.write(source.pointee.chatID)
+        writer.write(source.pointee.senderID)
+        try writer.write(source.pointee.text)
+        writer.write(source.pointee.sentAt)
+        if present > 0 { if let value = source.pointee.clientID { writer.write(value) } else { writer.writeNil() } }
+        if present > 1 { if let value = source.pointee.editedAt { writer.write(value) } else { writer.writeNil() } }
+        if present > 2 { try source.pointee.attachments.writeMessagePack(to: &writer) }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 5, of: "Message")
+        let id = try reader.readInt64()
+        let chatID = try reader.readInt64()
+        let senderID = try reader.readInt64()
+        let text = try reader.readString()
+        let sentAt = try reader.readInt64()
+        let clientID: UInt64? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readUInt64() } : nil
+        let editedAt: ServerTime? = fields > 6 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt64() } : nil
+        let attachments: [Attachment] = fields > 7 ? (try reader.readOptional { reader throws(MessagePackError) in try [Attachment](messagePack: &reader) } ?? []) : []
+        try reader.skipFields(fields, known: 8)
+        slot.initialize(\.id, to: id)
+        slot.initialize(\.chatID, to: chatID)
+        slot.initialize(\.senderID, to: senderID)
+        slot.initialize(\.clientID, to: clientID)
+        slot.initialize(\.text, to: text)
+        slot.initialize(\.sentAt, to: sentAt)
+        slot.initialize(\.editedAt, to: editedAt)
+        slot.initialize(\.attachments, to: attachments)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -138,15 +312,59 @@ extension Message: MessagePackFastCodable {
 
 extension Chat: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = lastMessage != nil ? 1 : 0
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = source.pointee.lastMessage != nil ? 1 : 0
         try writer.writeArrayHeader(count: 6 + present)
-        writer.write(id)
-        try kind.writeMessagePack(to: &writer)
-        try writer.write(title)
-        try writer.writeIntegers(memberIDs)
-        writer.write(unreadCount)
-        writer.write(updatedAt)
-        if present > 0 { if let value = lastMessage { try value.writeMessagePack(to: &writer) } else { writer.writeNil() } }
+        writer.write(source.pointee.id)
+        try source.pointee.kind.writeMessagePack(to: &writer)
+        try writer.write(source.pointee.title)
+        try writer.writeIntegers(source.pointee.memberIDs)
+        writer.write(source.pointee.unreadCount)
+        writer.write(source.pointee.updatedAt)
+        if present > 0 { if let value = source.pointee.lastMessage { try value.writeMessagePack(to: &writer) } else { writer.writeNil() } }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 6, of: "Chat")
+        let id = try reader.readInt64()
+        let kind = try Chat.Kind(messagePack: &reader)
+        let title = try reader.readString()
+        let memberIDs = try reader.readIntegers()
+        let unreadCount = try reader.readInt()
+        let updatedAt = try reader.readInt64()
+        let lastMessage: Message? = fields > 6 ? try reader.readOptional { reader throws(MessagePackError) in try Message(messagePack: &reader) } : nil
+        try reader.skipFields(fields, known: 7)
+        slot.initialize(\.id, to: id)
+        slot.initialize(\.kind, to: kind)
+        slot.initialize(\.title, to: title)
+        slot.initialize(\.memberIDs, to: memberIDs)
+        slot.initialize(\.unreadCount, to: unreadCount)
+        slot.initialize(\.lastMessage, to: lastMessage)
+        slot.initialize(\.updatedAt, to: updatedAt)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {

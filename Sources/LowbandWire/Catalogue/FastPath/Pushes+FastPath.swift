@@ -7,8 +7,40 @@ public import LowbandMessagePack
 
 extension NewMessagePush: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 1)
-        try message.writeMessagePack(to: &writer)
+        try source.pointee.message.writeMessagePack(to: &writer)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 1, of: "NewMessagePush")
+        let message = try Message(messagePack: &reader)
+        try reader.skipFields(fields, known: 1)
+        slot.initialize(\.message, to: message)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -21,8 +53,40 @@ extension NewMessagePush: MessagePackFastCodable {
 
 extension ContactChangedPush: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 1)
-        try contact.writeMessagePack(to: &writer)
+        try source.pointee.contact.writeMessagePack(to: &writer)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 1, of: "ContactChangedPush")
+        let contact = try Contact(messagePack: &reader)
+        try reader.skipFields(fields, known: 1)
+        slot.initialize(\.contact, to: contact)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -35,11 +99,49 @@ extension ContactChangedPush: MessagePackFastCodable {
 
 extension ReadReceiptPush: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 4)
-        writer.write(chatID)
-        writer.write(readerID)
-        writer.write(messageID)
-        writer.write(readAt)
+        writer.write(source.pointee.chatID)
+        writer.write(source.pointee.readerID)
+        writer.write(source.pointee.messageID)
+        writer.write(source.pointee.readAt)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 4, of: "ReadReceiptPush")
+        let chatID = try reader.readInt64()
+        let readerID = try reader.readInt64()
+        let messageID = try reader.readInt64()
+        let readAt = try reader.readInt64()
+        try reader.skipFields(fields, known: 4)
+        slot.initialize(\.chatID, to: chatID)
+        slot.initialize(\.readerID, to: readerID)
+        slot.initialize(\.messageID, to: messageID)
+        slot.initialize(\.readAt, to: readAt)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {

@@ -20,8 +20,40 @@ extension HistoryRequest.Direction: MessagePackFastCodable {
 
 extension Ping: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 1)
-        writer.write(clientTime)
+        writer.write(source.pointee.clientTime)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 1, of: "Ping")
+        let clientTime = try reader.readInt64()
+        try reader.skipFields(fields, known: 1)
+        slot.initialize(\.clientTime, to: clientTime)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -34,8 +66,40 @@ extension Ping: MessagePackFastCodable {
 
 extension Pong: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 1)
-        writer.write(serverTime)
+        writer.write(source.pointee.serverTime)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 1, of: "Pong")
+        let serverTime = try reader.readInt64()
+        try reader.skipFields(fields, known: 1)
+        slot.initialize(\.serverTime, to: serverTime)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -48,11 +112,47 @@ extension Pong: MessagePackFastCodable {
 
 extension LoginRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = !compressionDictionaries.isEmpty ? 1 : 0
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = !source.pointee.compressionDictionaries.isEmpty ? 1 : 0
         try writer.writeArrayHeader(count: 2 + present)
-        try writer.write(token)
-        writer.write(lastSync)
-        if present > 0 { try writer.writeIntegers(compressionDictionaries) }
+        try writer.write(source.pointee.token)
+        writer.write(source.pointee.lastSync)
+        if present > 0 { try writer.writeIntegers(source.pointee.compressionDictionaries) }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 2, of: "LoginRequest")
+        let token = try reader.readString()
+        let lastSync = try reader.readInt64()
+        let compressionDictionaries: [Int64] = fields > 2 ? (try reader.readOptional { reader throws(MessagePackError) in try reader.readIntegers() } ?? []) : []
+        try reader.skipFields(fields, known: 3)
+        slot.initialize(\.token, to: token)
+        slot.initialize(\.lastSync, to: lastSync)
+        slot.initialize(\.compressionDictionaries, to: compressionDictionaries)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -67,14 +167,56 @@ extension LoginRequest: MessagePackFastCodable {
 
 extension LoginReply: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = compressionDictionary != nil ? 2 : (settings != nil ? 1 : 0)
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = source.pointee.compressionDictionary != nil ? 2 : (source.pointee.settings != nil ? 1 : 0)
         try writer.writeArrayHeader(count: 4 + present)
-        writer.write(userID)
-        writer.write(serverTime)
-        try contacts.writeMessagePack(to: &writer)
-        try chats.writeMessagePack(to: &writer)
-        if present > 0 { if let value = settings { try value.writeMessagePack(to: &writer) } else { writer.writeNil() } }
-        if present > 1 { if let value = compressionDictionary { writer.write(value) } else { writer.writeNil() } }
+        writer.write(source.pointee.userID)
+        writer.write(source.pointee.serverTime)
+        try source.pointee.contacts.writeMessagePack(to: &writer)
+        try source.pointee.chats.writeMessagePack(to: &writer)
+        if present > 0 { if let value = source.pointee.settings { try value.writeMessagePack(to: &writer) } else { writer.writeNil() } }
+        if present > 1 { if let value = source.pointee.compressionDictionary { writer.write(value) } else { writer.writeNil() } }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 4, of: "LoginReply")
+        let userID = try reader.readInt64()
+        let serverTime = try reader.readInt64()
+        let contacts = try [Contact](messagePack: &reader)
+        let chats = try [Chat](messagePack: &reader)
+        let settings: Settings? = fields > 4 ? try reader.readOptional { reader throws(MessagePackError) in try Settings(messagePack: &reader) } : nil
+        let compressionDictionary: Int64? = fields > 5 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt64() } : nil
+        try reader.skipFields(fields, known: 6)
+        slot.initialize(\.userID, to: userID)
+        slot.initialize(\.serverTime, to: serverTime)
+        slot.initialize(\.settings, to: settings)
+        slot.initialize(\.contacts, to: contacts)
+        slot.initialize(\.chats, to: chats)
+        slot.initialize(\.compressionDictionary, to: compressionDictionary)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -92,12 +234,50 @@ extension LoginReply: MessagePackFastCodable {
 
 extension HistoryRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = anchor != nil ? 1 : 0
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = source.pointee.anchor != nil ? 1 : 0
         try writer.writeArrayHeader(count: 3 + present)
-        writer.write(chatID)
-        try direction.writeMessagePack(to: &writer)
-        writer.write(count)
-        if present > 0 { if let value = anchor { writer.write(value) } else { writer.writeNil() } }
+        writer.write(source.pointee.chatID)
+        try source.pointee.direction.writeMessagePack(to: &writer)
+        writer.write(source.pointee.count)
+        if present > 0 { if let value = source.pointee.anchor { writer.write(value) } else { writer.writeNil() } }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 3, of: "HistoryRequest")
+        let chatID = try reader.readInt64()
+        let direction = try HistoryRequest.Direction(messagePack: &reader)
+        let count = try reader.readInt()
+        let anchor: Int64? = fields > 3 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readInt64() } : nil
+        try reader.skipFields(fields, known: 4)
+        slot.initialize(\.chatID, to: chatID)
+        slot.initialize(\.anchor, to: anchor)
+        slot.initialize(\.direction, to: direction)
+        slot.initialize(\.count, to: count)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -113,10 +293,46 @@ extension HistoryRequest: MessagePackFastCodable {
 
 extension HistoryReply: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 3)
-        writer.write(chatID)
-        try messages.writeMessagePack(to: &writer)
-        writer.write(reachedEnd)
+        writer.write(source.pointee.chatID)
+        try source.pointee.messages.writeMessagePack(to: &writer)
+        writer.write(source.pointee.reachedEnd)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 3, of: "HistoryReply")
+        let chatID = try reader.readInt64()
+        let messages = try [Message](messagePack: &reader)
+        let reachedEnd = try reader.readBool()
+        try reader.skipFields(fields, known: 3)
+        slot.initialize(\.chatID, to: chatID)
+        slot.initialize(\.messages, to: messages)
+        slot.initialize(\.reachedEnd, to: reachedEnd)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -131,12 +347,50 @@ extension HistoryReply: MessagePackFastCodable {
 
 extension SendMessageRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = !attachments.isEmpty ? 1 : 0
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = !source.pointee.attachments.isEmpty ? 1 : 0
         try writer.writeArrayHeader(count: 3 + present)
-        writer.write(chatID)
-        writer.write(clientID)
-        try writer.write(text)
-        if present > 0 { try attachments.writeMessagePack(to: &writer) }
+        writer.write(source.pointee.chatID)
+        writer.write(source.pointee.clientID)
+        try writer.write(source.pointee.text)
+        if present > 0 { try source.pointee.attachments.writeMessagePack(to: &writer) }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 3, of: "SendMessageRequest")
+        let chatID = try reader.readInt64()
+        let clientID = try reader.readUInt64()
+        let text = try reader.readString()
+        let attachments: [Attachment] = fields > 3 ? (try reader.readOptional { reader throws(MessagePackError) in try [Attachment](messagePack: &reader) } ?? []) : []
+        try reader.skipFields(fields, known: 4)
+        slot.initialize(\.chatID, to: chatID)
+        slot.initialize(\.clientID, to: clientID)
+        slot.initialize(\.text, to: text)
+        slot.initialize(\.attachments, to: attachments)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -152,8 +406,40 @@ extension SendMessageRequest: MessagePackFastCodable {
 
 extension SendMessageReply: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 1)
-        try message.writeMessagePack(to: &writer)
+        try source.pointee.message.writeMessagePack(to: &writer)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 1, of: "SendMessageReply")
+        let message = try Message(messagePack: &reader)
+        try reader.skipFields(fields, known: 1)
+        slot.initialize(\.message, to: message)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -166,9 +452,43 @@ extension SendMessageReply: MessagePackFastCodable {
 
 extension MarkReadRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 2)
-        writer.write(chatID)
-        writer.write(messageID)
+        writer.write(source.pointee.chatID)
+        writer.write(source.pointee.messageID)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 2, of: "MarkReadRequest")
+        let chatID = try reader.readInt64()
+        let messageID = try reader.readInt64()
+        try reader.skipFields(fields, known: 2)
+        slot.initialize(\.chatID, to: chatID)
+        slot.initialize(\.messageID, to: messageID)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -182,7 +502,37 @@ extension MarkReadRequest: MessagePackFastCodable {
 
 extension Ack: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 0)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 0, of: "Ack")
+        try reader.skipFields(fields, known: 0)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -194,9 +544,43 @@ extension Ack: MessagePackFastCodable {
 
 extension ErrorReply: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 2)
-        writer.write(code.rawValue)
-        try writer.write(text)
+        writer.write(source.pointee.code.rawValue)
+        try writer.write(source.pointee.text)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 2, of: "ErrorReply")
+        let code = ErrorReply.Code(rawValue: try reader.readInt())
+        let text = try reader.readString()
+        try reader.skipFields(fields, known: 2)
+        slot.initialize(\.code, to: code)
+        slot.initialize(\.text, to: text)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {

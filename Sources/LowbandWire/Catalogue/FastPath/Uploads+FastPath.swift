@@ -8,11 +8,49 @@ import Foundation
 
 extension UploadChunkRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 4)
-        try writer.write(uploadID)
-        writer.write(offset)
-        writer.write(totalSize)
-        try writer.write(binary: data)
+        try writer.write(source.pointee.uploadID)
+        writer.write(source.pointee.offset)
+        writer.write(source.pointee.totalSize)
+        try writer.write(binary: source.pointee.data)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 4, of: "UploadChunkRequest")
+        let uploadID = try reader.readString()
+        let offset = try reader.readInt64()
+        let totalSize = try reader.readInt64()
+        let data = Data(try reader.readBinary())
+        try reader.skipFields(fields, known: 4)
+        slot.initialize(\.uploadID, to: uploadID)
+        slot.initialize(\.offset, to: offset)
+        slot.initialize(\.totalSize, to: totalSize)
+        slot.initialize(\.data, to: data)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -28,12 +66,50 @@ extension UploadChunkRequest: MessagePackFastCodable {
 
 extension UploadChunkReply: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
-        let present = url != nil ? 1 : 0
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
+        let present = source.pointee.url != nil ? 1 : 0
         try writer.writeArrayHeader(count: 3 + present)
-        try writer.write(uploadID)
-        writer.write(acknowledgedOffset)
-        writer.write(complete)
-        if present > 0 { if let value = url { try writer.write(value) } else { writer.writeNil() } }
+        try writer.write(source.pointee.uploadID)
+        writer.write(source.pointee.acknowledgedOffset)
+        writer.write(source.pointee.complete)
+        if present > 0 { if let value = source.pointee.url { try writer.write(value) } else { writer.writeNil() } }
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 3, of: "UploadChunkReply")
+        let uploadID = try reader.readString()
+        let acknowledgedOffset = try reader.readInt64()
+        let complete = try reader.readBool()
+        let url: String? = fields > 3 ? try reader.readOptional { reader throws(MessagePackError) in try reader.readString() } : nil
+        try reader.skipFields(fields, known: 4)
+        slot.initialize(\.uploadID, to: uploadID)
+        slot.initialize(\.acknowledgedOffset, to: acknowledgedOffset)
+        slot.initialize(\.complete, to: complete)
+        slot.initialize(\.url, to: url)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
@@ -49,8 +125,40 @@ extension UploadChunkReply: MessagePackFastCodable {
 
 extension UploadStatusRequest: MessagePackFastCodable {
     public func writeMessagePack(to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try withUnsafePointer(to: self) { source throws(MessagePackError) in try Self.writeMessagePack(at: source, to: &writer) }
+    }
+
+    public static func writeMessagePack(elements: [Self], to writer: inout MessagePackWriter) throws(MessagePackError) {
+        try elements.withUnsafeBufferPointer { buffer throws(MessagePackError) in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0 ..< buffer.count { try writeMessagePack(at: base + index, to: &writer) }
+        }
+    }
+
+    public static func readMessagePack(
+        count: Int, into buffer: UnsafeMutableBufferPointer<Self>, initialized: inout Int, from reader: inout MessagePackReader
+    ) throws(MessagePackError) {
+        guard let base = buffer.baseAddress else { return }
+        while initialized < count {
+            try readMessagePack(into: base + initialized, from: &reader)
+            initialized += 1
+        }
+    }
+
+    /// Writes the value at `source`, each field read where it lies.
+    @inline(__always)
+    static func writeMessagePack(at source: UnsafePointer<Self>, to writer: inout MessagePackWriter) throws(MessagePackError) {
         try writer.writeArrayHeader(count: 1)
-        try writer.write(uploadID)
+        try writer.write(source.pointee.uploadID)
+    }
+
+    /// Reads a value into the uninitialized `slot`, which it initializes only when every field was read.
+    @inline(__always)
+    static func readMessagePack(into slot: UnsafeMutablePointer<Self>, from reader: inout MessagePackReader) throws(MessagePackError) {
+        let fields = try reader.readFields(required: 1, of: "UploadStatusRequest")
+        let uploadID = try reader.readString()
+        try reader.skipFields(fields, known: 1)
+        slot.initialize(\.uploadID, to: uploadID)
     }
 
     public init(messagePack reader: inout MessagePackReader) throws(MessagePackError) {
