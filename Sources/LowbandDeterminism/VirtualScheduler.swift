@@ -10,13 +10,19 @@ public final class VirtualScheduler: Scheduler {
     private var heap: [Entry] = []
     /// The work of each heap entry, by slot; a slot is reused once its work ran or was dropped.
     private var works: [(() -> Void)?] = []
+    /// The id of the work each slot holds, 0 once it was cancelled (or the slot is free): a
+    /// cancel is an array store and a turn an array load, where sets of ids hashed every id
+    /// two to four times a turn (engines cancel a request's time-out on every answer).
+    private var tickets: [UInt64] = []
     private var freeSlots: [Int] = []
-    private var nextID: UInt64 = 0
-    /// Work in the heap and not cancelled: a cancel is a set lookup, not a scan of the heap
-    /// (engines cancel a request's time-out on every answer).
-    private var scheduled: Set<UInt64> = []
-    /// Cancelled work still in the heap, dropped when it reaches the top.
-    private var cancelled: Set<UInt64> = []
+    /// Work scheduled and not yet run or cancelled.
+    private var live = 0
+    private var sequence: UInt64 = 0
+
+    /// A work's id: its sequence number above its slot, so ids order as the work was
+    /// scheduled and a cancel finds the slot without a lookup. Sequence numbers start at 1, so
+    /// no id is 0, and 2^40 of them are a thousand times what a crowd hour schedules.
+    private static let slotBits: UInt64 = 24
 
     private struct Entry {
         var deadline: Duration
@@ -32,7 +38,7 @@ public final class VirtualScheduler: Scheduler {
     public init() {}
 
     /// Work scheduled and not yet run or cancelled.
-    public var pendingCount: Int { scheduled.count }
+    public var pendingCount: Int { live }
 
     /// When the next piece of work is due, if any.
     public var nextDeadline: Duration? {
@@ -42,22 +48,31 @@ public final class VirtualScheduler: Scheduler {
 
     @discardableResult
     public func schedule(at deadline: Duration, _ work: @escaping () -> Void) -> ScheduledWork {
-        nextID += 1
-        scheduled.insert(nextID)
+        sequence += 1
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            works[slot] = work
         } else {
             slot = works.count
-            works.append(work)
+            precondition(UInt64(slot) < 1 << Self.slotBits, "more than 2^24 pieces of work scheduled at once")
+            works.append(nil)
+            tickets.append(0)
         }
-        push(Entry(deadline: max(deadline, now), id: nextID, slot: slot))
-        return ScheduledWork(id: nextID)
+        let id = sequence << Self.slotBits | UInt64(slot)
+        works[slot] = work
+        tickets[slot] = id
+        live += 1
+        push(Entry(deadline: max(deadline, now), id: id, slot: slot))
+        return ScheduledWork(id: id)
     }
 
+    /// The work stays in its slot until its entry reaches the top of the heap, as it would
+    /// have stayed had it run then.
     public func cancel(_ work: ScheduledWork) {
-        if scheduled.remove(work.id) != nil { cancelled.insert(work.id) }
+        let slot = Int(truncatingIfNeeded: work.id & (1 << Self.slotBits - 1))
+        guard work.id != 0, slot < tickets.count, tickets[slot] == work.id else { return }
+        tickets[slot] = 0
+        live -= 1
     }
 
     /// Runs everything due up to `now + delay`, moving the clock to each deadline in turn.
@@ -88,14 +103,14 @@ public final class VirtualScheduler: Scheduler {
 
     private func runNext() {
         let entry = pop()
-        scheduled.remove(entry.id)
+        tickets[entry.slot] = 0
+        live -= 1
         now = max(now, entry.deadline)
         take(entry.slot)?()
     }
 
     private func dropCancelledTop() {
-        while let top = heap.first, cancelled.contains(top.id) {
-            cancelled.remove(top.id)
+        while let top = heap.first, tickets[top.slot] != top.id {
             take(pop().slot)
         }
     }

@@ -66,6 +66,27 @@ import Testing
         #expect(scheduler.now == .seconds(9))
     }
 
+    /// A handle names its slot: once the work ran or was dropped and the slot holds newer
+    /// work, the old handle cancels nothing (nor does the placeholder id 0).
+    @Test func anOldHandleCannotCancelTheWorkThatReusedItsSlot() {
+        let scheduler = VirtualScheduler()
+        var ran: [String] = []
+        let first = scheduler.schedule(after: .seconds(1)) { ran.append("first") }
+        scheduler.cancel(first)
+        scheduler.advance(by: .seconds(2))
+        let second = scheduler.schedule(after: .seconds(1)) { ran.append("second") }
+        scheduler.cancel(first)
+        scheduler.cancel(ScheduledWork(id: 0))
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(2))
+        #expect(ran == ["second"])
+        let third = scheduler.schedule(after: .seconds(1)) { ran.append("third") }
+        scheduler.cancel(second)
+        #expect(third.id > second.id)
+        #expect(scheduler.runUntilIdle() == 1)
+        #expect(ran == ["second", "third"])
+    }
+
     @Test func pastDeadlinesRunNowAndTimeNeverGoesBack() {
         let scheduler = VirtualScheduler()
         scheduler.advance(to: .seconds(10))

@@ -128,7 +128,8 @@ public final class CacheDatabase {
     /// database (`:memory:` or an empty path) has no log to write and keeps SQLite's default.
     /// ``CacheWrites/simulated`` keeps the journal in memory, never syncs and holds the file's
     /// lock from the first read until ``close()`` instead, and opens the ``CacheBatch`` its
-    /// writes go into.
+    /// writes go into; a path with no file yet starts as a copy of a migrated file
+    /// (``SimulatedCacheTemplate``), not by running the migrations.
     ///
     /// WAL is set up by the two pragmas of GRDB's `journalMode = .wal`, not by that setting:
     /// it also writes an empty transaction (a table created and dropped) whenever the log file
@@ -153,16 +154,9 @@ public final class CacheDatabase {
             case .simulated:
                 // The batch stays open between accesses (CacheBatch).
                 configuration.allowsUnsafeTransactions = true
-                configuration.prepareDatabase { db in
-                    // Each write's savepoint copies every page it first touches into the
-                    // journal: 1 KiB pages instead of 4 KiB took the crowd hour's user time
-                    // from 3.54-3.72 s to 3.25-3.33 s (docs/RUN.md). Set before the file's
-                    // first table; a file made with other pages keeps them.
-                    try db.execute(sql: "PRAGMA page_size = 1024")
-                    try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
-                    try db.execute(sql: "PRAGMA journal_mode = MEMORY")
-                    try db.execute(sql: "PRAGMA synchronous = OFF")
-                }
+                configuration.prepareDatabase { db in try prepareSimulated(db) }
+                // A new cache starts as a copy of a migrated one (SimulatedCacheTemplate).
+                _ = SimulatedCacheTemplate.copy(to: path)
             }
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
@@ -179,6 +173,19 @@ public final class CacheDatabase {
             queue.inDatabase { db in checkpoints.install(on: db) }
         }
         return queue
+    }
+
+    /// A ``CacheWrites/simulated`` connection's pragmas, run as it opens.
+    ///
+    /// Each write's savepoint copies every page it first touches into the journal: 1 KiB pages
+    /// instead of 4 KiB took the crowd hour's user time from 3.54-3.72 s to 3.25-3.33 s
+    /// (docs/RUN.md). The page size is set before the file's first table; a file made with
+    /// other pages keeps them.
+    static func prepareSimulated(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA page_size = 1024")
+        try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+        try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+        try db.execute(sql: "PRAGMA synchronous = OFF")
     }
 
     /// Keeps the `-wal` and `-shm` files when the connection closes (`SQLITE_FCNTL_PERSIST_WAL`),
