@@ -7,9 +7,12 @@ Each relay (`socat`, or a lowband binary run as `lowband proxy --profile perfect
 one client and a threaded Python echo server on 127.0.0.1; the client sends one byte and waits
 for it, `--echoes` times over one connection (after 500 warm-up echoes). The relay's CPU time
 (user + system, all threads) is read from /proc/PID/stat before and after. Printed per round and
-relay: the round trip's p50 and p99 and the relay's CPU microseconds per echo. Linux only.
+relay: the round trip's p50 and p99 and the relay's CPU microseconds per echo (user and system
+apart); at the end, per relay, the medians over the rounds. Linux only. On a machine other work
+loads, `chrt -f 50 python3 …` runs the relays, the client and the server (all inherit it) ahead
+of that work, which steadies the figures.
 """
-import argparse, os, socket, subprocess, sys, threading, time
+import argparse, os, socket, statistics, subprocess, sys, threading, time
 
 
 def handle(c):
@@ -44,7 +47,7 @@ def free_port():
 def cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / os.sysconf("SC_CLK_TCK"), int(fields[12]) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(relay, upstream, echoes):
@@ -81,7 +84,8 @@ def measure(relay, upstream, echoes):
         process.terminate()
         process.wait()
     times.sort()
-    return times[len(times) // 2] * 1e6, times[min(len(times) - 1, (len(times) * 99) // 100)] * 1e6, (after - before) / echoes * 1e6
+    user, system = ((a - b) / echoes * 1e6 for a, b in zip(after, before))
+    return times[len(times) // 2] * 1e6, times[min(len(times) - 1, (len(times) * 99) // 100)] * 1e6, user, system
 
 
 parser = argparse.ArgumentParser(description="CPU per one-byte echo of socat and lowband proxy (perfect)")
@@ -92,7 +96,12 @@ arguments = parser.parse_args()
 if arguments.echoes < 1 or arguments.rounds < 1:
     sys.exit("--echoes and --rounds must be at least 1")
 upstream = echo_server()
+rows = {relay: [] for relay in arguments.relays}
 for round in range(1, arguments.rounds + 1):
     for relay in arguments.relays:
-        p50, p99, cpu = measure(relay, upstream, arguments.echoes)
-        print(f"round {round} {relay}: {arguments.echoes} echoes, p50 {p50:.1f} us, p99 {p99:.1f} us, cpu {cpu:.1f} us/echo", flush=True)
+        p50, p99, user, system = measure(relay, upstream, arguments.echoes)
+        rows[relay].append((p50, p99, user + system, user, system))
+        print(f"round {round} {relay}: {arguments.echoes} echoes, p50 {p50:.1f} us, p99 {p99:.1f} us, cpu {user + system:.1f} us/echo (user {user:.1f}, system {system:.1f})", flush=True)
+for relay, measured in rows.items():
+    p50, p99, cpu, user, system = (statistics.median(column) for column in zip(*measured))
+    print(f"median of {len(measured)} rounds, {relay}: p50 {p50:.1f} us, p99 {p99:.1f} us, cpu {cpu:.1f} us/echo (user {user:.1f}, system {system:.1f})")

@@ -63,6 +63,8 @@ struct FIFO<Element: Sendable>: Sendable {
 
     var first: Element? { isEmpty ? nil : items[head] }
 
+    var count: Int { items.count - head }
+
     mutating func append(_ element: Element) { items.append(element) }
 
     mutating func popFirst() -> Element? {

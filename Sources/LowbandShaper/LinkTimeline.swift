@@ -38,6 +38,15 @@ struct LinkTimeline: Sendable {
         }
     }
 
+    /// Whether every phase passes bytes on at once: no rate limit, delay, jitter or loss. A piece
+    /// then arrives at the instant it was queued.
+    var isInstant: Bool {
+        ([base] + segments.map(\.link)).allSatisfy { link in
+            if case .unlimited = link.rate, link.delay <= .zero, link.jitter.amount <= .zero, link.loss.rate <= 0 { return true }
+            return false
+        }
+    }
+
     /// How many phases there are (the base plus each segment).
     var phaseCount: Int { segments.count + 1 }
 

@@ -248,7 +248,7 @@ extension NetworkShaper {
     }
 
     /// Tells the paused readers of `direction` to resume once the queue is down to half.
-    private mutating func resumeIfRoom(_ direction: Direction) {
+    mutating func resumeIfRoom(_ direction: Direction) {
         let slot = direction.index
         guard !bottlenecks[slot].paused.isEmpty, bottlenecks[slot].occupancy <= bottlenecks[slot].resumeThreshold else { return }
         let paused = bottlenecks[slot].paused
@@ -261,7 +261,7 @@ extension NetworkShaper {
 
     /// Lets a paused connection whose bytes have all left read again as soon as the queue is
     /// not full, so a connection never starves behind another's backlog.
-    private mutating func resumeIfStarved(_ id: ConnectionID, _ direction: Direction) {
+    mutating func resumeIfStarved(_ id: ConnectionID, _ direction: Direction) {
         let slot = direction.index
         guard bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit,
               let index = bottlenecks[slot].paused.firstIndex(of: id) else { return }

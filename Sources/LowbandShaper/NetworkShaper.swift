@@ -37,6 +37,8 @@ public struct NetworkShaper: TrafficShaper, Sendable {
     var fades: [Fades]
     /// Bytes of acknowledgements sent, indexed by ``Direction/index``.
     var acknowledgementsSent = [0, 0]
+    /// Whether a piece always arrives the instant it is queued (see `passesAtOnce`).
+    let instant: Bool
 
     /// A shaper for `profile` whose random decisions all derive from `seed`.
     ///
@@ -53,6 +55,7 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         radio = Radio(profile: profile.radio ?? profile.wakeUp.map(RadioProfile.init(wakeUp:)), generator: device.derived(2))
         bottlenecks = [Bottleneck(profile: profile, direction: .upstream), Bottleneck(profile: profile, direction: .downstream)]
         fades = Direction.allCases.map { Fades(generator: device.derived(3, UInt64($0.index))) }
+        instant = Self.passesAtOnce(profile)
     }
 
     // MARK: TrafficShaper
@@ -103,8 +106,12 @@ public struct NetworkShaper: TrafficShaper, Sendable {
         let wasIdle = Self.enqueue(bytes, tlsBytes: tlsBytes, on: &connections.values[index][direction])
         if wasIdle { bottlenecks[slot].turns.append(id) }
         record(.enqueue, id, direction, bytes: bytes, queued: bottlenecks[slot].occupancy)
-        startNext(direction)
-        run(until: self.now)
+        if wasIdle, canDeliverAtOnce(slot), connections.values[index][direction].lastArrival <= self.now {
+            deliverAtOnce(id, index, direction)
+        } else {
+            startNext(direction)
+            run(until: self.now)
+        }
         let accepting = bottlenecks[slot].occupancy < bottlenecks[slot].queueLimit
         if !accepting {
             if !bottlenecks[slot].paused.contains(id) { bottlenecks[slot].paused.append(id) }

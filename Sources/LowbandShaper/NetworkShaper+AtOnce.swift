@@ -1,0 +1,50 @@
+/// The shaper on a link that never holds a byte back: what `submit` queues arrives at once.
+///
+/// On such a link (the `perfect` profile) every submit scheduled a `transmitted` timer at the
+/// same instant, ran it, scheduled an `arrival` at the same instant and ran that: two heap
+/// operations, a timeline lookup and an array built per read. Here the same steps are taken in
+/// one call, with the same state changes and the same trace lines in the same order (`enqueue`,
+/// then any `resume` the emptied queue allows, then `deliver` with no delay).
+extension NetworkShaper {
+    /// Whether `profile` passes every byte on the instant it is queued: no phase has a rate
+    /// limit, delay, jitter or loss, and there are no outages, radio, NAT, resets or
+    /// acknowledgements to time.
+    static func passesAtOnce(_ profile: NetworkProfile) -> Bool {
+        profile.outages.isEmpty && profile.radio == nil && profile.wakeUp == nil && profile.nat == nil && profile.resets == nil
+            && LinkTimeline(profile: profile, direction: .upstream).isInstant
+            && LinkTimeline(profile: profile, direction: .downstream).isInstant
+    }
+
+    /// Whether the piece just queued in `slot`'s direction can cross now without the timers:
+    /// nothing is scheduled, the bottleneck is free and that piece's connection is the only
+    /// one waiting. Otherwise the general path runs.
+    func canDeliverAtOnce(_ slot: Int) -> Bool {
+        instant && timers.isEmpty && !bottlenecks[slot].busy && bottlenecks[slot].waitingUntil == nil
+            && bottlenecks[slot].acknowledgementBytes == 0 && bottlenecks[slot].turns.count == 1
+    }
+
+    /// What `startNext`, `transmitted` and `arrived` do to the piece at the head of the
+    /// direction's turns when it starts, leaves the bottleneck and arrives all at `now`.
+    mutating func deliverAtOnce(_ id: ConnectionID, _ index: [ConnectionID: Connection].Index, _ direction: Direction) {
+        let slot = direction.index
+        _ = bottlenecks[slot].turns.popFirst()
+        radio.touch(now)
+        let piece = connections.values[index][direction].queued
+        // Started (startNext), through the bottleneck (transmitted) and arrived at once: no
+        // jitter to draw, no loss to roll (the caller saw the previous piece had arrived).
+        connections.values[index][direction].tlsBytes = 0
+        connections.values[index][direction].queued = 0
+        connections.values[index][direction].inFlight = 0
+        connections.values[index][direction].state = .idle
+        connections.values[index][direction].lastPieceStart = now
+        connections.values[index][direction].lastArrival = now
+        connections.values[index].lastCrossed = now
+        bottlenecks[slot].occupancy -= piece
+        resumeIfStarved(id, direction)
+        resumeIfRoom(direction)
+        // Arrived: handed out by the next `advance`, as a timer's delivery would be.
+        pending.append(.deliver(id, direction, bytes: piece))
+        record(.deliver, id, direction, bytes: piece, delay: 0)
+        connections.values[index].delivered += piece
+    }
+}
