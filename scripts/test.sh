@@ -56,53 +56,16 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     exit 1
 fi
 phase build
-# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
-python3 scripts/catalogue.py --check
-# Every target's imports match its dependencies in Package.swift, both ways, in the root and
-# the nested packages: a module reached through another's re-export, or a dependency nobody
-# imports, hides which target depends on which (scripts/check-imports.py).
-for package in . Benchmarks Examples/*/ Fuzz; do
-    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have no targets to check.
-    [ -f "${package%/}/Package.swift" ] || continue
-    python3 scripts/check-imports.py "${package%/}"
-done
-# The DocC reference of every library product, warnings as errors (~35 s on this build).
-phase "catalogue and imports"
-scripts/docs.sh
-phase docs
-# Suites that measure physical figures or run real timers and sockets on the wall clock carry
-# the Swift Testing tag `.wallClock` (each says why on its declaration). They run in a second
-# pass, alone and one at a time, so the rest of the suite does not load the machine under them;
-# everything else runs in parallel first. Swift 6.3's `swift test` cannot filter by tag yet
-# (`--filter tag:` arrives with ST-0025), so the list of their names is read from the tags in
-# the sources: `@Suite(…, .tags(.wallClock)) struct Name` on one line.
-wall_clock_suites() {
-    grep -rhoE '^@Suite\(.*\.tags\([^)]*\.wallClock[^)]*\).*\) struct [A-Za-z0-9_]+' "$@" 2>/dev/null \
-        | sed -E 's/.* struct ([A-Za-z0-9_]+)$/\1/' | sort -u
-}
-timed=$(wall_clock_suites Tests Benchmarks/Tests Examples | sed -E 's|^(.*)$|\\.\1/|' | paste -sd'|')
-if [ -z "$timed" ]; then
-    echo "test: no suite is tagged .wallClock; the serial pass would run nothing" >&2
-    exit 1
-fi
-# A tag written another way (the attribute on its own line, on a test function) would be missed
-# above and its suite would run in the parallel pass: every use of the tag must be one we read.
-tagged=$(grep -rhoE '\.tags\([^)]*\.wallClock' Tests Benchmarks/Tests Examples 2>/dev/null | wc -l)
-if [ "$tagged" -ne "$(wall_clock_suites Tests Benchmarks/Tests Examples | wc -l)" ]; then
-    echo "test: $tagged uses of .wallClock, but only these suites are read from '@Suite(…, .tags(.wallClock)) struct Name' lines:" >&2
-    wall_clock_suites Tests Benchmarks/Tests Examples >&2
-    exit 1
-fi
-swift test --skip-build --skip "$timed"
-phase "parallel tests"
 bin_path="$(swift build --show-bin-path)"
-# What the later phases need built is built beside the wall-clock pass, under Linux's idle
-# scheduling class (SCHED_IDLE: a core only when nothing else wants it): the start-up suite's
+# What the later phases need built is built from here on, beside the docs, the parallel pass and
+# the wall-clock pass, under Linux's idle scheduling class (SCHED_IDLE: a core only when nothing
+# else wants it): the start-up suite's
 # release binaries (the benchmark targets, package-benchmark's tool, the instruction probe and
 # the tool that derives the report; ~250 s from a fresh clone), then the benchmark kits' debug
 # build and tests (Benchmarks/ as a nested package, below), and the sanitized fuzz targets
-# (~100 s). That pass mostly waits on real timers and sockets, so the cores sit idle under it,
-# and the builds give way whenever a test wants a core. Not nice 19: SwiftPM's llbuild starts the
+# (~100 s). The wall-clock pass mostly waits on real timers and sockets, so the cores sit idle
+# under it, and the builds give way whenever a test or the docs want a core (started after the
+# parallel pass, they still needed 192 s after the wall-clock pass in a fresh-clone CI run). Not nice 19: SwiftPM's llbuild starts the
 # compilers at nice 0 again (seen in a CI run, where a latency figure then missed its 5.8 ms
 # tolerance by 0.3 ms); the scheduling class is inherited. The later phases then find their
 # binaries built (package-benchmark's plugin builds the same products with the same flags:
@@ -144,13 +107,16 @@ background_builds() {
         swift build "${benchmarks[@]}" -c release --product "$product" || return 1
     done
     swift build "${benchmarks[@]}" --product lowband-bench-derive || return 1
+    # The root's .build is the docs' until they are done (dump-symbol-graph resolves the root).
+    while [ ! -e "$docs_done" ]; do sleep 1; done
     nested_build Benchmarks || return 1
 }
 bench_log=$(mktemp)
 fuzz_log=$(mktemp)
 lanes_done=$(mktemp -u)
 benchmarks_built=$(mktemp -u)
-trap 'stop_children; rm -f "$log" "$bench_log" "$fuzz_log" "$lanes_done" "$benchmarks_built"' EXIT
+docs_done=$(mktemp -u)
+trap 'stop_children; rm -f "$log" "$bench_log" "$fuzz_log" "$lanes_done" "$benchmarks_built" "$docs_done"' EXIT
 # The start-up suite (release build) against the committed baseline, as soon as its binaries are
 # built and the wall-clock pass is over (it runs beside the nested packages' tests and the
 # fuzzing, which give way to it: see below). Allocation counts are gated at 10%; instruction
@@ -178,7 +144,7 @@ startup_suite() {
     # The builds, in a subshell of their own: only they take the idle class.
     if ! (background_builds) > "$bench_log" 2>&1; then
         cat "$bench_log"
-        echo "test: the builds beside the wall-clock pass (start-up suite, benchmark kits) failed (their output above)"
+        echo "test: the builds beside the tests (start-up suite, benchmark kits) failed (their output above)"
         return 1
     fi
     touch "$benchmarks_built"
@@ -192,6 +158,49 @@ startup_suite() {
 startup=$!
 (chrt --idle -p 0 "$BASHPID"; exec scripts/fuzz.sh all --debug --build-only) > "$fuzz_log" 2>&1 &
 fuzz_build=$!
+# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
+python3 scripts/catalogue.py --check
+# Every target's imports match its dependencies in Package.swift, both ways, in the root and
+# the nested packages: a module reached through another's re-export, or a dependency nobody
+# imports, hides which target depends on which (scripts/check-imports.py).
+for package in . Benchmarks Examples/*/ Fuzz; do
+    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have no targets to check.
+    [ -f "${package%/}/Package.swift" ] || continue
+    python3 scripts/check-imports.py "${package%/}"
+done
+# The DocC reference of every library product, warnings as errors (~35 s on this build).
+phase "catalogue and imports"
+scripts/docs.sh
+touch "$docs_done"
+phase docs
+# Suites that measure physical figures or run real timers and sockets on the wall clock carry
+# the Swift Testing tag `.wallClock` (each says why on its declaration). They run in a second
+# pass, alone and one at a time, so the rest of the suite does not load the machine under them;
+# everything else runs in parallel first. Swift 6.3's `swift test` cannot filter by tag yet
+# (`--filter tag:` arrives with ST-0025), so the list of their names is read from the tags in
+# the sources: `@Suite(…, .tags(.wallClock)) struct Name` on one line.
+wall_clock_suites() {
+    grep -rhoE '^@Suite\(.*\.tags\([^)]*\.wallClock[^)]*\).*\) struct [A-Za-z0-9_]+' "$@" 2>/dev/null \
+        | sed -E 's/.* struct ([A-Za-z0-9_]+)$/\1/' | sort -u
+}
+timed=$(wall_clock_suites Tests Benchmarks/Tests Examples | sed -E 's|^(.*)$|\\.\1/|' | paste -sd'|')
+if [ -z "$timed" ]; then
+    echo "test: no suite is tagged .wallClock; the serial pass would run nothing" >&2
+    exit 1
+fi
+# A tag written another way (the attribute on its own line, on a test function) would be missed
+# above and its suite would run in the parallel pass: every use of the tag must be one we read.
+tagged=$(grep -rhoE '\.tags\([^)]*\.wallClock' Tests Benchmarks/Tests Examples 2>/dev/null | wc -l)
+if [ "$tagged" -ne "$(wall_clock_suites Tests Benchmarks/Tests Examples | wc -l)" ]; then
+    echo "test: $tagged uses of .wallClock, but only these suites are read from '@Suite(…, .tags(.wallClock)) struct Name' lines:" >&2
+    wall_clock_suites Tests Benchmarks/Tests Examples >&2
+    exit 1
+fi
+# The test bundle is run directly, as the wall-clock lanes below do: `swift test` would hold the
+# root's .build for its whole run, where the benchmark kits build beside it. (Every test is a
+# Swift Testing one; there is no XCTest case to run.)
+"$bin_path/lowbandPackageTests.xctest" --testing-library swift-testing --skip "$timed"
+phase "parallel tests (the builds beside them)"
 # The pass runs in two lanes, each one suite at a time: the figure suites at normal priority,
 # and beside them the sweeps (`.tags(.wallClock, .sweep)`: explore over real stacks, soak kills;
 # they assert outcomes, not figures with tolerances) at nice 10, so a figure never waits on a
@@ -250,7 +259,7 @@ if [ ! -e "$benchmarks_built" ]; then
     echo "test: the builds beside the wall-clock pass failed (their [start-up] lines above)" >&2
     exit 1
 fi
-phase "the rest of the builds beside the wall-clock pass"
+phase "the rest of the builds beside the tests"
 test_bundle() {
     local name bundle own_timed
     name=$(sed -n '/Package(/,/name:/ s/.*name: *"\([^"]*\)".*/\1/p' "$1/Package.swift" | head -1)
