@@ -56,6 +56,19 @@ if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
     exit 1
 fi
 phase build
+# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
+python3 scripts/catalogue.py --check
+# Every target's imports match its dependencies in Package.swift, both ways, in the root and
+# the nested packages: a module reached through another's re-export, or a dependency nobody
+# imports, hides which target depends on which (scripts/check-imports.py).
+for package in . Benchmarks Examples/*/ Fuzz; do
+    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have no targets to check.
+    [ -f "${package%/}/Package.swift" ] || continue
+    python3 scripts/check-imports.py "${package%/}"
+done
+phase "catalogue and imports"
+# (After the checks above: check-imports.py reads each package with `swift package dump-package`,
+# which waits for a build holding that package's .build, for minutes when it is a release build.)
 bin_path="$(swift build --show-bin-path)"
 # What the later phases need built is built from here on, beside the docs, the parallel pass and
 # the wall-clock pass, under Linux's idle scheduling class (SCHED_IDLE: a core only when nothing
@@ -158,18 +171,7 @@ startup_suite() {
 startup=$!
 (chrt --idle -p 0 "$BASHPID"; exec scripts/fuzz.sh all --debug --build-only) > "$fuzz_log" 2>&1 &
 fuzz_build=$!
-# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
-python3 scripts/catalogue.py --check
-# Every target's imports match its dependencies in Package.swift, both ways, in the root and
-# the nested packages: a module reached through another's re-export, or a dependency nobody
-# imports, hides which target depends on which (scripts/check-imports.py).
-for package in . Benchmarks Examples/*/ Fuzz; do
-    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have no targets to check.
-    [ -f "${package%/}/Package.swift" ] || continue
-    python3 scripts/check-imports.py "${package%/}"
-done
 # The DocC reference of every library product, warnings as errors (~35 s on this build).
-phase "catalogue and imports"
 scripts/docs.sh
 touch "$docs_done"
 phase docs
