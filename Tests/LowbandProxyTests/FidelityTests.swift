@@ -97,21 +97,7 @@ import Testing
         let expected = 0.350 + 2 * Double(size * 8) / Double(rate)
         let samples = try await echo.serving {
             try await ProxyHarness.withProxy(upstreamPort: echo.port, link: link) { _, port in
-                let client = try await TestPeers.connect(port: port)
-                return try await client.executeThenClose { inbound, outbound in
-                    var iterator = inbound.makeAsyncIterator()
-                    var samples: [Double] = []
-                    for round in 0..<6 {
-                        let message = TestPeers.pattern(size, seed: UInt8(round))
-                        let start = ContinuousClock.now
-                        try await outbound.write(message)
-                        let echoed = try await TestPeers.read(size, from: &iterator)
-                        let elapsed = ContinuousClock.now - start
-                        #expect(echoed == message)
-                        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-                    }
-                    return samples
-                }
+                try await roundTrips(6, size: size, port: port)
             }
         }
         let worst = samples.map { abs($0 - expected) }.max() ?? 0
@@ -276,17 +262,20 @@ import Testing
         #expect(with.allSatisfy { $0 >= floor + toxic - tolerance }, "\(with)")
     }
 
-    /// `count` round trips of `size` bytes on a new connection, in seconds.
+    /// `count` round trips of `size` bytes on a new connection, in seconds; each echo must be
+    /// the bytes sent.
     private func roundTrips(_ count: Int, size: Int, port: Int) async throws -> [Double] {
         let client = try await TestPeers.connect(port: port)
         return try await client.executeThenClose { inbound, outbound in
             var iterator = inbound.makeAsyncIterator()
             var samples: [Double] = []
             for round in 0..<count {
+                let message = TestPeers.pattern(size, seed: UInt8(round))
                 let start = ContinuousClock.now
-                try await outbound.write(TestPeers.pattern(size, seed: UInt8(round)))
-                _ = try await TestPeers.read(size, from: &iterator)
+                try await outbound.write(message)
+                let echoed = try await TestPeers.read(size, from: &iterator)
                 let elapsed = ContinuousClock.now - start
+                #expect(echoed == message)
                 samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
             }
             return samples

@@ -60,13 +60,18 @@ import Testing
 
         """
 
+    /// The bytes the client read before its reset, from its line `ConnectionResetError after N`.
+    private func bytesBeforeReset(_ client: String) throws -> Int {
+        let words = client.split(separator: " ")
+        #expect(words.prefix(2) == ["ConnectionResetError", "after"], "\(client)")
+        return try #require(words.last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+    }
+
     @Test func aResetPeerToxicResetsTheConnectionItsTimeoutAfterItsFirstData() async throws {
         let toxic = #"{"name": "rp", "type": "reset_peer", "stream": "downstream", "attributes": {"timeout": 500}}"#
         let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0.1"], options: ["--api", "127.0.0.1:0"])
         // An echo of 1000 bytes every 0.1 s: the reset comes 0.5 s after the first came down.
-        let words = outcome.client.split(separator: " ")
-        #expect(words.prefix(2) == ["ConnectionResetError", "after"], "\(outcome.client)")
-        let received = try #require(words.last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let received = try bytesBeforeReset(outcome.client)
         #expect((1000 ..< 20_000).contains(received), "\(outcome.client)")
         #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
         #expect(outcome.trace.contains { $0.contains(#""event":"reset""#) && $0.contains("toxic rp: reset_peer 500 ms after its first data downstream") })
@@ -85,9 +90,7 @@ import Testing
     @Test func aLimitDataToxicResetsTheConnectionPastItsBytes() async throws {
         let toxic = #"{"name": "ld", "type": "limit_data", "stream": "downstream", "attributes": {"bytes": 2500}}"#
         let outcome = try await run(profile: Self.quickLink, client: Self.toxicClient, arguments: [toxic, "0"], options: ["--api", "127.0.0.1:0"])
-        let words = outcome.client.split(separator: " ")
-        #expect(words.prefix(2) == ["ConnectionResetError", "after"], "\(outcome.client)")
-        let received = try #require(words.last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        let received = try bytesBeforeReset(outcome.client)
         #expect(received <= 2500, "no more than the toxic's bytes came down: \(outcome.client)")
         #expect(outcome.host == "host: closed" || outcome.host == "host: reset", "\(outcome.host)")
         #expect(outcome.trace.contains { $0.contains(#""event":"drop""#) && $0.contains("ld: toxic-limit-data") })
