@@ -52,6 +52,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 
+# Checked before anything is built or run, so a wrong path costs no benchmark run.
+if [ -n "$given_lowband" ] && [ ! -x "$given_lowband" ]; then
+    echo "bench: --lowband $given_lowband is no executable file" >&2
+    exit 2
+fi
+
 case "$suite" in
     all) targets=(CodecBenchmarks CompressionBenchmarks StartupBenchmarks PushToVisibleBenchmarks) ;;
     codec) targets=(CodecBenchmarks) ;;
@@ -163,7 +169,6 @@ for format in influx histogramSamples; do
         "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
 done
 if [ -n "$given_lowband" ]; then
-    [ -x "$given_lowband" ] || { echo "bench: --lowband $given_lowband is no executable file" >&2; exit 2; }
     lowband=$given_lowband
 else
     swift build --scratch-path "$build_path" --product lowband
