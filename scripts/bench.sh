@@ -4,7 +4,7 @@
 # benchmarks of the run and the targets the kits declare; prints the same as tables.
 #
 #   scripts/bench.sh [--suite all|codec|compression|startup|push-to-visible|explore|relay|virtual-time]
-#                    [--out FILE] [--build-path DIR] [--lowband FILE]
+#                    [--out FILE] [--build-path DIR] [--lowband FILE] [--derive FILE]
 #
 # --build-path DIR builds in DIR instead of .build (SwiftPM's --scratch-path), and the Benchmarks
 # package in DIR/benchmarks instead of Benchmarks/.build, e.g. outside the checkout on a CI
@@ -14,6 +14,9 @@
 # build will do) instead of building one in the build path; scripts/test.sh passes the one it
 # built, so the start-up suite runs no SwiftPM command on the root's .build while other packages
 # build there.
+# --derive FILE: the `lowband-bench-derive` to apply the kits' ratios and targets with, instead of
+# a debug build of it in the Benchmarks build path; scripts/test.sh passes the one its build of
+# Benchmarks/ in the root's .build made, where the root's modules are already built for debugging.
 #
 # `explore` is not a package-benchmark suite: it times `lowband explore` (release) over 1,000
 # seeds of a 5-client, 10-minute EDGE crowd with swarm faults and writes its results.csv rows
@@ -37,6 +40,7 @@ out=""
 build_path=.build
 bench_build_path=Benchmarks/.build
 given_lowband=""
+given_derive=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --suite) suite="${2:?--suite needs a value}"; shift 2 ;;
@@ -47,7 +51,8 @@ while [ $# -gt 0 ]; do
             bench_build_path="$build_path/benchmarks"
             shift 2 ;;
         --lowband) given_lowband="$(cd "$caller" && realpath -m "${2:?--lowband needs a file}")"; shift 2 ;;
-        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+        --derive) given_derive="$(cd "$caller" && realpath -m "${2:?--derive needs a file}")"; shift 2 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "bench: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
@@ -55,6 +60,10 @@ done
 # Checked before anything is built or run, so a wrong path costs no benchmark run.
 if [ -n "$given_lowband" ] && [ ! -x "$given_lowband" ]; then
     echo "bench: --lowband $given_lowband is no executable file" >&2
+    exit 2
+fi
+if [ -n "$given_derive" ] && [ ! -x "$given_derive" ]; then
+    echo "bench: --derive $given_derive is no executable file" >&2
     exit 2
 fi
 
@@ -101,10 +110,13 @@ mkdir -p "$raw"
 # it measures nothing, and shares the package-benchmark tool's debug dependencies (10 s on a
 # fresh clone, against 39 s for release).
 derive() {
-    local package=(--package-path Benchmarks --scratch-path "$bench_build_path")
-    swift build "${package[@]}" --product lowband-bench-derive
+    local package=(--package-path Benchmarks --scratch-path "$bench_build_path") tool="$given_derive"
+    if [ -z "$tool" ]; then
+        swift build "${package[@]}" --product lowband-bench-derive
+        tool="$(swift build "${package[@]}" --show-bin-path)/lowband-bench-derive"
+    fi
     echo
-    "$(swift build "${package[@]}" --show-bin-path)/lowband-bench-derive" "$1" --out "$out"
+    "$tool" "$1" --out "$out"
 }
 
 if [ "$suite" = relay ] || [ "$suite" = virtual-time ]; then

@@ -47,42 +47,23 @@ stop_children() {
     [ -z "$pids" ] || kill $pids 2> /dev/null || true
 }
 trap 'stop_children; rm -f "$log"' EXIT
-if ! swift build --build-tests 2>&1 | tee "$log"; then
-    echo "test: the build failed" >&2
-    exit 1
-fi
-if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
-    echo "test: the build has warnings (above); Lowband builds with none" >&2
-    exit 1
-fi
-phase build
-# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
-python3 scripts/catalogue.py --check
-# Every target's imports match its dependencies in Package.swift, both ways, in the root and
-# the nested packages: a module reached through another's re-export, or a dependency nobody
-# imports, hides which target depends on which (scripts/check-imports.py).
-for package in . Benchmarks Examples/*/ Fuzz; do
-    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have no targets to check.
-    [ -f "${package%/}/Package.swift" ] || continue
-    python3 scripts/check-imports.py "${package%/}"
-done
-phase "catalogue and imports"
-# (After the checks above: check-imports.py reads each package with `swift package dump-package`,
-# which waits for a build holding that package's .build, for minutes when it is a release build.)
 bin_path="$(swift build --show-bin-path)"
-# What the later phases need built is built from here on, beside the docs, the parallel pass and
-# the wall-clock pass, under Linux's idle scheduling class (SCHED_IDLE: a core only when nothing
-# else wants it): the start-up suite's
-# release binaries (the benchmark targets, package-benchmark's tool, the instruction probe and
-# the tool that derives the report; ~250 s from a fresh clone), then the benchmark kits' debug
-# build and tests (Benchmarks/ as a nested package, below), and the sanitized fuzz targets
-# (~100 s). The wall-clock pass mostly waits on real timers and sockets, so the cores sit idle
-# under it, and the builds give way whenever a test or the docs want a core (started after the
-# parallel pass, they still needed 192 s after the wall-clock pass in a fresh-clone CI run). Not nice 19: SwiftPM's llbuild starts the
-# compilers at nice 0 again (seen in a CI run, where a latency figure then missed its 5.8 ms
-# tolerance by 0.3 ms); the scheduling class is inherited. The later phases then find their
-# binaries built (package-benchmark's plugin builds the same products with the same flags:
-# nothing is compiled again).
+# What the later phases need built is built from here on, under Linux's idle scheduling class
+# (SCHED_IDLE: a core only when nothing else wants it), beside the main build, the docs, the
+# parallel pass and the wall-clock pass: the start-up suite's release binaries (the benchmark
+# targets, package-benchmark's tool and the instruction probe: 420 s of CPU from a fresh clone,
+# most of it a release build of SwiftNIO, GRDB and the client), then the benchmark kits' debug
+# build and tests (Benchmarks/ as a nested package, below), and from the end of the main build
+# the sanitized fuzz targets (~100 s). The main build leaves a core idle whenever one compiler
+# waits on another (a module's interface, the test bundle's link), and the wall-clock pass mostly
+# waits on real timers and sockets; the builds take those cores and give way whenever a build, a
+# test or the docs want one (started after the main build, they still needed 155 s after the
+# wall-clock pass in a fresh-clone CI run; after the parallel pass, 192 s). Not nice 19:
+# SwiftPM's llbuild starts the compilers at nice 0 again (seen in a CI run, where a latency
+# figure then missed its 5.8 ms tolerance by 0.3 ms); the scheduling class is inherited. The
+# later phases then find their binaries built (package-benchmark's plugin builds the same
+# products with the same flags: nothing is compiled again). Nothing else holds Benchmarks/.build
+# meanwhile: scripts/check-imports.py reads each manifest with a scratch directory of its own.
 #
 # The nested packages use Lowband by path and build in the root's .build: the root's modules
 # compile there with the same commands, so only each package's own targets (and, for
@@ -93,10 +74,11 @@ bin_path="$(swift build --show-bin-path)"
 # or the root's .build in between: with a scratch path shared by several roots, SwiftPM 6.3
 # builds nothing at all when the build itself has to resolve (no Package.resolved yet, as in a
 # fresh clone; and when Benchmarks/ was resolved there while its release build ran beside), and
-# the tests then find no test bundle. So Benchmarks/ is resolved alone first, for its own scratch,
-# and its two builds run one after the other; the start-up suite gets the `lowband` built above
-# (`--lowband`) and runs no SwiftPM command on the root's .build.
-swift package --package-path Benchmarks --scratch-path Benchmarks/.build resolve
+# the tests then find no test bundle. So Benchmarks/ is resolved for its own scratch first, and
+# its two builds run one after the other; the start-up suite gets the `lowband` and the
+# `lowband-bench-derive` built in the root's .build (`--lowband`, `--derive`: no debug build of
+# the root's modules in Benchmarks/.build, 32 s of CPU) and runs no SwiftPM command on the
+# root's .build.
 # (Each step says `|| return 1`: `set -e` does nothing in a function called as a condition.)
 nested_build() {
     local package=(--package-path "$1" --scratch-path .build) out
@@ -116,11 +98,12 @@ nested_build() {
 background_builds() {
     chrt --idle -p 0 "$BASHPID" || return 1
     local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build)
+    swift package "${benchmarks[@]}" resolve || return 1
     for product in StartupBenchmarks BenchmarkTool lowband-startup-probe; do
         swift build "${benchmarks[@]}" -c release --product "$product" || return 1
     done
-    swift build "${benchmarks[@]}" --product lowband-bench-derive || return 1
-    # The root's .build is the docs' until they are done (dump-symbol-graph resolves the root).
+    # The root's .build is the main build's, then the docs' until they are done
+    # (dump-symbol-graph resolves the root).
     while [ ! -e "$docs_done" ]; do sleep 1; done
     nested_build Benchmarks || return 1
 }
@@ -162,13 +145,34 @@ startup_suite() {
     fi
     touch "$benchmarks_built"
     while [ ! -e "$lanes_done" ]; do sleep 1; done
-    scripts/bench.sh --suite startup --out reports/startup.csv --lowband "$bin_path/lowband" || return 1
+    scripts/bench.sh --suite startup --out reports/startup.csv --lowband "$bin_path/lowband" \
+        --derive "$bin_path/lowband-bench-derive" || return 1
     "$bin_path/lowband" compare reports/baselines/startup.csv reports/startup.csv \
         --threshold 10% --ratio-threshold 50% --instruction-threshold 3% --not-gated growth_100_to_1000
 }
 # Its lines come marked, as they come: they interleave with the phases that run beside it.
 (set -o pipefail; startup_suite 2>&1 | sed -u 's/^/[start-up] /') &
 startup=$!
+if ! swift build --build-tests 2>&1 | tee "$log"; then
+    echo "test: the build failed" >&2
+    exit 1
+fi
+if grep -E "^/.*: warning:" "$log" | grep -v "/.build/" ; then
+    echo "test: the build has warnings (above); Lowband builds with none" >&2
+    exit 1
+fi
+phase build
+# The wire catalogue's Swift is what its one description says (scripts/catalogue.py).
+python3 scripts/catalogue.py --check
+# Every target's imports match its dependencies in Package.swift, both ways, in the root and
+# the nested packages: a module reached through another's re-export, or a dependency nobody
+# imports, hides which target depends on which (scripts/check-imports.py).
+for package in . Benchmarks Examples/*/ Fuzz; do
+    # Examples that are no Swift package (MQTTChat: Python on paho-mqtt) have no targets to check.
+    [ -f "${package%/}/Package.swift" ] || continue
+    python3 scripts/check-imports.py "${package%/}"
+done
+phase "catalogue and imports"
 (chrt --idle -p 0 "$BASHPID"; exec scripts/fuzz.sh all --debug --build-only) > "$fuzz_log" 2>&1 &
 fuzz_build=$!
 # The DocC reference of every library product, warnings as errors (~35 s on this build).
