@@ -63,7 +63,7 @@ public final class MessageStore {
     public func allMessages(chatID: Int64) throws -> [Message] {
         try writer.readCached { db in
             var messages: [Message] = []
-            try db.cachedStatement(sql: "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? ORDER BY id").forEachRow(.integer(chatID)) { row in
+            try db.cachedStatement(sql: Self.allMessagesSQL).forEachRow(.integer(chatID)) { row in
                 messages.append(try CacheRows.message(row))
             }
             return messages
@@ -150,17 +150,16 @@ public final class MessageStore {
 
     /// ``applyLive(_:)`` inside the caller's transaction.
     ///
-    /// A new message costs five statements (it was about ten): one read of everything the rules
+    /// A new message costs four statements (it was about ten): one read of everything the rules
     /// need (the chat's newest message, whether the message is known, the read position, the
-    /// user), the chunks, the message, the chunk it grows and one update of the chat that applies
-    /// ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message older than
-    /// the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s recount,
-    /// unless the count already left it out (``ReadPositions/passCounted(_:chatID:to:)``).
+    /// user, and the chat's chunks), the message, the chunk it grows and one update of the chat
+    /// that applies ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message
+    /// older than the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s
+    /// recount, unless the count already left it out (``ReadPositions/passCounted(_:chatID:to:)``).
     static func applyLive(_ db: Database, _ message: Message) throws {
         let chatID = message.chatID
-        let state = try LiveState.fetch(db, message)
-        var chunks = try loadChunks(db, chatID: chatID)
-        let stored = chunks
+        let (state, stored) = try LiveState.fetch(db, message)
+        var chunks = stored
         if let previous = state.previousNewestID, message.id > previous {
             chunks.insert(.live(previousNewestID: previous, messageID: message.id))
         } else if !state.known {
@@ -198,7 +197,7 @@ public final class MessageStore {
     }
 
     /// What ``applyLive(_:_:)`` reads before it writes, in one statement.
-    private struct LiveState {
+    struct LiveState: Hashable {
         /// The chat's newest message before this one (``newestMessageID(_:chatID:)``).
         var previousNewestID: Int64?
         /// The chat's `lastMessageID` column (nil: the chat is not cached or has none).
@@ -212,23 +211,41 @@ public final class MessageStore {
         /// The chat's `updatedAt` from the last login reply that carried it (nil: not cached).
         var chatUpdatedAt: Int64?
 
-        static func fetch(_ db: Database, _ message: Message) throws -> LiveState {
-            let state = try db.cachedStatement(
+        /// The state and the chat's chunks (``loadChunks(_:chatID:)``), read by one statement.
+        ///
+        /// The chunks are the rows of a LEFT JOIN on the one row of the state (none: one row
+        /// with NULL chunk columns). They are ordered here, not by an ORDER BY, which made
+        /// SQLite sort them in a temporary B-tree; `(chatID, oldestID)` is the table's primary
+        /// key, so the order is the one ``loadChunks(_:chatID:)``'s ORDER BY gives.
+        static func fetch(_ db: Database, _ message: Message) throws -> (LiveState, HistoryChunks) {
+            var state: LiveState?
+            var rows: [HistoryChunk] = []
+            try db.cachedStatement(
                 sql: """
                     SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
                         chat.lastMessageID,
                         EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
                         chat.readUpTo,
                         (SELECT userID FROM syncState WHERE id = 1),
-                        chat.updatedAt
-                    FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1
+                        chat.updatedAt,
+                        historyChunk.oldestID,
+                        historyChunk.newestID
+                    FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1 LEFT JOIN historyChunk ON historyChunk.chatID = ?1
                     """
-            ).firstRow(.integer(message.chatID), .integer(message.id)) { row in
-                LiveState(
-                    previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3), userID: row.integer(4),
-                    chatUpdatedAt: row.integer(5))
+            ).forEachRow(.integer(message.chatID), .integer(message.id)) { row in
+                if state == nil {
+                    state = LiveState(
+                        previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3),
+                        userID: row.integer(4), chatUpdatedAt: row.integer(5))
+                }
+                // Both columns are NOT NULL: NULL only on the row of a chat without chunks.
+                if let oldestID = row.integer(6) {
+                    rows.append(HistoryChunk(chatID: message.chatID, oldestID: oldestID, newestID: row.integer(7) ?? 0))
+                }
             }
-            return state ?? LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil, chatUpdatedAt: nil)
+            if rows.count > 1 { rows.sort { $0.oldestID < $1.oldestID } }
+            let empty = LiveState(previousNewestID: nil, lastMessageID: nil, known: false, readUpTo: nil, userID: nil, chatUpdatedAt: nil)
+            return (state ?? empty, HistoryChunks(chatID: message.chatID, chunks: rows))
         }
     }
 
@@ -275,9 +292,14 @@ public final class MessageStore {
         return try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(id) FROM message WHERE chatID = ?"), arguments: [chatID])
     }
 
+    // The queries of ``CacheRows/messageColumns``, made once: an interpolated literal is a new
+    // String at every call, which GRDB's statement cache then hashes.
+    private static let allMessagesSQL = "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? ORDER BY id"
+    private static let messagesInRangeSQL = "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?"
+
     static func messages(_ db: Database, chatID: Int64, in range: ClosedRange<Int64>, newest limit: Int) throws -> [Message] {
         var messages: [Message] = []
-        try db.cachedStatement(sql: "SELECT \(CacheRows.messageColumns) FROM message WHERE chatID = ? AND id BETWEEN ? AND ? ORDER BY id DESC LIMIT ?").forEachRow(
+        try db.cachedStatement(sql: Self.messagesInRangeSQL).forEachRow(
             .integer(chatID), .integer(range.lowerBound), .integer(range.upperBound), .integer(Int64(min(limit, Int(Int32.max))))
         ) { row in
             messages.append(try CacheRows.message(row))

@@ -62,20 +62,20 @@ public final class OutboxStore {
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state = 'pending' ORDER BY id")
+            try Self.tasks(db, sql: Self.pendingSQL)
         }
     }
 
     /// Tasks not done (pending, then failed ones too), oldest first: what is still owed.
     public func unfinishedTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask WHERE state != 'done' ORDER BY id")
+            try Self.tasks(db, sql: Self.unfinishedSQL)
         }
     }
 
     /// Every task, oldest first.
     public func allTasks() throws -> [OutboxTask] {
-        try writer.readCached { db in try Self.tasks(db, sql: "SELECT \(Self.columns) FROM outboxTask ORDER BY id") }
+        try writer.readCached { db in try Self.tasks(db, sql: Self.allSQL) }
     }
 
     /// The task `id`, or nil when there is none.
@@ -146,7 +146,7 @@ public final class OutboxStore {
     // MARK: - Rows
 
     static func task(_ db: Database, id: Int64) throws -> OutboxTask? {
-        try db.cachedStatement(sql: "SELECT \(columns) FROM outboxTask WHERE id = ?").firstRow(.integer(id), read: task)
+        try db.cachedStatement(sql: taskSQL).firstRow(.integer(id), read: task)
     }
 
     /// Every task the query `sql` (a SELECT of ``columns``) returns, in its order.
@@ -163,6 +163,13 @@ public final class OutboxStore {
         id, kind, state, dependsOn, chatID, clientID, text, attachment, uploadID, totalSize, acknowledgedOffset, url, \
         messageID, attempts, lastError, storedAt
         """
+
+    // The queries of ``columns``, made once: an interpolated literal is a new String at every
+    // call, which GRDB's statement cache then hashes (the outbox is read at every send).
+    private static let taskSQL = "SELECT \(columns) FROM outboxTask WHERE id = ?"
+    private static let pendingSQL = "SELECT \(columns) FROM outboxTask WHERE state = 'pending' ORDER BY id"
+    private static let unfinishedSQL = "SELECT \(columns) FROM outboxTask WHERE state != 'done' ORDER BY id"
+    private static let allSQL = "SELECT \(columns) FROM outboxTask ORDER BY id"
 
     /// A task from a row of ``columns`` (the values GRDB's `Row` decoding gave).
     ///
