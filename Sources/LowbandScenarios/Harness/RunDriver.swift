@@ -56,9 +56,13 @@ final class RunDriver {
         context.probe.sample(at: context.now)
         let bounds = InvariantBounds(profile: context.profile)
         var checker = InvariantChecker(context: context, end: judgedEnd, timeline: timeline, lines: lines, bounds: bounds)
-        checker.run(resources: context.probe.readings)
         let newMessages = checker.newMessages()
-        let breakdowns = LatencyBreakdown(context: context, storeTime: checker.serverStoreTime).compute(messages: newMessages)
+        // The time of delivered messages is split on another core while the promises are
+        // checked: both only read the paused run (FinishedRunReader says why that is safe).
+        let breakdown = FinishedRunReader(LatencyBreakdown(context: context, storeTime: checker.serverStoreTime))
+        let splitting = BackgroundWork { breakdown.value.compute(messages: newMessages) }
+        checker.run(resources: context.probe.readings)
+        let breakdowns = splitting.finished()
         var metrics = result.metrics
         if timeline.contains(where: { $0.kind == .disconnect }) {
             metrics += ReconnectCauses.metrics(timeline: timeline, ledger: context.ledger, trace: context.trace, faults: context.ledger.networkDown, heartbeat: options.heartbeat)

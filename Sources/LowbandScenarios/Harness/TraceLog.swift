@@ -7,10 +7,16 @@ import Synchronization
 /// It is the shaper's trace sink (on sockets it is called on the proxy's event loop, hence the
 /// lock) and the scenarios' event log. Shaper times are moved onto the run's clock by `offset`
 /// (zero in virtual time; the proxy's start relative to the run's on sockets). Traffic is what
-/// the shaper delivered, per direction, in 1-second buckets.
+/// the shaper delivered, per direction, in 1-second buckets. Lines are kept as values and turned
+/// into text by a ``TraceLineFormatter`` on a thread of its own, in the same order.
 final class TraceLog: ShaperTraceSink {
     private struct State {
-        var lines: [String] = []
+        /// Lines kept so far (formatted or not).
+        var lineCount = 0
+        /// Lines not yet handed to the formatter, in order.
+        var pending: [PendingTraceLine] = []
+        /// Made when the first batch of lines is full; a short run formats its few lines at the end.
+        var formatter: TraceLineFormatter?
         var up: [Int] = []
         var down: [Int] = []
         var upTotal = 0
@@ -36,13 +42,16 @@ final class TraceLog: ShaperTraceSink {
         self.lineLimit = lineLimit
     }
 
+    deinit {
+        state.withLock { $0.formatter?.close() }
+    }
+
     func record(_ event: ShaperEvent) {
         var shifted = event
         shifted.time = ShaperInstant(nanoseconds: event.time.nanoseconds + offsetNanoseconds)
-        let line = JSONLinesTraceWriter.line(for: shifted)
         let seconds = Double(shifted.time.nanoseconds) / 1e9
         state.withLock { state in
-            append(line, to: &state)
+            append(.shaper(shifted), to: &state)
             if let connection = event.connection, let direction = event.direction, event.kind == .deliver || event.kind == .lossStall {
                 state.flows[FlowKey(connection: connection.index, direction: direction), default: FlowTimeline()].record(event, at: shifted.time.nanoseconds)
             }
@@ -77,9 +86,8 @@ final class TraceLog: ShaperTraceSink {
 
     /// A client or scenario event: its line and, when given, its timeline mark.
     func client(_ line: ClientTraceLine, timeline: TimelineEvent? = nil) {
-        let text = line.text
         state.withLock { state in
-            append(text, to: &state)
+            append(.client(line), to: &state)
             if let timeline { state.timeline.append(timeline) }
         }
     }
@@ -130,7 +138,7 @@ final class TraceLog: ShaperTraceSink {
                 .filter { $0.element.seconds <= endSeconds }
                 .sorted { $0.element.seconds != $1.element.seconds ? $0.element.seconds < $1.element.seconds : $0.offset < $1.offset }
                 .map(\.element)
-            var lines = state.lines
+            var lines = Self.formattedLines(&state)
             if state.lineLimitReached {
                 lines.append(ClientTraceLine(time: end, event: "trace-truncated", detail: "more than \(lineLimit) lines; the rest were not kept").text)
             }
@@ -138,12 +146,29 @@ final class TraceLog: ShaperTraceSink {
         }
     }
 
-    private func append(_ line: String, to state: inout State) {
-        if state.lines.count < lineLimit {
-            state.lines.append(line)
-        } else {
+    private func append(_ line: PendingTraceLine, to state: inout State) {
+        guard state.lineCount < lineLimit else {
             state.lineLimitReached = true
+            return
         }
+        state.lineCount += 1
+        if state.pending.isEmpty { state.pending.reserveCapacity(TraceLineFormatter.batchSize) }
+        state.pending.append(line)
+        if state.pending.count == TraceLineFormatter.batchSize {
+            if state.formatter == nil { state.formatter = TraceLineFormatter() }
+            state.formatter?.submit(state.pending)
+            state.pending = []
+        }
+    }
+
+    /// Every line kept so far, as text, in order.
+    private static func formattedLines(_ state: inout State) -> [String] {
+        guard let formatter = state.formatter else { return state.pending.map(\.text) }
+        if !state.pending.isEmpty {
+            formatter.submit(state.pending)
+            state.pending = []
+        }
+        return formatter.lines()
     }
 
     private static func add(_ bytes: Int, at bucket: Int, to buckets: inout [Int]) {

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// Work started on a thread of its own, whose result is waited for later: lets `lowband run`
-/// encode `record.json` while it renders and writes its other outputs.
+/// encode `record.json` and render its report while it writes its other outputs, and split the
+/// time of delivered messages while the promises are checked.
 final class BackgroundWork<Value: Sendable>: Sendable {
     private let outcome = Mutex<Result<Value, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
@@ -15,6 +16,15 @@ final class BackgroundWork<Value: Sendable>: Sendable {
             done.signal()
         }
         thread.start()
+    }
+
+    /// Waits for work that throws nothing to end and returns its value.
+    func finished() -> Value {
+        do {
+            return try value()
+        } catch {
+            preconditionFailure("work that throws nothing threw \(error)")
+        }
     }
 
     /// Waits for the work to end and returns its value.

@@ -52,6 +52,18 @@ package enum RunOutputs {
         let recordJSON = BackgroundWork {
             Data(try RunRecord.prettyJSON(records))
         }
+        // The report and the breakdowns are rendered beside it, each on a thread of its own: the
+        // files are independent, and only their order in `written` is fixed.
+        let provenance = ReportProvenance(
+            commit: environment.commit, commitNote: environment.commitNote, host: environment.host,
+            swiftVersion: environment.swiftVersion, timestamp: environment.timestamp)
+        let report = BackgroundWork {
+            Data(RunReportHTML.render(records: records, provenance: provenance).utf8)
+        }
+        let breakdownTables = outputs.map { output in
+            let breakdowns = output.breakdowns
+            return BackgroundWork { Data(BreakdownTable.renderUTF8(breakdowns)) }
+        }
         let csv = "\(directory)/results.csv"
         try BenchmarkCSV.write(rows: rows(for: records, environment: environment), to: csv)
         written.append(csv)
@@ -67,21 +79,17 @@ package enum RunOutputs {
             try Data((output.faults.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
             written.append(path)
         }
-        for output in outputs {
+        for (output, table) in zip(outputs, breakdownTables) {
             let name = outputs.count == 1 ? "breakdown.csv" : "breakdown-\(fileSafe(output.record.profile)).csv"
             let path = "\(directory)/\(name)"
-            try Data(BreakdownTable.renderUTF8(output.breakdowns)).write(to: URL(fileURLWithPath: path))
+            try table.value().write(to: URL(fileURLWithPath: path))
             written.append(path)
         }
         let reportPath = "\(directory)/report.html"
-        let provenance = ReportProvenance(
-            commit: environment.commit, commitNote: environment.commitNote, host: environment.host,
-            swiftVersion: environment.swiftVersion, timestamp: environment.timestamp)
-        let report = Data(RunReportHTML.render(records: records, provenance: provenance).utf8)
         let recordPath = "\(directory)/record.json"
         try recordJSON.value().write(to: URL(fileURLWithPath: recordPath))
         written.append(recordPath)
-        try report.write(to: URL(fileURLWithPath: reportPath))
+        try report.value().write(to: URL(fileURLWithPath: reportPath))
         written.append(reportPath)
         return written
     }
