@@ -50,7 +50,7 @@ extension NetworkShaper {
 }
 
 extension NetworkShaper {
-    /// True when a submit on `id`'s `direction` now would take ``deliverAtOnce(_:_:_:)`` and
+    /// True when a submit on `id`'s `direction` now would take `deliverAtOnce` and
     /// leave the link as it found it but for the flow's times (read only by NAT, resets, radio
     /// and acknowledgements, which such a link has none of) and its trace lines: the link is
     /// instant, nothing is scheduled, the direction's bottleneck is free and empty with no
