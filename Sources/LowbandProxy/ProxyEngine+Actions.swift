@@ -10,7 +10,11 @@ extension ProxyEngine {
     /// Carries out the machine's output, including that of events that socket calls fire
     /// meanwhile (see ``performing``): first its events (the trace and the observers), then each
     /// connection's work.
-    func perform(_ output: ProxyOutput) {
+    /// `movingBytesOnly`: the output of a read that only moved bytes (``ProxyOutput/movesBytesOnly``),
+    /// which leaves the other sockets' leave to pass reads straight through as it was.
+    func perform(_ output: ProxyOutput, movingBytesOnly: Bool = false) {
+        // Whatever else the machine was told may have changed what may pass straight through.
+        if !movingBytesOnly { passGeneration &+= 1 }
         guard !performing else {
             deferred.append(output)
             return

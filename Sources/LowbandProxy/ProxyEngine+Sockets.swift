@@ -63,15 +63,16 @@ extension ProxyEngine {
     /// The reads of one readiness burst, in order.
     func received(_ buffers: [ByteBuffer], on number: Int, from side: ProxySide) {
         let now = now()
-        if buffers.count == 1 {
-            perform(machine.received(buffers[0], on: number, from: side, at: now))
-            return
-        }
         var output = ProxyOutput()
-        for buffer in buffers {
-            output.append(machine.received(buffer, on: number, from: side, at: now))
+        if buffers.count == 1 {
+            output = machine.received(buffers[0], on: number, from: side, at: now)
+        } else {
+            for buffer in buffers {
+                output.append(machine.received(buffer, on: number, from: side, at: now))
+            }
         }
-        perform(output)
+        perform(output, movingBytesOnly: output.movesBytesOnly)
+        offerPassThrough(number, from: side)
     }
 
     func inputClosed(_ number: Int, side: ProxySide) {

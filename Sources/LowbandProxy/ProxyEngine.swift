@@ -44,6 +44,13 @@ final class ProxyEngine {
     /// batch being written: its answer waits in `deferred` until that batch is out.
     var performing = false
     var deferred = ProxyOutput()
+    /// Bumped by every ``perform(_:movingBytesOnly:)`` but a read's that only moved bytes: a
+    /// socket's leave to write its reads straight to its peer (ProxyEngine+PassThrough.swift)
+    /// holds only while this is what it was given with.
+    var passGeneration = 0
+    /// Bytes that went straight through, per direction (upstream, downstream): how much of
+    /// the traffic took that path, for the tests that compare it with the full one.
+    var passedBytes = (upstream: 0, downstream: 0)
     var stopping = false
     /// The listener drops handshakes: the link is down (see ``HandshakeGate``).
     var gateShut = false

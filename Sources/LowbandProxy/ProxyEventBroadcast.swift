@@ -12,6 +12,9 @@ final class ProxyEventBroadcast: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The subscribers' count, kept beside `state` (changed under its lock) so the proxy can
+    /// ask at every read burst without taking the lock.
+    private let listening = Atomic<Int>(0)
     private let bufferSize: Int
 
     init(bufferSize: Int = 4096) {
@@ -19,7 +22,7 @@ final class ProxyEventBroadcast: Sendable {
     }
 
     /// True while somebody listens, so events need not be built for nobody.
-    var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+    var hasSubscribers: Bool { listening.load(ordering: .sequentiallyConsistent) > 0 }
 
     func subscribe() -> AsyncStream<ProxyEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: ProxyEvent.self, bufferingPolicy: .bufferingNewest(bufferSize))
@@ -28,6 +31,7 @@ final class ProxyEventBroadcast: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.subscribers.append((id, continuation))
+            listening.store(state.subscribers.count, ordering: .sequentiallyConsistent)
             return id
         }
         guard let id else {
@@ -35,7 +39,11 @@ final class ProxyEventBroadcast: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { $0.subscribers.removeAll { $0.id == id } }
+            guard let self else { return }
+            self.state.withLock { state in
+                state.subscribers.removeAll { $0.id == id }
+                self.listening.store(state.subscribers.count, ordering: .sequentiallyConsistent)
+            }
         }
         return stream
     }
@@ -51,7 +59,10 @@ final class ProxyEventBroadcast: Sendable {
     func finish() {
         let subscribers = state.withLock { state in
             state.finished = true
-            defer { state.subscribers.removeAll() }
+            defer {
+                state.subscribers.removeAll()
+                listening.store(0, ordering: .sequentiallyConsistent)
+            }
             return state.subscribers.map(\.continuation)
         }
         for subscriber in subscribers {

@@ -32,6 +32,14 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     /// `unreported`'s previous storage, emptied: the two swap at each report, so a burst's
     /// array is never copied on write (a copy and removeAll allocated once per read).
     private var spare: [ByteBuffer] = []
+    /// The peer this socket's reads may be written to directly, and the engine's
+    /// ``ProxyEngine/passGeneration`` when that was allowed (ProxyEngine+PassThrough.swift).
+    private var passPeer: ProxySocketHandler?
+    private var passGeneration = 0
+    /// Reads of the current burst going straight to `passPeer`, and their bytes.
+    private var passing: [ByteBuffer] = []
+    private var passingBytes = 0
+    private var passingSpare: [ByteBuffer] = []
 
     /// The front door of the listener that accepted this client, when it is an extra one.
     let door: ProxyDoor?
@@ -51,6 +59,13 @@ final class ProxySocketHandler: ChannelDuplexHandler {
             readHeld = false
             context.read()
         }
+    }
+
+    /// This socket's next bursts may go straight to `peer` while the engine's generation is
+    /// `generation`.
+    func allowPassThrough(to peer: ProxySocketHandler, generation: Int) {
+        passPeer = peer
+        passGeneration = generation
     }
 
     func write(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?) {
@@ -91,6 +106,7 @@ final class ProxySocketHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        passPeer = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -106,7 +122,17 @@ final class ProxySocketHandler: ChannelDuplexHandler {
             engine.doorReceived(self, unwrapInboundIn(data))
             return
         }
-        unreported.append(unwrapInboundIn(data))
+        let buffer = unwrapInboundIn(data)
+        // A burst goes one way whole: straight through if its first read may, else the engine's.
+        if passing.isEmpty, unreported.isEmpty, passPeer != nil {
+            if !engine.passThroughHolds(passGeneration) { passPeer = nil }
+        }
+        if passPeer != nil, unreported.isEmpty {
+            passingBytes += buffer.readableBytes
+            passing.append(buffer)
+        } else {
+            unreported.append(buffer)
+        }
     }
 
     /// One engine call per burst of reads (up to `Limits.readsPerWakeup`): the link and the
@@ -117,6 +143,7 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     }
 
     private func reportReads() {
+        reportPassed()
         guard !unreported.isEmpty, let number else { return }
         var buffers: [ByteBuffer] = []
         swap(&buffers, &spare)
@@ -125,6 +152,19 @@ final class ProxySocketHandler: ChannelDuplexHandler {
         buffers.removeAll(keepingCapacity: true)
         // A report from inside the engine call may have left a spare of its own: keep either.
         if spare.capacity < buffers.capacity { spare = buffers }
+    }
+
+    /// Hands the burst's pass-through reads to the peer, through the engine (which counts them).
+    private func reportPassed() {
+        guard !passing.isEmpty, let number, let peer = passPeer else { return }
+        var buffers: [ByteBuffer] = []
+        swap(&buffers, &passingSpare)
+        swap(&buffers, &passing)
+        let bytes = passingBytes
+        passingBytes = 0
+        engine.passed(buffers, bytes: bytes, on: number, from: side, to: peer)
+        buffers.removeAll(keepingCapacity: true)
+        if passingSpare.capacity < buffers.capacity { passingSpare = buffers }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -158,6 +198,7 @@ final class ProxySocketHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         reportReads()
+        passPeer = nil
         if let number {
             engine.socketInactive(number, side: side, error: failure)
         } else if side == .client {

@@ -89,6 +89,15 @@ public final class ShapingProxy: Sendable {
         get async { (try? await onLoop { engine in engine.statistics }) ?? ProxyStatistics() }
     }
 
+    /// Bytes that skipped the machine and the link (a perfect link with nothing in the way, see
+    /// ProxyEngine+PassThrough.swift), per direction.
+    var passedThroughBytes: (upstream: Int, downstream: Int) {
+        get async {
+            let passed = try? await onLoop { engine in [engine.passedBytes.upstream, engine.passedBytes.downstream] }
+            return (passed?[0] ?? 0, passed?[1] ?? 0)
+        }
+    }
+
     /// The proxy's events from now on. A subscriber that falls behind loses its oldest events
     /// (4096 are kept); the stream ends when the proxy is removed from its registry.
     public func events() -> AsyncStream<ProxyEvent> {

@@ -48,3 +48,22 @@ extension NetworkShaper {
         connections.values[index].delivered += piece
     }
 }
+
+extension NetworkShaper {
+    /// True when a submit on `id`'s `direction` now would take `deliverAtOnce` and
+    /// leave the link as it found it but for the flow's times (read only by NAT, resets, radio
+    /// and acknowledgements, which such a link has none of) and its trace lines: the link is
+    /// instant, nothing is scheduled, the direction's bottleneck is free and empty with no
+    /// connection paused or waiting, and the flow holds nothing.
+    public func passesAtOnce(_ id: ConnectionID, _ direction: Direction) -> Bool {
+        let slot = direction.index
+        guard instant, timers.isEmpty, !bottlenecks[slot].busy, bottlenecks[slot].waitingUntil == nil,
+            bottlenecks[slot].acknowledgementBytes == 0, bottlenecks[slot].turns.isEmpty,
+            bottlenecks[slot].occupancy == 0, bottlenecks[slot].paused.isEmpty,
+            let index = connections.index(forKey: id)
+        else { return false }
+        let connection = connections.values[index]
+        let flow = connection[direction]
+        return !connection.forgotten && flow.state == .idle && flow.queued == 0 && flow.lastArrival <= now
+    }
+}

@@ -107,6 +107,12 @@ public protocol TrafficShaper {
     /// holds. The socket proxy stops completing handshakes while the link is down. Defaults to
     /// always up.
     mutating func reachability(at now: ShaperInstant) -> ShaperReachability
+
+    /// Whether `bytes` submitted now on `id`'s `direction` would be delivered within the same
+    /// call with nothing else changing that anybody reads but the trace's `enqueue` and
+    /// `deliver` lines: the link holds nothing back and nothing of that flow is queued. A proxy
+    /// with no trace to write may then skip the shaper for those bytes. Defaults to false.
+    func passesAtOnce(_ id: ConnectionID, _ direction: Direction) -> Bool
 }
 
 /// Whether the link carries a connection's handshake, as ``TrafficShaper/reachability(at:)``
@@ -132,6 +138,9 @@ extension TrafficShaper {
 
     /// Nothing to forget.
     public mutating func forget(_ id: ConnectionID, at now: ShaperInstant) {}
+
+    /// Every byte goes through the shaper.
+    public func passesAtOnce(_ id: ConnectionID, _ direction: Direction) -> Bool { false }
 
     /// A link that is always up: handshakes always get through.
     public mutating func reachability(at now: ShaperInstant) -> ShaperReachability {
