@@ -261,8 +261,9 @@ package struct ControlAPI: Sendable {
             try allow(method, ["POST"])
             let proxy = try await registry.proxy(named: name)
             let outage = try ControlRequestBody.outage(request.body, endpoint: request.endpoint)
-            try await proxy.forceOutage(for: .milliseconds(Int64((outage.seconds * 1000).rounded())), kind: outage.kind)
-            return .json(status: 200, body: Self.encode(try await proxy.linkState))
+            // The state the outage left, not one read later: a short outage may be over by then.
+            let state = try await proxy.forceOutageThenState(for: .milliseconds(Int64((outage.seconds * 1000).rounded())), kind: outage.kind)
+            return .json(status: 200, body: Self.encode(state))
 
         case "stats":
             try allow(method, ["GET"])

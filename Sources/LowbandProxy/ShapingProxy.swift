@@ -171,6 +171,17 @@ public final class ShapingProxy: Sendable {
         try await onLoop { engine in engine.forceOutage(for: length, kind: kind, reason: reason) }
     }
 
+    /// ``forceOutage(for:kind:reason:)``, and the link's state right after, read in the same turn
+    /// of the proxy's loop: a ``linkState`` asked for afterwards may already find a short outage
+    /// over (on a loaded machine the control API's reply to an outage of 1.5 s once said
+    /// `down: false`).
+    func forceOutageThenState(for length: Duration, kind: String) async throws(ProxyError) -> ProxyLinkState {
+        try await onLoop { engine in
+            engine.forceOutage(for: length, kind: kind, reason: nil)
+            return engine.linkState
+        }
+    }
+
     /// Resets one open connection (a TCP RST to both sides); false when none has that number.
     @discardableResult
     public func reset(connection number: Int, reason: String = "reset through the control API") async throws(ProxyError) -> Bool {
