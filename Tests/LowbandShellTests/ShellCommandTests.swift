@@ -144,10 +144,22 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "lowband-shell-iperf")
         let profile = directory.file("p800.yaml")
         try Self.profile800.write(toFile: profile, atomically: true, encoding: .utf8)
-        let port = Int.random(in: 20_000 ... 60_000)
-        let server = try await ChildProcess("iperf3", ["-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", String(port)])
+        // iperf3 takes no port 0 and prints no port it chose: a random one below Linux's
+        // ephemeral range (32768-60999, which every connect on the machine draws from), and
+        // another if that one is taken (seen in a CI run: "Address already in use").
+        var listening: (server: ChildProcess, port: Int)?
+        for _ in 0 ..< 8 where listening == nil {
+            let port = Int.random(in: 20_000 ... 32_000)
+            let candidate = try await ChildProcess("iperf3", ["-s", "-1", "--forceflush", "-B", "127.0.0.1", "-p", String(port)])
+            do {
+                _ = try await candidate.lines(until: { $0.contains("Server listening") })
+                listening = (candidate, port)
+            } catch where String(describing: error).contains("Address already in use") {
+                continue
+            }
+        }
+        let (server, port) = try #require(listening, "iperf3 found no free port in 8 tries")
         defer { server.send(SIGTERM) }
-        _ = try await server.lines(until: { $0.contains("Server listening") })
         let result = try await LowbandBinary.run([
             "shell", "--quiet", "--profile", profile, "--", "sh", "-c",
             "iperf3 -J -c $LOWBAND_HOST -p \(port) -t 10\(reverse ? " -R" : "")",
