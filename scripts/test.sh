@@ -54,11 +54,12 @@ bin_path="$(swift build --show-bin-path)"
 # targets, package-benchmark's tool and the instruction probe: 420 s of CPU from a fresh clone,
 # most of it a release build of SwiftNIO, GRDB and the client), then the benchmark kits' debug
 # build and tests (Benchmarks/ as a nested package, below), and from the end of the main build
-# the sanitized fuzz targets (~100 s). The main build leaves a core idle whenever one compiler
-# waits on another (a module's interface, the test bundle's link), and the wall-clock pass mostly
-# waits on real timers and sockets; the builds take those cores and give way whenever a build, a
-# test or the docs want one (started after the main build, they still needed 155 s after the
-# wall-clock pass in a fresh-clone CI run; after the parallel pass, 192 s). Not nice 19:
+# the sanitized fuzz targets (~100 s). The wall-clock pass mostly waits on real timers and
+# sockets; the builds take the cores it leaves and give way whenever a build, a test or the docs
+# want one (started after the parallel pass, they still needed 192 s after the wall-clock pass
+# in a fresh-clone CI run; after the main build, 155 s; beside it, 166 s: the main build keeps
+# both cores busy, so starting beside it gains nothing measurable, but costs nothing either,
+# and the chain has no SwiftPM call left to wait on the root's). Not nice 19:
 # SwiftPM's llbuild starts the compilers at nice 0 again (seen in a CI run, where a latency
 # figure then missed its 5.8 ms tolerance by 0.3 ms); the scheduling class is inherited. The
 # later phases then find their binaries built (package-benchmark's plugin builds the same

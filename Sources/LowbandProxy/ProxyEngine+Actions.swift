@@ -80,6 +80,22 @@ extension ProxyEngine {
         }
     }
 
+    /// Writes `buffers` to `handler` and flushes it, one promise per write: each write's bytes
+    /// leave ``pendingOutbound`` (which the caller added them to) as soon as the kernel has taken
+    /// it, and the first failure is recorded on `handler` as the reason it closed.
+    func writeCounted(_ buffers: [ByteBuffer], to handler: ProxySocketHandler) {
+        for buffer in buffers {
+            let count = buffer.readableBytes
+            let promise = loop.makePromise(of: Void.self)
+            promise.futureResult.assumeIsolated().whenComplete { result in
+                self.pendingOutbound -= count
+                if case .failure(let error) = result { handler.recordFailure(error) }
+            }
+            handler.write(buffer, promise: promise)
+        }
+        handler.flush()
+    }
+
     /// Hands the batched writes (of one connection, or all) to their sockets and flushes each
     /// socket once. One promise per write, so ``pendingOutbound`` drops as soon as the kernel has
     /// taken each buffer: with one promise per batch, a batch the kernel had mostly taken still
@@ -96,17 +112,7 @@ extension ProxyEngine {
             swap(&due, &batches)
         }
         for batch in due {
-            let handler = batch.handler
-            for buffer in batch.buffers {
-                let count = buffer.readableBytes
-                let promise = loop.makePromise(of: Void.self)
-                promise.futureResult.assumeIsolated().whenComplete { result in
-                    self.pendingOutbound -= count
-                    if case .failure(let error) = result { handler.recordFailure(error) }
-                }
-                handler.write(buffer, promise: promise)
-            }
-            handler.flush()
+            writeCounted(batch.buffers, to: batch.handler)
         }
         // The list's storage goes back for the next turn's writes, unless writes made meanwhile
         // (a socket call re-entering the engine) started a list of their own.

@@ -28,7 +28,7 @@ extension ProxyEngine {
     }
 
     /// Writes a burst of `side`'s reads on `number` to `peer` and counts them as the machine
-    /// would have. One promise per write, as ``writeBatches(of:)`` makes them: each write's
+    /// would have. One promise per write (``writeCounted(_:to:)``, as the full path): each write's
     /// bytes leave ``pendingOutbound`` as soon as the kernel has taken it (with one promise for
     /// the burst, a burst the kernel had mostly taken counted whole until its last byte went,
     /// and `peak_buffered_bytes` read up to a burst too high: two bursts, 512 KiB, against a
@@ -40,15 +40,6 @@ extension ProxyEngine {
         if side == .client { passedBytes.upstream += bytes } else { passedBytes.downstream += bytes }
         pendingOutbound += bytes
         peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
-        for buffer in buffers {
-            let count = buffer.readableBytes
-            let promise = loop.makePromise(of: Void.self)
-            promise.futureResult.assumeIsolated().whenComplete { result in
-                self.pendingOutbound -= count
-                if case .failure(let error) = result { peer.recordFailure(error) }
-            }
-            peer.write(buffer, promise: promise)
-        }
-        peer.flush()
+        writeCounted(buffers, to: peer)
     }
 }
