@@ -19,8 +19,15 @@ extension NetworkShaper {
     /// nothing is scheduled, the bottleneck is free and that piece's connection is the only
     /// one waiting. Otherwise the general path runs.
     func canDeliverAtOnce(_ slot: Int) -> Bool {
+        holdsNothingBack(slot) && bottlenecks[slot].turns.count == 1
+    }
+
+    /// The link is instant, nothing is scheduled, and `slot`'s bottleneck is neither sending,
+    /// waiting nor owed acknowledgements: what both `canDeliverAtOnce` (after a submit queued
+    /// its piece) and `passesAtOnce` (before one) need first.
+    private func holdsNothingBack(_ slot: Int) -> Bool {
         instant && timers.isEmpty && !bottlenecks[slot].busy && bottlenecks[slot].waitingUntil == nil
-            && bottlenecks[slot].acknowledgementBytes == 0 && bottlenecks[slot].turns.count == 1
+            && bottlenecks[slot].acknowledgementBytes == 0
     }
 
     /// What `startNext`, `transmitted` and `arrived` do to the piece at the head of the
@@ -57,9 +64,8 @@ extension NetworkShaper {
     /// connection paused or waiting, and the flow holds nothing.
     public func passesAtOnce(_ id: ConnectionID, _ direction: Direction) -> Bool {
         let slot = direction.index
-        guard instant, timers.isEmpty, !bottlenecks[slot].busy, bottlenecks[slot].waitingUntil == nil,
-            bottlenecks[slot].acknowledgementBytes == 0, bottlenecks[slot].turns.isEmpty,
-            bottlenecks[slot].occupancy == 0, bottlenecks[slot].paused.isEmpty,
+        guard holdsNothingBack(slot), bottlenecks[slot].turns.isEmpty, bottlenecks[slot].occupancy == 0,
+            bottlenecks[slot].paused.isEmpty,
             let index = connections.index(forKey: id)
         else { return false }
         let connection = connections.values[index]
