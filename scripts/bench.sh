@@ -169,33 +169,47 @@ fi
 
 target_args=()
 for target in "${targets[@]}"; do target_args+=(--target "$target"); done
-# Release build of the benchmark targets, then every benchmark, stored as a package-benchmark
-# baseline; one measurement exported twice: the influx export (percentiles) and histogramSamples
-# (every iteration's value, which `lowband compare` tests statistically).
 benchmarks=(--package-path Benchmarks --scratch-path "$bench_build_path")
-run_name="lowband_$suite"
-swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline update "$run_name" \
-    "${target_args[@]}" --no-progress
-for format in influx histogramSamples; do
-    swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
-        "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
-done
 if [ -n "$given_lowband" ]; then
     lowband=$given_lowband
 else
     swift build --scratch-path "$build_path" --product lowband
     lowband="$(swift build --scratch-path "$build_path" --show-bin-path)/lowband"
 fi
-"$lowband" bench import "$raw" --out "$raw/measured.csv"
 # Without CPU performance counters package-benchmark writes no `instructions` rows: the start-up
 # suite's are then counted under callgrind instead, each benchmark as a short program
 # (scripts/startup-instructions.sh; one instrumented run each, the counts do not move), so the
-# gate compares instructions on every machine. STARTUP_INSTRUCTION_RUNS sets the runs.
-if [[ " ${targets[*]} " == *" StartupBenchmarks "* ]] && ! grep -q '^startup,[^,]*,instructions,' "$raw/measured.csv" \
-    && command -v valgrind > /dev/null; then
+# gate compares instructions on every machine. STARTUP_INSTRUCTION_RUNS sets the runs. The probe
+# is built before anything is measured; it is counted while package-benchmark's exports run (they
+# measure nothing, and a count does not move with the load), 20 s of the suite's run that no
+# longer wait for the exports' 16 s.
+probe=""
+if [[ " ${targets[*]} " == *" StartupBenchmarks "* ]] && command -v valgrind > /dev/null; then
     swift build "${benchmarks[@]}" -c release --product lowband-startup-probe
-    scripts/startup-instructions.sh "$lowband" "$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-startup-probe" \
-        "$raw/instructions" "$raw/measured.csv" "${STARTUP_INSTRUCTION_RUNS:-1}"
+    probe="$(swift build "${benchmarks[@]}" -c release --show-bin-path)/lowband-startup-probe"
+fi
+# Release build of the benchmark targets, then every benchmark, stored as a package-benchmark
+# baseline; one measurement exported twice: the influx export (percentiles) and histogramSamples
+# (every iteration's value, which `lowband compare` tests statistically).
+run_name="lowband_$suite"
+swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline update "$run_name" \
+    "${target_args[@]}" --no-progress
+counting=""
+# The stored baseline names the metrics measured: with counters, `instructions` is among them.
+if [ -n "$probe" ] && ! grep -q '"instructions"' "Benchmarks/.benchmarkBaselines/StartupBenchmarks/$run_name/results.json"; then
+    scripts/startup-instructions.sh count "$lowband" "$probe" "$raw/instructions" "${STARTUP_INSTRUCTION_RUNS:-1}" &
+    counting=$!
+    # A failed export ends the suite: the counting ends with it.
+    trap 'kill "$counting" 2> /dev/null || true' EXIT
+fi
+for format in influx histogramSamples; do
+    swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark baseline read "$run_name" \
+        "${target_args[@]}" --format "$format" --path "$raw" --no-progress > "$raw/export-$format.log"
+done
+"$lowband" bench import "$raw" --out "$raw/measured.csv"
+if [ -n "$counting" ]; then
+    wait "$counting"
+    scripts/startup-instructions.sh join "$raw/instructions" "$raw/measured.csv"
 fi
 # The suites' ratios, targets and summary tables; the samples travel with the rows
 # (measured.samples.csv → FILE.samples.csv).

@@ -122,8 +122,8 @@ trap 'stop_children; rm -f "$log" "$bench_log" "$fuzz_log" "$lanes_done" "$bench
 # built and the wall-clock pass is over (it runs beside the nested packages' tests and the
 # fuzzing, which give way to it: see below). Allocation counts are gated at 10%; instruction
 # counts at 3% — on this machine, without CPU performance counters, counted under callgrind by
-# scripts/startup-instructions.sh (one instrumented run of each benchmark, ~8 s of incremental
-# probe build and ~20 s of counting): a per-graph count is the difference of two
+# scripts/startup-instructions.sh (one instrumented run of each benchmark, ~20 s of counting
+# while package-benchmark's exports run; the probe is built in the chain below): a per-graph count is the difference of two
 # 50-to-70-million-instruction runs of a threaded Swift program, and three runs of one build
 # agreed within 0.64% (the hand-wired client graph: 7,007 to 7,051 instructions), the rest within
 # 0.15%; 3% is four times the worst (docs/BENCHMARKS.md, "Instruction counts of a start"); ratios
