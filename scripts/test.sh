@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 # Each phase's wall time, printed as it ends and summed up at the end: CI has a 20-minute budget
 # and these say where it goes.
 phase_start=$(date +%s)
+ci_start=$phase_start
 phase_times=()
 phase() {
     local now
@@ -96,28 +97,43 @@ nested_build() {
     fi
     rm -f "$out"
 }
+# Each step of the chain, when it ended (seconds since CI started) and what it took: printed
+# when the chain is done, because its own output is kept for when it fails.
+chain_step() {
+    local now
+    now=$(date +%s)
+    printf 'chain: %-40s ended at %4d s, took %4d s\n' "$1" $((now - ci_start)) $((now - step_start)) >> "$chain_log"
+    step_start=$now
+}
 background_builds() {
     chrt --idle -p 0 "$BASHPID" || return 1
-    local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build)
+    local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build) step_start
+    step_start=$(date +%s)
     swift package "${benchmarks[@]}" resolve || return 1
+    chain_step "resolve Benchmarks/"
     for product in StartupBenchmarks BenchmarkTool lowband-startup-probe; do
         swift build "${benchmarks[@]}" -c release --product "$product" || return 1
+        chain_step "release $product"
     done
     # Every `swift package benchmark` first builds the plugin's tools for debugging (its own
     # BenchmarkTool among them, which the plugin then ignores for the release one): 21 s of the
     # start-up suite's run the first time, a relink the next. `help` builds them and runs nothing.
     swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark help > /dev/null || return 1
+    chain_step "the plugin's debug tools"
     # The root's .build is the main build's, then the docs' until they are done
     # (dump-symbol-graph resolves the root).
     while [ ! -e "$docs_done" ]; do sleep 1; done
+    chain_step "waiting for the docs"
     nested_build Benchmarks || return 1
+    chain_step "Benchmarks/ (debug, tests)"
 }
 bench_log=$(mktemp)
+chain_log=$(mktemp)
 fuzz_log=$(mktemp)
 lanes_done=$(mktemp -u)
 benchmarks_built=$(mktemp -u)
 docs_done=$(mktemp -u)
-trap 'stop_children; rm -f "$log" "$bench_log" "$fuzz_log" "$lanes_done" "$benchmarks_built" "$docs_done"' EXIT
+trap 'stop_children; rm -f "$log" "$bench_log" "$chain_log" "$fuzz_log" "$lanes_done" "$benchmarks_built" "$docs_done"' EXIT
 # The start-up suite (release build) against the committed baseline, as soon as its binaries are
 # built and the wall-clock pass is over (it runs beside the nested packages' tests and the
 # fuzzing, which give way to it: see below). Allocation counts are gated at 10%; instruction
@@ -148,6 +164,7 @@ startup_suite() {
         echo "test: the builds beside the tests (start-up suite, benchmark kits) failed (their output above)"
         return 1
     fi
+    cat "$chain_log"
     touch "$benchmarks_built"
     while [ ! -e "$lanes_done" ]; do sleep 1; done
     scripts/bench.sh --suite startup --out reports/startup.csv --lowband "$bin_path/lowband" \
