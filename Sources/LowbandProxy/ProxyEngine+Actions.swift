@@ -84,16 +84,20 @@ extension ProxyEngine {
     /// leave ``pendingOutbound`` (which the caller added them to) as soon as the kernel has taken
     /// it, and the first failure is recorded on `handler` as the reason it closed.
     func writeCounted(_ buffers: [ByteBuffer], to handler: ProxySocketHandler) {
-        for buffer in buffers {
-            let count = buffer.readableBytes
-            let promise = loop.makePromise(of: Void.self)
-            promise.futureResult.assumeIsolated().whenComplete { result in
-                self.pendingOutbound -= count
-                if case .failure(let error) = result { handler.recordFailure(error) }
-            }
-            handler.write(buffer, promise: promise)
-        }
+        for buffer in buffers { writeCounted(buffer, to: handler) }
         handler.flush()
+    }
+
+    /// Queues `buffer` on `handler`, unflushed, with the promise that takes its bytes out of
+    /// ``pendingOutbound`` once the kernel has them and records a failure on `handler`.
+    func writeCounted(_ buffer: ByteBuffer, to handler: ProxySocketHandler) {
+        let count = buffer.readableBytes
+        let promise = loop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { result in
+            self.pendingOutbound -= count
+            if case .failure(let error) = result { handler.recordFailure(error) }
+        }
+        handler.write(buffer, promise: promise)
     }
 
     /// Hands the batched writes (of one connection, or all) to their sockets and flushes each

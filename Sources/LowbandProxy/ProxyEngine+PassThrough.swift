@@ -27,19 +27,60 @@ extension ProxyEngine {
         generation == passGeneration && !broadcast.hasSubscribers
     }
 
-    /// Writes a burst of `side`'s reads on `number` to `peer` and counts them as the machine
-    /// would have. One promise per write (``writeCounted(_:to:)``, as the full path): each write's
-    /// bytes leave ``pendingOutbound`` as soon as the kernel has taken it (with one promise for
-    /// the burst, a burst the kernel had mostly taken counted whole until its last byte went,
-    /// and `peak_buffered_bytes` read up to a burst too high: two bursts, 512 KiB, against a
-    /// silent upstream in a loaded CI run), and a failed write tells the peer's socket why it
-    /// closed (see ``ProxySocketHandler/recordFailure(_:)``). An echo's burst is one read, so
-    /// this costs the round trip nothing over one promise a burst.
-    func passed(_ buffers: [ByteBuffer], bytes: Int, on number: Int, from side: ProxySide, to peer: ProxySocketHandler) {
+    /// Queues one read of a burst going straight through on `peer`, unflushed (``passed(_:on:from:to:)``
+    /// flushes the burst), with a promise of its own (``writeCounted(_:to:)``, as the full path): its
+    /// bytes count in ``pendingOutbound`` until the kernel has taken them (with one promise a
+    /// burst, a burst the kernel had mostly taken counted whole until its last byte went, and
+    /// `peak_buffered_bytes` read up to a burst too high: two bursts, 512 KiB, against a silent
+    /// upstream in a loaded CI run), and a failed write tells the peer's socket why it closed
+    /// (see ``ProxySocketHandler/recordFailure(_:)``; NIO reports a failed write nowhere else).
+    /// The promise is the one `peer` keeps ready (``readyWrite(for:)``), made after the previous
+    /// burst's flush: making a promise and its callback is then not between this read and its write.
+    func passWrite(_ buffer: ByteBuffer, to peer: ProxySocketHandler) {
+        let count = buffer.readableBytes
+        pendingOutbound += count
+        guard let ready = peer.readyWrite else {
+            writeCounted(buffer, to: peer)
+            return
+        }
+        peer.readyWrite = nil
+        ready.count = count
+        peer.write(buffer, promise: ready.promise)
+    }
+
+    /// A write's promise made before its bytes are known: its callback takes ``CountedWrite/count``
+    /// bytes out of ``pendingOutbound`` and records a failure on `handler`, as
+    /// ``writeCounted(_:to:)``'s does. Unused, it completes with a count of 0.
+    final class CountedWrite {
+        let promise: EventLoopPromise<Void>
+        var count = 0
+
+        init(promise: EventLoopPromise<Void>) {
+            self.promise = promise
+        }
+    }
+
+    /// Makes `handler` a ready promise for its next write straight through, if it has none.
+    func readyWrite(for handler: ProxySocketHandler) {
+        guard handler.readyWrite == nil, handler.takesWrites else { return }
+        let ready = CountedWrite(promise: loop.makePromise(of: Void.self))
+        ready.promise.futureResult.assumeIsolated().whenComplete { result in
+            self.pendingOutbound -= ready.count
+            if case .failure(let error) = result { handler.recordFailure(error) }
+        }
+        handler.readyWrite = ready
+    }
+
+    /// The end of a burst of `bytes` that `side`'s socket on `number` queued straight on `peer`:
+    /// counted as the machine would have (before the flush, so a write failing in it finds the
+    /// bytes counted, as on the full path), then flushed. The peak is read after the flush, as the
+    /// full path reads it after its writes (``perform(_:movingBytesOnly:)``): what the kernel took
+    /// in the flush was never held.
+    func passed(_ bytes: Int, on number: Int, from side: ProxySide, to peer: ProxySocketHandler) {
         machine.passed(bytes, on: number, from: side)
         if side == .client { passedBytes.upstream += bytes } else { passedBytes.downstream += bytes }
-        pendingOutbound += bytes
+        peer.flush()
         peakBuffered = max(peakBuffered, machine.statistics.bufferedBytes + pendingOutbound)
-        writeCounted(buffers, to: peer)
+        readyWrite(for: peer)
     }
 }

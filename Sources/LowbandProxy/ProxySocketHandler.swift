@@ -36,10 +36,19 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     /// ``ProxyEngine/passGeneration`` when that was allowed (ProxyEngine+PassThrough.swift).
     private var passPeer: ProxySocketHandler?
     private var passGeneration = 0
-    /// Reads of the current burst going straight to `passPeer`, and their bytes.
-    private var passing: [ByteBuffer] = []
+    /// The current burst goes straight to `passPeer` (decided at its first read), and the bytes
+    /// of it written there so far: each read is queued on the peer as it comes, as NIO's
+    /// `GlueHandler` does, and flushed and counted once at the burst's end.
+    private var passingBurst = false
     private var passingBytes = 0
-    private var passingSpare: [ByteBuffer] = []
+
+    /// The promise the next write straight through to this socket takes, made after the previous
+    /// one's flush so that making it is not between a read and its write
+    /// (``ProxyEngine/passWrite(_:to:)``); completed when the socket goes.
+    var readyWrite: ProxyEngine.CountedWrite?
+    /// The socket is gone (`channelInactive`): no promise is made ready for it any more.
+    private var gone = false
+    var takesWrites: Bool { context != nil && !gone }
 
     /// The front door of the listener that accepted this client, when it is an extra one.
     let door: ProxyDoor?
@@ -107,6 +116,14 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         passPeer = nil
+        releaseReadyWrite()
+    }
+
+    /// Completes the unused ready promise (it counts no byte), so no promise outlives its socket.
+    private func releaseReadyWrite() {
+        guard let ready = readyWrite else { return }
+        readyWrite = nil
+        ready.promise.succeed(())
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -124,12 +141,12 @@ final class ProxySocketHandler: ChannelDuplexHandler {
         }
         let buffer = unwrapInboundIn(data)
         // A burst goes one way whole: straight through if its first read may, else the engine's.
-        if passing.isEmpty, unreported.isEmpty, passPeer != nil {
-            if !engine.passThroughHolds(passGeneration) { passPeer = nil }
+        if !passingBurst, unreported.isEmpty, passPeer != nil {
+            if engine.passThroughHolds(passGeneration) { passingBurst = true } else { passPeer = nil }
         }
-        if passPeer != nil, unreported.isEmpty {
+        if passingBurst, let peer = passPeer {
             passingBytes += buffer.readableBytes
-            passing.append(buffer)
+            engine.passWrite(buffer, to: peer)
         } else {
             unreported.append(buffer)
         }
@@ -154,17 +171,14 @@ final class ProxySocketHandler: ChannelDuplexHandler {
         if spare.capacity < buffers.capacity { spare = buffers }
     }
 
-    /// Hands the burst's pass-through reads to the peer, through the engine (which counts them).
+    /// Ends a burst that went straight through: the engine counts it and flushes the peer.
     private func reportPassed() {
-        guard !passing.isEmpty, let number, let peer = passPeer else { return }
-        var buffers: [ByteBuffer] = []
-        swap(&buffers, &passingSpare)
-        swap(&buffers, &passing)
+        guard passingBurst else { return }
+        passingBurst = false
         let bytes = passingBytes
         passingBytes = 0
-        engine.passed(buffers, bytes: bytes, on: number, from: side, to: peer)
-        buffers.removeAll(keepingCapacity: true)
-        if passingSpare.capacity < buffers.capacity { passingSpare = buffers }
+        guard let number, let peer = passPeer else { return }
+        engine.passed(bytes, on: number, from: side, to: peer)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -199,6 +213,8 @@ final class ProxySocketHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         reportReads()
         passPeer = nil
+        gone = true
+        releaseReadyWrite()
         if let number {
             engine.socketInactive(number, side: side, error: failure)
         } else if side == .client {
