@@ -159,10 +159,10 @@ public final class MessageStore {
 
     /// ``applyLive(_:)`` inside the caller's transaction.
     ///
-    /// A new message costs four statements (it was about ten): one read of everything the rules
-    /// need (the chat's newest message, whether the message is known, the read position, the
-    /// user, and the chat's chunks), the message, the chunk it grows and one update of the chat
-    /// that applies ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message
+    /// A new message costs four statements (it was about ten): one read of what the rules need
+    /// (the chat's newest message, the read position, the user, and the chat's chunks), the
+    /// message (whose insert also says whether it was known), the chunk it grows and one update
+    /// of the chat that applies ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message
     /// older than the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s
     /// recount, unless the count already left it out (``ReadPositions/passCounted(_:chatID:to:)``).
     static func applyLive(_ db: Database, _ message: Message, _ statements: HeldStatements) throws {
