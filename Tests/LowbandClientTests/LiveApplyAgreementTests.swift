@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 @testable import LowbandClient
 import LowbandDeterminism
@@ -38,7 +39,7 @@ import Testing
             chunks.insert(.single(message.id))
         }
         try CacheRows.insert(message, into: db)
-        try MessageStore.saveChunks(db, chunks, over: stored)
+        try MessageStore.saveChunks(db, chunks, over: stored, HeldStatements(holds: false))
         switch ReadPositions.effect(of: message, wasKnown: state.known, readUpTo: state.readUpTo, userID: state.userID) {
         case .unread(let added):
             try db.cachedStatement(
@@ -76,11 +77,14 @@ import Testing
     }
 
     /// One seed's steps on the store's cache and on the reference's, compared after each step.
-    private static func agree(seed: UInt64) throws {
+    /// `simulatedAt` nil: the store is on an in-memory cache with GRDB's cached statements; a
+    /// path: on a simulated cache there (a savepoint of the open batch a write) with the cache's
+    /// held statements, as the engine's stores are.
+    private static func agree(seed: UInt64, simulatedAt path: String? = nil) throws {
         var random = SeededGenerator(seed: seed)
-        let store = try CacheDatabase(writer: DatabaseQueue())
+        let store = try path.map { try CacheDatabase(path: $0, writes: .simulated) } ?? CacheDatabase(writer: DatabaseQueue())
         let reference = try CacheDatabase(writer: DatabaseQueue())
-        let messages = MessageStore(writer: store.writer)
+        let messages = path == nil ? MessageStore(writer: store.writer) : MessageStore(writer: store.writer, statements: store.statements)
         func both(_ step: (any DatabaseWriter) throws -> Void) throws {
             try step(store.writer)
             try step(reference.writer)
@@ -128,10 +132,26 @@ import Testing
                 #expect(try dump(store.writer) == dump(reference.writer), "seed \(seed) step \(step) repeated: \(again)")
             }
         }
+        if let path {
+            #expect(store.statements.heldCount > 0)
+            try store.close()
+            let reopened = try CacheDatabase(path: path, writes: .simulated)
+            #expect(try dump(reopened.writer) == dump(reference.writer), "seed \(seed) after the cache closed and opened again")
+            try reopened.close()
+        }
     }
 
     @Test(arguments: 1...16 as ClosedRange<UInt64>) func theStoreAndTheEarlierStatementsLeaveTheSameCache(seed: UInt64) throws {
         try Self.agree(seed: seed)
+    }
+
+    /// The same on a simulated cache file with the held statements (``HeldStatements``), which
+    /// the cache then closes: `sqlite3_close` fails while a held statement is not finalized.
+    @Test(arguments: 1...8 as ClosedRange<UInt64>) func theHeldStatementsOnASimulatedCacheLeaveTheSameCache(seed: UInt64) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("live-apply-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.agree(seed: seed, simulatedAt: directory.appendingPathComponent("cache.sqlite").path)
     }
 
     /// The one statement's chunks are ``MessageStore/loadChunks(_:chatID:)``'s, for a chat with
@@ -141,15 +161,15 @@ import Testing
         let store = MessageStore(writer: database.writer)
         // Each older than the newest: a chunk of its own, or one touching a chunk.
         for id: Int64 in [72, 71, 50, 30, 31, 10] { try store.applyLive(Message(id: id, chatID: 1, senderID: 2, text: "m", sentAt: id)) }
+        let statements = HeldStatements()
         try database.writer.writeCached { db in
             for chatID: Int64 in [1, 2] {
-                let (state, chunks) = try MessageStore.LiveState.fetch(db, Message(id: 40, chatID: chatID, senderID: 2, text: "m", sentAt: 40))
+                let (state, chunks) = try MessageStore.LiveState.fetch(db, Message(id: 40, chatID: chatID, senderID: 2, text: "m", sentAt: 40), statements)
                 #expect(chunks == (try MessageStore.loadChunks(db, chatID: chatID)))
-                #expect(state.known == false)
+                #expect(state.previousNewestID == (chatID == 1 ? 72 : nil))
             }
-            let (state, chunks) = try MessageStore.LiveState.fetch(db, Message(id: 50, chatID: 1, senderID: 2, text: "m", sentAt: 50))
+            let (state, chunks) = try MessageStore.LiveState.fetch(db, Message(id: 50, chatID: 1, senderID: 2, text: "m", sentAt: 50), statements)
             #expect(chunks.chunks.map { $0.oldestID ... $0.newestID } == [10 ... 10, 30 ... 31, 50 ... 50, 71 ... 72])
-            #expect(state.known)
             #expect(state.previousNewestID == 72)
         }
     }

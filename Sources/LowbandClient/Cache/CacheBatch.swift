@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 /// The one transaction a ``CacheWrites/simulated`` cache keeps open between its writes.
 ///
@@ -27,20 +28,22 @@ package enum CacheBatch {
 
     /// Runs `updates` in a savepoint of the open batch: released when it returns, rolled back
     /// (the batch as before it) when it throws. Commits the batch and opens the next one when
-    /// the block took the changed rows over a multiple of ``rowLimit``.
-    static func savepoint<T>(_ db: Database, _ updates: (Database) throws -> T) throws -> T {
-        let before = db.totalChangesCount
-        try db.cachedStatement(sql: "SAVEPOINT cacheWrite").run()
+    /// the block took the changed rows over a multiple of ``rowLimit``. The savepoint's
+    /// statements come from `statements` (held per connection, or GRDB's cache).
+    static func savepoint<T>(_ db: Database, _ statements: HeldStatements, _ updates: (Database) throws -> T) throws -> T {
+        // `db.totalChangesCount` without GRDB's queue check: this runs on the queue's connection.
+        let before = sqlite3_total_changes(db.sqliteConnection)
+        try statements.statement(.savepoint, db).run()
         let value: T
         do {
             value = try updates(db)
         } catch {
-            try db.cachedStatement(sql: "ROLLBACK TRANSACTION TO SAVEPOINT cacheWrite").run()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT cacheWrite").run()
+            try statements.statement(.rollbackToSavepoint, db).run()
+            try statements.statement(.releaseSavepoint, db).run()
             throw error
         }
-        try db.cachedStatement(sql: "RELEASE SAVEPOINT cacheWrite").run()
-        if db.totalChangesCount / rowLimit != before / rowLimit {
+        try statements.statement(.releaseSavepoint, db).run()
+        if sqlite3_total_changes(db.sqliteConnection) / Int32(rowLimit) != before / Int32(rowLimit) {
             try commit(db)
             try begin(db)
         }

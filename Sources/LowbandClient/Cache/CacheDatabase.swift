@@ -21,6 +21,9 @@ public final class CacheDatabase {
     public let recovery: CacheRecovery?
     /// The WAL's checkpoints, run by the engine between turns (``checkpointIfDue()``).
     private let checkpoints: WALCheckpoints
+    /// The stores' hot statements on this connection (``HeldStatements``), finalized by
+    /// ``close()`` before the connection closes.
+    package let statements = HeldStatements()
 
     /// Opens (or creates) the cache at `path`, recovering from an unusable file as described.
     ///
@@ -92,7 +95,11 @@ public final class CacheDatabase {
     ///   is still running.
     package func close() throws(ClientError) {
         do {
-            try writer.writeWithoutTransaction { db in try CacheBatch.commit(db) }
+            try writer.writeWithoutTransaction { db in
+                try CacheBatch.commit(db)
+                // sqlite3_close fails (busy) while a statement of the connection is not finalized.
+                statements.finalize()
+            }
             try writer.close()
         } catch {
             throw ClientError(.database, "cannot close the cache at \(path): \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import LowbandMessagePack
 import LowbandWire
 
@@ -66,15 +67,38 @@ enum CacheRows {
         text.utf8.contains(0) ? String(decoding: text.utf8.prefix { $0 != 0 }, as: UTF8.self) : text
     }
 
-    static func insert(_ message: Message, into db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT OR REPLACE INTO message (chatID, id, senderID, clientID, text, sentAt, editedAt, attachments)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).run(
+    static let insertMessageSQL = """
+        INSERT OR REPLACE INTO message (chatID, id, senderID, clientID, text, sentAt, editedAt, attachments)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let insertNewMessageSQL = """
+        INSERT OR IGNORE INTO message (chatID, id, senderID, clientID, text, sentAt, editedAt, attachments)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Stores `message` as ``insert(_:into:_:)`` does, and says whether the cache already held
+    /// its id: the message is inserted unless its key is taken (no row changed), and only then
+    /// replaced. Every column is bound from a value that is never NULL where the table says NOT
+    /// NULL, so a taken key is the one thing the insert ignores.
+    static func insertIfNew(_ message: Message, into db: Database, _ statements: HeldStatements) throws -> Bool {
+        try statements.statement(.insertNewMessage, db).run(Self.values(message))
+        guard sqlite3_changes(db.sqliteConnection) == 0 else { return false }
+        try insert(message, into: db, statements)
+        return true
+    }
+
+    /// Stores `message` (replacing the row of its id), through `statements`.
+    static func insert(_ message: Message, into db: Database, _ statements: HeldStatements = HeldStatements(holds: false)) throws {
+        try statements.statement(.insertMessage, db).run(Self.values(message))
+    }
+
+    /// The message's columns in the order of ``insertMessageSQL``.
+    private static func values(_ message: Message) throws -> [StepValue] {
+        [
             .integer(message.chatID), .integer(message.id), .integer(message.senderID), StepValue(message.clientID.map { Int64(bitPattern: $0) }),
-            .text(message.text), .integer(message.sentAt), StepValue(message.editedAt), .text(try attachmentsText(message.attachments)))
+            .text(message.text), .integer(message.sentAt), StepValue(message.editedAt), .text(try attachmentsText(message.attachments)),
+        ]
     }
 
     /// The message columns a ``StepRow`` holds for ``message(_:)``, in their order.

@@ -1,4 +1,5 @@
 package import GRDB
+import GRDBSQLite
 
 extension DatabaseWriter {
     /// Writes `updates` atomically, on whatever transaction the cache keeps: a transaction of
@@ -10,11 +11,15 @@ extension DatabaseWriter {
     /// ``CacheDatabase/close()``. Writers other than a `DatabaseQueue` (a pool) use `write`.
     ///
     /// Inside a batch, `write` (GRDB's own transaction) fails: the cache's writes go through here.
-    package func writeCached<T>(_ updates: (Database) throws -> T) throws -> T {
+    /// The savepoint's statements come from `statements` (``CacheDatabase/statements`` for the
+    /// engine's stores; by default GRDB's statement cache).
+    package func writeCached<T>(_ statements: HeldStatements = HeldStatements(holds: false), _ updates: (Database) throws -> T) throws -> T {
         guard let queue = self as? DatabaseQueue else { return try write(updates) }
         return try queue.writeWithoutTransaction { db in
-            if db.isInsideTransaction {
-                return try CacheBatch.savepoint(db, updates)
+            // `db.isInsideTransaction` without GRDB's queue check (a dispatch lookup a call):
+            // this block runs on the queue's connection.
+            if let connection = db.sqliteConnection, sqlite3_get_autocommit(connection) == 0 {
+                return try CacheBatch.savepoint(db, statements, updates)
             }
             var value: T?
             try db.inTransaction {

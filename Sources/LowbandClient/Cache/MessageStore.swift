@@ -8,12 +8,21 @@ public import LowbandWire
 /// ``HistoryChunks``, ``HistoryCoverage`` and ``HistoryReconciliation``.
 public final class MessageStore {
     private let writer: any DatabaseWriter
+    /// The live delivery's statements (``CacheDatabase/statements`` in the engine).
+    private let statements: HeldStatements
 
     /// A store over the cache database `writer` (a ``CacheDatabase``'s writer in the product, a
     /// `DatabaseQueue()` in tests). Every call is atomic (through `writeCached`, a savepoint in a
     /// simulated cache's open batch).
-    public init(writer: any DatabaseWriter) {
+    public convenience init(writer: any DatabaseWriter) {
+        self.init(writer: writer, statements: HeldStatements(holds: false))
+    }
+
+    /// A store over `writer` whose live deliveries run `statements`, which whoever closes the
+    /// connection finalizes first (``CacheDatabase/statements``).
+    package init(writer: any DatabaseWriter, statements: HeldStatements) {
         self.writer = writer
+        self.statements = statements
     }
 
     /// What storing a server page did.
@@ -143,22 +152,27 @@ public final class MessageStore {
     /// a newer message continues the chunk holding that newest one. A message inside a range
     /// believed complete means the belief was wrong: that chunk is forgotten.
     public func applyLive(_ message: Message) throws {
-        try writer.writeCached { db in try Self.applyLive(db, message) }
+        try writer.writeCached(statements) { db in try Self.applyLive(db, message, statements) }
     }
 
     // MARK: - Helpers shared inside transactions
 
     /// ``applyLive(_:)`` inside the caller's transaction.
     ///
-    /// A new message costs four statements (it was about ten): one read of everything the rules
-    /// need (the chat's newest message, whether the message is known, the read position, the
-    /// user, and the chat's chunks), the message, the chunk it grows and one update of the chat
-    /// that applies ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message
+    /// A new message costs four statements (it was about ten): one read of what the rules need
+    /// (the chat's newest message, the read position, the user, and the chat's chunks), the
+    /// message (whose insert also says whether it was known), the chunk it grows and one update
+    /// of the chat that applies ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message
     /// older than the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s
     /// recount, unless the count already left it out (``ReadPositions/passCounted(_:chatID:to:)``).
-    static func applyLive(_ db: Database, _ message: Message) throws {
+    static func applyLive(_ db: Database, _ message: Message, _ statements: HeldStatements) throws {
         let chatID = message.chatID
-        let (state, stored) = try LiveState.fetch(db, message)
+        var (state, stored) = try LiveState.fetch(db, message, statements)
+        // Stored before the chunks are worked out (they need only `known`): the insert that
+        // ignores a known id is the seek that says whether the cache held the message, where an
+        // EXISTS in the read took one seek more of the message table. The read comes first, as
+        // the chat's newest message without a chat row is the largest stored id.
+        state.known = try CacheRows.insertIfNew(message, into: db, statements)
         var chunks = stored
         if let previous = state.previousNewestID, message.id > previous {
             chunks.insert(.live(previousNewestID: previous, messageID: message.id))
@@ -166,24 +180,14 @@ public final class MessageStore {
             chunks.forgetChunk(containing: message.id)
             chunks.insert(.single(message.id))
         }
-        try CacheRows.insert(message, into: db)
-        try saveChunks(db, chunks, over: stored)
+        try saveChunks(db, chunks, over: stored, statements)
         switch ReadPositions.effect(of: message, wasKnown: state.known, readUpTo: state.readUpTo, userID: state.userID) {
         case .unread(let added):
-            try db.cachedStatement(
-                sql: """
-                    UPDATE chat SET lastMessageID = CASE WHEN lastMessageID IS NULL OR lastMessageID < ?2 THEN ?2 ELSE lastMessageID END,
-                        unreadCount = unreadCount + ?3 WHERE id = ?1
-                    """).run(.integer(chatID), .integer(message.id), .integer(Int64(added)))
+            try statements.statement(.chatUnread, db).run(.integer(chatID), .integer(message.id), .integer(Int64(added)))
         case .readBySender where state.lastMessageID.map({ $0 <= message.id }) ?? true:
             // The chat's last message: the position moves to it with nothing unread above
             // (``ReadPositions/move(_:chatID:to:acknowledged:)``'s result, in one update).
-            try db.cachedStatement(
-                sql: """
-                    UPDATE chat SET lastMessageID = ?2, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?2),
-                        readUpTo = max(readUpTo, ?2), unreadCount = CASE WHEN readUpTo < ?2 THEN 0 ELSE unreadCount END
-                    WHERE id = ?1
-                    """).run(.integer(chatID), .integer(message.id))
+            try statements.statement(.chatReadBySender, db).run(.integer(chatID), .integer(message.id))
         case .readBySender where state.chatUpdatedAt.map({ message.sentAt <= $0 }) ?? false:
             // Older than the chat's last, and stored by the server before the login reply the
             // count comes from (``ReadPositions/passCounted(_:chatID:to:)``): the reply to a
@@ -196,13 +200,29 @@ public final class MessageStore {
         }
     }
 
-    /// What ``applyLive(_:_:)`` reads before it writes, in one statement.
+    /// A message from someone else: the chat's last message moves up to it, and `?3` more are
+    /// unread.
+    static let chatUnreadSQL = """
+        UPDATE chat SET lastMessageID = CASE WHEN lastMessageID IS NULL OR lastMessageID < ?2 THEN ?2 ELSE lastMessageID END,
+            unreadCount = unreadCount + ?3 WHERE id = ?1
+        """
+
+    /// Our own message that is the chat's last: ``ReadPositions/move(_:chatID:to:acknowledged:)``'s
+    /// result, in one update.
+    static let chatReadBySenderSQL = """
+        UPDATE chat SET lastMessageID = ?2, readAcknowledgedUpTo = max(readAcknowledgedUpTo, ?2),
+            readUpTo = max(readUpTo, ?2), unreadCount = CASE WHEN readUpTo < ?2 THEN 0 ELSE unreadCount END
+        WHERE id = ?1
+        """
+
+    /// What ``applyLive(_:_:_:)`` reads before it writes, in one statement.
     struct LiveState: Hashable {
         /// The chat's newest message before this one (``newestMessageID(_:chatID:)``).
         var previousNewestID: Int64?
         /// The chat's `lastMessageID` column (nil: the chat is not cached or has none).
         var lastMessageID: Int64?
-        /// The cache already held the message.
+        /// The cache already held the message: not read by ``fetch(_:_:_:)`` (false there), but
+        /// told by the insert (``CacheRows/insertIfNew(_:into:_:)``).
         var known: Bool
         /// The chat's read position; nil when the chat is not cached.
         var readUpTo: Int64?
@@ -217,30 +237,29 @@ public final class MessageStore {
         /// with NULL chunk columns). They are ordered here, not by an ORDER BY, which made
         /// SQLite sort them in a temporary B-tree; `(chatID, oldestID)` is the table's primary
         /// key, so the order is the one ``loadChunks(_:chatID:)``'s ORDER BY gives.
-        static func fetch(_ db: Database, _ message: Message) throws -> (LiveState, HistoryChunks) {
+        static let sql = """
+            SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
+                chat.lastMessageID,
+                chat.readUpTo,
+                (SELECT userID FROM syncState WHERE id = 1),
+                chat.updatedAt,
+                historyChunk.oldestID,
+                historyChunk.newestID
+            FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1 LEFT JOIN historyChunk ON historyChunk.chatID = ?1
+            """
+
+        static func fetch(_ db: Database, _ message: Message, _ statements: HeldStatements) throws -> (LiveState, HistoryChunks) {
             var state: LiveState?
             var rows: [HistoryChunk] = []
-            try db.cachedStatement(
-                sql: """
-                    SELECT coalesce(chat.lastMessageID, (SELECT max(id) FROM message WHERE chatID = ?1)),
-                        chat.lastMessageID,
-                        EXISTS (SELECT 1 FROM message WHERE chatID = ?1 AND id = ?2),
-                        chat.readUpTo,
-                        (SELECT userID FROM syncState WHERE id = 1),
-                        chat.updatedAt,
-                        historyChunk.oldestID,
-                        historyChunk.newestID
-                    FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1 LEFT JOIN historyChunk ON historyChunk.chatID = ?1
-                    """
-            ).forEachRow(.integer(message.chatID), .integer(message.id)) { row in
+            try statements.statement(.liveState, db).forEachRow(.integer(message.chatID)) { row in
                 if state == nil {
                     state = LiveState(
-                        previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: row.integer(2) == 1, readUpTo: row.integer(3),
-                        userID: row.integer(4), chatUpdatedAt: row.integer(5))
+                        previousNewestID: row.integer(0), lastMessageID: row.integer(1), known: false, readUpTo: row.integer(2),
+                        userID: row.integer(3), chatUpdatedAt: row.integer(4))
                 }
                 // Both columns are NOT NULL: NULL only on the row of a chat without chunks.
-                if let oldestID = row.integer(6) {
-                    rows.append(HistoryChunk(chatID: message.chatID, oldestID: oldestID, newestID: row.integer(7) ?? 0))
+                if let oldestID = row.integer(5) {
+                    rows.append(HistoryChunk(chatID: message.chatID, oldestID: oldestID, newestID: row.integer(6) ?? 0))
                 }
             }
             if rows.count > 1 { rows.sort { $0.oldestID < $1.oldestID } }
@@ -269,17 +288,17 @@ public final class MessageStore {
     /// Writes `chunks` where `stored` (read in this transaction) was, touching only what
     /// changed: a live message grows the newest chunk, one UPDATE instead of deleting and
     /// inserting every chunk of the chat. The table ends as ``saveChunks(_:_:)`` leaves it.
-    static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks) throws {
+    static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks, _ statements: HeldStatements) throws {
         for chunk in stored.chunks where !chunks.chunks.contains(where: { $0.oldestID == chunk.oldestID }) {
-            try db.cachedStatement(sql: "DELETE FROM historyChunk WHERE chatID = ? AND oldestID = ?").run(.integer(chunk.chatID), .integer(chunk.oldestID))
+            try statements.statement(.deleteChunk, db).run(.integer(chunk.chatID), .integer(chunk.oldestID))
         }
         for chunk in chunks.chunks {
             if let before = stored.chunks.first(where: { $0.oldestID == chunk.oldestID }) {
                 guard before.newestID != chunk.newestID else { continue }
-                try db.cachedStatement(sql: "UPDATE historyChunk SET newestID = ? WHERE chatID = ? AND oldestID = ?").run(
+                try statements.statement(.updateChunkNewest, db).run(
                     .integer(chunk.newestID), .integer(chunk.chatID), .integer(chunk.oldestID))
             } else {
-                try db.cachedStatement(sql: "INSERT INTO historyChunk (chatID, oldestID, newestID) VALUES (?, ?, ?)").run(
+                try statements.statement(.insertChunk, db).run(
                     .integer(chunk.chatID), .integer(chunk.oldestID), .integer(chunk.newestID))
             }
         }

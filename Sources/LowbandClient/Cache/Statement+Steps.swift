@@ -24,15 +24,7 @@ extension Statement {
     ///
     /// - Throws: `DatabaseError` with SQLite's code and message when a step fails.
     func run(_ values: StepValue...) throws {
-        try bindAll(values)
-        defer { sqlite3_reset(sqliteStatement) }
-        while true {
-            switch sqlite3_step(sqliteStatement) {
-            case SQLITE_DONE: return
-            case SQLITE_ROW: continue
-            case let code: throw failure(code)
-            }
-        }
+        try CacheStatement(statement: self, isReset: false).run(values)
     }
 
     /// Binds `values` by position, steps once and reads the first row with `read` (columns by
@@ -40,11 +32,70 @@ extension Statement {
     ///
     /// - Throws: `DatabaseError` with SQLite's code and message when the step fails.
     func firstRow<T>(_ values: StepValue..., read: (StepRow) throws -> T) throws -> T? {
+        try CacheStatement(statement: self, isReset: false).firstRow(values, read: read)
+    }
+
+    /// Binds `values` by position and calls `read` for every row, in order.
+    ///
+    /// - Throws: `DatabaseError` with SQLite's code and message when a step fails.
+    func forEachRow(_ values: StepValue..., read: (StepRow) throws -> Void) throws {
+        try CacheStatement(statement: self, isReset: false).forEachRow(values, read: read)
+    }
+}
+
+/// A statement run as ``GRDB/Statement/run(_:)`` runs it, left reset after every use.
+///
+/// `isReset` says the statement is known to be reset (a ``HeldStatements`` statement, which
+/// only this type steps): it is bound without another `sqlite3_reset` first. A statement GRDB
+/// may have stepped (its cache's, which GRDB resets before a use, not after) is reset first.
+struct CacheStatement {
+    /// Not retained: whoever hands the statement out keeps it for the block it is used in (the
+    /// holder's slot, GRDB's cache, or the caller of ``GRDB/Statement/run(_:)``); a retain and
+    /// release a statement were 1 % of the crowd hour.
+    unowned(unsafe) let statement: Statement
+    /// The statement's SQLite handle.
+    let handle: OpaquePointer
+    let isReset: Bool
+
+    init(statement: Statement, isReset: Bool) {
+        self.statement = statement
+        self.handle = statement.sqliteStatement
+        self.isReset = isReset
+    }
+
+    /// Binds `values` by position and steps to the end.
+    ///
+    /// - Throws: `DatabaseError` with SQLite's code and message when a step fails.
+    func run(_ values: StepValue...) throws {
+        try run(values)
+    }
+
+    func run(_ values: [StepValue]) throws {
         try bindAll(values)
-        defer { sqlite3_reset(sqliteStatement) }
-        switch sqlite3_step(sqliteStatement) {
+        defer { sqlite3_reset(handle) }
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_DONE: return
+            case SQLITE_ROW: continue
+            case let code: throw failure(code)
+            }
+        }
+    }
+
+    /// Binds `values` by position, steps once and reads the first row with `read`; nil when
+    /// there is no row.
+    ///
+    /// - Throws: `DatabaseError` with SQLite's code and message when the step fails.
+    func firstRow<T>(_ values: StepValue..., read: (StepRow) throws -> T) throws -> T? {
+        try firstRow(values, read: read)
+    }
+
+    func firstRow<T>(_ values: [StepValue], read: (StepRow) throws -> T) throws -> T? {
+        try bindAll(values)
+        defer { sqlite3_reset(handle) }
+        switch sqlite3_step(handle) {
         case SQLITE_DONE: return nil
-        case SQLITE_ROW: return try read(StepRow(statement: sqliteStatement))
+        case SQLITE_ROW: return try read(StepRow(statement: handle))
         case let code: throw failure(code)
         }
     }
@@ -53,43 +104,46 @@ extension Statement {
     ///
     /// - Throws: `DatabaseError` with SQLite's code and message when a step fails.
     func forEachRow(_ values: StepValue..., read: (StepRow) throws -> Void) throws {
+        try forEachRow(values, read: read)
+    }
+
+    func forEachRow(_ values: [StepValue], read: (StepRow) throws -> Void) throws {
         try bindAll(values)
-        defer { sqlite3_reset(sqliteStatement) }
+        defer { sqlite3_reset(handle) }
         while true {
-            switch sqlite3_step(sqliteStatement) {
+            switch sqlite3_step(handle) {
             case SQLITE_DONE: return
-            case SQLITE_ROW: try read(StepRow(statement: sqliteStatement))
+            case SQLITE_ROW: try read(StepRow(statement: handle))
             case let code: throw failure(code)
             }
         }
     }
 
     private func bindAll(_ values: [StepValue]) throws {
-        let statement = sqliteStatement
-        sqlite3_reset(statement)
-        guard Int(sqlite3_bind_parameter_count(statement)) == values.count else {
+        if !isReset { sqlite3_reset(handle) }
+        guard Int(sqlite3_bind_parameter_count(handle)) == values.count else {
             throw DatabaseError(
-                resultCode: .SQLITE_MISUSE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement)) parameters", sql: sql)
+                resultCode: .SQLITE_MISUSE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(handle)) parameters", sql: statement.sql)
         }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
             switch value {
             case .integer(let integer):
-                code = sqlite3_bind_int64(statement, index, integer)
+                code = sqlite3_bind_int64(handle, index, integer)
             case .text(let text):
                 // As GRDB binds a String: a C string (it ends at a NUL), SQLITE_TRANSIENT.
-                code = sqlite3_bind_text(statement, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                code = sqlite3_bind_text(handle, index, text, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
             case .null:
-                code = sqlite3_bind_null(statement, index)
+                code = sqlite3_bind_null(handle, index)
             }
             guard code == SQLITE_OK else { throw failure(code) }
         }
     }
 
     private func failure(_ code: Int32) -> DatabaseError {
-        let message = sqlite3_db_handle(sqliteStatement).flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: sql)
+        let message = sqlite3_db_handle(handle).flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
     }
 }
 

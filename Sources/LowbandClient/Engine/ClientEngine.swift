@@ -84,9 +84,10 @@ public final class ClientEngine {
             log.record(ClientLogEntry(time: scheduler.now, level: .error, event: "cacheRecovered", message: recovery.description))
         }
 
-        let messages = MessageStore(writer: database.writer)
+        let messages = MessageStore(writer: database.writer, statements: database.statements)
         let sync = SyncStore(writer: database.writer)
-        let outboxStore = OutboxStore(writer: database.writer, clientIDs: ClientIDGenerator(generator: root.derived(1)))
+        let outboxStore = OutboxStore(
+            writer: database.writer, clientIDs: ClientIDGenerator(generator: root.derived(1)), statements: database.statements)
         self.messages = messages
         self.sync = sync
 

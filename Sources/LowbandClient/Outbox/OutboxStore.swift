@@ -10,11 +10,20 @@ public final class OutboxStore {
     /// The number of the next client id, once read from the cache: this store is the counter's
     /// only writer, so a send reads it once, not at every send.
     private var nextClientIDNumber: Int64?
+    /// A send's statements (``CacheDatabase/statements`` in the engine).
+    private let statements: HeldStatements
 
     /// A store over the cache database `writer`, giving sends client ids from `clientIDs`.
-    public init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator) {
+    public convenience init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator) {
+        self.init(writer: writer, clientIDs: clientIDs, statements: HeldStatements(holds: false))
+    }
+
+    /// A store over `writer` whose sends run `statements`, which whoever closes the connection
+    /// finalizes first (``CacheDatabase/statements``).
+    package init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator, statements: HeldStatements) {
         self.writer = writer
         self.clientIDs = clientIDs
+        self.statements = statements
     }
 
     /// Stores a message to send (and its upload, if it has an attachment) in one transaction,
@@ -29,9 +38,10 @@ public final class OutboxStore {
     public func enqueueMessage(chatID: Int64, text: String, attachment: OutgoingAttachment? = nil, storedAt: Duration? = nil) throws -> [OutboxTask] {
         let stamp = storedAt.map { Backoff.nanoseconds($0) }
         let known = nextClientIDNumber
-        let (tasks, number) = try writer.writeCached { db in
-            let number: Int64 = try known ?? db.cachedStatement(sql: "SELECT clientIDCount FROM syncState WHERE id = 1").firstRow { $0.integer(0) ?? 0 } ?? 0
-            try db.cachedStatement(sql: "UPDATE syncState SET clientIDCount = ? WHERE id = 1").run(.integer(number + 1))
+        let statements = statements
+        let (tasks, number) = try writer.writeCached(statements) { db in
+            let number: Int64 = try known ?? statements.statement(.clientIDCount, db).firstRow { $0.integer(0) ?? 0 } ?? 0
+            try statements.statement(.setClientIDCount, db).run(.integer(number + 1))
             let clientID = clientIDs.clientID(number: number)
             var uploadTaskID: Int64?
             if let attachment {
@@ -45,7 +55,7 @@ public final class OutboxStore {
                 try db.cachedStatement(sql: "INSERT INTO outboxBlob (taskID, data) VALUES (?, ?)").execute(arguments: [id, Data(attachment.data)])
                 uploadTaskID = id
             }
-            try db.cachedStatement(sql: "INSERT INTO outboxTask (kind, state, dependsOn, chatID, clientID, text, storedAt) VALUES ('send', 'pending', ?, ?, ?, ?, ?)").run(
+            try statements.statement(.insertSendTask, db).run(
                 StepValue(uploadTaskID), .integer(chatID), .integer(Int64(bitPattern: clientID)), .text(text), StepValue(stamp))
             // The send task as the row just written reads back, without reading it.
             let send = OutboxTask(
@@ -62,7 +72,9 @@ public final class OutboxStore {
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            try Self.tasks(db, sql: Self.pendingSQL)
+            var tasks: [OutboxTask] = []
+            try statements.statement(.pendingTasks, db).forEachRow { row in tasks.append(try Self.task(row)) }
+            return tasks
         }
     }
 
@@ -111,9 +123,9 @@ public final class OutboxStore {
 
     /// The send was acknowledged: the task is done and the message is in the cache, together.
     public func completeSend(taskID: Int64, message: Message) throws {
-        try writer.writeCached { db in
-            try db.cachedStatement(sql: "UPDATE outboxTask SET state = 'done', messageID = ?, lastError = NULL WHERE id = ?").run(.integer(message.id), .integer(taskID))
-            try MessageStore.applyLive(db, message)
+        try writer.writeCached(statements) { db in
+            try statements.statement(.completeSendTask, db).run(.integer(message.id), .integer(taskID))
+            try MessageStore.applyLive(db, message, statements)
         }
     }
 
@@ -167,7 +179,7 @@ public final class OutboxStore {
     // The queries of ``columns``, made once: an interpolated literal is a new String at every
     // call, which GRDB's statement cache then hashes (the outbox is read at every send).
     private static let taskSQL = "SELECT \(columns) FROM outboxTask WHERE id = ?"
-    private static let pendingSQL = "SELECT \(columns) FROM outboxTask WHERE state = 'pending' ORDER BY id"
+    static let pendingSQL = "SELECT \(columns) FROM outboxTask WHERE state = 'pending' ORDER BY id"
     private static let unfinishedSQL = "SELECT \(columns) FROM outboxTask WHERE state != 'done' ORDER BY id"
     private static let allSQL = "SELECT \(columns) FROM outboxTask ORDER BY id"
 
