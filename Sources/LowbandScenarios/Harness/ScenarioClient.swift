@@ -15,6 +15,9 @@ final class ScenarioClient: ClientEngineObserver {
     /// The engine's outbox and connection, kept beside it for ``cappedSizes``.
     private var outbox: Outbox
     private var connection: Connection
+    /// The probe that reads ``cappedSizes`` without retaining this client, and which of its
+    /// gauges does: told when this client goes.
+    var probe: (ResourceProbe, gauge: Int)?
     let connector: GatedConnector
     /// The phone's view of the run's scheduler (skew, suspension).
     let device: DeviceScheduler
@@ -41,6 +44,10 @@ final class ScenarioClient: ClientEngineObserver {
         self.trace = trace
         self.ledger = ledger
         engine.addObserver(self)
+    }
+
+    deinit {
+        if let probe { probe.0.clientGone(gauge: probe.gauge) }
     }
 
     /// The app was started again with `engine` (a cold start on the same cache).
