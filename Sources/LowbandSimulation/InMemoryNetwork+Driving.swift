@@ -91,7 +91,7 @@ extension InMemoryNetwork {
     /// Keeps one timer at the state machine's next wake-up.
     func scheduleWakeup() {
         // "Never" (a link down for good) needs no timer.
-        guard let next = machine.nextWakeup, next.nanoseconds < Int64.max / 2 else {
+        guard let next = Self.nextWakeup(of: &machine), next.nanoseconds < Int64.max / 2 else {
             if let wakeup {
                 scheduler.cancel(wakeup.work)
                 self.wakeup = nil
@@ -103,13 +103,17 @@ extension InMemoryNetwork {
             if wakeup.at <= at { return }
             scheduler.cancel(wakeup.work)
         }
-        let work = scheduler.schedule(at: at) { [weak self] in
-            self?.wake()
-        }
+        let work = scheduler.schedule(at: at, wakeWork)
         wakeup = (at, work)
     }
 
-    private func wake() {
+    /// The machine's next wake-up, read where the machine lies: the getter called on the stored
+    /// property copied the whole machine first (every reference in it retained and released).
+    private static func nextWakeup(of machine: inout ProxyStateMachine) -> ShaperInstant? {
+        machine.nextWakeup
+    }
+
+    func wake() {
         wakeup = nil
         queue(machine.advance(to: now))
         carryOut()

@@ -93,6 +93,10 @@ public final class InMemoryNetwork {
     var turnRemaining = 0
     var turnScheduled = false
     var wakeup: (at: Duration, work: ScheduledWork)?
+    /// The wake-up timer's work, made once: a new closure at every wake-up was an allocation
+    /// and a weak reference made and destroyed per timer (the network's timer is most of what
+    /// the scheduler runs).
+    lazy var wakeWork: () -> Void = { [weak self] in self?.wake() }
 
     /// A network on `scheduler`, shaped by `configuration.shaper` or adding `configuration.latency`.
     public init(scheduler: VirtualScheduler, configuration: Configuration = Configuration()) {

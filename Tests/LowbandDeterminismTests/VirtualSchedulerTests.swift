@@ -107,4 +107,42 @@ import Testing
         #expect(fired.count == 2_000)
         #expect(fired == fired.sorted())
     }
+
+    /// The heap against a plain model: work scheduled from inside work, cancelled at random,
+    /// most of it due at a few shared instants. Every piece runs in (deadline, scheduling
+    /// order), as the model's sorted list says, whatever the heap's shape at the time.
+    @Test func interleavedSchedulingAndCancellingRunInDeadlineThenSchedulingOrder() {
+        let scheduler = VirtualScheduler()
+        var generator = SeededGenerator(seed: 39)
+        var model: [(deadline: Duration, order: Int, handle: ScheduledWork)] = []
+        var ran: [Int] = []
+        var done: Set<Int> = []
+        var order = 0
+        func add(from base: Duration) {
+            let deadline = base + .milliseconds(Int64(generator.next() % 4) * 10)
+            let mine = order
+            order += 1
+            let handle = scheduler.schedule(at: deadline) {
+                ran.append(mine)
+                done.insert(mine)
+                if mine < 3_000 { for _ in 0 ..< Int(generator.next() % 3) { add(from: scheduler.now) } }
+            }
+            model.append((max(deadline, scheduler.now), mine, handle))
+        }
+        for _ in 0 ..< 200 { add(from: .zero) }
+        var cancelled: Set<Int> = []
+        while scheduler.pendingCount > 0 {
+            scheduler.advance(by: .milliseconds(5))
+            let waiting = model.filter { !done.contains($0.order) && !cancelled.contains($0.order) }
+            if let victim = waiting.randomElement(using: &generator), generator.next() % 4 == 0 {
+                scheduler.cancel(victim.handle)
+                cancelled.insert(victim.order)
+            }
+        }
+        let expected = model.filter { !cancelled.contains($0.order) }
+            .sorted { ($0.deadline, $0.order) < ($1.deadline, $1.order) }
+            .map(\.order)
+        #expect(ran.count > 500)
+        #expect(ran == expected)
+    }
 }

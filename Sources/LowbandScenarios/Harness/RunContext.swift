@@ -94,13 +94,9 @@ final class RunContext {
         let client = ScenarioClient(index: index, userID: userID, engine: engine, connector: connector, device: device, trace: trace, ledger: ledger)
         let chatCount = world.chats(of: userID).count
         probe.watch(
-            client: index,
+            client,
             ("client \(index) outbox requests in flight", "client \(index) requests in flight", "client \(index) work held while suspended"),
-            caps: (chatCount + configuration.outbox.maximumConcurrentUploads, configuration.connection.maximumPendingRequests, Self.suspendedWorkCap)
-        ) { [weak client, weak device] in
-            let engine = client?.engine
-            return (engine?.outbox.runningCount, engine?.connection.pendingRequestCount, device?.deferredCount)
-        }
+            caps: (chatCount + configuration.outbox.maximumConcurrentUploads, configuration.connection.maximumPendingRequests, Self.suspendedWorkCap))
         clients.append(client)
         return client
     }

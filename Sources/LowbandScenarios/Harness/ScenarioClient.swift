@@ -12,6 +12,12 @@ final class ScenarioClient: ClientEngineObserver {
     let userID: Int64
     /// The app's engine; a new one after the app was killed and started again.
     private(set) var engine: ClientEngine
+    /// The engine's outbox and connection, kept beside it for ``cappedSizes``.
+    private var outbox: Outbox
+    private var connection: Connection
+    /// The probe that reads ``cappedSizes`` without retaining this client, and which of its
+    /// gauges does: told when this client goes.
+    var probe: (ResourceProbe, gauge: Int)?
     let connector: GatedConnector
     /// The phone's view of the run's scheduler (skew, suspension).
     let device: DeviceScheduler
@@ -31,6 +37,8 @@ final class ScenarioClient: ClientEngineObserver {
         self.index = index
         self.userID = userID
         self.engine = engine
+        outbox = engine.outbox
+        connection = engine.connection
         self.connector = connector
         self.device = device
         self.trace = trace
@@ -38,12 +46,26 @@ final class ScenarioClient: ClientEngineObserver {
         engine.addObserver(self)
     }
 
+    deinit {
+        if let probe { probe.0.clientGone(gauge: probe.gauge) }
+    }
+
     /// The app was started again with `engine` (a cold start on the same cache).
     func replace(_ engine: ClientEngine) {
         self.engine.removeObserver(self)
         self.engine = engine
+        outbox = engine.outbox
+        connection = engine.connection
         isLoggedIn = false
         engine.addObserver(self)
+    }
+
+    /// The sizes the resource probe reads every second: the outbox's sends running, the
+    /// requests in flight on the connection, and the work held while the phone is suspended.
+    /// Read from the parts kept here: going through the engine (and weak references to the
+    /// client and device) cost more than the reading, 100 clients every simulated second.
+    var cappedSizes: (Int, Int, Int) {
+        (outbox.runningCount, connection.pendingRequestCount, device.deferredCount)
     }
 
     func engine(_ engine: ClientEngine, didEmit event: ClientEvent) {
