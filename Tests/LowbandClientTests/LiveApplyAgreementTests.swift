@@ -39,7 +39,7 @@ import Testing
             chunks.insert(.single(message.id))
         }
         try CacheRows.insert(message, into: db)
-        try MessageStore.saveChunks(db, chunks, over: stored, HeldStatements(holds: false))
+        try MessageStore.saveChunks(db, chunks, over: stored, nil)
         switch ReadPositions.effect(of: message, wasKnown: state.known, readUpTo: state.readUpTo, userID: state.userID) {
         case .unread(let added):
             try db.cachedStatement(

@@ -30,7 +30,7 @@ package enum CacheBatch {
     /// (the batch as before it) when it throws. Commits the batch and opens the next one when
     /// the block took the changed rows over a multiple of ``rowLimit``. The savepoint's
     /// statements come from `statements` (held per connection, or GRDB's cache).
-    static func savepoint<T>(_ db: Database, _ statements: HeldStatements, _ updates: (Database) throws -> T) throws -> T {
+    static func savepoint<T>(_ db: Database, _ statements: HeldStatements?, _ updates: (Database) throws -> T) throws -> T {
         // `db.totalChangesCount` without GRDB's queue check: this runs on the queue's connection.
         let before = sqlite3_total_changes(db.sqliteConnection)
         try statements.statement(.savepoint, db).run()

@@ -81,7 +81,7 @@ enum CacheRows {
     /// its id: the message is inserted unless its key is taken (no row changed), and only then
     /// replaced. Every column is bound from a value that is never NULL where the table says NOT
     /// NULL, so a taken key is the one thing the insert ignores.
-    static func insertIfNew(_ message: Message, into db: Database, _ statements: HeldStatements) throws -> Bool {
+    static func insertIfNew(_ message: Message, into db: Database, _ statements: HeldStatements?) throws -> Bool {
         try statements.statement(.insertNewMessage, db).run(Self.values(message))
         guard sqlite3_changes(db.sqliteConnection) == 0 else { return false }
         try insert(message, into: db, statements)
@@ -89,7 +89,7 @@ enum CacheRows {
     }
 
     /// Stores `message` (replacing the row of its id), through `statements`.
-    static func insert(_ message: Message, into db: Database, _ statements: HeldStatements = HeldStatements(holds: false)) throws {
+    static func insert(_ message: Message, into db: Database, _ statements: HeldStatements? = nil) throws {
         try statements.statement(.insertMessage, db).run(Self.values(message))
     }
 

@@ -13,7 +13,7 @@ extension DatabaseWriter {
     /// Inside a batch, `write` (GRDB's own transaction) fails: the cache's writes go through here.
     /// The savepoint's statements come from `statements` (``CacheDatabase/statements`` for the
     /// engine's stores; by default GRDB's statement cache).
-    package func writeCached<T>(_ statements: HeldStatements = HeldStatements(holds: false), _ updates: (Database) throws -> T) throws -> T {
+    package func writeCached<T>(_ statements: HeldStatements? = nil, _ updates: (Database) throws -> T) throws -> T {
         guard let queue = self as? DatabaseQueue else { return try write(updates) }
         return try queue.writeWithoutTransaction { db in
             // `db.isInsideTransaction` without GRDB's queue check (a dispatch lookup a call):

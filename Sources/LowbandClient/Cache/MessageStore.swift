@@ -9,18 +9,18 @@ public import LowbandWire
 public final class MessageStore {
     private let writer: any DatabaseWriter
     /// The live delivery's statements (``CacheDatabase/statements`` in the engine).
-    private let statements: HeldStatements
+    private let statements: HeldStatements?
 
     /// A store over the cache database `writer` (a ``CacheDatabase``'s writer in the product, a
     /// `DatabaseQueue()` in tests). Every call is atomic (through `writeCached`, a savepoint in a
     /// simulated cache's open batch).
     public convenience init(writer: any DatabaseWriter) {
-        self.init(writer: writer, statements: HeldStatements(holds: false))
+        self.init(writer: writer, statements: nil)
     }
 
     /// A store over `writer` whose live deliveries run `statements`, which whoever closes the
     /// connection finalizes first (``CacheDatabase/statements``).
-    package init(writer: any DatabaseWriter, statements: HeldStatements) {
+    package init(writer: any DatabaseWriter, statements: HeldStatements?) {
         self.writer = writer
         self.statements = statements
     }
@@ -165,7 +165,7 @@ public final class MessageStore {
     /// of the chat that applies ``ReadPositions/effect(of:wasKnown:readUpTo:userID:)``. Only our own message
     /// older than the chat's last one takes ``ReadPositions/move(_:chatID:to:acknowledged:)``'s
     /// recount, unless the count already left it out (``ReadPositions/passCounted(_:chatID:to:)``).
-    static func applyLive(_ db: Database, _ message: Message, _ statements: HeldStatements) throws {
+    static func applyLive(_ db: Database, _ message: Message, _ statements: HeldStatements?) throws {
         let chatID = message.chatID
         var (state, stored) = try LiveState.fetch(db, message, statements)
         // Stored before the chunks are worked out (they need only `known`): the insert that
@@ -248,7 +248,7 @@ public final class MessageStore {
             FROM (SELECT 1) LEFT JOIN chat ON chat.id = ?1 LEFT JOIN historyChunk ON historyChunk.chatID = ?1
             """
 
-        static func fetch(_ db: Database, _ message: Message, _ statements: HeldStatements) throws -> (LiveState, HistoryChunks) {
+        static func fetch(_ db: Database, _ message: Message, _ statements: HeldStatements?) throws -> (LiveState, HistoryChunks) {
             var state: LiveState?
             var rows: [HistoryChunk] = []
             try statements.statement(.liveState, db).forEachRow(.integer(message.chatID)) { row in
@@ -288,7 +288,7 @@ public final class MessageStore {
     /// Writes `chunks` where `stored` (read in this transaction) was, touching only what
     /// changed: a live message grows the newest chunk, one UPDATE instead of deleting and
     /// inserting every chunk of the chat. The table ends as ``saveChunks(_:_:)`` leaves it.
-    static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks, _ statements: HeldStatements) throws {
+    static func saveChunks(_ db: Database, _ chunks: HistoryChunks, over stored: HistoryChunks, _ statements: HeldStatements?) throws {
         for chunk in stored.chunks where !chunks.chunks.contains(where: { $0.oldestID == chunk.oldestID }) {
             try statements.statement(.deleteChunk, db).run(.integer(chunk.chatID), .integer(chunk.oldestID))
         }

@@ -11,16 +11,16 @@ public final class OutboxStore {
     /// only writer, so a send reads it once, not at every send.
     private var nextClientIDNumber: Int64?
     /// A send's statements (``CacheDatabase/statements`` in the engine).
-    private let statements: HeldStatements
+    private let statements: HeldStatements?
 
     /// A store over the cache database `writer`, giving sends client ids from `clientIDs`.
     public convenience init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator) {
-        self.init(writer: writer, clientIDs: clientIDs, statements: HeldStatements(holds: false))
+        self.init(writer: writer, clientIDs: clientIDs, statements: nil)
     }
 
     /// A store over `writer` whose sends run `statements`, which whoever closes the connection
     /// finalizes first (``CacheDatabase/statements``).
-    package init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator, statements: HeldStatements) {
+    package init(writer: any DatabaseWriter, clientIDs: ClientIDGenerator, statements: HeldStatements?) {
         self.writer = writer
         self.clientIDs = clientIDs
         self.statements = statements
