@@ -133,7 +133,7 @@ import Testing
             }
         }
         if let path {
-            #expect(store.statements.heldCount > 0)
+            #expect(try #require(store.statements, "a file cache is a DatabaseQueue: it holds its statements").heldCount > 0)
             try store.close()
             let reopened = try CacheDatabase(path: path, writes: .simulated)
             #expect(try dump(reopened.writer) == dump(reference.writer), "seed \(seed) after the cache closed and opened again")

@@ -22,8 +22,9 @@ public final class CacheDatabase {
     /// The WAL's checkpoints, run by the engine between turns (``checkpointIfDue()``).
     private let checkpoints: WALCheckpoints
     /// The stores' hot statements on this connection (``HeldStatements``), finalized by
-    /// ``close()`` before the connection closes.
-    package let statements = HeldStatements()
+    /// ``close()`` before the connection closes. Only a `DatabaseQueue`'s: a pool reads on
+    /// other connections than it writes, and GRDB's statement cache keeps one per connection.
+    package let statements: HeldStatements?
 
     /// Opens (or creates) the cache at `path`, recovering from an unusable file as described.
     ///
@@ -39,6 +40,8 @@ public final class CacheDatabase {
     ) throws(ClientError) {
         self.path = path
         self.checkpoints = checkpoints
+        // openMigrated opens a DatabaseQueue.
+        statements = HeldStatements()
         do {
             writer = try Self.openMigrated(path: path, configuration: configuration, writes: writes, checkpoints: checkpoints)
             recovery = nil
@@ -63,6 +66,7 @@ public final class CacheDatabase {
         self.path = writer.path
         self.recovery = nil
         self.checkpoints = WALCheckpoints()
+        statements = writer is DatabaseQueue ? HeldStatements() : nil
         do {
             try CacheSchema.migrator.migrate(writer)
         } catch {
@@ -98,7 +102,7 @@ public final class CacheDatabase {
             try writer.writeWithoutTransaction { db in
                 try CacheBatch.commit(db)
                 // sqlite3_close fails (busy) while a statement of the connection is not finalized.
-                statements.finalize()
+                statements?.finalize()
             }
             try writer.close()
         } catch {

@@ -39,8 +39,9 @@ enum HeldSQL: Int, CaseIterable {
 /// `Hasher` and the dictionary, issue 39).
 ///
 /// A held statement is never left stepped (``CacheStatement`` resets it after each use), so it
-/// is bound without a reset first. It belongs to one connection: used on another (a pool's
-/// reader), the statements are dropped and prepared again there. GRDB's `close()` calls
+/// is bound without a reset first. It belongs to one connection (only a `DatabaseQueue`'s has
+/// one, ``CacheDatabase/statements``): used on another, the statements are dropped and prepared
+/// again there. GRDB's `close()` calls
 /// `sqlite3_close`, which fails while any statement of the connection is not finalized, so
 /// whoever closes the connection calls ``finalize()`` first (``CacheDatabase/close()``).
 ///

@@ -72,9 +72,7 @@ public final class OutboxStore {
     /// Tasks not done or failed, oldest first.
     public func pendingTasks() throws -> [OutboxTask] {
         try writer.readCached { db in
-            var tasks: [OutboxTask] = []
-            try statements.statement(.pendingTasks, db).forEachRow { row in tasks.append(try Self.task(row)) }
-            return tasks
+            try Self.tasks(statements.statement(.pendingTasks, db))
         }
     }
 
@@ -163,8 +161,13 @@ public final class OutboxStore {
 
     /// Every task the query `sql` (a SELECT of ``columns``) returns, in its order.
     static func tasks(_ db: Database, sql: String) throws -> [OutboxTask] {
+        try tasks(CacheStatement(statement: db.cachedStatement(sql: sql), isReset: false))
+    }
+
+    /// Every row of `statement` (``columns``) as a task, in order.
+    private static func tasks(_ statement: CacheStatement) throws -> [OutboxTask] {
         var tasks: [OutboxTask] = []
-        try db.cachedStatement(sql: sql).forEachRow { row in tasks.append(try task(row)) }
+        try statement.forEachRow([]) { row in tasks.append(try task(row)) }
         return tasks
     }
 
