@@ -16,7 +16,13 @@ phase() {
     phase_start=$now
 }
 scripts/setup.sh
-phase setup
+# Both packages that build in the root's .build are resolved there first, before anything builds:
+# the root, then Benchmarks/ (its debug build and tests run there beside the start-up suite's
+# release build, see background_builds; SwiftPM 6.3 builds nothing when a package is resolved
+# while another build of it runs).
+swift package resolve > /dev/null
+swift package --package-path Benchmarks --scratch-path .build resolve > /dev/null
+phase "setup and resolving"
 log=$(mktemp)
 # A process and every process it started, parents first (read from /proc: no procps needed).
 all_descendants() {
@@ -84,7 +90,9 @@ bin_path="$(swift build --show-bin-path)"
 # (Each step says `|| return 1`: `set -e` does nothing in a function called as a condition.)
 nested_build() {
     local package=(--package-path "$1" --scratch-path .build) out
-    swift package "${package[@]}" resolve || return 1
+    if [ "${2:-}" != resolved ]; then
+        swift package "${package[@]}" resolve || return 1
+    fi
     out=$(mktemp)
     if ! swift build "${package[@]}" --build-tests > "$out" 2>&1; then
         cat "$out"
@@ -107,10 +115,21 @@ chain_step() {
 }
 background_builds() {
     chrt --idle -p 0 "$BASHPID" || return 1
-    local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build) step_start
+    local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build) step_start kits
     step_start=$(date +%s)
     swift package "${benchmarks[@]}" resolve || return 1
     chain_step "resolve Benchmarks/"
+    # The benchmark kits' debug build and tests, in the root's .build (resolved there before
+    # anything started), beside the release builds below: a release build compiles a module in
+    # one compiler process and often leaves a core idle. The root's .build is the main build's,
+    # then the docs' until they are done (dump-symbol-graph resolves the root).
+    (
+        while [ ! -e "$docs_done" ]; do sleep 1; done
+        nested_build Benchmarks resolved || exit 1
+        step_start=$(stat -c %Y "$docs_done")
+        chain_step "Benchmarks/ (debug, tests) from the docs' end"
+    ) &
+    kits=$!
     for product in StartupBenchmarks BenchmarkTool lowband-startup-probe; do
         swift build "${benchmarks[@]}" -c release --product "$product" || return 1
         chain_step "release $product"
@@ -120,12 +139,8 @@ background_builds() {
     # start-up suite's run the first time, a relink the next. `help` builds them and runs nothing.
     swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark help > /dev/null || return 1
     chain_step "the plugin's debug tools"
-    # The root's .build is the main build's, then the docs' until they are done
-    # (dump-symbol-graph resolves the root).
-    while [ ! -e "$docs_done" ]; do sleep 1; done
-    chain_step "waiting for the docs"
-    nested_build Benchmarks || return 1
-    chain_step "Benchmarks/ (debug, tests)"
+    wait "$kits" || return 1
+    chain_step "waiting for Benchmarks/ (debug, tests)"
 }
 bench_log=$(mktemp)
 chain_log=$(mktemp)
