@@ -5,7 +5,7 @@ import Testing
 
 /// `POST /events` over real HTTP: an app's events stamped on arrival, and every bad input
 /// answered with what was wrong while the session keeps what it had.
-@Suite(.timeLimit(.minutes(1))) struct AppEventsAPITests {
+@Suite(.timeLimit(.minutes(5))) struct AppEventsAPITests {
     private func withServer(events: AppEventLog?, maximumBody: Int = 1024 * 1024, _ body: (Int) async throws -> Void) async throws {
         try await ControlServerHarness.withServer(.init(maximumBodyBytes: maximumBody, events: events), body)
     }

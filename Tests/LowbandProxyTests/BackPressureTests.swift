@@ -9,7 +9,7 @@ import Testing
 /// Memory stays bounded whatever the peers do: a client pushing 50 MB at an upstream that never
 /// reads fills the kernel buffers, then the proxy stops reading and TCP pushes back on the client.
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.timeLimit(.minutes(1))) struct BackPressureTests {
+@Suite(.timeLimit(.minutes(5))) struct BackPressureTests {
     static let total = 50 * 1024 * 1024
 
     @Test(arguments: ["perfect", "shaped"])

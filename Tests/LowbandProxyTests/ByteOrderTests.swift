@@ -6,7 +6,7 @@ import Testing
 
 /// Whatever the sockets report while the proxy is writing, every byte leaves in the order it
 /// came in.
-@Suite(.timeLimit(.minutes(1))) struct ByteOrderTests {
+@Suite(.timeLimit(.minutes(5))) struct ByteOrderTests {
     /// A write that crosses the destination's high watermark makes NIO report "not writable"
     /// from inside that write, and a flush that drains the buffer reports "writable" from inside
     /// the flush: the engine is called back while it is still writing a batch. The clock has

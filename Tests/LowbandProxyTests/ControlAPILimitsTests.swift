@@ -7,7 +7,7 @@ import Testing
 
 /// The control API reads no file it was not allowed to, never quotes a file in an answer, and
 /// caps what a client can make it hold: proxies and event streams.
-@Suite(.timeLimit(.minutes(1))) struct ControlAPILimitsTests {
+@Suite(.timeLimit(.minutes(5))) struct ControlAPILimitsTests {
     /// Lines the API logged instead of answering with them.
     final class Log: Sendable {
         private let lines = Mutex<[String]>([])

@@ -7,7 +7,7 @@ import Testing
 /// The toxiproxy-compatible control API over real HTTP on loopback: routes, JSON shapes,
 /// status codes, and the Lowband additions.
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.timeLimit(.minutes(1))) struct ControlAPITests {
+@Suite(.timeLimit(.minutes(5))) struct ControlAPITests {
     /// Runs `body` against a started control server (ephemeral port), then stops it.
     private func withServer(_ body: (Int, ProxyRegistry) async throws -> Void) async throws {
         let registry = ProxyRegistry()

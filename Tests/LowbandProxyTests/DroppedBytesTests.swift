@@ -9,7 +9,7 @@ import Testing
 /// a toxic that swallows it, or by the reset that ended its connection — each discard a `drop`
 /// event and trace line with its count and cause; toxics changed are trace lines; a close line
 /// carries the reason the status line prints.
-@Suite(.timeLimit(.minutes(1))) struct DroppedBytesTests {
+@Suite(.timeLimit(.minutes(5))) struct DroppedBytesTests {
     /// Reads `events` until `done` says the events so far are enough; returns them.
     private func events(
         from iterator: inout AsyncStream<ProxyEvent>.Iterator, until done: ([ProxyEvent]) -> Bool

@@ -7,7 +7,7 @@ import Testing
 /// A client that ends before its upstream connection exists (health checks, port probes,
 /// `connect()`-only liveness tests) still has its bytes and its end forwarded, and nothing of
 /// the connection outlives both sides.
-@Suite(.timeLimit(.minutes(1))) struct EarlyCloseTests {
+@Suite(.timeLimit(.minutes(5))) struct EarlyCloseTests {
     /// A perfect link whose connects wait `delay`, as a profile's `connect: {delay: …}` does.
     static func delayedConnect(_ delay: Duration) -> ProxyLink {
         var profile = ProxyHarness.steadyProfile(name: "slow-connect", downRate: 8_000_000, upRate: 8_000_000)

@@ -11,7 +11,7 @@ import Testing
 /// The proxy's front doors with clients nobody here wrote — curl and Python's requests with
 /// PySocks — against a real origin on loopback: every tunnel is a connection on the one shaped
 /// link, refusals are in the protocol's own words, and bad clients cost only themselves.
-@Suite(.timeLimit(.minutes(1))) struct FrontDoorTests {
+@Suite(.timeLimit(.minutes(5))) struct FrontDoorTests {
     /// A proxy whose own listener is `door`, with extra door listeners `doors`, upstream `upstreamPort`.
     static func withDoorProxy<Result: Sendable>(
         _ door: ProxyDoor, doors: [ProxyDoor] = [], upstreamPort: Int = 9, link: ProxyLink = .perfect(),

@@ -8,7 +8,7 @@ import Testing
 /// The control API calls behind the live page, as a script makes them: the open connections
 /// with the link's state, an outage forced now, one connection reset, the record paused; and the
 /// page itself only for its token.
-@Suite(.timeLimit(.minutes(1))) struct LiveControlAPITests {
+@Suite(.timeLimit(.minutes(5))) struct LiveControlAPITests {
     @Test func connectionsOutageAndResetThroughTheAPI() async throws {
         let echo = try await TestPeers.echoServer()
         defer { Task { await echo.close() } }

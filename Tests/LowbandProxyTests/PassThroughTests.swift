@@ -10,8 +10,10 @@ import Testing
 /// (ProxyEngine+PassThrough.swift). They must carry the same bytes and leave the same counts as
 /// the full path; a toxic added while bytes flow takes over at a read boundary with nothing lost
 /// or reordered; and a destination that never reads still stops the source.
-// Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.timeLimit(.minutes(1))) struct PassThroughTests {
+// Every test awaits real events; the limit only stops one that would wait for ever. (Five minutes,
+// as every suite of the parallel pass that has one: beside three builds at load 10, the 600 echoes
+// below, 0.4 s alone, waited more than a minute for cooperative threads the other tests held.)
+@Suite(.timeLimit(.minutes(5))) struct PassThroughTests {
     /// Polls until `condition` holds; the suite's time limit ends a wait that never would.
     static func waitUntil(_ condition: () async -> Bool) async throws {
         while await !condition() {

@@ -12,7 +12,7 @@ import Testing
 /// byte counters under toxiproxy's names and labels, connections, loss stalls and outages, and
 /// the text read back by Prometheus's own parser (`prometheus_client` from PyPI).
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.timeLimit(.minutes(1))) struct ProxyMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct ProxyMetricsTests {
     /// 1 Mbit/s both ways with 5 % loss (20 ms stalls) and one 50 ms blackout at 100 ms: 40 kB
     /// each way take about 320 ms, so the outage and some stalls happen during the transfer.
     static let lossy = NetworkProfile(

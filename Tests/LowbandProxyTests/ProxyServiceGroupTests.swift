@@ -7,7 +7,7 @@ import Testing
 
 /// The proxy's parts as swift-service-lifecycle `Service`s in the user's own group: the group's
 /// graceful shutdown closes every listener, the registry's proxies included.
-@Suite(.timeLimit(.minutes(1))) struct ProxyServiceGroupTests {
+@Suite(.timeLimit(.minutes(5))) struct ProxyServiceGroupTests {
     private static func accepts(_ port: Int) async -> Bool {
         do {
             let client = try await TestPeers.connect(port: port)

@@ -7,7 +7,7 @@ import NIOPosix
 import Testing
 
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.timeLimit(.minutes(1))) struct ProxySmokeTests {
+@Suite(.timeLimit(.minutes(5))) struct ProxySmokeTests {
     @Test func echoThroughThePerfectProfile() async throws {
         let echo = try await TestPeers.echoServer()
         try await echo.serving {

@@ -7,7 +7,7 @@ import Testing
 /// Peers that reset mid-transfer and upstreams that refuse never bring the proxy down: the
 /// affected connection is closed, the event is recorded, and other connections go on.
 // Every test awaits real events; the limit only stops one that would wait for ever.
-@Suite(.timeLimit(.minutes(1))) struct ResilienceTests {
+@Suite(.timeLimit(.minutes(5))) struct ResilienceTests {
     static let link = ProxyLink.network(
         ProxyHarness.steadyProfile(downRate: 8_000_000, upRate: 8_000_000, downDelay: .milliseconds(10), upDelay: .milliseconds(10))
     )

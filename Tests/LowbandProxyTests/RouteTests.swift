@@ -7,7 +7,7 @@ import Testing
 /// Per-destination rules on real sockets, with curl as the app: a rule's profile plays on the
 /// path beyond the device's link, `direct` skips the link, `block` is refused in each door's own
 /// words, and the control API lists and replaces the rules.
-@Suite(.timeLimit(.minutes(1))) struct RouteTests {
+@Suite(.timeLimit(.minutes(5))) struct RouteTests {
     /// 62,500 bytes: 0.5 s on the 1 Mbit/s device, 2 s on the 250 kbit/s path.
     static let body = Array(repeating: UInt8(ascii: "r"), count: 62_500)
     static let device = ProxyHarness.steadyProfile(name: "device", downRate: 1_000_000, upRate: 1_000_000, queueBytes: 200_000)

@@ -7,7 +7,7 @@ import Testing
 
 /// The one-call shaped link: it starts on a free loopback port, forwards to its service, takes
 /// a profile by name or by value, and gives its port back when stopped.
-@Suite(.timeLimit(.minutes(1))) struct ShapedLinkTests {
+@Suite(.timeLimit(.minutes(5))) struct ShapedLinkTests {
     @Test func bytesCrossTheLinkToTheServiceAndBack() async throws {
         let echo = try await TestPeers.echoServer()
         let (reply, statistics) = try await echo.serving {

@@ -4,7 +4,7 @@ import Testing
 
 /// A profile or seed switch with connections open: the trace keeps one time base and the proxy's
 /// connection numbers (from 1, as on stderr and in `/events`), and marks the switch.
-@Suite(.timeLimit(.minutes(1))) struct TraceContinuityTests {
+@Suite(.timeLimit(.minutes(5))) struct TraceContinuityTests {
     @Test func aSwitchKeepsTimeAndNumbersRunningAndWritesALinkLine() async throws {
         let echo = try await TestPeers.echoServer()
         let trace = ShaperTraceRecorder()

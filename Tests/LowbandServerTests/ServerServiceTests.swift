@@ -9,7 +9,7 @@ import ServiceLifecycle
 import Testing
 
 /// `MessengerSocketServer` as a swift-service-lifecycle `Service` in the user's own group.
-@Suite(.timeLimit(.minutes(1))) struct ServerServiceTests {
+@Suite(.timeLimit(.minutes(5))) struct ServerServiceTests {
     let loop = MultiThreadedEventLoopGroup.singleton.any()
 
     @Test func theGroupsGracefulShutdownClosesThePortAndTheConnectionsButKeepsTheData() async throws {
