@@ -78,12 +78,15 @@ bin_path="$(swift build --show-bin-path)"
 # Benchmarks/, the benchmark-only packages) are built. Measured on the shared 2-core machine: the
 # Benchmarks kits, tests and executables 53 s, where a scratch of their own builds every root
 # module again (release, to share scripts/bench.sh's build: 319 s; ShapedEcho alone: 190 s).
-# Each is resolved right before it is built, and nothing else runs SwiftPM on the same package
-# or the root's .build in between: with a scratch path shared by several roots, SwiftPM 6.3
-# builds nothing at all when the build itself has to resolve (no Package.resolved yet, as in a
-# fresh clone; and when Benchmarks/ was resolved there while its release build ran beside), and
-# the tests then find no test bundle. So Benchmarks/ is resolved for its own scratch first, and
-# its two builds run one after the other; the start-up suite gets the `lowband` and the
+# Each is resolved before it is built, and nothing else runs SwiftPM on the same package or the
+# root's .build in between: with a scratch path shared by several roots, SwiftPM 6.3 builds
+# nothing at all when the build itself has to resolve (no Package.resolved yet, as in a fresh
+# clone; and when Benchmarks/ was resolved there while its release build ran beside), and the
+# tests then find no test bundle. So the root and Benchmarks/ are resolved in the root's .build
+# before anything builds, Benchmarks/ for its own scratch at the start of the chain below, and
+# its two builds (debug in the root's .build, release in its own) then run side by side with no
+# resolve between them (the debug one from the docs' end: 51 s when it ran after the release
+# builds, one after the other, in a fresh-clone CI run); the start-up suite gets the `lowband` and the
 # `lowband-bench-derive` built in the root's .build (`--lowband`, `--derive`: no debug build of
 # the root's modules in Benchmarks/.build, 32 s of CPU) and runs no SwiftPM command on the
 # root's .build.
