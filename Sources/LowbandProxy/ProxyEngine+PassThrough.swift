@@ -33,7 +33,9 @@ extension ProxyEngine {
     /// burst, a burst the kernel had mostly taken counted whole until its last byte went, and
     /// `peak_buffered_bytes` read up to a burst too high: two bursts, 512 KiB, against a silent
     /// upstream in a loaded CI run), and a failed write tells the peer's socket why it closed
-    /// (see ``ProxySocketHandler/recordFailure(_:)``; NIO reports a failed write nowhere else).
+    /// (see ``ProxySocketHandler/recordFailure(_:)``). NIO 2.101 hands a failed write's error only
+    /// to the promises of the writes then pending: `flushNow` closes the socket with it, with no
+    /// `errorCaught`, and `channelInactive` carries no error (docs/PROXY.md, "Fifth pass").
     /// The promise is the one `peer` keeps ready (``readyWrite(for:)``), made after the previous
     /// burst's flush: making a promise and its callback is then not between this read and its write.
     func passWrite(_ buffer: ByteBuffer, to peer: ProxySocketHandler) {
