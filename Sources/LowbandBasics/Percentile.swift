@@ -32,7 +32,14 @@ package enum Percentile {
     /// The `k`-th smallest of `values` (from 0): Hoare's selection, the middle element as pivot.
     static func smallest(_ k: Int, of values: [Double]) -> Double {
         var values = values
-        var low = 0
+        return select(k, in: &values, from: 0)
+    }
+
+    /// The `k`-th smallest of `values[low...]` (`k >= low`), left at index `k` with nothing
+    /// larger before it and nothing smaller after it, so a later selection of a larger rank
+    /// can start at `k`.
+    static func select(_ k: Int, in values: inout [Double], from low: Int) -> Double {
+        var low = low
         var high = values.count - 1
         while low < high {
             let pivot = values[(low + high) / 2]
@@ -76,14 +83,51 @@ package struct PercentileSummary: Sendable, Hashable, Codable {
     package var samples: Int
 
     /// The summary of `values` in any order; nil without samples.
+    ///
+    /// The three percentiles are found by selection, each search starting where the previous
+    /// rank was left, and the ends by one pass: the same values as sorting gives, without the
+    /// sort (a run's end summarizes each of its metrics and stages several times, and sorting
+    /// the crowd hour's 52,000 deliveries each time was about 1.5 % of its samples, issue 39).
+    /// Values that sorting could give differently, NaN or a negative zero beside a zero, which
+    /// a stable sort orders by position, are sorted as before.
     package init?(_ values: [Double]) {
         guard !values.isEmpty else { return nil }
+        guard !values.contains(where: { $0.isNaN || ($0 == 0 && $0.sign == .minus) }) else {
+            self.init(sorting: values)
+            return
+        }
+        var working = values
+        let count = values.count
+        let at50 = Percentile.index(0.50, count: count)
+        let at90 = Percentile.index(0.90, count: count)
+        let at99 = Percentile.index(0.99, count: count)
+        let p50 = Percentile.select(at50, in: &working, from: 0)
+        let p90 = Percentile.select(at90, in: &working, from: at50)
+        let p99 = Percentile.select(at99, in: &working, from: at90)
+        var smallest = values[0]
+        var largest = values[0]
+        for value in values {
+            if value < smallest { smallest = value }
+            if value > largest { largest = value }
+        }
+        self.init(p50: p50, p90: p90, p99: p99, min: smallest, max: largest, samples: count)
+    }
+
+    private init(p50: Double, p90: Double, p99: Double, min: Double, max: Double, samples: Int) {
+        self.p50 = p50
+        self.p90 = p90
+        self.p99 = p99
+        self.min = min
+        self.max = max
+        self.samples = samples
+    }
+
+    /// The summary read from `values` sorted (not empty): the definition the selection above
+    /// matches.
+    private init(sorting values: [Double]) {
         let sorted = values.sorted()
-        p50 = sorted[Percentile.index(0.50, count: sorted.count)]
-        p90 = sorted[Percentile.index(0.90, count: sorted.count)]
-        p99 = sorted[Percentile.index(0.99, count: sorted.count)]
-        min = sorted[0]
-        max = sorted[sorted.count - 1]
-        samples = sorted.count
+        self.init(
+            p50: sorted[Percentile.index(0.50, count: sorted.count)], p90: sorted[Percentile.index(0.90, count: sorted.count)],
+            p99: sorted[Percentile.index(0.99, count: sorted.count)], min: sorted[0], max: sorted[sorted.count - 1], samples: sorted.count)
     }
 }

@@ -38,4 +38,42 @@ import Testing
             }
         }
     }
+
+    /// The summary as sorting gives it, bit for bit (the records and reports print these).
+    private static func sortedSummary(_ values: [Double]) -> [UInt64] {
+        let sorted = values.sorted()
+        return [
+            sorted[Percentile.index(0.5, count: sorted.count)], sorted[Percentile.index(0.9, count: sorted.count)],
+            sorted[Percentile.index(0.99, count: sorted.count)], sorted[0], sorted[sorted.count - 1],
+        ].map(\.bitPattern)
+    }
+
+    @Test func summaryBySelectionIsTheSortedSummaryBitForBit() throws {
+        var state: UInt64 = 7
+        func next(_ spread: UInt64) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double((state >> 33) % spread) / 8 - Double(spread) / 16
+        }
+        var cases: [[Double]] = [[0], [5, 5], [3, 1, 2], [-1, .infinity, -.infinity, 2]]
+        for count in [1, 2, 3, 9, 10, 99, 100, 101, 1_000, 52_394] {
+            for spread: UInt64 in [1, 2, 17, 1_000_000] {
+                cases.append((0 ..< count).map { _ in next(spread) })
+            }
+        }
+        // Already in order, in reverse, and one run of ties: Hoare's worst arrangements.
+        cases.append((0 ..< 5_000).map(Double.init))
+        cases.append((0 ..< 5_000).reversed().map(Double.init))
+        cases.append([Double](repeating: 1.5, count: 4_096))
+        // A negative zero beside zeros and a NaN: sorted as before (a stable sort orders ties by place).
+        cases.append([0, -0.0, 0, -0.0, 1, -1])
+        cases.append([-0.0, 0, 2])
+        cases.append([.nan, 1, 2, 3])
+        for values in cases {
+            let summary = try #require(PercentileSummary(values))
+            let got = [summary.p50, summary.p90, summary.p99, summary.min, summary.max].map(\.bitPattern)
+            #expect(got == Self.sortedSummary(values), "\(values.count) values: \(values.prefix(8))")
+            #expect(summary.samples == values.count)
+        }
+        #expect(PercentileSummary([]) == nil)
+    }
 }
