@@ -31,4 +31,11 @@ import Testing
         #expect(environment.commit != "unknown", "\(environment.commitNote)")
         #expect(environment.host != "unknown" && !environment.host.isEmpty)
     }
+
+    /// The commit is looked for beside the running binary: the directory read from the kernel is
+    /// the one Foundation's bundle names, symbolic links resolved.
+    @Test func theBinarysDirectoryIsTheOneTheBundleNames() throws {
+        let bundle = try #require(Bundle.main.executableURL).resolvingSymlinksInPath().deletingLastPathComponent().path
+        #expect(RunEnvironment.executableDirectory() == bundle)
+    }
 }
