@@ -16,13 +16,7 @@ phase() {
     phase_start=$now
 }
 scripts/setup.sh
-# Both packages that build in the root's .build are resolved there first, before anything builds:
-# the root, then Benchmarks/ (its debug build and tests run there beside the start-up suite's
-# release build, see background_builds; SwiftPM 6.3 builds nothing when a package is resolved
-# while another build of it runs).
-swift package resolve > /dev/null
-swift package --package-path Benchmarks --scratch-path .build resolve > /dev/null
-phase "setup and resolving"
+phase setup
 log=$(mktemp)
 # A process and every process it started, parents first (read from /proc: no procps needed).
 all_descendants() {
@@ -78,24 +72,22 @@ bin_path="$(swift build --show-bin-path)"
 # Benchmarks/, the benchmark-only packages) are built. Measured on the shared 2-core machine: the
 # Benchmarks kits, tests and executables 53 s, where a scratch of their own builds every root
 # module again (release, to share scripts/bench.sh's build: 319 s; ShapedEcho alone: 190 s).
-# Each is resolved before it is built, and nothing else runs SwiftPM on the same package or the
-# root's .build in between: with a scratch path shared by several roots, SwiftPM 6.3 builds
-# nothing at all when the build itself has to resolve (no Package.resolved yet, as in a fresh
-# clone; and when Benchmarks/ was resolved there while its release build ran beside), and the
-# tests then find no test bundle. So the root and Benchmarks/ are resolved in the root's .build
-# before anything builds, Benchmarks/ for its own scratch at the start of the chain below, and
-# its two builds (debug in the root's .build, release in its own) then run side by side with no
-# resolve between them (the debug one from the docs' end: 51 s when it ran after the release
-# builds, one after the other, in a fresh-clone CI run); the start-up suite gets the `lowband` and the
+# Each is resolved right before it is built, and nothing else runs SwiftPM on the same package
+# or the root's .build in between: with a scratch path shared by several roots, SwiftPM 6.3
+# builds nothing at all when the build itself has to resolve (no Package.resolved yet, as in a
+# fresh clone; and when Benchmarks/ was resolved there while its release build ran beside), and
+# the tests then find no test bundle. So Benchmarks/ is resolved for its own scratch first, and
+# its two builds run one after the other (tried side by side, from the docs' end, with both
+# resolved in the root's .build before anything built: the debug build took 279 s of idle-class
+# time from the release build, which ended 70 s later, and CI took 897 s against 874 s: there is
+# no idle core for it beside the passes); the start-up suite gets the `lowband` and the
 # `lowband-bench-derive` built in the root's .build (`--lowband`, `--derive`: no debug build of
 # the root's modules in Benchmarks/.build, 32 s of CPU) and runs no SwiftPM command on the
 # root's .build.
 # (Each step says `|| return 1`: `set -e` does nothing in a function called as a condition.)
 nested_build() {
     local package=(--package-path "$1" --scratch-path .build) out
-    if [ "${2:-}" != resolved ]; then
-        swift package "${package[@]}" resolve || return 1
-    fi
+    swift package "${package[@]}" resolve || return 1
     out=$(mktemp)
     if ! swift build "${package[@]}" --build-tests > "$out" 2>&1; then
         cat "$out"
@@ -118,21 +110,10 @@ chain_step() {
 }
 background_builds() {
     chrt --idle -p 0 "$BASHPID" || return 1
-    local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build) step_start kits
+    local benchmarks=(--package-path Benchmarks --scratch-path Benchmarks/.build) step_start
     step_start=$(date +%s)
     swift package "${benchmarks[@]}" resolve || return 1
     chain_step "resolve Benchmarks/"
-    # The benchmark kits' debug build and tests, in the root's .build (resolved there before
-    # anything started), beside the release builds below: a release build compiles a module in
-    # one compiler process and often leaves a core idle. The root's .build is the main build's,
-    # then the docs' until they are done (dump-symbol-graph resolves the root).
-    (
-        while [ ! -e "$docs_done" ]; do sleep 1; done
-        nested_build Benchmarks resolved || exit 1
-        step_start=$(stat -c %Y "$docs_done")
-        chain_step "Benchmarks/ (debug, tests) from the docs' end"
-    ) &
-    kits=$!
     for product in StartupBenchmarks BenchmarkTool lowband-startup-probe; do
         swift build "${benchmarks[@]}" -c release --product "$product" || return 1
         chain_step "release $product"
@@ -142,8 +123,12 @@ background_builds() {
     # start-up suite's run the first time, a relink the next. `help` builds them and runs nothing.
     swift package "${benchmarks[@]}" --allow-writing-to-package-directory benchmark help > /dev/null || return 1
     chain_step "the plugin's debug tools"
-    wait "$kits" || return 1
-    chain_step "waiting for Benchmarks/ (debug, tests)"
+    # The root's .build is the main build's, then the docs' until they are done
+    # (dump-symbol-graph resolves the root).
+    while [ ! -e "$docs_done" ]; do sleep 1; done
+    chain_step "waiting for the docs"
+    nested_build Benchmarks || return 1
+    chain_step "Benchmarks/ (debug, tests)"
 }
 bench_log=$(mktemp)
 chain_log=$(mktemp)
