@@ -78,9 +78,10 @@ bin_path="$(swift build --show-bin-path)"
 # fresh clone; and when Benchmarks/ was resolved there while its release build ran beside), and
 # the tests then find no test bundle. So Benchmarks/ is resolved for its own scratch first, and
 # its two builds run one after the other (tried side by side, from the docs' end, with both
-# resolved in the root's .build before anything built: the debug build took 279 s of idle-class
-# time from the release build, which ended 70 s later, and CI took 897 s against 874 s: there is
-# no idle core for it beside the passes); the start-up suite gets the `lowband` and the
+# resolved in the root's .build before anything built, 11 s more: the debug build took 279 s of
+# idle-class time beside the release build, which ended 60 s later, 769 s against 709 s in the
+# next run without it, and the chain 11 s later, 823 s against 812 s; CI 897 s against 892 s:
+# there is no idle core for it beside the passes); the start-up suite gets the `lowband` and the
 # `lowband-bench-derive` built in the root's .build (`--lowband`, `--derive`: no debug build of
 # the root's modules in Benchmarks/.build, 32 s of CPU) and runs no SwiftPM command on the
 # root's .build.
