@@ -493,7 +493,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "LowbandBasicsTests", dependencies: ["LowbandBasics", "LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
+        .testTarget(name: "LowbandBasicsTests", dependencies: ["LowbandBasics", "LowbandDeterminism", "LowbandProcess", "LowbandTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LowbandDeterminismTests",
             dependencies: ["LowbandDeterminism"],

@@ -1,3 +1,4 @@
+import LowbandDeterminism
 @testable import LowbandScenarios
 import LowbandWire
 import Testing
@@ -11,10 +12,9 @@ import Testing
     }
 
     @Test func holdsIsTheScanItReplaced() {
-        var state: UInt64 = 3
+        var generator = SeededGenerator(seed: 3)
         func next(_ below: UInt64) -> Int64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int64((state >> 33) % below)
+            Int64(UInt64.random(in: 0 ..< below, using: &generator))
         }
         for count in [0, 1, 2, 3, 10, 257] {
             // Ascending ids with gaps, as the cache's `allMessages` gives them.
@@ -30,10 +30,9 @@ import Testing
     }
 
     @Test func distinctSendsCountsWhatTheTextKeysCount() {
-        var state: UInt64 = 11
+        var generator = SeededGenerator(seed: 11)
         func next(_ below: UInt64) -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (state >> 33) % below
+            UInt64.random(in: 0 ..< below, using: &generator)
         }
         for round in 0 ..< 400 {
             let count = Int(next(40))
